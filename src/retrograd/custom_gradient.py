@@ -1,0 +1,169 @@
+"""``custom_gradient``: a function whose gradient is the one you write.
+
+``f(*x)`` returns ``(y, grad_fn)``; ``grad_fn(*upstream)`` returns one gradient per tensor
+argument — the upstream gradient times the local derivative (a vector-Jacobian product).
+
+How it composes (as in TensorFlow): ``f`` runs with tapes recording, so what ``grad_fn``
+captures stays connected to ``x``; the outputs are fresh tensors produced by one recorded
+op whose gradient is ``grad_fn``; and ``grad_fn`` runs while outer tapes record, so a custom
+gradient used inside ``grad_fn`` defines the second derivative.
+
+>>> import retrograd as rg
+>>> @rg.custom_gradient
+... def log1pexp(x):
+...     e = rg.exp(x)
+...     def grad(upstream):
+...         return upstream * (1 - 1 / (1 + e))
+...     return rg.math.log(1 + e), grad
+>>> x = rg.constant(100.0)
+>>> with rg.GradientTape() as tape:
+...     tape.watch(x)
+...     y = log1pexp(x)
+>>> tape.gradient(y, x)
+<retrograd.Tensor: shape=(), dtype=float32, numpy=1.0>
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from retrograd import nest
+from retrograd.execute import context, record_operation
+from retrograd.registry import function_location
+from retrograd.tensor import Tensor, convert_to_tensor
+from retrograd.variables import Variable
+
+__all__ = ["custom_gradient"]
+
+
+def custom_gradient(f: Callable[..., Any] | None = None) -> Callable[..., Any]:
+    """Decorates ``f(*x) -> (y, grad_fn)`` so that its gradient is computed by ``grad_fn``.
+
+    Tensor and Variable arguments (also inside lists, tuples and dicts) are the inputs;
+    other arguments are passed through and get no gradient. If ``f`` reads trainable
+    variables that are not arguments, ``grad_fn(*upstream, variables=None)`` must return
+    ``(input_grads, variable_grads)`` with one gradient per variable in ``variables``.
+    """
+    if f is None:
+        return custom_gradient
+
+    @functools.wraps(f)
+    def decorated(*args: Any, **kwargs: Any) -> Any:
+        return _call(f, args, kwargs)
+
+    return decorated
+
+
+def _describe(f: Callable[..., Any]) -> str:
+    return f"custom_gradient function '{f.__qualname__}' (defined at {function_location(f)})"
+
+
+def _call(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    read: list[Variable] = []
+    context.variable_watchers.append(read)
+    try:
+        returned = f(*args, **kwargs)
+    finally:
+        context.variable_watchers.pop()
+    if not (isinstance(returned, (tuple, list)) and len(returned) == 2 and callable(returned[1])):
+        raise TypeError(
+            f"{_describe(f)} must return a pair (outputs, grad_fn) with grad_fn callable; "
+            f"got {type(returned).__name__}"
+        )
+    result, grad_fn = returned
+    flat_args = [a for a in nest.flatten(args) if isinstance(a, (Tensor, Variable))]
+    variables = [v for v in read if not any(v is a for a in flat_args)]
+    if variables and not _accepts_variables(grad_fn):
+        raise TypeError(
+            f"{_describe(f)} reads the variables {[v.name for v in variables]}, so its grad_fn "
+            f"must accept the keyword argument 'variables' and return (input_grads, variable_grads)"
+        )
+    outputs = [_as_output(f, i, y) for i, y in enumerate(nest.flatten(result))]
+    if not context.tapes:
+        return nest.pack_sequence_as(result, outputs)
+    inputs = [convert_to_tensor(a) for a in flat_args]  # a variable argument is read (recorded)
+    fresh = tuple(Tensor(y._value) for y in outputs)
+    rule = _Rule(f, grad_fn, inputs, variables)
+    record_operation("CustomGradient", [*inputs, *variables], fresh, None, f.__name__, rule)
+    return nest.pack_sequence_as(result, list(fresh))
+
+
+def _accepts_variables(grad_fn: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(grad_fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def _as_output(f: Callable[..., Any], i: int, y: Any) -> Tensor:
+    if isinstance(y, Tensor):
+        return y
+    try:
+        return convert_to_tensor(y)
+    except (TypeError, ValueError) as e:
+        raise TypeError(
+            f"{_describe(f)} returned output {i} of type {type(y).__name__}, which is not a "
+            f"tensor ({e})"
+        ) from None
+
+
+class _Rule:
+    """The gradient function of one custom-gradient call: runs ``grad_fn`` and checks it."""
+
+    __slots__ = ("_f", "_grad_fn", "_inputs", "_variables", "describe")
+
+    def __init__(self, f: Callable, grad_fn: Callable, inputs: list, variables: list) -> None:
+        self._f = f
+        self._grad_fn = grad_fn
+        self._inputs = inputs
+        self._variables = variables
+        self.describe = _describe(f)
+
+    def __call__(self, op: Any, *upstream: Any) -> list:
+        if self._variables:
+            returned = self._grad_fn(*upstream, variables=self._variables)
+            if not (isinstance(returned, (tuple, list)) and len(returned) == 2):
+                raise TypeError(
+                    f"{self.describe}: grad_fn was called with variables, so it must return a pair "
+                    f"(input_grads, variable_grads); got {type(returned).__name__}"
+                )
+            input_grads, variable_grads = returned
+            variable_grads = nest.flatten(variable_grads)
+            if len(variable_grads) != len(self._variables):
+                raise ValueError(
+                    f"{self.describe}: grad_fn must return one gradient per variable: got "
+                    f"{len(variable_grads)} for {len(self._variables)} variable(s) "
+                    f"{[v.name for v in self._variables]}"
+                )
+        else:
+            input_grads, variable_grads = self._grad_fn(*upstream), []
+        flat = nest.flatten(input_grads)
+        if len(flat) != len(self._inputs):
+            raise ValueError(
+                f"{self.describe}: grad_fn returned {len(flat)} gradient(s) but the function has "
+                f"{len(self._inputs)} tensor input(s); return one per input (None for no gradient)"
+            )
+        targets = [*self._inputs, *self._variables]
+        return [self._as_gradient(i, g, x) for i, (g, x) in enumerate(zip([*flat, *variable_grads], targets))]
+
+    def _as_gradient(self, i: int, g: Any, x: Any) -> Tensor | None:
+        if g is None or isinstance(g, Tensor):
+            return g
+        if callable(g):
+            raise TypeError(
+                f"{self.describe}: grad_fn returned a function for input {i}. To define a second "
+                f"derivative, decorate an inner function with @custom_gradient inside grad_fn and "
+                f"call it (the first_order_custom pattern), rather than returning a function."
+            )
+        if isinstance(g, (int, float, complex, np.ndarray, np.generic)):
+            return convert_to_tensor(g, dtype=x.dtype)  # a Python number or array, as TensorFlow allows
+        raise TypeError(
+            f"{self.describe}: grad_fn returned a {type(g).__name__} for input {i}; gradients must "
+            f"be tensors (or None)"
+        )

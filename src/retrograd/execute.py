@@ -1,0 +1,177 @@
+"""The single door every op goes through, and the records that tapes keep.
+
+``execute(op_def, inputs, attrs)`` runs the op's NumPy kernel and, only when a tape is
+recording, lets each tape that watches one of the inputs record an :class:`Operation`.
+With no tape active the path is: unwrap arrays, call the kernel, wrap the result.
+
+>>> import retrograd as rg
+>>> from retrograd.execute import OP_DEFS
+>>> OP_DEFS["Exp"].type, OP_DEFS["Exp"].multi_output
+('Exp', False)
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from retrograd.errors import InvalidArgumentError
+from retrograd.tensor import Tensor
+
+# Kernels follow IEEE arithmetic silently, as TensorFlow does: exp(100.0) in float32 is inf,
+# not a warning. NumPy's floating-point warnings are ignored only when raised from retrograd's
+# own modules (a filter costs nothing until a warning fires; np.errstate per op would cost
+# microseconds). debugging.check_numerics finds non-finite values explicitly.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"retrograd\.")
+
+__all__ = ["OpDef", "Operation", "define_op", "execute", "record_operation", "context", "OP_DEFS"]
+
+
+class OpDef:
+    """One op type: its TensorFlow name and its NumPy kernel.
+
+    ``kernel(*arrays, **attrs)`` returns an array, or a sequence of arrays when
+    ``multi_output``. The gradient is registered under the same name beside it.
+    """
+
+    __slots__ = ("type", "kernel", "multi_output")
+
+    def __init__(self, type_name: str, kernel: Callable[..., Any], multi_output: bool) -> None:
+        self.type = type_name
+        self.kernel = kernel
+        self.multi_output = multi_output
+
+    def __repr__(self) -> str:
+        return f"OpDef({self.type!r})"
+
+
+OP_DEFS: dict[str, OpDef] = {}
+
+
+def define_op(type_name: str, kernel: Callable[..., Any], *, multi_output: bool = False) -> OpDef:
+    """Defines op ``type_name`` once; a second definition raises KeyError."""
+    if type_name in OP_DEFS:
+        raise KeyError(f"Op type '{type_name}' is already defined")
+    op = OP_DEFS[type_name] = OpDef(type_name, kernel, multi_output)
+    return op
+
+
+class Operation:
+    """A recorded op, with TensorFlow's Operation interface.
+
+    ``type`` is the op type (``"MatMul"``), ``inputs``/``outputs`` tuples of tensors (a
+    variable appears as the input of the op that read it), ``get_attr(name)`` its attributes.
+    ``grad_fn`` overrides the registry (custom gradients carry their own).
+    """
+
+    __slots__ = ("type", "inputs", "outputs", "_attrs", "_name", "grad_fn", "__weakref__")
+
+    graph = None
+
+    def __init__(
+        self,
+        op_type: str,
+        inputs: tuple,
+        outputs: tuple,
+        attrs: dict | None,
+        name: str | None = None,
+        grad_fn: Callable[..., Any] | None = None,
+    ) -> None:
+        self.type = op_type
+        self.inputs = inputs
+        self.outputs = outputs
+        self._attrs = attrs or {}
+        self._name = name
+        self.grad_fn = grad_fn
+
+    @property
+    def name(self) -> str:
+        return self._name or self.type
+
+    def get_attr(self, name: str) -> Any:
+        """The attribute ``name`` (``op.get_attr("transpose_a")``)."""
+        try:
+            return self._attrs[name]
+        except KeyError:
+            raise ValueError(
+                f"Operation '{self.name}' (type {self.type}) has no attr named '{name}'; "
+                f"it has {sorted(self._attrs)}"
+            ) from None
+
+    @property
+    def attrs(self) -> dict:
+        return dict(self._attrs)
+
+    def __repr__(self) -> str:
+        return f"<retrograd.Operation '{self.name}' type={self.type}>"
+
+
+class _Context:
+    """What is recording right now: active tapes and variable watchers (process-wide)."""
+
+    __slots__ = ("tapes", "variable_watchers")
+
+    def __init__(self) -> None:
+        self.tapes: list = []  # recording GradientTapes, innermost last
+        self.variable_watchers: list[list] = []  # custom_gradient's lists of variables read
+
+
+context = _Context()
+
+
+def execute(op: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None, name: str | None = None) -> Any:
+    """Runs ``op`` on ``inputs`` (tensors, or variables for ReadVariableOp); records if watched.
+
+    Returns a Tensor, or a tuple of tensors for multi-output ops.
+    """
+    try:
+        if attrs:
+            result = op.kernel(*[t._value for t in inputs], **attrs)
+        else:
+            result = op.kernel(*[t._value for t in inputs])
+    except InvalidArgumentError:
+        raise
+    except (ValueError, IndexError, TypeError) as e:
+        shapes = ", ".join(f"{t._value.dtype}{list(t._value.shape)}" for t in inputs)
+        raise InvalidArgumentError(f"{op.type}: {e} (inputs: {shapes})") from None
+    if op.multi_output:
+        outputs = tuple([Tensor(r) for r in result])
+        if context.tapes:
+            record_operation(op.type, inputs, outputs, attrs, name)
+        return outputs
+    out = Tensor(result)
+    if context.tapes:
+        record_operation(op.type, inputs, (out,), attrs, name)
+    return out
+
+
+def record_operation(
+    op_type: str,
+    inputs: Sequence[Any],
+    outputs: tuple,
+    attrs: dict | None = None,
+    name: str | None = None,
+    grad_fn: Callable[..., Any] | None = None,
+) -> Operation | None:
+    """Records one op on every active tape that watches one of its inputs.
+
+    The record is shared by those tapes. Returns it, or None when no tape wanted it.
+    """
+    record = None
+    for tape in context.tapes:
+        if tape._should_record(inputs):
+            if record is None:
+                record = Operation(op_type, tuple(inputs), outputs, attrs, name, grad_fn)
+            tape._record(record)
+    return record
+
+
+def variable_accessed(variable: Any) -> None:
+    """Called when a trainable variable is read: auto-watching tapes and watchers see it."""
+    for tape in context.tapes:
+        if tape._watch_accessed_variables:
+            tape._watch_one(variable)
+    for watcher in context.variable_watchers:
+        if not any(v is variable for v in watcher):
+            watcher.append(variable)

@@ -1,0 +1,5 @@
+"""``retrograd.keras``: where Keras programs look for optimizers (``tf.keras.optimizers``)."""
+
+from retrograd import optimizers
+
+__all__ = ["optimizers"]

@@ -1,0 +1,112 @@
+"""Nested structures (TensorFlow's ``tf.nest``): lists, tuples, namedtuples and dicts.
+
+Dict keys are visited in sorted order; everything else (tensors, numbers, None) is a leaf.
+
+>>> import retrograd as rg
+>>> rg.nest.flatten({"b": [1, 2], "a": (3,)})
+[3, 1, 2]
+>>> rg.nest.pack_sequence_as({"b": [0, 0], "a": (0,)}, [30, 10, 20])
+{'a': (30,), 'b': [10, 20]}
+>>> rg.nest.map_structure(lambda x, y: x + y, [1, (2,)], [10, (20,)])
+[11, (22,)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+__all__ = ["flatten", "pack_sequence_as", "map_structure", "assert_same_structure", "is_nested"]
+
+
+def is_nested(structure: Any) -> bool:
+    """True for lists, tuples (namedtuples included) and mappings."""
+    return isinstance(structure, (list, tuple, Mapping))
+
+
+def _children(structure: Any) -> list[Any]:
+    if isinstance(structure, Mapping):
+        return [structure[k] for k in _sorted_keys(structure)]
+    return list(structure)
+
+
+def _sorted_keys(mapping: Mapping) -> list[Any]:
+    try:
+        return sorted(mapping)
+    except TypeError as e:
+        raise TypeError(f"nest: dict keys must be sortable, got {list(mapping)}") from e
+
+
+def _leaves(structure: Any) -> Iterator[Any]:
+    if not is_nested(structure):
+        yield structure
+        return
+    for child in _children(structure):
+        yield from _leaves(child)
+
+
+def flatten(structure: Any) -> list[Any]:
+    """The leaves of ``structure`` in a deterministic order (a leaf flattens to ``[leaf]``)."""
+    if not is_nested(structure):
+        return [structure]
+    return list(_leaves(structure))
+
+
+def _rebuild(template: Any, children: list[Any]) -> Any:
+    if isinstance(template, Mapping):
+        by_key = dict(zip(_sorted_keys(template), children))
+        return type(template)((k, by_key[k]) for k in template)
+    if isinstance(template, tuple) and hasattr(template, "_fields"):
+        return type(template)(*children)
+    return type(template)(children)
+
+
+def pack_sequence_as(structure: Any, flat_sequence: list[Any]) -> Any:
+    """Builds ``structure``'s shape again with the leaves of ``flat_sequence``."""
+    flat_sequence = list(flat_sequence)
+    count = len(flatten(structure))
+    if count != len(flat_sequence):
+        raise ValueError(
+            f"pack_sequence_as: structure has {count} leaves but flat_sequence has "
+            f"{len(flat_sequence)} elements"
+        )
+    position = iter(flat_sequence)
+
+    def pack(template: Any) -> Any:
+        if not is_nested(template):
+            return next(position)
+        return _rebuild(template, [pack(child) for child in _children(template)])
+
+    return pack(structure)
+
+
+def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True) -> None:
+    """Raises ValueError (or TypeError for differing sequence types) when structures differ."""
+    if is_nested(nest1) != is_nested(nest2):
+        raise ValueError(f"The two structures don't have the same nested structure: {nest1!r} vs {nest2!r}")
+    if not is_nested(nest1):
+        return
+    if check_types and type(nest1) is not type(nest2):
+        raise TypeError(
+            f"The two structures don't have the same sequence type: {type(nest1).__name__} vs "
+            f"{type(nest2).__name__}"
+        )
+    if isinstance(nest1, Mapping) and set(nest1) != set(nest2):
+        raise ValueError(f"The two dicts don't have the same keys: {sorted(nest1)} vs {sorted(nest2)}")
+    c1, c2 = _children(nest1), _children(nest2)
+    if len(c1) != len(c2):
+        raise ValueError(
+            f"The two structures don't have the same number of elements: {len(c1)} vs {len(c2)}"
+        )
+    for a, b in zip(c1, c2):
+        assert_same_structure(a, b, check_types)
+
+
+def map_structure(func: Callable[..., Any], *structures: Any, check_types: bool = True) -> Any:
+    """Applies ``func`` to corresponding leaves of ``structures``; returns the first's shape."""
+    if not structures:
+        raise ValueError("map_structure needs at least one structure")
+    for other in structures[1:]:
+        assert_same_structure(structures[0], other, check_types)
+    flats = [flatten(s) for s in structures]
+    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])

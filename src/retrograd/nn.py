@@ -1,0 +1,6 @@
+"""``retrograd.nn``: TensorFlow's ``tf.nn`` namespace."""
+
+from retrograd.ops.math_ops import sigmoid, tanh
+from retrograd.ops.nn_ops import l2_loss, log_softmax, relu, softmax, softplus
+
+__all__ = ["sigmoid", "tanh", "l2_loss", "log_softmax", "relu", "softmax", "softplus"]

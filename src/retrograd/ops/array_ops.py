@@ -1,0 +1,353 @@
+"""Shape and selection ops: reshape, transpose, concat/stack/split, where, fills, identity.
+
+>>> import retrograd as rg
+>>> x = rg.reshape(rg.constant([1.0, 2.0, 3.0, 4.0]), [2, 2])
+>>> rg.transpose(x).numpy().tolist(), [t.numpy().tolist() for t in rg.unstack(x)]
+([[1.0, 3.0], [2.0, 4.0]], [[1.0, 2.0], [3.0, 4.0]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from retrograd import dtypes
+from retrograd.dtypes import as_dtype
+from retrograd.errors import InvalidArgumentError
+from retrograd.execute import define_op, execute
+from retrograd.ops import broadcast
+from retrograd.ops.define import ANY, BOOL, tensor_arg, tensor_pair
+from retrograd.ops.indexing import normalize_index
+from retrograd.registry import RegisterGradient, no_gradient
+from retrograd.tensor import Tensor, convert_to_tensor
+
+# --- reshaping --------------------------------------------------------------------------
+
+_Reshape = define_op("Reshape", lambda x, shape: np.reshape(x, shape))
+_Transpose = define_op("Transpose", lambda x, perm: np.transpose(x, perm))
+_ExpandDims = define_op("ExpandDims", lambda x, axis: np.expand_dims(x, axis))
+_Squeeze = define_op("Squeeze", lambda x, axis: np.squeeze(x, axis))
+
+
+def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
+    """``tensor`` with a new shape of the same size; one dimension may be -1."""
+    x = tensor_arg("Reshape", tensor, ANY, "tensor")
+    target = broadcast.static_shape(shape, "Reshape")
+    if target == tuple(x._value.shape):
+        return x
+    return execute(_Reshape, (x,), {"shape": target}, name)
+
+
+def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
+    """Permutes the axes of ``a`` (reverses them when ``perm`` is None)."""
+    x = tensor_arg("Transpose", a, ANY, "a")
+    ndim = x._value.ndim
+    perm = tuple(range(ndim))[::-1] if perm is None else broadcast.static_shape(perm, "Transpose")
+    if sorted(p % ndim if ndim else p for p in perm) != list(range(ndim)) or len(perm) != ndim:
+        raise InvalidArgumentError(f"Transpose: perm {list(perm)} is not a permutation of {ndim} axes")
+    out = execute(_Transpose, (x,), {"perm": tuple(p % ndim for p in perm)}, name)
+    if conjugate:
+        from retrograd.ops import math_ops
+
+        out = math_ops.conj(out)
+    return out
+
+
+def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
+    """Inserts a size-1 axis at ``axis`` (which may be -rank-1 ... rank)."""
+    x = tensor_arg("ExpandDims", input, ANY, "input")
+    ndim = x._value.ndim
+    if not -ndim - 1 <= int(axis) <= ndim:
+        raise InvalidArgumentError(f"ExpandDims: axis {axis} is out of range for rank {ndim}")
+    return execute(_ExpandDims, (x,), {"axis": int(axis) % (ndim + 1)}, name)
+
+
+def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:
+    """Removes size-1 axes (all of them, or those listed in ``axis``, which must be 1)."""
+    x = tensor_arg("Squeeze", input, ANY, "input")
+    shape = tuple(x._value.shape)
+    if axis is not None:
+        axes = broadcast.static_shape(axis, "Squeeze")
+        for a in axes:
+            if not -len(shape) <= a < len(shape) or shape[a] != 1:
+                raise InvalidArgumentError(
+                    f"Squeeze: can not squeeze dim[{a}] of shape {shape}: expected a dimension of 1"
+                )
+        axis = tuple(sorted(a % len(shape) for a in axes))
+    return execute(_Squeeze, (x,), {"axis": axis}, name)
+
+
+def _reshape_back(op, grad):
+    return reshape(grad, op.inputs[0].shape)
+
+
+for _op_type in ("Reshape", "ExpandDims", "Squeeze"):
+    RegisterGradient(_op_type)(_reshape_back)
+
+
+@RegisterGradient("Transpose")
+def _transpose_grad(op, grad):
+    return transpose(grad, tuple(np.argsort(op.get_attr("perm"))))
+
+
+# --- joining and splitting ----------------------------------------------------------------
+
+_ConcatV2 = define_op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
+_Pack = define_op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
+_Unpack = define_op("Unpack", lambda x, num, axis: tuple(np.moveaxis(x, axis, 0)), multi_output=True)
+_SplitV = define_op(
+    "SplitV", lambda x, size_splits, axis: tuple(np.split(x, np.cumsum(size_splits)[:-1], axis)), multi_output=True
+)
+
+
+def _same_dtype(op_type: str, values: list) -> list[Tensor]:
+    if not values:
+        raise ValueError(f"{op_type}: values must be a non-empty list of tensors")
+    tensors = [values[0] if isinstance(values[0], Tensor) else convert_to_tensor(values[0])]
+    for v in values[1:]:
+        tensors.append(tensor_pair(op_type, tensors[0], v)[1])
+    return tensors
+
+
+def _axis_in(op_type: str, axis: int, ndim: int) -> int:
+    axis = int(axis)
+    if not -ndim <= axis < ndim:
+        raise InvalidArgumentError(f"{op_type}: axis {axis} is out of range for rank {ndim}")
+    return axis % ndim
+
+
+def concat(values: list, axis: int, name: str | None = None) -> Tensor:
+    """Joins tensors along an existing ``axis``."""
+    tensors = _same_dtype("ConcatV2", list(values))
+    ndim = tensors[0]._value.ndim
+    if ndim == 0:
+        raise InvalidArgumentError("ConcatV2: can not concatenate scalars; use stack")
+    return execute(_ConcatV2, tensors, {"axis": _axis_in("ConcatV2", axis, ndim)}, name)
+
+
+def stack(values: list, axis: int = 0, name: str | None = None) -> Tensor:
+    """Joins same-shape tensors along a new ``axis``."""
+    tensors = _same_dtype("Pack", list(values))
+    shapes = {tuple(t.shape) for t in tensors}
+    if len(shapes) > 1:
+        raise InvalidArgumentError(f"Pack: all values must have the same shape, got {sorted(shapes)}")
+    axis = _axis_in("Pack", axis, tensors[0]._value.ndim + 1)
+    return execute(_Pack, tensors, {"axis": axis}, name)
+
+
+def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None = None) -> list[Tensor]:
+    """Splits ``value`` along ``axis`` into a list of tensors of one rank less."""
+    x = tensor_arg("Unpack", value, ANY, "value")
+    if x._value.ndim == 0:
+        raise ValueError("Unpack: can not unstack a scalar tensor")
+    axis = _axis_in("Unpack", axis, x._value.ndim)
+    size = x._value.shape[axis]
+    if num is not None and num != size:
+        raise ValueError(f"Unpack: num={num} does not match dimension {axis} of size {size}")
+    if size == 0:
+        return []
+    return list(execute(_Unpack, (x,), {"num": size, "axis": axis}, name))
+
+
+def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = None, name: str | None = None) -> list[Tensor]:
+    """Splits ``value`` along ``axis`` into equal parts (an int) or parts of given sizes."""
+    x = tensor_arg("SplitV", value, ANY, "value")
+    axis = _axis_in("SplitV", axis, x._value.ndim)
+    size = x._value.shape[axis]
+    if isinstance(num_or_size_splits, (int, np.integer)):
+        parts = int(num_or_size_splits)
+        if parts <= 0 or size % parts:
+            raise InvalidArgumentError(f"SplitV: dimension {axis} of size {size} can not be split into {parts} equal parts")
+        sizes = [size // parts] * parts
+    else:
+        sizes = list(broadcast.static_shape(num_or_size_splits, "SplitV"))
+        if sizes.count(-1) == 1:
+            sizes[sizes.index(-1)] = size - (sum(sizes) + 1)
+        if sum(sizes) != size or min(sizes) < 0:
+            raise InvalidArgumentError(f"SplitV: sizes {sizes} do not add up to dimension {axis} of size {size}")
+    return list(execute(_SplitV, (x,), {"size_splits": tuple(sizes), "axis": axis}, name))
+
+
+@RegisterGradient("ConcatV2")
+def _concat_grad(op, grad):
+    axis = op.get_attr("axis")
+    return split(grad, [t.shape[axis] for t in op.inputs], axis)
+
+
+@RegisterGradient("Pack")
+def _pack_grad(op, grad):
+    return unstack(grad, axis=op.get_attr("axis"))
+
+
+@RegisterGradient("Unpack")
+def _unpack_grad(op, *grads):
+    return stack(list(grads), axis=op.get_attr("axis"))
+
+
+@RegisterGradient("SplitV")
+def _split_grad(op, *grads):
+    return concat(list(grads), op.get_attr("axis"))
+
+
+# --- indexing ---------------------------------------------------------------------------
+
+
+def _slice_grad_kernel(dy, shape, index):
+    out = np.zeros_like(dy, shape=shape)
+    out[index] = dy
+    return out
+
+
+_StridedSlice = define_op("StridedSlice", lambda x, index: x[index])
+_StridedSliceGrad = define_op("StridedSliceGrad", _slice_grad_kernel)
+
+
+def strided_slice(x: Any, index: Any, name: str | None = None) -> Tensor:
+    """``x[index]`` for ints, slices (with steps), ``...`` and ``None``: what ``[]`` lowers to."""
+    t = tensor_arg("StridedSlice", x, ANY)
+    return execute(_StridedSlice, (t,), {"index": normalize_index(index, tuple(t._value.shape))}, name)
+
+
+def strided_slice_grad(dy: Tensor, shape: tuple, index: tuple, name: str | None = None) -> Tensor:
+    """Zeros of ``shape`` with ``dy`` placed at ``index`` (the gradient of a slice)."""
+    return execute(_StridedSliceGrad, (dy,), {"shape": tuple(shape), "index": index}, name)
+
+
+@RegisterGradient("StridedSlice")
+def _strided_slice_grad(op, grad):
+    return strided_slice_grad(grad, op.inputs[0].shape, op.get_attr("index"))
+
+
+@RegisterGradient("StridedSliceGrad")
+def _strided_slice_grad_grad(op, grad):
+    return execute(_StridedSlice, (grad,), {"index": op.get_attr("index")})
+
+
+# --- fills, identities and selection ------------------------------------------------------
+
+_Fill = define_op("Fill", lambda value, dims: np.full_like(value, value, shape=dims))
+_ZerosLike = define_op("ZerosLike", np.zeros_like)
+_OnesLike = define_op("OnesLike", np.ones_like)
+_Identity = define_op("Identity", lambda x: x)
+_StopGradient = define_op("StopGradient", lambda x: x)
+_SelectV2 = define_op("SelectV2", np.where)
+_Where = define_op("Where", lambda condition: np.argwhere(condition).astype(np.int64))
+_Shape = define_op("Shape", lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype))
+
+
+def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
+    """A tensor of shape ``dims`` filled with the scalar ``value``."""
+    v = tensor_arg("Fill", value, ANY, "value")
+    if v._value.ndim != 0:
+        raise InvalidArgumentError(f"Fill: value must be a scalar, got shape {tuple(v.shape)}")
+    return execute(_Fill, (v,), {"dims": broadcast.static_shape(dims, "Fill")}, name)
+
+
+def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    """A tensor of zeros (a constant: it has no inputs to differentiate)."""
+    return Tensor(np.zeros(broadcast.static_shape(shape, "zeros"), dtype=as_dtype(dtype).as_numpy_dtype))
+
+
+def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+    """A tensor of ones."""
+    return Tensor(np.ones(broadcast.static_shape(shape, "ones"), dtype=as_dtype(dtype).as_numpy_dtype))
+
+
+def _like(op, input, dtype, name):
+    x = tensor_arg(op.type, input, ANY, "input")
+    out = execute(op, (x,), None, name)
+    if dtype is not None and as_dtype(dtype) != out.dtype:
+        from retrograd.ops import math_ops
+
+        out = math_ops.cast(out, dtype)
+    return out
+
+
+def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+    """Zeros with the shape (and dtype, unless given) of ``input``."""
+    return _like(_ZerosLike, input, dtype, name)
+
+
+def ones_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+    """Ones with the shape (and dtype, unless given) of ``input``."""
+    return _like(_OnesLike, input, dtype, name)
+
+
+def identity(input: Any, name: str | None = None) -> Tensor:
+    """The same value as a new tensor (gradient passes through)."""
+    return execute(_Identity, (tensor_arg("Identity", input, ANY, "input"),), None, name)
+
+
+def stop_gradient(input: Any, name: str | None = None) -> Tensor:
+    """The same value, treated as a constant by differentiation.
+
+    >>> import retrograd as rg
+    >>> x = rg.constant(3.0)
+    >>> with rg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = rg.stop_gradient(x) * x
+    >>> tape.gradient(y, x)
+    <retrograd.Tensor: shape=(), dtype=float32, numpy=3.0>
+    """
+    return execute(_StopGradient, (tensor_arg("StopGradient", input, ANY, "input"),), None, name)
+
+
+def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
+    """Elementwise ``x if condition else y`` (broadcasting); alone, the indices of True.
+
+    >>> import retrograd as rg
+    >>> rg.where([True, False], 1.0, 2.0).numpy().tolist()
+    [1.0, 2.0]
+    """
+    c = tensor_arg("SelectV2", condition, BOOL, "condition")
+    if x is None and y is None:
+        return execute(_Where, (c,), None, name)
+    if x is None or y is None:
+        raise ValueError("where: x and y must both be given, or neither")
+    x, y = tensor_pair("SelectV2", x, y)
+    out_shape = broadcast.broadcast_shapes(tuple(x.shape), tuple(y.shape), "SelectV2")
+    broadcast.broadcast_shapes(tuple(c.shape), out_shape, "SelectV2")
+    return execute(_SelectV2, (c, x, y), None, name)
+
+
+def shape(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
+    """The shape of ``input`` as an int32 (or ``out_type``) vector."""
+    x = tensor_arg("Shape", input, ANY, "input")
+    return execute(_Shape, (x,), {"out_type": as_dtype(out_type)}, name)
+
+
+def rank(input: Any, name: str | None = None) -> Tensor:
+    """The number of dimensions of ``input`` as an int32 scalar."""
+    return Tensor(np.array(tensor_arg("Rank", input, ANY, "input")._value.ndim, dtype=np.int32))
+
+
+def size(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
+    """The number of elements of ``input``."""
+    n = tensor_arg("Size", input, ANY, "input")._value.size
+    return Tensor(np.array(n, dtype=as_dtype(out_type).as_numpy_dtype))
+
+
+@RegisterGradient("Fill")
+def _fill_grad(op, grad):
+    from retrograd.ops import reduction_ops
+
+    return reduction_ops.reduce_sum(grad)
+
+
+@RegisterGradient("Identity")
+def _identity_grad(op, grad):
+    return grad
+
+
+@RegisterGradient("SelectV2")
+def _select_grad(op, grad):
+    c, x, y = op.inputs
+    zeros = zeros_like(grad)
+    gx = broadcast.unbroadcast(where(c, grad, zeros), x.shape)
+    gy = broadcast.unbroadcast(where(c, zeros, grad), y.shape)
+    return None, gx, gy
+
+
+for _op_type in ("ZerosLike", "OnesLike", "StopGradient", "Where", "Shape"):
+    no_gradient(_op_type)

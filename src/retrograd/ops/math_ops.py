@@ -1,0 +1,361 @@
+"""Elementwise arithmetic: each op is its name, NumPy kernel and accepted kinds, with its
+gradient right below. Gradients are written with retrograd ops, so they differentiate too;
+broadcast inputs get their gradient back through :func:`unbroadcast`.
+
+>>> import retrograd as rg
+>>> rg.exp(0.0), rg.add([1, 2], 3).numpy().tolist()
+(<retrograd.Tensor: shape=(), dtype=float32, numpy=1.0>, [4, 5])
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from retrograd.dtypes import as_dtype
+from retrograd.errors import InvalidArgumentError
+from retrograd.execute import define_op, execute
+from retrograd.ops import array_ops, broadcast, comparison_ops
+from retrograd.ops.define import (
+    ANY,
+    FLOAT,
+    FLOAT_COMPLEX,
+    NUMERIC,
+    REAL,
+    binary_op,
+    tensor_arg,
+    tensor_pair,
+    unary_op,
+)
+from retrograd.registry import RegisterGradient, no_gradient
+from retrograd.tensor import Tensor
+
+
+def _conj_kernel(x):
+    return np.conj(x) if x.dtype.kind == "c" else x
+
+
+def _sigmoid_kernel(x):
+    # 1/(1+e^-x) for x >= 0 and e^x/(1+e^x) below: never exponentiates a large positive number.
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+# --- binary arithmetic ----------------------------------------------------------------
+
+add = binary_op("add", "AddV2", np.add, NUMERIC, "x + y elementwise, with broadcasting.")
+subtract = binary_op("subtract", "Sub", np.subtract, NUMERIC, "x - y elementwise.")
+multiply = binary_op("multiply", "Mul", np.multiply, NUMERIC, "x * y elementwise.")
+realdiv = binary_op("realdiv", "RealDiv", np.true_divide, FLOAT_COMPLEX, "x / y for floats.")
+floordiv = binary_op("floordiv", "FloorDiv", np.floor_divide, REAL, "x // y, rounding down.")
+floormod = binary_op("floormod", "FloorMod", np.mod, REAL, "x % y with the sign of y.")
+pow = binary_op("pow", "Pow", np.power, NUMERIC, "x ** y elementwise.")  # noqa: A001
+maximum = binary_op("maximum", "Maximum", np.maximum, REAL, "The larger of x and y.")
+minimum = binary_op("minimum", "Minimum", np.minimum, REAL, "The smaller of x and y.")
+mod = floormod
+floor_div = floordiv
+
+
+@RegisterGradient("AddV2")
+def _add_grad(op, grad):
+    x, y = op.inputs
+    return broadcast.unbroadcast(grad, x.shape), broadcast.unbroadcast(grad, y.shape)
+
+
+@RegisterGradient("Sub")
+def _sub_grad(op, grad):
+    x, y = op.inputs
+    return broadcast.unbroadcast(grad, x.shape), broadcast.unbroadcast(-grad, y.shape)
+
+
+@RegisterGradient("Mul")
+def _mul_grad(op, grad):
+    x, y = op.inputs
+    return broadcast.unbroadcast(grad * conj(y), x.shape), broadcast.unbroadcast(grad * conj(x), y.shape)
+
+
+@RegisterGradient("RealDiv")
+def _realdiv_grad(op, grad):
+    x, y = op.inputs
+    cx, cy = conj(x), conj(y)
+    return broadcast.unbroadcast(grad / cy, x.shape), broadcast.unbroadcast(grad * ((-cx / cy) / cy), y.shape)
+
+
+no_gradient("FloorDiv")
+
+
+@RegisterGradient("FloorMod")
+def _floormod_grad(op, grad):
+    x, y = op.inputs
+    return broadcast.unbroadcast(grad, x.shape), broadcast.unbroadcast(grad * -floordiv(x, y), y.shape)
+
+
+@RegisterGradient("Pow")
+def _pow_grad(op, grad):
+    x, y = op.inputs
+    z = op.outputs[0]
+    gx = grad * conj(y * x ** (y - 1))
+    # log(x) only where x > 0: d(x^y)/dy is taken as 0 elsewhere instead of NaN.
+    positive = x > 0 if x.dtype.is_floating else comparison_ops.not_equal(x, 0)
+    safe_x = array_ops.where(positive, x, array_ops.ones_like(x))
+    log_x = array_ops.where(positive, log(safe_x), array_ops.zeros_like(x))
+    gy = grad * conj(z * log_x)
+    return broadcast.unbroadcast(gx, x.shape), broadcast.unbroadcast(gy, y.shape)
+
+
+def _maximum_minimum_grad(op, grad, x_wins):
+    x, y = op.inputs
+    zeros = array_ops.zeros_like(grad)
+    gx = array_ops.where(x_wins, grad, zeros)
+    gy = array_ops.where(x_wins, zeros, grad)
+    return broadcast.unbroadcast(gx, x.shape), broadcast.unbroadcast(gy, y.shape)
+
+
+@RegisterGradient("Maximum")
+def _maximum_grad(op, grad):
+    x, y = op.inputs
+    return _maximum_minimum_grad(op, grad, x >= y)  # ties go to x, as in TensorFlow
+
+
+@RegisterGradient("Minimum")
+def _minimum_grad(op, grad):
+    x, y = op.inputs
+    return _maximum_minimum_grad(op, grad, x <= y)
+
+
+def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """x / y. Integer tensors are first cast to floats, as Python's ``/`` does.
+
+    >>> import retrograd as rg
+    >>> rg.divide(3, 2)
+    <retrograd.Tensor: shape=(), dtype=float64, numpy=1.5>
+    """
+    x, y = tensor_pair("RealDiv", x, y, NUMERIC)
+    kind = x._value.dtype.kind
+    if kind in "iu":
+        target = "float32" if x._value.dtype.itemsize <= 2 else "float64"
+        x, y = cast(x, target), cast(y, target)
+    return realdiv(x, y, name=name)
+
+
+truediv = divide
+
+
+# --- unary arithmetic -----------------------------------------------------------------
+
+negative = unary_op("negative", "Neg", np.negative, NUMERIC, "-x elementwise.")
+abs = unary_op("abs", "Abs", np.abs, REAL, "|x| elementwise.")  # noqa: A001
+sign = unary_op("sign", "Sign", np.sign, NUMERIC, "-1, 0 or 1 by the sign of x.")
+square = unary_op("square", "Square", np.square, NUMERIC, "x * x elementwise.")
+sqrt = unary_op("sqrt", "Sqrt", np.sqrt, FLOAT_COMPLEX, "Square root elementwise.")
+rsqrt = unary_op("rsqrt", "Rsqrt", lambda x: 1 / np.sqrt(x), FLOAT_COMPLEX, "1 / sqrt(x).")
+reciprocal = unary_op("reciprocal", "Reciprocal", np.reciprocal, FLOAT_COMPLEX, "1 / x elementwise.")
+exp = unary_op("exp", "Exp", np.exp, FLOAT_COMPLEX, "e ** x elementwise.")
+log = unary_op("log", "Log", np.log, FLOAT_COMPLEX, "Natural logarithm elementwise.")
+log1p = unary_op("log1p", "Log1p", np.log1p, FLOAT_COMPLEX, "log(1 + x), accurate near 0.")
+expm1 = unary_op("expm1", "Expm1", np.expm1, FLOAT_COMPLEX, "exp(x) - 1, accurate near 0.")
+sin = unary_op("sin", "Sin", np.sin, FLOAT_COMPLEX, "Sine elementwise.")
+cos = unary_op("cos", "Cos", np.cos, FLOAT_COMPLEX, "Cosine elementwise.")
+tan = unary_op("tan", "Tan", np.tan, FLOAT_COMPLEX, "Tangent elementwise.")
+tanh = unary_op("tanh", "Tanh", np.tanh, FLOAT_COMPLEX, "Hyperbolic tangent elementwise.")
+sigmoid = unary_op("sigmoid", "Sigmoid", _sigmoid_kernel, FLOAT, "1 / (1 + exp(-x)), stably.")
+_conj = unary_op("conj", "Conj", _conj_kernel, ANY, "Complex conjugate.")
+
+
+@RegisterGradient("Neg")
+def _neg_grad(op, grad):
+    return -grad
+
+
+@RegisterGradient("Abs")
+def _abs_grad(op, grad):
+    return grad * sign(op.inputs[0])
+
+
+@RegisterGradient("Sign")
+def _sign_grad(op, grad):
+    return array_ops.zeros_like(op.inputs[0])
+
+
+@RegisterGradient("Square")
+def _square_grad(op, grad):
+    return grad * (2 * conj(op.inputs[0]))
+
+
+@RegisterGradient("Sqrt")
+def _sqrt_grad(op, grad):
+    return grad * 0.5 / conj(op.outputs[0])
+
+
+@RegisterGradient("Rsqrt")
+def _rsqrt_grad(op, grad):
+    y = conj(op.outputs[0])
+    return grad * (-0.5 * y * y * y)
+
+
+@RegisterGradient("Reciprocal")
+def _reciprocal_grad(op, grad):
+    return grad * -square(conj(op.outputs[0]))
+
+
+@RegisterGradient("Exp")
+def _exp_grad(op, grad):
+    return grad * conj(op.outputs[0])
+
+
+@RegisterGradient("Log")
+def _log_grad(op, grad):
+    return grad * reciprocal(conj(op.inputs[0]))
+
+
+@RegisterGradient("Log1p")
+def _log1p_grad(op, grad):
+    return grad * reciprocal(1 + conj(op.inputs[0]))
+
+
+@RegisterGradient("Expm1")
+def _expm1_grad(op, grad):
+    return grad * exp(conj(op.inputs[0]))
+
+
+@RegisterGradient("Sin")
+def _sin_grad(op, grad):
+    return grad * cos(conj(op.inputs[0]))
+
+
+@RegisterGradient("Cos")
+def _cos_grad(op, grad):
+    return -grad * sin(conj(op.inputs[0]))
+
+
+@RegisterGradient("Tan")
+def _tan_grad(op, grad):
+    return grad * square(reciprocal(cos(conj(op.inputs[0]))))
+
+
+@RegisterGradient("Tanh")
+def _tanh_grad(op, grad):
+    y = conj(op.outputs[0])
+    return grad * (1 - y * y)
+
+
+@RegisterGradient("Sigmoid")
+def _sigmoid_grad(op, grad):
+    y = conj(op.outputs[0])
+    return grad * (y * (1 - y))
+
+
+@RegisterGradient("Conj")
+def _conj_grad(op, grad):
+    return conj(grad)
+
+
+def conj(x: Any, name: str | None = None) -> Tensor:
+    """Complex conjugate; real tensors are returned unchanged (no op is recorded)."""
+    t = tensor_arg("Conj", x)
+    return _conj(t, name=name) if t._value.dtype.kind == "c" else t
+
+
+# --- casts, sums and clipping -----------------------------------------------------------
+
+
+def _cast_kernel(x, SrcT, DstT):
+    if x.dtype.kind == "c" and not DstT.is_complex:
+        x = x.real  # TensorFlow keeps the real part
+    return x.astype(DstT.as_numpy_dtype)
+
+
+_Cast = define_op("Cast", _cast_kernel)
+
+
+def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
+    """Casts ``x`` to ``dtype`` (floats to ints truncate toward zero); same dtype: ``x`` itself.
+
+    >>> import retrograd as rg
+    >>> rg.cast([1.7, -1.7], rg.int32).numpy().tolist()
+    [1, -1]
+    """
+    t = tensor_arg("Cast", x)
+    target = as_dtype(dtype)
+    if t.dtype == target:
+        return t
+    return execute(_Cast, (t,), {"SrcT": t.dtype, "DstT": target}, name)
+
+
+@RegisterGradient("Cast")
+def _cast_grad(op, grad):
+    source, target = op.get_attr("SrcT"), op.get_attr("DstT")
+    if source.is_trainable and target.is_trainable:
+        return cast(grad, source)
+    return None
+
+
+def _add_n_kernel(*xs):
+    return functools.reduce(np.add, xs)
+
+
+_AddN = define_op("AddN", _add_n_kernel)
+
+
+def add_n(inputs: list, name: str | None = None) -> Tensor:
+    """The elementwise sum of a list of same-shape, same-dtype tensors.
+
+    >>> import retrograd as rg
+    >>> rg.add_n([1.0, 2.0, 3.0])
+    <retrograd.Tensor: shape=(), dtype=float32, numpy=6.0>
+    """
+    if not inputs:
+        raise ValueError("add_n: inputs must be a non-empty list of tensors")
+    tensors = [tensor_arg("AddN", x, NUMERIC, "inputs") for x in inputs]
+    first = tensors[0]
+    for i, t in enumerate(tensors[1:], 1):
+        if t.dtype != first.dtype or t.shape != first.shape:
+            raise InvalidArgumentError(
+                f"AddN: all inputs must have the same dtype and shape; input 0 is "
+                f"{first.dtype.name}{list(first.shape)}, input {i} is {t.dtype.name}{list(t.shape)}"
+            )
+    return tensors[0] if len(tensors) == 1 else execute(_AddN, tensors, None, name)
+
+
+@RegisterGradient("AddN")
+def _add_n_grad(op, grad):
+    return [grad] * len(op.inputs)
+
+
+def _clip_kernel(t, lo, hi):
+    return np.maximum(np.minimum(t, hi), lo)
+
+
+_ClipByValue = define_op("ClipByValue", _clip_kernel)
+
+
+def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None) -> Tensor:
+    """Clips ``t`` to [clip_value_min, clip_value_max]; the bounds may broadcast to ``t``.
+
+    >>> import retrograd as rg
+    >>> rg.clip_by_value([-2.0, 0.5, 3.0], 0.0, 1.0).numpy().tolist()
+    [0.0, 0.5, 1.0]
+    """
+    t = tensor_arg("ClipByValue", t, REAL, "t")
+    _, lo = tensor_pair("ClipByValue", t, clip_value_min, REAL)
+    _, hi = tensor_pair("ClipByValue", t, clip_value_max, REAL)
+    for bound in (lo, hi):
+        if np.broadcast_shapes(tuple(t.shape), tuple(bound.shape)) != tuple(t.shape):
+            raise InvalidArgumentError(
+                f"ClipByValue: a bound of shape {tuple(bound.shape)} would change the shape "
+                f"{tuple(t.shape)} of t"
+            )
+    return execute(_ClipByValue, (t, lo, hi), None, name)
+
+
+@RegisterGradient("ClipByValue")
+def _clip_by_value_grad(op, grad):
+    t, lo, hi = op.inputs
+    zeros = array_ops.zeros_like(grad)
+    below, above = t < lo, t > hi
+    gt = array_ops.where(comparison_ops.logical_or(below, above), zeros, grad)
+    glo = array_ops.where(below, grad, zeros)
+    ghi = array_ops.where(above, grad, zeros)
+    return gt, broadcast.unbroadcast(glo, lo.shape), broadcast.unbroadcast(ghi, hi.shape)

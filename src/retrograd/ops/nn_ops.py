@@ -1,0 +1,92 @@
+"""Neural-network activations and losses: relu, softplus, softmax, log_softmax, l2_loss.
+
+>>> import retrograd as rg
+>>> rg.nn.l2_loss([1.0, 2.0]), rg.nn.relu([-1.0, 2.0]).numpy().tolist()
+(<retrograd.Tensor: shape=(), dtype=float32, numpy=2.5>, [0.0, 2.0])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from retrograd.errors import InvalidArgumentError
+from retrograd.execute import define_op, execute
+from retrograd.ops import math_ops, reduction_ops
+from retrograd.ops.define import FLOAT, REAL, tensor_arg, unary_op
+from retrograd.registry import RegisterGradient
+from retrograd.tensor import Tensor
+
+
+def _softmax_kernel(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax_kernel(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+relu = unary_op("relu", "Relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False), REAL, "max(x, 0).")
+softplus = unary_op("softplus", "Softplus", lambda x: np.logaddexp(0, x).astype(x.dtype, copy=False), FLOAT, "log(1 + exp(x)), stably.")
+_Softmax = define_op("Softmax", _softmax_kernel)
+_LogSoftmax = define_op("LogSoftmax", _log_softmax_kernel)
+_L2Loss = define_op("L2Loss", lambda t: (np.sum(np.square(t), dtype=t.dtype) / 2).astype(t.dtype))
+
+
+@RegisterGradient("Relu")
+def _relu_grad(op, grad):
+    return grad * math_ops.cast(op.outputs[0] > 0, grad.dtype)
+
+
+@RegisterGradient("Softplus")
+def _softplus_grad(op, grad):
+    return grad * math_ops.sigmoid(op.inputs[0])
+
+
+def _softmax(op, logits, axis, name):
+    x = tensor_arg(op.type, logits, FLOAT, "logits")
+    ndim = x._value.ndim
+    if ndim == 0 or not -ndim <= axis < ndim:
+        raise InvalidArgumentError(f"{op.type}: axis {axis} is out of range for logits of rank {ndim}")
+    return execute(op, (x,), {"axis": axis % ndim}, name)
+
+
+def softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
+    """exp(logits) / sum(exp(logits)) along ``axis``, computed stably."""
+    return _softmax(_Softmax, logits, axis, name)
+
+
+def log_softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
+    """logits - log(sum(exp(logits))) along ``axis``, computed stably."""
+    return _softmax(_LogSoftmax, logits, axis, name)
+
+
+@RegisterGradient("Softmax")
+def _softmax_grad(op, grad):
+    y = op.outputs[0]
+    axis = op.get_attr("axis")
+    return (grad - reduction_ops.reduce_sum(grad * y, axis, keepdims=True)) * y
+
+
+@RegisterGradient("LogSoftmax")
+def _log_softmax_grad(op, grad):
+    axis = op.get_attr("axis")
+    return grad - reduction_ops.reduce_sum(grad, axis, keepdims=True) * math_ops.exp(op.outputs[0])
+
+
+def l2_loss(t: Any, name: str | None = None) -> Tensor:
+    """sum(t ** 2) / 2."""
+    return execute(_L2Loss, (tensor_arg("L2Loss", t, FLOAT, "t"),), None, name)
+
+
+@RegisterGradient("L2Loss")
+def _l2_loss_grad(op, grad):
+    return op.inputs[0] * grad
+
+
+sigmoid = math_ops.sigmoid
+__all__ = ["relu", "softplus", "softmax", "log_softmax", "l2_loss", "sigmoid"]

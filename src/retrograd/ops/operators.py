@@ -1,0 +1,110 @@
+"""Python operators on tensors and variables, bound to ops in one table.
+
+``x + y`` is ``add(x, y)``, ``x[1:]`` a StridedSlice, ``x > 0`` a Greater, and so on; a
+Python or NumPy operand adopts the tensor's dtype. ``==`` is elementwise (``None`` compares
+False, shapes that cannot broadcast compare False, as in TensorFlow).
+
+>>> import retrograd as rg
+>>> x = rg.constant([1.0, 2.0, 3.0])
+>>> (2 * x + 1)[::2].numpy().tolist(), (x == 2.0).numpy().tolist()
+([3.0, 7.0], [False, True, False])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from retrograd.ops import array_ops, comparison_ops, linalg_ops, math_ops
+from retrograd.ops.define import tensor_pair
+from retrograd.tensor import Tensor, convert_to_tensor
+from retrograd.variables import Variable
+
+
+def _logical_or_bitwise(logical, bitwise, op_type):
+    def apply(x: Any, y: Any) -> Tensor:
+        x, y = tensor_pair(op_type, x, y)
+        return logical(x, y) if x._value.dtype.kind == "b" else bitwise(x, y)
+
+    return apply
+
+
+_and = _logical_or_bitwise(comparison_ops.logical_and, comparison_ops.bitwise_and, "LogicalAnd")
+_or = _logical_or_bitwise(comparison_ops.logical_or, comparison_ops.bitwise_or, "LogicalOr")
+_xor = _logical_or_bitwise(comparison_ops.logical_xor, comparison_ops.bitwise_xor, "LogicalXor")
+
+
+def _invert(x: Any) -> Tensor:
+    x = convert_to_tensor(x)
+    return comparison_ops.logical_not(x) if x._value.dtype.kind == "b" else comparison_ops.invert(x)
+
+
+def _equality(compare, result_if_none: bool, op_type: str):
+    def apply(x: Any, y: Any) -> Any:
+        if y is None:
+            return result_if_none
+        x, y = tensor_pair(op_type, x, y)
+        try:
+            np.broadcast_shapes(tuple(x.shape), tuple(y.shape))
+        except ValueError:
+            return Tensor(np.bool_(result_if_none))
+        return compare(x, y)
+
+    return apply
+
+
+def _iterate(x: Any):
+    if len(x.shape) == 0:
+        raise TypeError("Cannot iterate over a scalar tensor.")
+    return iter(array_ops.unstack(x))
+
+
+_BINARY = {
+    "add": math_ops.add,
+    "sub": math_ops.subtract,
+    "mul": math_ops.multiply,
+    "truediv": math_ops.divide,
+    "floordiv": math_ops.floordiv,
+    "mod": math_ops.floormod,
+    "pow": math_ops.pow,
+    "matmul": linalg_ops.matmul,
+    "and": _and,
+    "or": _or,
+    "xor": _xor,
+}
+
+_OTHERS = {
+    "__lt__": comparison_ops.less,
+    "__le__": comparison_ops.less_equal,
+    "__gt__": comparison_ops.greater,
+    "__ge__": comparison_ops.greater_equal,
+    "__eq__": _equality(comparison_ops.equal, False, "Equal"),
+    "__ne__": _equality(comparison_ops.not_equal, True, "NotEqual"),
+    "__neg__": math_ops.negative,
+    "__abs__": math_ops.abs,
+    "__invert__": _invert,
+    "__getitem__": array_ops.strided_slice,
+    "__iter__": _iterate,
+}
+
+
+def _reflect(fn):
+    def reflected(self: Any, other: Any) -> Tensor:
+        return fn(other, self)
+
+    return reflected
+
+
+def install(cls: type) -> None:
+    """Binds the operator table onto ``cls``."""
+    for name, fn in _BINARY.items():
+        setattr(cls, f"__{name}__", fn)
+        setattr(cls, f"__r{name}__", _reflect(fn))
+    for name, fn in _OTHERS.items():
+        setattr(cls, name, fn)
+    cls.__hash__ = object.__hash__  # keep identity hashing next to the elementwise __eq__
+
+
+install(Tensor)
+install(Variable)

@@ -1,0 +1,236 @@
+"""Reductions (sum, mean, max, min, prod) and cumulative sums and products.
+
+A reduction's gradient broadcasts the upstream gradient back over the reduced axes.
+
+>>> import retrograd as rg
+>>> x = rg.constant([[1.0, 2.0], [3.0, 4.0]])
+>>> rg.reduce_sum(x, axis=1).numpy().tolist(), rg.reduce_max(x, keepdims=True).shape
+([3.0, 7.0], TensorShape([1, 1]))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from retrograd.errors import InvalidArgumentError
+from retrograd.execute import define_op, execute
+from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops
+from retrograd.ops.define import NUMERIC, REAL, tensor_arg
+from retrograd.registry import RegisterGradient
+from retrograd.tensor import Tensor
+
+
+def normalize_axes(op_type: str, axis: Any, ndim: int) -> tuple[int, ...] | None:
+    """``axis`` (None, int, list or int tensor) as sorted non-negative axes; None means all."""
+    if axis is None:
+        return None
+    if isinstance(axis, Tensor):
+        axis = axis.numpy().tolist()
+    if isinstance(axis, (int, np.integer)):
+        axis = [axis]
+    axes = []
+    for a in axis:
+        a = int(a)
+        if not -ndim <= a < ndim:
+            raise InvalidArgumentError(
+                f"{op_type}: Invalid reduction dimension {a} for input with {ndim} dimensions"
+            )
+        axes.append(a % ndim)
+    if len(set(axes)) != len(axes):
+        raise InvalidArgumentError(f"{op_type}: axis {list(axis)} repeats a dimension")
+    return tuple(sorted(axes))
+
+
+def _reduced(shape: tuple, axes: tuple[int, ...] | None) -> tuple[int, ...]:
+    return tuple(range(len(shape))) if axes is None else axes
+
+
+def _count(shape: tuple, axes: tuple[int, ...] | None) -> int:
+    return int(np.prod([shape[a] for a in _reduced(shape, axes)], dtype=np.int64))
+
+
+def _int_mean(x, axis, keepdims):
+    total = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    n = _count(x.shape, axis) or 1
+    return np.where(total < 0, -(-total // n), total // n).astype(x.dtype)  # truncates toward 0
+
+
+def _mean_kernel(x, axis, keepdims):
+    if x.dtype.kind in "iu":
+        return _int_mean(x, axis, keepdims)
+    return np.mean(x, axis=axis, keepdims=keepdims).astype(x.dtype, copy=False)
+
+
+def _extremum_kernel(np_reduce, empty_value):
+    def kernel(x, axis, keepdims):
+        if x.size == 0:  # TensorFlow gives the identity (-inf for max) rather than failing
+            info = np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype)
+            initial = -np.inf if empty_value == "min" else np.inf
+            if x.dtype.kind != "f":
+                initial = info.min if empty_value == "min" else info.max
+            return np_reduce(x, axis=axis, keepdims=keepdims, initial=initial)
+        return np_reduce(x, axis=axis, keepdims=keepdims)
+
+    return kernel
+
+
+_Sum = define_op("Sum", lambda x, axis, keepdims: np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
+_Mean = define_op("Mean", _mean_kernel)
+_Max = define_op("Max", _extremum_kernel(np.max, "min"))
+_Min = define_op("Min", _extremum_kernel(np.min, "max"))
+_Prod = define_op("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
+
+
+def _reduce(op, kinds, input_tensor, axis, keepdims, name):
+    x = tensor_arg(op.type, input_tensor, kinds, "input_tensor")
+    axes = normalize_axes(op.type, axis, x._value.ndim)
+    return execute(op, (x,), {"axis": axes, "keepdims": bool(keepdims)}, name)
+
+
+def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """Sum over ``axis`` (all axes when None)."""
+    return _reduce(_Sum, NUMERIC, input_tensor, axis, keepdims, name)
+
+
+def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """Mean over ``axis``; integer means truncate toward zero, as in TensorFlow."""
+    return _reduce(_Mean, NUMERIC, input_tensor, axis, keepdims, name)
+
+
+def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """Maximum over ``axis``; ties share the gradient equally."""
+    return _reduce(_Max, REAL, input_tensor, axis, keepdims, name)
+
+
+def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """Minimum over ``axis``; ties share the gradient equally."""
+    return _reduce(_Min, REAL, input_tensor, axis, keepdims, name)
+
+
+def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """Product over ``axis``."""
+    return _reduce(_Prod, NUMERIC, input_tensor, axis, keepdims, name)
+
+
+def _kept_shape(shape: tuple, axes: tuple[int, ...] | None) -> tuple[int, ...]:
+    reduced = _reduced(shape, axes)
+    return tuple(1 if i in reduced else d for i, d in enumerate(shape))
+
+
+def _keep_dims(t: Tensor, op) -> Tensor:
+    """An output or upstream gradient of reduction ``op`` reshaped with its reduced axes as 1."""
+    if op.get_attr("keepdims"):
+        return t
+    return array_ops.reshape(t, _kept_shape(tuple(op.inputs[0].shape), op.get_attr("axis")))
+
+
+def _spread(grad: Tensor, op) -> Tensor:
+    """The upstream gradient of a reduction broadcast back over the input's shape."""
+    return broadcast.broadcast_to(_keep_dims(grad, op), op.inputs[0].shape)
+
+
+@RegisterGradient("Sum")
+def _sum_grad(op, grad):
+    return _spread(grad, op)
+
+
+@RegisterGradient("Mean")
+def _mean_grad(op, grad):
+    count = _count(tuple(op.inputs[0].shape), op.get_attr("axis"))
+    return _spread(grad, op) / max(count, 1)
+
+
+def _extremum_grad(op, grad):
+    x = op.inputs[0]
+    y = _keep_dims(op.outputs[0], op)
+    chosen = math_ops.cast(comparison_ops.equal(x, y), grad.dtype)
+    count = reduce_sum(chosen, op.get_attr("axis"), keepdims=True)
+    return chosen / count * _keep_dims(grad, op)
+
+
+RegisterGradient("Max")(_extremum_grad)
+RegisterGradient("Min")(_extremum_grad)
+
+
+@RegisterGradient("Prod")
+def _prod_grad(op, grad):
+    # d prod / d x_i = product of all the other elements: exclusive cumulative products from
+    # the left and from the right, over the reduced axes moved to the front and flattened.
+    x = op.inputs[0]
+    shape = tuple(x.shape)
+    reduced = _reduced(shape, op.get_attr("axis"))
+    kept = tuple(i for i in range(len(shape)) if i not in reduced)
+    perm = reduced + kept
+    moved = array_ops.transpose(x, perm)
+    flat = array_ops.reshape(moved, (_count(shape, reduced), -1))
+    left = cumprod(flat, axis=0, exclusive=True)
+    right = cumprod(flat, axis=0, exclusive=True, reverse=True)
+    others = array_ops.reshape(left * right, tuple(moved.shape))
+    others = array_ops.transpose(others, tuple(np.argsort(perm)))
+    return _spread(grad, op) * math_ops.conj(others)
+
+
+# --- cumulative sums and products ------------------------------------------------------
+
+
+def _cumulative(np_cum, identity):
+    def kernel(x, axis, exclusive, reverse):
+        if reverse:
+            x = np.flip(x, axis)
+        out = np_cum(x, axis=axis, dtype=x.dtype)
+        if exclusive:  # shift by one along axis, starting from the identity
+            head = np.full_like(np.take(out, [0], axis=axis), identity)
+            out = np.concatenate([head, np.delete(out, -1, axis=axis)], axis=axis)
+        return np.flip(out, axis) if reverse else out
+
+    return kernel
+
+
+_Cumsum = define_op("Cumsum", _cumulative(np.cumsum, 0))
+_Cumprod = define_op("Cumprod", _cumulative(np.cumprod, 1))
+
+
+def _cumulate(op, x, axis, exclusive, reverse, name):
+    x = tensor_arg(op.type, x, NUMERIC)
+    if x._value.ndim == 0:
+        raise InvalidArgumentError(f"{op.type}: input must have rank >= 1, got a scalar")
+    (axis,) = normalize_axes(op.type, axis, x._value.ndim)
+    attrs = {"axis": axis, "exclusive": bool(exclusive), "reverse": bool(reverse)}
+    return execute(op, (x,), attrs, name)
+
+
+def cumsum(x: Any, axis: int = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None) -> Tensor:
+    """Cumulative sum along ``axis``; ``exclusive`` starts from 0, ``reverse`` from the end.
+
+    >>> import retrograd as rg
+    >>> rg.cumsum([1, 2, 3], exclusive=True).numpy().tolist()
+    [0, 1, 3]
+    """
+    return _cumulate(_Cumsum, x, axis, exclusive, reverse, name)
+
+
+def cumprod(x: Any, axis: int = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None) -> Tensor:
+    """Cumulative product along ``axis``; ``exclusive`` starts from 1."""
+    return _cumulate(_Cumprod, x, axis, exclusive, reverse, name)
+
+
+def _cum_attrs(op):
+    return op.get_attr("axis"), op.get_attr("exclusive"), op.get_attr("reverse")
+
+
+@RegisterGradient("Cumsum")
+def _cumsum_grad(op, grad):
+    axis, exclusive, reverse = _cum_attrs(op)
+    return cumsum(grad, axis, exclusive=exclusive, reverse=not reverse)
+
+
+@RegisterGradient("Cumprod")
+def _cumprod_grad(op, grad):
+    # As TensorFlow: divides by x, so it is undefined where x has zeros.
+    x = op.inputs[0]
+    axis, exclusive, reverse = _cum_attrs(op)
+    prod = math_ops.conj(op.outputs[0])
+    summed = cumsum(prod * grad, axis, exclusive=exclusive, reverse=not reverse)
+    return summed / math_ops.conj(x)

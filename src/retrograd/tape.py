@@ -1,0 +1,464 @@
+"""GradientTape: records the ops applied to watched values and walks them backwards.
+
+A tape maps each value it tracks (by identity) to the Operation that produced it, or to
+None for a watched source. ``gradient`` walks those records from the targets in reverse
+topological order (iteratively, so chains of any length work), calls each op's gradient
+function, checks what it returned, and sums gradients that meet. Gradient functions run
+while other tapes record, so nesting tapes gives higher derivatives.
+
+>>> import retrograd as rg
+>>> x = rg.constant(3.0)
+>>> with rg.GradientTape() as outer:
+...     outer.watch(x)
+...     with rg.GradientTape() as inner:
+...         inner.watch(x)
+...         y = x * x * x
+...     dy = inner.gradient(y, x)
+>>> dy, outer.gradient(dy, x)
+(<retrograd.Tensor: shape=(), dtype=float32, numpy=27.0>, <retrograd.Tensor: shape=(), dtype=float32, numpy=18.0>)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from retrograd import nest
+from retrograd.execute import Operation, context
+from retrograd.ops import array_ops, math_ops
+from retrograd.registry import gradient_registry
+from retrograd.tensor import Tensor, convert_to_tensor
+from retrograd.variables import Variable
+
+__all__ = ["GradientTape", "UnconnectedGradients", "gradients"]
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+class GradientTape:
+    """Records operations on watched tensors and variables for reverse-mode differentiation.
+
+    Trainable variables read inside the tape are watched automatically (unless
+    ``watch_accessed_variables=False``). A non-persistent tape computes one set of gradients
+    and then frees what it recorded; ``persistent=True`` allows several.
+    """
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
+        self._persistent = bool(persistent)
+        self._watch_accessed_variables = bool(watch_accessed_variables)
+        self._tracked: dict[int, Operation | None] = {}  # id(value) -> producer; None: source
+        self._kept: list[Any] = []  # watched values, kept alive so their ids stay theirs
+        self._variables: list[Variable] = []
+        self._recording = False
+        self._spent = False
+
+    # -- recording ---------------------------------------------------------------------
+    def __enter__(self) -> GradientTape:
+        if self._recording:
+            raise ValueError("Tape is still recording: a GradientTape cannot be re-entered while active.")
+        self._push()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._recording:
+            self._pop()
+
+    def _push(self) -> None:
+        context.tapes.append(self)
+        self._recording = True
+
+    def _pop(self) -> None:
+        context.tapes.remove(self)
+        self._recording = False
+
+    @contextlib.contextmanager
+    def stop_recording(self) -> Iterator[None]:
+        """Within this block, this tape records nothing."""
+        if not self._recording:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self._pop()
+        try:
+            yield
+        finally:
+            self._push()
+
+    def reset(self) -> None:
+        """Forgets everything recorded, as if the tape had just been entered."""
+        self._tracked, self._kept, self._variables = {}, [], []
+        self._spent = False
+
+    def watch(self, tensor: Any) -> None:
+        """Watches a tensor, a variable, or a nested structure of them.
+
+        Non-floating values are not differentiable and are not watched (with a warning).
+        """
+        for value in nest.flatten(tensor):
+            if not isinstance(value, (Tensor, Variable)):
+                raise ValueError(
+                    f"GradientTape.watch: passed an object of type {type(value).__name__}, "
+                    f"not a retrograd.Tensor or retrograd.Variable: {value!r}"
+                )
+            self._watch_one(value)
+
+    def _watch_one(self, value: Any) -> None:
+        if value._value.dtype.kind not in "fc":
+            warnings.warn(
+                f"GradientTape.watch: the dtype of the watched value must be floating or complex, "
+                f"got {value.dtype.name}; it will get no gradient",
+                stacklevel=3,
+            )
+            return
+        key = id(value)
+        if key not in self._tracked:
+            self._tracked[key] = None
+            self._kept.append(value)
+            if isinstance(value, Variable):
+                self._variables.append(value)
+
+    def watched_variables(self) -> tuple[Variable, ...]:
+        """The variables this tape watches, in the order they were first watched."""
+        return tuple(self._variables)
+
+    def _should_record(self, inputs: Any) -> bool:
+        tracked = self._tracked
+        for value in inputs:
+            if id(value) in tracked:
+                return True
+        return False
+
+    def _record(self, op: Operation) -> None:
+        tracked = self._tracked
+        for out in op.outputs:
+            if out._value.dtype.kind in "fc":  # integer and bool results carry no gradient
+                tracked[id(out)] = op
+
+    # -- differentiation -------------------------------------------------------------------
+    def gradient(
+        self,
+        target: Any,
+        sources: Any,
+        output_gradients: Any = None,
+        unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+    ) -> Any:
+        """d(sum of targets)/d(source) for each source, in the structure of ``sources``.
+
+        ``output_gradients`` weights the targets (the upstream gradient; ones by default).
+        """
+        policy = _policy(unconnected_gradients)
+        self._begin("gradient")
+        targets = _as_values(nest.flatten(target), "target")
+        seeds = _seeds(targets, output_gradients, target)
+        flat_sources = _as_values(nest.flatten(sources), "sources")
+        try:
+            grads = self._backward(targets, seeds, flat_sources)
+        finally:
+            self._end()
+        return nest.pack_sequence_as(sources, _apply_policy(grads, flat_sources, policy))
+
+    def jacobian(
+        self,
+        target: Any,
+        sources: Any,
+        unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+        parallel_iterations: int | None = None,
+        experimental_use_pfor: bool = True,
+    ) -> Any:
+        """The full Jacobian: for each source, shape ``target.shape + source.shape``.
+
+        One backward pass per element of ``target``.
+        """
+        policy = _policy(unconnected_gradients)
+        self._begin("jacobian")
+        (y,) = _as_values([target], "target")
+        flat_sources = _as_values(nest.flatten(sources), "sources")
+        try:
+            rows = [self._backward([y], [seed], flat_sources) for seed in _one_hots(y._value)]
+        finally:
+            self._end()
+        result = [
+            _stack_rows([row[j] for row in rows], tuple(y.shape), s, policy)
+            for j, s in enumerate(flat_sources)
+        ]
+        return nest.pack_sequence_as(sources, result)
+
+    def batch_jacobian(
+        self,
+        target: Any,
+        source: Any,
+        unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+        parallel_iterations: int | None = None,
+        experimental_use_pfor: bool = True,
+    ) -> Any:
+        """Per-example Jacobians: ``[b, *target.shape[1:], *source.shape[1:]]``.
+
+        Assumes example ``i`` of ``target`` depends only on example ``i`` of ``source``.
+        """
+        policy = _policy(unconnected_gradients)
+        self._begin("batch_jacobian")
+        (y,) = _as_values([target], "target")
+        (x,) = _as_values([source], "source")
+        if y.ndim < 1 or x.ndim < 1 or y.shape[0] != x.shape[0]:
+            raise ValueError(
+                f"batch_jacobian: target {tuple(y.shape)} and source {tuple(x.shape)} need the "
+                f"same first (batch) dimension"
+            )
+        batch, rest = y.shape[0], tuple(y.shape[1:])
+        try:
+            columns = []
+            for seed in _one_hots(np.zeros(rest, dtype=y._value.dtype)):
+                seed = Tensor(np.broadcast_to(seed._value, (batch, *rest)).copy())
+                columns.append(self._backward([y], [seed], [x])[0])
+        finally:
+            self._end()
+        if all(c is None for c in columns) and policy is UnconnectedGradients.NONE:
+            return None
+        columns = [_zeros_for(x) if c is None else c for c in columns]
+        stacked = array_ops.stack(columns, axis=1) if columns else _zeros_for(x, (batch, 0, *x.shape[1:]))
+        return array_ops.reshape(stacked, (batch, *rest, *x.shape[1:]))
+
+    def _begin(self, what: str) -> None:
+        if self._spent:
+            raise RuntimeError(
+                f"A non-persistent GradientTape can only be used to compute one set of gradients "
+                f"(or jacobians); GradientTape.{what} was called again. Use "
+                f"GradientTape(persistent=True) to compute several."
+            )
+        if self._recording and not self._persistent:
+            self._pop()  # as TensorFlow: a non-persistent tape stops recording here
+
+    def _end(self) -> None:
+        if not self._persistent:
+            self._tracked, self._kept, self._variables = {}, [], []
+            self._spent = True
+
+    def _backward(self, targets: list, seeds: list, sources: list) -> list[Tensor | None]:
+        return backward(self._tracked, targets, seeds, sources)
+
+
+# --- the backward walk ------------------------------------------------------------------
+
+
+def backward(tracked: dict, targets: list, seeds: list, sources: list) -> list[Tensor | None]:
+    """Propagates ``seeds`` (one per target) back through ``tracked`` to ``sources``."""
+    source_ids = {id(s) for s in sources}
+    order = _reverse_topological(tracked, targets)
+    relevant = _reaching_sources(order, tracked, source_ids)
+    grads: dict[int, list[Tensor]] = {}
+    for t, seed in zip(targets, seeds):
+        if seed is not None:
+            grads.setdefault(id(t), []).append(seed)
+    for op in order:
+        if id(op) not in relevant:
+            continue
+        upstream = _upstream(op, grads, source_ids)
+        if upstream is None:
+            continue
+        rule = op.grad_fn or gradient_registry.lookup(op.type)
+        if rule is None:  # declared non-differentiable
+            continue
+        for value, g in zip(op.inputs, call_rule(rule, op, upstream)):
+            if g is not None and (id(value) in tracked or id(value) in source_ids):
+                grads.setdefault(id(value), []).append(g)
+    return [_total(grads.get(id(s))) for s in sources]
+
+
+def _reverse_topological(tracked: dict, targets: list) -> list[Operation]:
+    """Ops reachable from ``targets``, every consumer before its producers."""
+    order: list[Operation] = []
+    seen: set[int] = set()
+    for t in targets:
+        root = tracked.get(id(t))
+        if root is None or id(root) in seen:
+            continue
+        seen.add(id(root))
+        stack = [(root, iter(root.inputs))]
+        while stack:
+            op, inputs = stack[-1]
+            for value in inputs:
+                producer = tracked.get(id(value))
+                if producer is not None and id(producer) not in seen:
+                    seen.add(id(producer))
+                    stack.append((producer, iter(producer.inputs)))
+                    break
+            else:
+                stack.pop()
+                order.append(op)
+    order.reverse()
+    return order
+
+
+def _reaching_sources(order: list, tracked: dict, source_ids: set) -> set[int]:
+    """ids of the ops through which some source influences the targets."""
+    relevant: set[int] = set()
+    for op in reversed(order):  # producers first
+        for value in op.inputs:
+            key = id(value)
+            producer = tracked.get(key)
+            if key in source_ids or (producer is not None and id(producer) in relevant):
+                relevant.add(id(op))
+                break
+    return relevant
+
+
+def _upstream(op: Operation, grads: dict, source_ids: set) -> list | None:
+    """The summed gradient of each output of ``op``; None when no output has one.
+
+    Outputs without a gradient get zeros (floating outputs) or None, as in TensorFlow.
+    """
+    upstream = []
+    found = False
+    for out in op.outputs:
+        key = id(out)
+        pending = grads.get(key) if key in source_ids else grads.pop(key, None)
+        if pending:
+            found = True
+            upstream.append(_total(pending))
+        else:
+            upstream.append(None)
+    if not found:
+        return None
+    for i, (out, g) in enumerate(zip(op.outputs, upstream)):
+        if g is None and out._value.dtype.kind in "fc":
+            upstream[i] = array_ops.zeros_like(out)
+    return upstream
+
+
+def _total(pending: list | None) -> Tensor | None:
+    if not pending:
+        return None
+    return pending[0] if len(pending) == 1 else math_ops.add_n(pending)
+
+
+def describe_rule(op: Operation, rule: Any) -> str:
+    """How error messages name the rule that computed ``op``'s gradient."""
+    described = getattr(rule, "describe", None)
+    if described is not None:
+        return described
+    return (
+        f"the gradient function for op type '{op.type}' "
+        f"(registered at {gradient_registry.location(op.type)})"
+    )
+
+
+def _input_label(op: Operation, i: int) -> str:
+    value = op.inputs[i]
+    return f"variable '{value.name}'" if isinstance(value, Variable) else f"input {i}"
+
+
+def call_rule(rule: Any, op: Operation, upstream: list) -> list:
+    """Calls a gradient function and checks that it returned one well-formed gradient per input."""
+    result = rule(op, *upstream)
+    grads = list(result) if isinstance(result, (list, tuple)) else [result]
+    if len(grads) != len(op.inputs):
+        raise ValueError(
+            f"{describe_rule(op, rule)} returned {len(grads)} gradient(s) but op '{op.name}' has "
+            f"{len(op.inputs)} input(s); return one per input (None for no gradient)"
+        )
+    for i, (value, g) in enumerate(zip(op.inputs, grads)):
+        if g is None:
+            continue
+        if not isinstance(g, Tensor):
+            raise TypeError(
+                f"{describe_rule(op, rule)} returned a {type(g).__name__} for {_input_label(op, i)}; "
+                f"gradients must be retrograd tensors (or None)"
+            )
+        if g._value.shape != value._value.shape or g._value.dtype != value._value.dtype:
+            raise ValueError(
+                f"{describe_rule(op, rule)} returned a gradient of shape {tuple(g.shape)} and "
+                f"dtype {g.dtype.name} for {_input_label(op, i)}, which has shape "
+                f"{tuple(value.shape)} and dtype {value.dtype.name}; a gradient must match its input"
+            )
+    return grads
+
+
+# --- helpers for targets, seeds and results -------------------------------------------------
+
+
+def _policy(value: UnconnectedGradients | str) -> UnconnectedGradients:
+    try:
+        return UnconnectedGradients(value.value if isinstance(value, UnconnectedGradients) else value)
+    except ValueError:
+        raise ValueError(
+            f"unconnected_gradients must be UnconnectedGradients.NONE or .ZERO, got {value!r}"
+        ) from None
+
+
+def _as_values(values: list, what: str) -> list:
+    for i, v in enumerate(values):
+        if not isinstance(v, (Tensor, Variable)):
+            raise TypeError(
+                f"GradientTape: {what}[{i}] must be a retrograd.Tensor or Variable, "
+                f"got {type(v).__name__}: {v!r}"
+            )
+    return values
+
+
+def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
+    """The upstream gradient of each target: ones unless ``output_gradients`` says otherwise."""
+    given = [None] * len(targets) if output_gradients is None else nest.flatten(output_gradients)
+    if len(given) != len(targets):
+        raise ValueError(
+            f"GradientTape.gradient: output_gradients has {len(given)} element(s) for "
+            f"{len(targets)} target(s)"
+        )
+    seeds = []
+    for i, (t, g) in enumerate(zip(targets, given)):
+        if t._value.dtype.kind not in "fc":
+            seeds.append(None)  # integer and bool targets have no gradient
+        elif g is None:
+            seeds.append(Tensor(np.ones_like(t._value)))
+        else:
+            g = convert_to_tensor(g, dtype=t.dtype)
+            if g._value.shape != t._value.shape:
+                raise ValueError(
+                    f"GradientTape.gradient: output_gradients[{i}] has shape {tuple(g.shape)} but "
+                    f"target {i} has shape {tuple(t.shape)}"
+                )
+            seeds.append(g)
+    return seeds
+
+
+def _zeros_for(value: Any, shape: tuple | None = None) -> Tensor:
+    return Tensor(np.zeros(value._value.shape if shape is None else shape, dtype=value._value.dtype))
+
+
+def _apply_policy(grads: list, sources: list, policy: UnconnectedGradients) -> list:
+    if policy is UnconnectedGradients.NONE:
+        return grads
+    return [_zeros_for(s) if g is None else g for g, s in zip(grads, sources)]
+
+
+def _one_hots(value: Any) -> Iterator[Tensor]:
+    """Unit seeds, one per element of ``value``, in row-major order."""
+    for i in range(value.size):
+        seed = np.zeros(value.size, dtype=value.dtype)
+        seed[i] = 1
+        yield Tensor(seed.reshape(value.shape))
+
+
+def _stack_rows(rows: list, target_shape: tuple, source: Any, policy: UnconnectedGradients) -> Any:
+    if all(r is None for r in rows) and policy is UnconnectedGradients.NONE:
+        return None
+    rows = [_zeros_for(source) if r is None else r for r in rows]
+    shape = (*target_shape, *source.shape)
+    if not rows:
+        return _zeros_for(source, shape)
+    return array_ops.reshape(array_ops.stack(rows), shape)
+
+
+def gradients(ys: Any, xs: Any, grad_ys: Any = None, **kwargs: Any) -> Any:
+    """Symbolic gradients need a graph; in eager mode, use GradientTape (as TensorFlow says)."""
+    raise RuntimeError(
+        "retrograd.gradients is not supported when eager execution is enabled. Use "
+        "retrograd.GradientTape instead."
+    )
