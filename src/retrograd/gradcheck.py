@@ -106,7 +106,9 @@ def check_gradients(
     rng = np.random.default_rng(seed)
     tensors = [constant(np.asarray(a, dtype=np.float64)) for a in args]
     outputs = nest.flatten(f(*tensors))
-    scalar = _weighted_sum(f, [rng.standard_normal(y.shape) for y in outputs])
+    # A scalar output is weighted by 1 (so messages show its plain derivative); others randomly.
+    weights = [np.ones(()) if y.ndim == 0 else rng.standard_normal(y.shape) for y in outputs]
+    scalar = _weighted_sum(f, weights)
     for level in range(1, order + 1):
         analytic = _reverse_gradients(scalar, tensors)
         for i, computed in enumerate(analytic):

@@ -30,7 +30,7 @@ class Tensor:
     Create tensors with :func:`constant` or :func:`convert_to_tensor`; ops return them.
     """
 
-    __slots__ = ("_value",)
+    __slots__ = ("_value", "__weakref__")
     __array_priority__ = 100  # NumPy defers `ndarray * tensor` to Tensor.__rmul__
 
     def __init__(self, value: Any) -> None:
@@ -173,34 +173,35 @@ def is_tensor(x: Any) -> bool:
 # --- conversion of Python and NumPy values -------------------------------------------
 
 _INT32 = np.iinfo(np.int32)
-_INT64 = np.iinfo(np.int64)
 # Which element kinds a value of a kind may become without losing meaning.
 _LOSSLESS = {"b": "bfc", "i": "iufc", "u": "iufc", "f": "fc", "c": "c"}
 
 
-def _python_array(value: Any) -> np.ndarray:
-    """A NumPy array of a Python value, with TensorFlow's default dtypes."""
+def _python_array(value: Any, dtype: DType | None = None) -> np.ndarray:
+    """A NumPy array of a Python value: of ``dtype`` if given (exactly), else TF's defaults."""
     if value is None:
         raise ValueError("Attempt to convert a value (None) with an unsupported type to a Tensor.")
     try:
         array = np.array(value)
-    except (ValueError, OverflowError) as e:
-        raise ValueError(f"Can't convert {value!r} to a Tensor: {e}") from None
+    except OverflowError:
+        raise ValueError(f"Can't convert Python sequence with out-of-range integer: {value!r}") from None
+    except ValueError:
+        raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {value!r}") from None
     kind = array.dtype.kind
-    if kind == "f":
-        return array.astype(np.float32)
-    if kind in "iu":
-        if array.size and (array.min() < _INT64.min or array.max() > _INT64.max):
-            raise ValueError(f"Can't convert Python sequence with out-of-range integer: {value!r}")
-        fits = not array.size or (array.min() >= _INT32.min and array.max() <= _INT32.max)
-        return array.astype(np.int32 if fits else np.int64)
-    if kind == "O" and array.dtype == object:
+    if kind == "O":
         if array.size and all(isinstance(v, int) for v in array.flat):
             raise ValueError(f"Can't convert Python sequence with out-of-range integer: {value!r}")
         raise ValueError(f"Can't convert {value!r} to a Tensor: non-rectangular or mixed values")
-    if kind in "bc":
-        return array
-    raise TypeError(f"Can't convert {value!r} (type {type(value).__name__}) to a numeric Tensor")
+    if kind not in "biufc":
+        raise TypeError(f"Can't convert {value!r} (type {type(value).__name__}) to a numeric Tensor")
+    if dtype is not None:
+        return _checked_cast(array, dtype, value)
+    if kind == "f":
+        return array.astype(np.float32)
+    if kind in "iu":
+        fits = not array.size or (array.min() >= _INT32.min and array.max() <= _INT32.max)
+        return array.astype(np.int32 if fits else np.int64)
+    return array
 
 
 def _checked_cast(array: np.ndarray, dtype: DType, value: Any) -> np.ndarray:
@@ -258,12 +259,13 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
             return convert_to_tensor(value, dtype=dtype_hint)
         except (TypeError, ValueError):
             pass
-    array = _duck_copy(value) if _is_duck_array(value) else None
-    if array is None:
-        array = np.array(value) if _is_array(value) else _python_array(value)
-    if target is not None:
-        array = _checked_cast(array, target, value)
-    return Tensor(array)
+    if _is_duck_array(value):
+        array = _duck_copy(value)
+    elif _is_array(value):
+        array = np.array(value)
+    else:
+        return Tensor(_python_array(value, target))
+    return Tensor(array if target is None else _checked_cast(array, target, value))
 
 
 def _is_duck_array(value: Any) -> bool:
@@ -298,9 +300,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
         if dtype is not None:
             array = array.astype(as_dtype(dtype)._np)
     else:
-        array = _python_array(value)
-        if dtype is not None:
-            array = _checked_cast(array, as_dtype(dtype), value)
+        array = _python_array(value, None if dtype is None else as_dtype(dtype))
     if shape is not None:
         array = _fit_shape(array, tuple(int(d) for d in shape))
     return Tensor(array)

@@ -352,10 +352,14 @@ def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | 
 
 @RegisterGradient("ClipByValue")
 def _clip_by_value_grad(op, grad):
+    # Routed as the kernel maximum(minimum(t, hi), lo) routes values (ties as in Maximum and
+    # Minimum), so crossed bounds (lo > hi) get the right gradient too.
     t, lo, hi = op.inputs
     zeros = array_ops.zeros_like(grad)
-    below, above = t < lo, t > hi
-    gt = array_ops.where(comparison_ops.logical_or(below, above), zeros, grad)
-    glo = array_ops.where(below, grad, zeros)
-    ghi = array_ops.where(above, grad, zeros)
+    t_below_hi = t <= hi
+    raised_to_lo = minimum(t, hi) < lo
+    inner = array_ops.where(raised_to_lo, zeros, grad)
+    gt = array_ops.where(t_below_hi, inner, zeros)
+    ghi = array_ops.where(t_below_hi, zeros, inner)
+    glo = array_ops.where(raised_to_lo, grad, zeros)
     return gt, broadcast.unbroadcast(glo, lo.shape), broadcast.unbroadcast(ghi, hi.shape)

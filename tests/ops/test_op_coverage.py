@@ -1,0 +1,37 @@
+"""Every defined op is either exercised by a gradient table row or declared non-differentiable
+and checked to give no gradient; and every op type has exactly one gradient entry."""
+
+from __future__ import annotations
+
+import retrograd as rg
+from retrograd.execute import OP_DEFS
+from tests.ops import test_array_ops, test_linalg_ops, test_math_ops, test_nn_ops, test_reduction_ops
+from tests.ops.table import recorded_op_types
+
+TABLES = [test_math_ops, test_array_ops, test_reduction_ops, test_linalg_ops, test_nn_ops]
+
+# Ops whose gradient is checked by a dedicated test rather than a table row.
+CHECKED_ELSEWHERE = {
+    "StridedSliceGrad": "tests/ops/test_array_ops.py::test_strided_slice_grad_is_differentiable_in_its_upstream_gradient",
+    "CustomGradient": "not an op type: custom gradients carry their own rule",
+    "CheckNumerics": "tests/test_debugging.py::test_check_numerics_passes_gradients_through_and_checks_them",
+    "ReadVariableOp": "tests/test_variables.py::test_reading_a_variable_is_recorded_and_differentiable",
+    "Conj": "identity on real tensors; complex gradients arrive with complex support",
+    "Sign": "tests/ops/test_math_ops.py::test_gradients_at_kinks_follow_tensorflow",
+    "FloorDiv": "declared non-differentiable",
+}
+
+
+def test_every_op_has_a_gradient_entry():
+    missing = [t for t in OP_DEFS if t not in rg.gradient_registry]
+    assert not missing, f"ops with neither a gradient nor no_gradient: {missing}"
+
+
+def test_every_differentiable_op_is_exercised_by_a_table_row():
+    exercised = set()
+    for module in TABLES:
+        for case in module.CASES:
+            exercised |= recorded_op_types(case)
+    differentiable = {t for t in OP_DEFS if rg.gradient_registry.lookup(t) is not None}
+    untested = differentiable - exercised - set(CHECKED_ELSEWHERE)
+    assert not untested, f"differentiable ops with no gradient-table row: {sorted(untested)}"

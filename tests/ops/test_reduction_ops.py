@@ -1,0 +1,85 @@
+"""Reductions and cumulative ops: values, gradients, ties, axes and dtypes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import retrograd as rg
+from tests.ops.table import Case, check_forward, check_gradient
+
+
+def _reductions(name, fn, reference, **kw):
+    shapes_and_axes = [((2, 3), None, False), ((2, 3), 1, False), ((2, 3, 2), [0, 2], True), ((3,), -1, True), ((), None, False)]
+    return [
+        Case(
+            f"{name}[axis={axis},keepdims={keep}]",
+            lambda x, axis=axis, keep=keep: fn(x, axis=axis, keepdims=keep),
+            (shape,),
+            lambda x, axis=axis, keep=keep: reference(x, axis=None if axis is None else tuple(np.atleast_1d(axis)), keepdims=keep),
+            extra={"op": name},
+            **kw,
+        )
+        for shape, axis, keep in shapes_and_axes
+    ]
+
+
+CASES = [
+    *_reductions("Sum", rg.reduce_sum, np.sum),
+    *_reductions("Mean", rg.reduce_mean, np.mean),
+    *_reductions("Max", rg.reduce_max, np.max),
+    *_reductions("Min", rg.reduce_min, np.min),
+    *_reductions("Prod", rg.reduce_prod, np.prod, domain=(0.5, 1.5)),
+    Case("Cumsum", lambda x: rg.cumsum(x, axis=1), ((2, 3),), lambda x: np.cumsum(x, 1)),
+    Case("Cumsum", lambda x: rg.cumsum(x, exclusive=True, reverse=True), ((4,),), lambda x: np.cumsum(x[::-1])[::-1] - x),
+    Case("Cumprod", lambda x: rg.math.cumprod(x, axis=0), ((3, 2),), lambda x: np.cumprod(x, 0), domain=(0.5, 1.5)),
+    Case("Cumprod", lambda x: rg.math.cumprod(x, exclusive=True), ((4,),),
+         lambda x: np.concatenate([[1.0], np.cumprod(x)[:-1]]), domain=(0.5, 1.5)),  # fmt: skip
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_forward_matches_numpy(case):
+    check_forward(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_gradient_matches_finite_differences(case):
+    check_gradient(case)
+
+
+def test_max_shares_the_gradient_between_ties_as_tensorflow():
+    x = rg.constant([1.0, 3.0, 3.0])
+    with rg.GradientTape() as tape:
+        tape.watch(x)
+        y = rg.reduce_max(x)
+    assert tape.gradient(y, x).numpy().tolist() == [0.0, 0.5, 0.5]
+
+
+def test_prod_gradient_is_right_with_a_zero_element():
+    x = rg.constant([2.0, 0.0, 3.0])
+    with rg.GradientTape() as tape:
+        tape.watch(x)
+        y = rg.reduce_prod(x)
+    assert tape.gradient(y, x).numpy().tolist() == [0.0, 6.0, 0.0]
+
+
+def test_integer_reductions_keep_their_dtype():
+    x = rg.constant([1, 2, 4])
+    assert rg.reduce_sum(x).dtype == rg.int32 and int(rg.reduce_sum(x)) == 7
+    assert int(rg.reduce_mean(x)) == 2 and int(rg.reduce_mean(rg.constant([-1, -2]))) == -1
+    assert rg.cumsum(x).numpy().tolist() == [1, 3, 7]
+
+
+def test_empty_max_is_minus_infinity_as_tensorflow():
+    assert rg.reduce_max(rg.zeros([0])).numpy() == -np.inf
+
+
+@pytest.mark.parametrize("axis", [2, -3, [0, 0]])
+def test_bad_axes_raise(axis):
+    with pytest.raises(rg.errors.InvalidArgumentError, match="Sum"):
+        rg.reduce_sum(rg.zeros([2, 3]), axis=axis)
+
+
+def test_axis_may_be_an_integer_tensor():
+    assert rg.reduce_sum(rg.ones([2, 3]), axis=rg.constant(1)).numpy().tolist() == [3.0, 3.0]

@@ -1,0 +1,89 @@
+"""Optimizers follow Keras step for step (values recorded from TensorFlow 2.21 / Keras 3)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import retrograd as rg
+
+GOLDEN = json.loads((Path(__file__).parent / "data" / "keras_optimizer_steps.json").read_text())["steps"]
+
+
+def _gradient(t: int) -> list[float]:
+    return [0.1 * t - 0.3, 0.2, -0.5 + 0.05 * t * t]
+
+
+@pytest.mark.parametrize("config", sorted(GOLDEN))
+def test_steps_match_keras(config):
+    optimizer = eval(f"rg.optimizers.{config}")  # the configs are constructor calls
+    v = rg.Variable([1.0, -2.0, 0.5])
+    for t, expected in enumerate(GOLDEN[config], start=1):
+        optimizer.apply_gradients([(rg.constant(_gradient(t)), v)])
+        np.testing.assert_allclose(v.numpy(), expected, rtol=2e-6, atol=1e-7, err_msg=f"{config} step {t}")
+    assert int(optimizer.iterations.numpy()) == len(GOLDEN[config])
+
+
+def test_keras_namespace_and_defaults():
+    assert rg.keras.optimizers.Adam is rg.optimizers.Adam
+    adam = rg.optimizers.Adam()
+    assert (adam.learning_rate, adam.beta_1, adam.beta_2, adam.epsilon) == (0.001, 0.9, 0.999, 1e-7)
+    assert rg.optimizers.SGD().learning_rate == 0.01
+
+
+def test_none_gradient_skips_its_variable():
+    a, b = rg.Variable(1.0), rg.Variable(2.0)
+    rg.optimizers.SGD(0.5).apply_gradients([(None, a), (rg.constant(1.0), b)])
+    assert a.numpy() == 1.0 and b.numpy() == 1.5
+
+
+def test_all_none_gradients_is_an_error():
+    with pytest.raises(ValueError, match="no gradients"):
+        rg.optimizers.SGD().apply_gradients([(None, rg.Variable(1.0))])
+
+
+def test_shape_mismatch_raises_before_any_variable_changes():
+    a, b = rg.Variable([1.0, 1.0]), rg.Variable([1.0, 1.0])
+    with pytest.raises(ValueError, match="shape"):
+        rg.optimizers.SGD(1.0).apply_gradients([(rg.constant([1.0, 1.0]), a), (rg.constant([1.0]), b)])
+    assert a.numpy().tolist() == [1.0, 1.0]
+
+
+def test_non_variable_and_integer_gradients_are_refused():
+    with pytest.raises(TypeError, match="not a Variable"):
+        rg.optimizers.SGD().apply_gradients([(rg.constant(1.0), rg.constant(1.0))])
+    with pytest.raises(TypeError, match="cannot update"):
+        rg.optimizers.SGD().apply_gradients([(rg.constant(1), rg.Variable(1.0))])
+
+
+def test_minimize_with_a_callable_and_with_a_tape():
+    w = rg.Variable(3.0)
+    opt = rg.optimizers.SGD(0.25)
+    opt.minimize(lambda: w * w, [w])
+    assert w.numpy() == 1.5
+    with rg.GradientTape() as tape:
+        loss = w * w
+    opt.minimize(loss, [w], tape=tape)
+    assert w.numpy() == 0.75
+    with pytest.raises(ValueError, match="tape"):
+        opt.minimize(w * w, [w])
+
+
+def test_learning_rate_may_be_a_callable_or_a_schedule():
+    w = rg.Variable(1.0)
+    rg.optimizers.SGD(lambda: 0.5).apply_gradients([(rg.constant(1.0), w)])
+    assert w.numpy() == 0.5
+    schedule = rg.optimizers.SGD(lambda step: 0.1 * (int(step) + 1))
+    schedule.apply_gradients([(rg.constant(1.0), w)])
+    schedule.apply_gradients([(rg.constant(1.0), w)])
+    np.testing.assert_allclose(w.numpy(), 0.5 - 0.1 - 0.2)
+
+
+def test_float64_variables_update_in_float64():
+    w = rg.Variable(np.array([1.0]))
+    rg.optimizers.Adam(0.1).apply_gradients([(rg.constant(np.array([0.5])), w)])
+    assert w.dtype == rg.float64
+    np.testing.assert_allclose(w.numpy(), [0.9], atol=1e-6)
