@@ -194,7 +194,7 @@ def _bad(grad_result):
         (lambda dy, x: rg.ones([3]), ValueError, r"shape \(3,\).*input 0, which has shape \(2,\)"),
         (lambda dy, x: rg.cast(dy, rg.float64), ValueError, "dtype float64 for input 0"),
         (lambda dy, x: "gradient", TypeError, "returned a str"),
-        (lambda dy, x: (lambda ddy: ddy), TypeError, "decorate an inner function"),
+        (lambda dy, x: lambda ddy: ddy, TypeError, "decorate an inner function"),
     ],
 )
 def test_wrong_grad_fn_results_name_the_function_and_where_it_is(grad_result, error, match):

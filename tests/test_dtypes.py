@@ -7,15 +7,34 @@ import pytest
 
 import retrograd as rg
 
-ALL = ["float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool", "complex64", "complex128"]
+ALL = [
+    "float16",
+    "float32",
+    "float64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "bool",
+    "complex64",
+    "complex128",
+]
 
 
 @pytest.mark.parametrize("name", ALL)
 def test_each_dtype_round_trips_through_names_and_numpy(name):
     dtype = getattr(rg, name)
     assert dtype.name == name and rg.as_dtype(name) is dtype
-    assert rg.as_dtype(dtype.as_numpy_dtype) is dtype and rg.as_dtype(np.dtype(dtype.as_numpy_dtype)) is dtype
-    assert dtype == np.dtype(dtype.as_numpy_dtype) and dtype == name and hash(dtype) == hash(rg.as_dtype(name))
+    assert (
+        rg.as_dtype(dtype.as_numpy_dtype) is dtype
+        and rg.as_dtype(np.dtype(dtype.as_numpy_dtype)) is dtype
+    )
+    assert (
+        dtype == np.dtype(dtype.as_numpy_dtype)
+        and dtype == name
+        and hash(dtype) == hash(rg.as_dtype(name))
+    )
 
 
 def test_properties():
@@ -24,7 +43,9 @@ def test_properties():
     assert rg.bool.is_bool and rg.complex64.is_complex and rg.complex64.is_trainable
     assert rg.complex64.real_dtype is rg.float32 and rg.complex128.real_dtype is rg.float64
     assert rg.float32.real_dtype is rg.float32 and rg.float32.size == 4
-    assert rg.int8.min == -128 and rg.uint8.max == 255 and rg.float16.max == np.finfo(np.float16).max
+    assert (
+        rg.int8.min == -128 and rg.uint8.max == 255 and rg.float16.max == np.finfo(np.float16).max
+    )
     assert rg.half is rg.float16 and rg.double is rg.float64
 
 

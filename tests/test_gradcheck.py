@@ -17,7 +17,9 @@ def _custom(forward, backward):
 
 
 def test_correct_functions_pass_at_second_order():
-    rg.check_gradients(lambda x, y: rg.matmul(x, y) * rg.sin(x[:, :1]), np.ones((2, 3)), np.ones((3, 2)) * 0.5)
+    rg.check_gradients(
+        lambda x, y: rg.matmul(x, y) * rg.sin(x[:, :1]), np.ones((2, 3)), np.ones((3, 2)) * 0.5
+    )
 
 
 @pytest.mark.parametrize(

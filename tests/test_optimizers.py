@@ -10,7 +10,9 @@ import pytest
 
 import retrograd as rg
 
-GOLDEN = json.loads((Path(__file__).parent / "data" / "keras_optimizer_steps.json").read_text())["steps"]
+GOLDEN = json.loads((Path(__file__).parent / "data" / "keras_optimizer_steps.json").read_text())[
+    "steps"
+]
 
 
 def _gradient(t: int) -> list[float]:
@@ -23,7 +25,9 @@ def test_steps_match_keras(config):
     v = rg.Variable([1.0, -2.0, 0.5])
     for t, expected in enumerate(GOLDEN[config], start=1):
         optimizer.apply_gradients([(rg.constant(_gradient(t)), v)])
-        np.testing.assert_allclose(v.numpy(), expected, rtol=2e-6, atol=1e-7, err_msg=f"{config} step {t}")
+        np.testing.assert_allclose(
+            v.numpy(), expected, rtol=2e-6, atol=1e-7, err_msg=f"{config} step {t}"
+        )
     assert int(optimizer.iterations.numpy()) == len(GOLDEN[config])
 
 
@@ -48,7 +52,9 @@ def test_all_none_gradients_is_an_error():
 def test_shape_mismatch_raises_before_any_variable_changes():
     a, b = rg.Variable([1.0, 1.0]), rg.Variable([1.0, 1.0])
     with pytest.raises(ValueError, match="shape"):
-        rg.optimizers.SGD(1.0).apply_gradients([(rg.constant([1.0, 1.0]), a), (rg.constant([1.0]), b)])
+        rg.optimizers.SGD(1.0).apply_gradients(
+            [(rg.constant([1.0, 1.0]), a), (rg.constant([1.0]), b)]
+        )
     assert a.numpy().tolist() == [1.0, 1.0]
 
 

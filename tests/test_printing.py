@@ -47,7 +47,10 @@ def test_values_print_like_tensorflow(value, text):
 def test_long_dimensions_are_summarised():
     assert printed(rg.constant(np.arange(20))) == "[0 1 2 ... 17 18 19]\n"
     assert printed(rg.constant(np.arange(10)), summarize=2) == "[0 1 ... 8 9]\n"
-    assert printed(rg.constant(np.zeros((3, 2, 2), np.int32))) == "[[[0 0]\n  [0 0]]\n\n [[0 0]\n  [0 0]]\n\n [[0 0]\n  [0 0]]]\n"
+    assert (
+        printed(rg.constant(np.zeros((3, 2, 2), np.int32)))
+        == "[[[0 0]\n  [0 0]]\n\n [[0 0]\n  [0 0]]\n\n [[0 0]\n  [0 0]]]\n"
+    )
 
 
 def test_separators_streams_and_files(tmp_path, capsys):

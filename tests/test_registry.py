@@ -9,7 +9,9 @@ import retrograd as rg
 
 def test_lookup_returns_the_registered_function():
     fn = rg.gradient_registry.lookup("MatMul")
-    assert fn.__name__ == "_matmul_grad" and "linalg_ops.py:" in rg.gradient_registry.location("MatMul")
+    assert fn.__name__ == "_matmul_grad" and "linalg_ops.py:" in rg.gradient_registry.location(
+        "MatMul"
+    )
 
 
 def test_registering_a_type_twice_is_a_key_error_naming_it():

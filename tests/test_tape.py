@@ -100,10 +100,9 @@ def test_target_with_respect_to_itself_is_one():
 
 def test_integer_and_bool_values_have_no_gradient():
     x = rg.constant(1)
-    with pytest.warns(UserWarning, match="floating"):
-        with rg.GradientTape() as tape:
-            tape.watch(x)
-            y = x * 2
+    with pytest.warns(UserWarning, match="floating"), rg.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 2
     assert tape.gradient(y, x) is None
     f = rg.constant([1.0, 2.0])
     with rg.GradientTape() as tape:
@@ -274,6 +273,7 @@ def test_batch_jacobian_requires_matching_batch_dimensions():
 
 # --- rule validation and lookup --------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def test_ops():
     """Two ops defined only for these tests, removed afterwards."""
@@ -310,7 +310,11 @@ def _differentiate(fn, x):
     "rule, error, match",
     [
         (lambda op, grad: (grad, grad), ValueError, "returned 2 gradient.*1 input"),
-        (lambda op, grad: rg.reduce_sum(grad), ValueError, r"shape \(\) and dtype float32 for input 0, which has shape \(2,\)"),
+        (
+            lambda op, grad: rg.reduce_sum(grad),
+            ValueError,
+            r"shape \(\) and dtype float32 for input 0, which has shape \(2,\)",
+        ),
         (lambda op, grad: rg.cast(grad, rg.float64), ValueError, "dtype float64 for input 0"),
         (lambda op, grad: 2.0, TypeError, "returned a float for input 0"),
     ],

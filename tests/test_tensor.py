@@ -26,7 +26,13 @@ def test_default_dtypes_follow_tensorflow(value, dtype):
 
 @pytest.mark.parametrize(
     "value, dtype, match",
-    [(1.5, rg.int32, "losing"), ([1, 2.5], rg.int32, "losing"), (1, rg.bool, "losing"), (1j, rg.float32, "losing"), (300, rg.int8, "range")],
+    [
+        (1.5, rg.int32, "losing"),
+        ([1, 2.5], rg.int32, "losing"),
+        (1, rg.bool, "losing"),
+        (1j, rg.float32, "losing"),
+        (300, rg.int8, "range"),
+    ],
 )
 def test_python_values_must_fit_the_requested_dtype(value, dtype, match):
     with pytest.raises(TypeError, match=match):
@@ -42,7 +48,15 @@ def test_numpy_arrays_are_cast_by_constant_but_only_safely_converted_elsewhere()
         rg.convert_to_tensor(np.array([1.5]), dtype=rg.int32)
 
 
-@pytest.mark.parametrize("value, match", [(None, "None"), ("text", "numeric"), ([[1.0], [1.0, 2.0]], "non-rectangular"), (2**70, "out-of-range")])
+@pytest.mark.parametrize(
+    "value, match",
+    [
+        (None, "None"),
+        ("text", "numeric"),
+        ([[1.0], [1.0, 2.0]], "non-rectangular"),
+        (2**70, "out-of-range"),
+    ],
+)
 def test_unconvertible_values(value, match):
     with pytest.raises((TypeError, ValueError), match=match):
         rg.constant(value)
@@ -136,13 +150,21 @@ def test_operators_with_python_and_numpy_operands():
     result = np.ones(2) * x  # NumPy defers to the tensor
     assert isinstance(result, rg.Tensor) and result.dtype == rg.float32
     assert isinstance(np.float64(2.0) * x, rg.Tensor)
-    assert (x @ rg.constant([[1.0], [1.0]]) if False else rg.constant([[1.0, 2.0]]) @ rg.constant([[1.0], [1.0]])).numpy().tolist() == [[3.0]]
+    assert (
+        x @ rg.constant([[1.0], [1.0]])
+        if False
+        else rg.constant([[1.0, 2.0]]) @ rg.constant([[1.0], [1.0]])
+    ).numpy().tolist() == [[3.0]]
 
 
 def test_mixing_tensor_dtypes_is_a_type_error_naming_the_op():
-    with pytest.raises(TypeError, match="AddV2: x and y must have the same dtype, got float32 and float64"):
+    with pytest.raises(
+        TypeError, match="AddV2: x and y must have the same dtype, got float32 and float64"
+    ):
         rg.constant(1.0) + rg.constant(1.0, rg.float64)
-    with pytest.raises(TypeError, match="Mul: x and y must have the same dtype, got int32 and float32"):
+    with pytest.raises(
+        TypeError, match="Mul: x and y must have the same dtype, got int32 and float32"
+    ):
         rg.multiply(rg.constant(1), rg.constant(1.0))
     with pytest.raises(TypeError, match="2.5"):
         rg.constant(1) * 2.5

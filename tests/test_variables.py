@@ -12,9 +12,14 @@ def test_creation_and_properties():
     v = rg.Variable([1.0, 2.0], name="w")
     assert v.name == "w:0" and v.shape == (2,) and v.dtype == rg.float32 and v.trainable
     assert rg.Variable(np.zeros((2, 3))).dtype == rg.float64
-    assert rg.Variable(1).dtype == rg.int32 and rg.Variable(1.0, dtype=rg.float16).dtype == rg.float16
+    assert (
+        rg.Variable(1).dtype == rg.int32 and rg.Variable(1.0, dtype=rg.float16).dtype == rg.float16
+    )
     assert rg.Variable(lambda: rg.ones([2])).shape == (2,)
-    assert repr(rg.Variable(1.0)) == "<retrograd.Variable 'Variable:0' shape=() dtype=float32, numpy=1.0>"
+    assert (
+        repr(rg.Variable(1.0))
+        == "<retrograd.Variable 'Variable:0' shape=() dtype=float32, numpy=1.0>"
+    )
     assert isinstance(rg.Variable(1.0).numpy(), np.float32) and not isinstance(v, rg.Tensor)
     with pytest.raises(ValueError, match="initial_value"):
         rg.Variable()

@@ -12,8 +12,12 @@ A program written for TensorFlow 2's custom-gradient API runs with ``import retr
 >>> with tf.GradientTape(persistent=True) as tape:
 ...     tape.watch([x, y])
 ...     z = bar(x, y)
->>> z, tape.gradient(z, x), tape.gradient(z, y)
-(<retrograd.Tensor: shape=(), dtype=float32, numpy=6.0>, <retrograd.Tensor: shape=(), dtype=float32, numpy=3.0>, <retrograd.Tensor: shape=(), dtype=float32, numpy=2.0>)
+>>> z
+<retrograd.Tensor: shape=(), dtype=float32, numpy=6.0>
+>>> tape.gradient(z, x)
+<retrograd.Tensor: shape=(), dtype=float32, numpy=3.0>
+>>> tape.gradient(z, y)
+<retrograd.Tensor: shape=(), dtype=float32, numpy=2.0>
 """
 
 from retrograd import dtypes, errors, nest

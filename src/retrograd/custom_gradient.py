@@ -150,7 +150,10 @@ class _Rule:
                 f"{len(self._inputs)} tensor input(s); return one per input (None for no gradient)"
             )
         targets = [*self._inputs, *self._variables]
-        return [self._as_gradient(i, g, x) for i, (g, x) in enumerate(zip([*flat, *variable_grads], targets))]
+        return [
+            self._as_gradient(i, g, x)
+            for i, (g, x) in enumerate(zip([*flat, *variable_grads], targets))
+        ]
 
     def _as_gradient(self, i: int, g: Any, x: Any) -> Tensor | None:
         if g is None or isinstance(g, Tensor):
@@ -162,7 +165,9 @@ class _Rule:
                 f"call it (the first_order_custom pattern), rather than returning a function."
             )
         if isinstance(g, (int, float, complex, np.ndarray, np.generic)):
-            return convert_to_tensor(g, dtype=x.dtype)  # a Python number or array, as TensorFlow allows
+            return convert_to_tensor(
+                g, dtype=x.dtype
+            )  # a Python number or array, as TensorFlow allows
         raise TypeError(
             f"{self.describe}: grad_fn returned a {type(g).__name__} for input {i}; gradients must "
             f"be tensors (or None)"

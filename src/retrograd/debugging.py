@@ -35,7 +35,13 @@ def assert_rank(x: Any, rank: int, message: str | None = None, name: str | None 
         )
 
 
-def assert_equal(x: Any, y: Any, message: str | None = None, summarize: int | None = None, name: str | None = None) -> None:
+def assert_equal(
+    x: Any,
+    y: Any,
+    message: str | None = None,
+    summarize: int | None = None,
+    name: str | None = None,
+) -> None:
     """Raises InvalidArgumentError unless ``x == y`` everywhere (broadcasting)."""
     a, b = convert_to_tensor(x), convert_to_tensor(y)
     if a.dtype != b.dtype:

@@ -120,7 +120,9 @@ class _Context:
 context = _Context()
 
 
-def execute(op: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None, name: str | None = None) -> Any:
+def execute(
+    op: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None, name: str | None = None
+) -> Any:
     """Runs ``op`` on ``inputs`` (tensors, or variables for ReadVariableOp); records if watched.
 
     Returns a Tensor, or a tuple of tensors for multi-output ops.

@@ -6,7 +6,7 @@ Dict keys are visited in sorted order; everything else (tensors, numbers, None) 
 >>> rg.nest.flatten({"b": [1, 2], "a": (3,)})
 [3, 1, 2]
 >>> rg.nest.pack_sequence_as({"b": [0, 0], "a": (0,)}, [30, 10, 20])
-{'a': (30,), 'b': [10, 20]}
+{'b': [10, 20], 'a': (30,)}
 >>> rg.nest.map_structure(lambda x, y: x + y, [1, (2,)], [10, (20,)])
 [11, (22,)]
 """
@@ -83,7 +83,9 @@ def pack_sequence_as(structure: Any, flat_sequence: list[Any]) -> Any:
 def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True) -> None:
     """Raises ValueError (or TypeError for differing sequence types) when structures differ."""
     if is_nested(nest1) != is_nested(nest2):
-        raise ValueError(f"The two structures don't have the same nested structure: {nest1!r} vs {nest2!r}")
+        raise ValueError(
+            f"The two structures don't have the same nested structure: {nest1!r} vs {nest2!r}"
+        )
     if not is_nested(nest1):
         return
     if check_types and type(nest1) is not type(nest2):
@@ -92,7 +94,9 @@ def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True) -> N
             f"{type(nest2).__name__}"
         )
     if isinstance(nest1, Mapping) and set(nest1) != set(nest2):
-        raise ValueError(f"The two dicts don't have the same keys: {sorted(nest1)} vs {sorted(nest2)}")
+        raise ValueError(
+            f"The two dicts don't have the same keys: {sorted(nest1)} vs {sorted(nest2)}"
+        )
     c1, c2 = _children(nest1), _children(nest2)
     if len(c1) != len(c2):
         raise ValueError(

@@ -60,7 +60,9 @@ class Optimizer(abc.ABC):
             entry = self._slots[id(variable)] = (variable, slots)
         return entry[1]
 
-    def apply_gradients(self, grads_and_vars: Iterable[tuple[Any, Variable]], name: str | None = None) -> Variable:
+    def apply_gradients(
+        self, grads_and_vars: Iterable[tuple[Any, Variable]], name: str | None = None
+    ) -> Variable:
         """Applies one update per (gradient, variable) pair; a None gradient skips its variable.
 
         Every pair is checked before any variable changes.
@@ -69,7 +71,10 @@ class Optimizer(abc.ABC):
         pairs = list(grads_and_vars)
         for i, (grad, variable) in enumerate(pairs):
             if not isinstance(variable, Variable):
-                raise TypeError(f"{self.name}.apply_gradients: pair {i} has a {type(variable).__name__}, not a Variable")
+                raise TypeError(
+                    f"{self.name}.apply_gradients: pair {i} has a "
+                    f"{type(variable).__name__}, not a Variable"
+                )
             if grad is None:
                 continue
             g = convert_to_tensor(grad)
@@ -93,25 +98,37 @@ class Optimizer(abc.ABC):
         step = int(self.iterations.numpy()) + 1
         for g, variable in updates:
             dt = variable._value.dtype.type
-            variable.assign(self._update(variable._value, g, dt(lr), dt(step), self._slots_for(variable), dt))
+            variable.assign(
+                self._update(variable._value, g, dt(lr), dt(step), self._slots_for(variable), dt)
+            )
         self.iterations.assign_add(1)
         return self.iterations
 
-    def minimize(self, loss: Any, var_list: list[Variable], tape: GradientTape | None = None) -> Variable:
-        """Computes gradients of ``loss`` (a callable, or a tensor with its ``tape``) and applies them."""
+    def minimize(
+        self, loss: Any, var_list: list[Variable], tape: GradientTape | None = None
+    ) -> Variable:
+        """Computes the gradients of ``loss`` and applies them.
+
+        ``loss`` is a callable of no argument, or a tensor together with the ``tape`` that
+        recorded it.
+        """
         var_list = list(var_list)
         if callable(loss):
             with GradientTape() as tape:
                 value = loss()
         elif tape is None:
-            raise ValueError(f"{self.name}.minimize: `tape` is required when a tensor loss is passed")
+            raise ValueError(
+                f"{self.name}.minimize: `tape` is required when a tensor loss is passed"
+            )
         else:
             value = loss
         grads = tape.gradient(value, var_list)
         return self.apply_gradients(zip(grads, var_list))
 
     @abc.abstractmethod
-    def _update(self, value: np.ndarray, g: np.ndarray, lr: Any, step: Any, slots: dict, dt: type) -> np.ndarray:
+    def _update(
+        self, value: np.ndarray, g: np.ndarray, lr: Any, step: Any, slots: dict, dt: type
+    ) -> np.ndarray:
         """The variable's new value from its gradient ``g`` (``slots`` updated in place)."""
 
     def variables(self) -> list[Any]:
@@ -121,7 +138,13 @@ class Optimizer(abc.ABC):
 class SGD(Optimizer):
     """Gradient descent, with optional (Nesterov) momentum."""
 
-    def __init__(self, learning_rate: float = 0.01, momentum: float = 0.0, nesterov: bool = False, name: str = "SGD") -> None:
+    def __init__(
+        self,
+        learning_rate: float = 0.01,
+        momentum: float = 0.0,
+        nesterov: bool = False,
+        name: str = "SGD",
+    ) -> None:
         super().__init__(learning_rate, name)
         if not 0 <= momentum <= 1:
             raise ValueError(f"SGD: momentum must be in [0, 1], got {momentum}")
@@ -176,13 +199,19 @@ class RMSprop(Optimizer):
     ) -> None:
         super().__init__(learning_rate, name)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
-        self._slot_names = ("velocity",) + (("momentum",) if momentum > 0 else ()) + (("average_gradient",) if centered else ())
+        self._slot_names = (
+            ("velocity",)
+            + (("momentum",) if momentum > 0 else ())
+            + (("average_gradient",) if centered else ())
+        )
 
     def _update(self, value, g, lr, step, slots, dt):
         rho = dt(self.rho)
         velocity = slots["velocity"] = rho * slots["velocity"] + dt(1 - self.rho) * np.square(g)
         if self.centered:
-            average = slots["average_gradient"] = rho * slots["average_gradient"] + dt(1 - self.rho) * g
+            average = slots["average_gradient"] = (
+                rho * slots["average_gradient"] + dt(1 - self.rho) * g
+            )
             denominator = velocity - np.square(average) + dt(self.epsilon)
         else:
             denominator = velocity + dt(self.epsilon)

@@ -45,7 +45,11 @@ def _array_text(a: np.ndarray, summarize: int, indent: int = 0) -> str:
     if a.ndim == 0:
         return _element_text(a[()])
     n = a.shape[0]
-    show = range(n) if summarize < 0 or n <= 2 * summarize else [*range(summarize), None, *range(n - summarize, n)]
+    show = (
+        range(n)
+        if summarize < 0 or n <= 2 * summarize
+        else [*range(summarize), None, *range(n - summarize, n)]
+    )
     if a.ndim == 1:
         parts = ["..." if i is None else _element_text(a[i]) for i in show]
         return "[" + " ".join(parts) + "]"
@@ -75,7 +79,14 @@ class _Shown:
         return self.text
 
 
-def print_(*inputs: Any, output_stream: TextIO | str | None = None, summarize: int = 3, sep: str = " ", end: str = "\n", name: str | None = None) -> None:
+def print_(
+    *inputs: Any,
+    output_stream: TextIO | str | None = None,
+    summarize: int = 3,
+    sep: str = " ",
+    end: str = "\n",
+    name: str | None = None,
+) -> None:
     """Prints tensors and Python values (TensorFlow's ``tf.print``); to stderr by default.
 
     ``output_stream`` may also be a ``"file://path"`` string, appended to.
@@ -85,7 +96,9 @@ def print_(*inputs: Any, output_stream: TextIO | str | None = None, summarize: i
         output_stream = sys.stderr  # looked up now, so redirections of sys.stderr are honoured
     if isinstance(output_stream, str):
         if not output_stream.startswith("file://"):
-            raise ValueError(f"print: output_stream must be a stream or 'file://path', got {output_stream!r}")
+            raise ValueError(
+                f"print: output_stream must be a stream or 'file://path', got {output_stream!r}"
+            )
         with open(output_stream[len("file://") :], "a") as f:
             f.write(text)
         return

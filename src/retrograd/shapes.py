@@ -72,6 +72,8 @@ class TensorShape(tuple):
         return f"TensorShape({list(self)})"
 
     def __str__(self) -> str:
-        return "(" + ", ".join("None" if d is None else str(d) for d in self) + (
-            ",)" if len(self) == 1 else ")"
+        return (
+            "("
+            + ", ".join("None" if d is None else str(d) for d in self)
+            + (",)" if len(self) == 1 else ")")
         )

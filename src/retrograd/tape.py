@@ -14,8 +14,10 @@ while other tapes record, so nesting tapes gives higher derivatives.
 ...         inner.watch(x)
 ...         y = x * x * x
 ...     dy = inner.gradient(y, x)
->>> dy, outer.gradient(dy, x)
-(<retrograd.Tensor: shape=(), dtype=float32, numpy=27.0>, <retrograd.Tensor: shape=(), dtype=float32, numpy=18.0>)
+>>> dy
+<retrograd.Tensor: shape=(), dtype=float32, numpy=27.0>
+>>> outer.gradient(dy, x)
+<retrograd.Tensor: shape=(), dtype=float32, numpy=18.0>
 """
 
 from __future__ import annotations
@@ -65,7 +67,9 @@ class GradientTape:
     # -- recording ---------------------------------------------------------------------
     def __enter__(self) -> GradientTape:
         if self._recording:
-            raise ValueError("Tape is still recording: a GradientTape cannot be re-entered while active.")
+            raise ValueError(
+                "Tape is still recording: a GradientTape cannot be re-entered while active."
+            )
         self._push()
         return self
 
@@ -131,7 +135,7 @@ class GradientTape:
 
     def _should_record(self, inputs: Any) -> bool:
         tracked = self._tracked
-        for value in inputs:
+        for value in inputs:  # noqa: SIM110 - a plain loop is faster than any() on this hot path
             if id(value) in tracked:
                 return True
         return False
@@ -223,7 +227,9 @@ class GradientTape:
         if all(c is None for c in columns) and policy is UnconnectedGradients.NONE:
             return None
         columns = [_zeros_for(x) if c is None else c for c in columns]
-        stacked = array_ops.stack(columns, axis=1) if columns else _zeros_for(x, (batch, 0, *x.shape[1:]))
+        stacked = (
+            array_ops.stack(columns, axis=1) if columns else _zeros_for(x, (batch, 0, *x.shape[1:]))
+        )
         return array_ops.reshape(stacked, (batch, *rest, *x.shape[1:]))
 
     def _begin(self, what: str) -> None:
@@ -369,14 +375,15 @@ def call_rule(rule: Any, op: Operation, upstream: list) -> list:
             continue
         if not isinstance(g, Tensor):
             raise TypeError(
-                f"{describe_rule(op, rule)} returned a {type(g).__name__} for {_input_label(op, i)}; "
-                f"gradients must be retrograd tensors (or None)"
+                f"{describe_rule(op, rule)} returned a {type(g).__name__} for "
+                f"{_input_label(op, i)}; gradients must be retrograd tensors (or None)"
             )
         if g._value.shape != value._value.shape or g._value.dtype != value._value.dtype:
             raise ValueError(
                 f"{describe_rule(op, rule)} returned a gradient of shape {tuple(g.shape)} and "
                 f"dtype {g.dtype.name} for {_input_label(op, i)}, which has shape "
-                f"{tuple(value.shape)} and dtype {value.dtype.name}; a gradient must match its input"
+                f"{tuple(value.shape)} and dtype {value.dtype.name}; a gradient must match its "
+                f"input"
             )
     return grads
 
@@ -386,7 +393,9 @@ def call_rule(rule: Any, op: Operation, upstream: list) -> list:
 
 def _policy(value: UnconnectedGradients | str) -> UnconnectedGradients:
     try:
-        return UnconnectedGradients(value.value if isinstance(value, UnconnectedGradients) else value)
+        return UnconnectedGradients(
+            value.value if isinstance(value, UnconnectedGradients) else value
+        )
     except ValueError:
         raise ValueError(
             f"unconnected_gradients must be UnconnectedGradients.NONE or .ZERO, got {value!r}"
@@ -429,7 +438,9 @@ def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
 
 
 def _zeros_for(value: Any, shape: tuple | None = None) -> Tensor:
-    return Tensor(np.zeros(value._value.shape if shape is None else shape, dtype=value._value.dtype))
+    return Tensor(
+        np.zeros(value._value.shape if shape is None else shape, dtype=value._value.dtype)
+    )
 
 
 def _apply_policy(grads: list, sources: list, policy: UnconnectedGradients) -> list:

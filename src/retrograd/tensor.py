@@ -184,16 +184,22 @@ def _python_array(value: Any, dtype: DType | None = None) -> np.ndarray:
     try:
         array = np.array(value)
     except OverflowError:
-        raise ValueError(f"Can't convert Python sequence with out-of-range integer: {value!r}") from None
+        raise ValueError(
+            f"Can't convert Python sequence with out-of-range integer: {value!r}"
+        ) from None
     except ValueError:
-        raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {value!r}") from None
+        raise ValueError(
+            f"Can't convert non-rectangular Python sequence to Tensor: {value!r}"
+        ) from None
     kind = array.dtype.kind
     if kind == "O":
         if array.size and all(isinstance(v, int) for v in array.flat):
             raise ValueError(f"Can't convert Python sequence with out-of-range integer: {value!r}")
         raise ValueError(f"Can't convert {value!r} to a Tensor: non-rectangular or mixed values")
     if kind not in "biufc":
-        raise TypeError(f"Can't convert {value!r} (type {type(value).__name__}) to a numeric Tensor")
+        raise TypeError(
+            f"Can't convert {value!r} (type {type(value).__name__}) to a numeric Tensor"
+        )
     if dtype is not None:
         return _checked_cast(array, dtype, value)
     if kind == "f":
@@ -228,7 +234,9 @@ def _contains_tensor(value: Any) -> bool:
     return isinstance(value, Tensor) or hasattr(type(value), "_as_tensor")
 
 
-def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None) -> Tensor:
+def convert_to_tensor(
+    value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None
+) -> Tensor:
     """Converts a tensor, variable, NumPy array or (nested) Python value to a Tensor.
 
     ``dtype`` is required: a value that cannot become it without losing meaning raises

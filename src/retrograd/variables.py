@@ -82,7 +82,13 @@ class Variable:
         return np.array(self._value, dtype=dtype)
 
     # -- writing -------------------------------------------------------------------------
-    def assign(self, value: Any, use_locking: bool = False, name: str | None = None, read_value: bool = True):
+    def assign(
+        self,
+        value: Any,
+        use_locking: bool = False,
+        name: str | None = None,
+        read_value: bool = True,
+    ):
         """Replaces the value; shape and dtype must match (ValueError otherwise)."""
         new = convert_to_tensor(value, dtype=self.dtype)._value
         if new.shape != self._value.shape:
@@ -94,13 +100,29 @@ class Variable:
         self._value = new  # arrays are never mutated, so sharing one with a tensor is safe
         return self if read_value else None
 
-    def assign_add(self, delta: Any, use_locking: bool = False, name: str | None = None, read_value: bool = True):
+    def assign_add(
+        self,
+        delta: Any,
+        use_locking: bool = False,
+        name: str | None = None,
+        read_value: bool = True,
+    ):
         """Adds ``delta`` to the value."""
-        return self.assign(self._value + convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value)
+        return self.assign(
+            self._value + convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value
+        )
 
-    def assign_sub(self, delta: Any, use_locking: bool = False, name: str | None = None, read_value: bool = True):
+    def assign_sub(
+        self,
+        delta: Any,
+        use_locking: bool = False,
+        name: str | None = None,
+        read_value: bool = True,
+    ):
         """Subtracts ``delta`` from the value."""
-        return self.assign(self._value - convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value)
+        return self.assign(
+            self._value - convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value
+        )
 
     # -- description ---------------------------------------------------------------------
     @property

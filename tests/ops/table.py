@@ -15,7 +15,14 @@ import retrograd as rg
 
 # Shapes every elementwise op is tried on; binary ops also on broadcasting pairs.
 UNARY_SHAPES = [(), (3,), (2, 3)]
-BINARY_SHAPES = [((), ()), ((2, 3), (2, 3)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((), (2,)), ((2, 2), ())]
+BINARY_SHAPES = [
+    ((), ()),
+    ((2, 3), (2, 3)),
+    ((2, 3), (3,)),
+    ((2, 1), (1, 3)),
+    ((), (2,)),
+    ((2, 2), ()),
+]
 
 
 @dataclass

@@ -12,26 +12,63 @@ CASES = [
     Case("Reshape", lambda x: rg.reshape(x, [3, 2]), ((2, 3),), lambda x: x.reshape(3, 2)),
     Case("Reshape", lambda x: rg.reshape(x, [-1]), ((2, 3),), lambda x: x.reshape(-1)),
     Case("Transpose", rg.transpose, ((2, 3),), np.transpose),
-    Case("Transpose", lambda x: rg.transpose(x, [1, 2, 0]), ((2, 3, 2),), lambda x: x.transpose(1, 2, 0)),
+    Case(
+        "Transpose",
+        lambda x: rg.transpose(x, [1, 2, 0]),
+        ((2, 3, 2),),
+        lambda x: x.transpose(1, 2, 0),
+    ),
     Case("ExpandDims", lambda x: rg.expand_dims(x, -1), ((2, 3),), lambda x: x[..., None]),
     Case("Squeeze", rg.squeeze, ((2, 1, 3),), np.squeeze),
     Case("Squeeze", lambda x: rg.squeeze(x, [1]), ((1, 1, 3),), lambda x: x[:, 0]),
-    Case("ConcatV2", lambda a, b: rg.concat([a, b], 1), ((2, 3), (2, 1)), lambda a, b: np.concatenate([a, b], 1)),
-    Case("ConcatV2", lambda a, b: rg.concat([a, b, a], -2), ((2, 3), (1, 3)), lambda a, b: np.concatenate([a, b, a], 0)),
-    Case("Pack", lambda a, b: rg.stack([a, b], 1), ((2, 3), (2, 3)), lambda a, b: np.stack([a, b], 1)),
+    Case(
+        "ConcatV2",
+        lambda a, b: rg.concat([a, b], 1),
+        ((2, 3), (2, 1)),
+        lambda a, b: np.concatenate([a, b], 1),
+    ),
+    Case(
+        "ConcatV2",
+        lambda a, b: rg.concat([a, b, a], -2),
+        ((2, 3), (1, 3)),
+        lambda a, b: np.concatenate([a, b, a], 0),
+    ),
+    Case(
+        "Pack", lambda a, b: rg.stack([a, b], 1), ((2, 3), (2, 3)), lambda a, b: np.stack([a, b], 1)
+    ),
     Case("Pack", lambda a, b: rg.stack([a, b]), ((), ()), lambda a, b: np.stack([a, b])),
     Case("Unpack", lambda x: rg.unstack(x, axis=1)[2], ((2, 3),), lambda x: x[:, 2]),
     Case("Unpack", lambda x: rg.unstack(x)[0] * rg.unstack(x)[1], ((2, 3),), lambda x: x[0] * x[1]),
     Case("SplitV", lambda x: rg.split(x, [1, 2], axis=1)[1], ((2, 3),), lambda x: x[:, 1:]),
-    Case("SplitV", lambda x: rg.split(x, 2)[0] * rg.split(x, 2)[1], ((4, 2),), lambda x: x[:2] * x[2:]),
+    Case(
+        "SplitV",
+        lambda x: rg.split(x, 2)[0] * rg.split(x, 2)[1],
+        ((4, 2),),
+        lambda x: x[:2] * x[2:],
+    ),
     Case("StridedSlice", lambda x: x[1], ((3, 2),), lambda x: x[1]),
     Case("StridedSlice", lambda x: x[::-2, None, 1:], ((3, 3),), lambda x: x[::-2, None, 1:]),
     Case("StridedSlice", lambda x: x[..., -1], ((2, 2, 3),), lambda x: x[..., -1]),
-    Case("BroadcastTo", lambda x: rg.broadcast_to(x, [2, 3, 2]), ((3, 1),), lambda x: np.broadcast_to(x, (2, 3, 2))),
+    Case(
+        "BroadcastTo",
+        lambda x: rg.broadcast_to(x, [2, 3, 2]),
+        ((3, 1),),
+        lambda x: np.broadcast_to(x, (2, 3, 2)),
+    ),
     Case("Fill", lambda v: rg.fill([2, 2], v), ((),), lambda v: np.full((2, 2), v)),
     Case("Identity", rg.identity, ((2, 3),), lambda x: x),
-    Case("SelectV2", lambda x, y: rg.where(x > 0, x, y), ((2, 3), (3,)), lambda x, y: np.where(x > 0, x, y)),
-    Case("SelectV2", lambda x, y: rg.where([True, False, True], x, y), ((2, 3), ()), lambda x, y: np.where([True, False, True], x, y)),
+    Case(
+        "SelectV2",
+        lambda x, y: rg.where(x > 0, x, y),
+        ((2, 3), (3,)),
+        lambda x, y: np.where(x > 0, x, y),
+    ),
+    Case(
+        "SelectV2",
+        lambda x, y: rg.where([True, False, True], x, y),
+        ((2, 3), ()),
+        lambda x, y: np.where([True, False, True], x, y),
+    ),
 ]
 
 
@@ -48,7 +85,9 @@ def test_gradient_matches_finite_differences(case):
 def test_strided_slice_grad_is_differentiable_in_its_upstream_gradient():
     # The gradient of a slice is a StridedSliceGrad; its own gradient is a slice again.
     rg.check_gradients(
-        lambda g: rg.ops.array_ops.strided_slice_grad(g, (4, 3), (slice(1, 3), 0)), np.ones(2), order=2
+        lambda g: rg.ops.array_ops.strided_slice_grad(g, (4, 3), (slice(1, 3), 0)),
+        np.ones(2),
+        order=2,
     )
 
 
@@ -92,15 +131,31 @@ def test_where_with_one_argument_gives_indices():
         (lambda: rg.transpose(rg.zeros([2, 3]), [0, 0]), rg.errors.InvalidArgumentError, "perm"),
         (lambda: rg.squeeze(rg.zeros([2, 3]), [1]), rg.errors.InvalidArgumentError, "squeeze dim"),
         (lambda: rg.expand_dims(rg.zeros([2]), 3), rg.errors.InvalidArgumentError, "ExpandDims"),
-        (lambda: rg.concat([rg.zeros([2]), rg.zeros([2], rg.int32)], 0), TypeError, "ConcatV2.*float32.*int32"),
-        (lambda: rg.concat([rg.zeros([2]), rg.zeros([2, 1])], 0), rg.errors.InvalidArgumentError, "ConcatV2"),
-        (lambda: rg.stack([rg.zeros([2]), rg.zeros([3])]), rg.errors.InvalidArgumentError, "same shape"),
+        (
+            lambda: rg.concat([rg.zeros([2]), rg.zeros([2], rg.int32)], 0),
+            TypeError,
+            "ConcatV2.*float32.*int32",
+        ),
+        (
+            lambda: rg.concat([rg.zeros([2]), rg.zeros([2, 1])], 0),
+            rg.errors.InvalidArgumentError,
+            "ConcatV2",
+        ),
+        (
+            lambda: rg.stack([rg.zeros([2]), rg.zeros([3])]),
+            rg.errors.InvalidArgumentError,
+            "same shape",
+        ),
         (lambda: rg.split(rg.zeros([5]), 2), rg.errors.InvalidArgumentError, "equal parts"),
         (lambda: rg.split(rg.zeros([5]), [2, 2]), rg.errors.InvalidArgumentError, "add up"),
         (lambda: rg.unstack(rg.constant(1.0)), ValueError, "scalar"),
         (lambda: rg.where([True], [1.0], None), ValueError, "both"),
         (lambda: rg.where([1.0], [1.0], [2.0]), TypeError, "bool"),
-        (lambda: rg.broadcast_to(rg.zeros([3]), [2]), rg.errors.InvalidArgumentError, "BroadcastTo"),
+        (
+            lambda: rg.broadcast_to(rg.zeros([3]), [2]),
+            rg.errors.InvalidArgumentError,
+            "BroadcastTo",
+        ),
         (lambda: rg.fill([2], [1.0, 2.0]), rg.errors.InvalidArgumentError, "scalar"),
     ],
 )

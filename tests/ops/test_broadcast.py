@@ -30,7 +30,9 @@ def test_unbroadcast_is_the_adjoint_of_broadcasting(shapes):
 
 
 @settings(max_examples=40, deadline=None)
-@given(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3), st.integers(0, 2**16))
+@given(
+    hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3), st.integers(0, 2**16)
+)
 def test_binary_op_gradients_are_reduced_to_their_inputs(shapes, seed):
     rng = np.random.default_rng(seed)
     xv = rng.standard_normal(shapes.input_shapes[0])
@@ -41,8 +43,12 @@ def test_binary_op_gradients_are_reduced_to_their_inputs(shapes, seed):
         z = x * y + x - y
     gx, gy = tape.gradient(z, [x, y])
     out = shapes.result_shape
-    np.testing.assert_allclose(gx.numpy(), _adjoint_of_broadcast(np.broadcast_to(yv + 1, out), xv.shape))
-    np.testing.assert_allclose(gy.numpy(), _adjoint_of_broadcast(np.broadcast_to(xv - 1, out), yv.shape))
+    np.testing.assert_allclose(
+        gx.numpy(), _adjoint_of_broadcast(np.broadcast_to(yv + 1, out), xv.shape)
+    )
+    np.testing.assert_allclose(
+        gy.numpy(), _adjoint_of_broadcast(np.broadcast_to(xv - 1, out), yv.shape)
+    )
 
 
 def test_unbroadcast_refuses_shapes_that_are_not_a_broadcast():

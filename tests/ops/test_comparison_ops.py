@@ -48,5 +48,7 @@ def test_bitwise_ops_on_integers():
 
 
 def test_comparison_of_different_dtypes_is_a_type_error():
-    with pytest.raises(TypeError, match="Less: x and y must have the same dtype, got float32 and int32"):
+    with pytest.raises(
+        TypeError, match="Less: x and y must have the same dtype, got float32 and int32"
+    ):
         rg.constant(1.0) < rg.constant(1)

@@ -15,10 +15,30 @@ def _t(x):
 
 CASES = [
     Case("MatMul", rg.matmul, ((2, 3), (3, 4)), np.matmul),
-    Case("MatMul[ta]", lambda a, b: rg.matmul(a, b, transpose_a=True), ((3, 2), (3, 4)), lambda a, b: _t(a) @ b),
-    Case("MatMul[tb]", lambda a, b: rg.matmul(a, b, transpose_b=True), ((2, 3), (4, 3)), lambda a, b: a @ _t(b)),
-    Case("MatMul[ta,tb]", lambda a, b: rg.matmul(a, b, transpose_a=True, transpose_b=True), ((3, 2), (4, 3)), lambda a, b: _t(a) @ _t(b)),
-    Case("MatMul[adjoint]", lambda a, b: rg.matmul(a, b, adjoint_a=True, adjoint_b=True), ((3, 2), (4, 3)), lambda a, b: _t(a) @ _t(b)),
+    Case(
+        "MatMul[ta]",
+        lambda a, b: rg.matmul(a, b, transpose_a=True),
+        ((3, 2), (3, 4)),
+        lambda a, b: _t(a) @ b,
+    ),
+    Case(
+        "MatMul[tb]",
+        lambda a, b: rg.matmul(a, b, transpose_b=True),
+        ((2, 3), (4, 3)),
+        lambda a, b: a @ _t(b),
+    ),
+    Case(
+        "MatMul[ta,tb]",
+        lambda a, b: rg.matmul(a, b, transpose_a=True, transpose_b=True),
+        ((3, 2), (4, 3)),
+        lambda a, b: _t(a) @ _t(b),
+    ),
+    Case(
+        "MatMul[adjoint]",
+        lambda a, b: rg.matmul(a, b, adjoint_a=True, adjoint_b=True),
+        ((3, 2), (4, 3)),
+        lambda a, b: _t(a) @ _t(b),
+    ),
     Case("MatMul[batch]", rg.matmul, ((2, 2, 3), (2, 3, 2)), np.matmul),
     Case("MatMul[broadcast]", rg.matmul, ((2, 1, 2, 3), (3, 3, 2)), np.matmul),
     Case("MatMul[operator]", lambda a, b: a @ b, ((1, 3), (3, 1)), np.matmul),
@@ -49,7 +69,11 @@ def test_registered_gradient_is_upstream_times_b_transposed():
 
 @pytest.mark.parametrize(
     "a_shape, b_shape, match",
-    [((3,), (3, 2), "rank >= 2"), ((2, 3), (2, 3), "inner dimensions"), ((2, 2, 3), (3, 3, 2), "not broadcastable")],
+    [
+        ((3,), (3, 2), "rank >= 2"),
+        ((2, 3), (2, 3), "inner dimensions"),
+        ((2, 2, 3), (3, 3, 2), "not broadcastable"),
+    ],
 )
 def test_bad_shapes_raise_naming_matmul(a_shape, b_shape, match):
     with pytest.raises(rg.errors.InvalidArgumentError, match=match):

@@ -25,8 +25,13 @@ CASES = [
     *binary("Pow", rg.pow, np.power, domain=(0.5, 2.0)),
     *binary("Maximum", rg.maximum, np.maximum),
     *binary("Minimum", rg.minimum, np.minimum),
-    *binary("FloorMod", rg.math.floormod, np.mod, domain=(0.5, 3.0),
-            avoid=lambda a: np.abs(a - np.round(a)) < 0.1),  # fmt: skip
+    *binary(
+        "FloorMod",
+        rg.math.floormod,
+        np.mod,
+        domain=(0.5, 3.0),
+        avoid=lambda a: np.abs(a - np.round(a)) < 0.1,
+    ),  # fmt: skip
     *unary("Neg", rg.negative, np.negative),
     *unary("Abs", rg.abs, np.abs, avoid=_near_zero),
     *unary("Square", rg.square, np.square),
@@ -43,12 +48,28 @@ CASES = [
     *unary("Tanh", rg.tanh, np.tanh),
     *unary("Sigmoid", rg.sigmoid, _sigmoid),
     # Through float32 and back: finite differences need a step far above float32 rounding.
-    *unary("Cast", lambda x: rg.cast(rg.cast(x, rg.float32), rg.float64) * x, None,
-           delta=1e-2, atol=1e-3, rtol=1e-3),  # fmt: skip
+    *unary(
+        "Cast",
+        lambda x: rg.cast(rg.cast(x, rg.float32), rg.float64) * x,
+        None,
+        delta=1e-2,
+        atol=1e-3,
+        rtol=1e-3,
+    ),  # fmt: skip
     Case("AddN", lambda a, b, c: rg.add_n([a, b, c]), ((2, 3),) * 3, lambda a, b, c: a + b + c),
-    Case("ClipByValue", lambda t: rg.clip_by_value(t, -0.5, 1.0), ((2, 3),),
-         lambda t: np.clip(t, -0.5, 1.0), avoid=lambda a: (np.abs(a + 0.5) < 0.1) | (np.abs(a - 1) < 0.1)),  # fmt: skip
-    Case("ClipByValue", rg.clip_by_value, ((2, 3), (3,), (2, 1)), lambda t, lo, hi: np.maximum(np.minimum(t, hi), lo)),
+    Case(
+        "ClipByValue",
+        lambda t: rg.clip_by_value(t, -0.5, 1.0),
+        ((2, 3),),
+        lambda t: np.clip(t, -0.5, 1.0),
+        avoid=lambda a: (np.abs(a + 0.5) < 0.1) | (np.abs(a - 1) < 0.1),
+    ),  # fmt: skip
+    Case(
+        "ClipByValue",
+        rg.clip_by_value,
+        ((2, 3), (3,), (2, 1)),
+        lambda t, lo, hi: np.maximum(np.minimum(t, hi), lo),
+    ),
 ]
 
 

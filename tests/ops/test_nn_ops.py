@@ -18,9 +18,16 @@ CASES = [
     *unary("Relu", rg.nn.relu, lambda x: np.maximum(x, 0), avoid=lambda a: np.abs(a) < 0.1),
     *unary("Softplus", rg.nn.softplus, lambda x: np.log1p(np.exp(x))),
     Case("Softmax", rg.nn.softmax, ((2, 3),), _softmax),
-    Case("Softmax[axis=0]", lambda x: rg.nn.softmax(x, axis=0), ((2, 3),), lambda x: _softmax(x, 0)),
+    Case(
+        "Softmax[axis=0]", lambda x: rg.nn.softmax(x, axis=0), ((2, 3),), lambda x: _softmax(x, 0)
+    ),
     Case("LogSoftmax", rg.nn.log_softmax, ((2, 3),), lambda x: np.log(_softmax(x))),
-    Case("LogSoftmax[axis=0]", lambda x: rg.nn.log_softmax(x, 0), ((3, 2),), lambda x: np.log(_softmax(x, 0))),
+    Case(
+        "LogSoftmax[axis=0]",
+        lambda x: rg.nn.log_softmax(x, 0),
+        ((3, 2),),
+        lambda x: np.log(_softmax(x, 0)),
+    ),
     Case("L2Loss", rg.nn.l2_loss, ((2, 3),), lambda x: np.sum(x * x) / 2),
     Case("L2Loss", rg.nn.l2_loss, ((),), lambda x: x * x / 2),
 ]
@@ -42,7 +49,9 @@ def test_softmax_is_stable_for_large_logits():
 
 
 def test_softplus_is_stable_for_large_inputs():
-    np.testing.assert_allclose(rg.nn.softplus([100.0, -100.0]).numpy(), [100.0, 3.7835e-44], rtol=1e-4)
+    np.testing.assert_allclose(
+        rg.nn.softplus([100.0, -100.0]).numpy(), [100.0, 3.7835e-44], rtol=1e-4
+    )
 
 
 def test_softmax_axis_out_of_range():

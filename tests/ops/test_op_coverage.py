@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import retrograd as rg
 from retrograd.execute import OP_DEFS
-from tests.ops import test_array_ops, test_linalg_ops, test_math_ops, test_nn_ops, test_reduction_ops
+from tests.ops import (
+    test_array_ops,
+    test_linalg_ops,
+    test_math_ops,
+    test_nn_ops,
+    test_reduction_ops,
+)
 from tests.ops.table import recorded_op_types
 
 TABLES = [test_math_ops, test_array_ops, test_reduction_ops, test_linalg_ops, test_nn_ops]

@@ -10,13 +10,21 @@ from tests.ops.table import Case, check_forward, check_gradient
 
 
 def _reductions(name, fn, reference, **kw):
-    shapes_and_axes = [((2, 3), None, False), ((2, 3), 1, False), ((2, 3, 2), [0, 2], True), ((3,), -1, True), ((), None, False)]
+    shapes_and_axes = [
+        ((2, 3), None, False),
+        ((2, 3), 1, False),
+        ((2, 3, 2), [0, 2], True),
+        ((3,), -1, True),
+        ((), None, False),
+    ]
     return [
         Case(
             f"{name}[axis={axis},keepdims={keep}]",
             lambda x, axis=axis, keep=keep: fn(x, axis=axis, keepdims=keep),
             (shape,),
-            lambda x, axis=axis, keep=keep: reference(x, axis=None if axis is None else tuple(np.atleast_1d(axis)), keepdims=keep),
+            lambda x, axis=axis, keep=keep: reference(
+                x, axis=None if axis is None else tuple(np.atleast_1d(axis)), keepdims=keep
+            ),
             extra={"op": name},
             **kw,
         )
@@ -31,10 +39,26 @@ CASES = [
     *_reductions("Min", rg.reduce_min, np.min),
     *_reductions("Prod", rg.reduce_prod, np.prod, domain=(0.5, 1.5)),
     Case("Cumsum", lambda x: rg.cumsum(x, axis=1), ((2, 3),), lambda x: np.cumsum(x, 1)),
-    Case("Cumsum", lambda x: rg.cumsum(x, exclusive=True, reverse=True), ((4,),), lambda x: np.cumsum(x[::-1])[::-1] - x),
-    Case("Cumprod", lambda x: rg.math.cumprod(x, axis=0), ((3, 2),), lambda x: np.cumprod(x, 0), domain=(0.5, 1.5)),
-    Case("Cumprod", lambda x: rg.math.cumprod(x, exclusive=True), ((4,),),
-         lambda x: np.concatenate([[1.0], np.cumprod(x)[:-1]]), domain=(0.5, 1.5)),  # fmt: skip
+    Case(
+        "Cumsum",
+        lambda x: rg.cumsum(x, exclusive=True, reverse=True),
+        ((4,),),
+        lambda x: np.cumsum(x[::-1])[::-1] - x,
+    ),
+    Case(
+        "Cumprod",
+        lambda x: rg.math.cumprod(x, axis=0),
+        ((3, 2),),
+        lambda x: np.cumprod(x, 0),
+        domain=(0.5, 1.5),
+    ),
+    Case(
+        "Cumprod",
+        lambda x: rg.math.cumprod(x, exclusive=True),
+        ((4,),),
+        lambda x: np.concatenate([[1.0], np.cumprod(x)[:-1]]),
+        domain=(0.5, 1.5),
+    ),  # fmt: skip
 ]
 
 

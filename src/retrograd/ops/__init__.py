@@ -3,13 +3,13 @@ it, the gradient function registered for that name. One module per family.
 """
 
 from retrograd.ops import (  # noqa: F401  (import order settles the modules' cycle)
-    broadcast,
     array_ops,
+    broadcast,
     comparison_ops,
-    math_ops,
-    reduction_ops,
-    linalg_ops,
-    nn_ops,
     debug_ops,
+    linalg_ops,
+    math_ops,
+    nn_ops,
     operators,
+    reduction_ops,
 )

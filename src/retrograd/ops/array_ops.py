@@ -45,7 +45,9 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
     ndim = x._value.ndim
     perm = tuple(range(ndim))[::-1] if perm is None else broadcast.static_shape(perm, "Transpose")
     if sorted(p % ndim if ndim else p for p in perm) != list(range(ndim)) or len(perm) != ndim:
-        raise InvalidArgumentError(f"Transpose: perm {list(perm)} is not a permutation of {ndim} axes")
+        raise InvalidArgumentError(
+            f"Transpose: perm {list(perm)} is not a permutation of {ndim} axes"
+        )
     out = execute(_Transpose, (x,), {"perm": tuple(p % ndim for p in perm)}, name)
     if conjugate:
         from retrograd.ops import math_ops
@@ -95,9 +97,13 @@ def _transpose_grad(op, grad):
 
 _ConcatV2 = define_op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
 _Pack = define_op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
-_Unpack = define_op("Unpack", lambda x, num, axis: tuple(np.moveaxis(x, axis, 0)), multi_output=True)
+_Unpack = define_op(
+    "Unpack", lambda x, num, axis: tuple(np.moveaxis(x, axis, 0)), multi_output=True
+)
 _SplitV = define_op(
-    "SplitV", lambda x, size_splits, axis: tuple(np.split(x, np.cumsum(size_splits)[:-1], axis)), multi_output=True
+    "SplitV",
+    lambda x, size_splits, axis: tuple(np.split(x, np.cumsum(size_splits)[:-1], axis)),
+    multi_output=True,
 )
 
 
@@ -131,12 +137,16 @@ def stack(values: list, axis: int = 0, name: str | None = None) -> Tensor:
     tensors = _same_dtype("Pack", list(values))
     shapes = {tuple(t.shape) for t in tensors}
     if len(shapes) > 1:
-        raise InvalidArgumentError(f"Pack: all values must have the same shape, got {sorted(shapes)}")
+        raise InvalidArgumentError(
+            f"Pack: all values must have the same shape, got {sorted(shapes)}"
+        )
     axis = _axis_in("Pack", axis, tensors[0]._value.ndim + 1)
     return execute(_Pack, tensors, {"axis": axis}, name)
 
 
-def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None = None) -> list[Tensor]:
+def unstack(
+    value: Any, num: int | None = None, axis: int = 0, name: str | None = None
+) -> list[Tensor]:
     """Splits ``value`` along ``axis`` into a list of tensors of one rank less."""
     x = tensor_arg("Unpack", value, ANY, "value")
     if x._value.ndim == 0:
@@ -150,7 +160,13 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None 
     return list(execute(_Unpack, (x,), {"num": size, "axis": axis}, name))
 
 
-def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = None, name: str | None = None) -> list[Tensor]:
+def split(
+    value: Any,
+    num_or_size_splits: Any,
+    axis: int = 0,
+    num: int | None = None,
+    name: str | None = None,
+) -> list[Tensor]:
     """Splits ``value`` along ``axis`` into equal parts (an int) or parts of given sizes."""
     x = tensor_arg("SplitV", value, ANY, "value")
     axis = _axis_in("SplitV", axis, x._value.ndim)
@@ -158,14 +174,18 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = 
     if isinstance(num_or_size_splits, (int, np.integer)):
         parts = int(num_or_size_splits)
         if parts <= 0 or size % parts:
-            raise InvalidArgumentError(f"SplitV: dimension {axis} of size {size} can not be split into {parts} equal parts")
+            raise InvalidArgumentError(
+                f"SplitV: dimension {axis} of size {size} can not be split into {parts} equal parts"
+            )
         sizes = [size // parts] * parts
     else:
         sizes = list(broadcast.static_shape(num_or_size_splits, "SplitV"))
         if sizes.count(-1) == 1:
             sizes[sizes.index(-1)] = size - (sum(sizes) + 1)
         if sum(sizes) != size or min(sizes) < 0:
-            raise InvalidArgumentError(f"SplitV: sizes {sizes} do not add up to dimension {axis} of size {size}")
+            raise InvalidArgumentError(
+                f"SplitV: sizes {sizes} do not add up to dimension {axis} of size {size}"
+            )
     return list(execute(_SplitV, (x,), {"size_splits": tuple(sizes), "axis": axis}, name))
 
 
@@ -206,7 +226,9 @@ _StridedSliceGrad = define_op("StridedSliceGrad", _slice_grad_kernel)
 def strided_slice(x: Any, index: Any, name: str | None = None) -> Tensor:
     """``x[index]`` for ints, slices (with steps), ``...`` and ``None``: what ``[]`` lowers to."""
     t = tensor_arg("StridedSlice", x, ANY)
-    return execute(_StridedSlice, (t,), {"index": normalize_index(index, tuple(t._value.shape))}, name)
+    return execute(
+        _StridedSlice, (t,), {"index": normalize_index(index, tuple(t._value.shape))}, name
+    )
 
 
 def strided_slice_grad(dy: Tensor, shape: tuple, index: tuple, name: str | None = None) -> Tensor:
@@ -233,7 +255,9 @@ _Identity = define_op("Identity", lambda x: x)
 _StopGradient = define_op("StopGradient", lambda x: x)
 _SelectV2 = define_op("SelectV2", np.where)
 _Where = define_op("Where", lambda condition: np.argwhere(condition).astype(np.int64))
-_Shape = define_op("Shape", lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype))
+_Shape = define_op(
+    "Shape", lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype)
+)
 
 
 def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
@@ -246,12 +270,16 @@ def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of zeros (a constant: it has no inputs to differentiate)."""
-    return Tensor(np.zeros(broadcast.static_shape(shape, "zeros"), dtype=as_dtype(dtype).as_numpy_dtype))
+    return Tensor(
+        np.zeros(broadcast.static_shape(shape, "zeros"), dtype=as_dtype(dtype).as_numpy_dtype)
+    )
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of ones."""
-    return Tensor(np.ones(broadcast.static_shape(shape, "ones"), dtype=as_dtype(dtype).as_numpy_dtype))
+    return Tensor(
+        np.ones(broadcast.static_shape(shape, "ones"), dtype=as_dtype(dtype).as_numpy_dtype)
+    )
 
 
 def _like(op, input, dtype, name):
@@ -342,11 +370,9 @@ def _identity_grad(op, grad):
 
 @RegisterGradient("SelectV2")
 def _select_grad(op, grad):
-    c, x, y = op.inputs
+    c = op.inputs[0]
     zeros = zeros_like(grad)
-    gx = broadcast.unbroadcast(where(c, grad, zeros), x.shape)
-    gy = broadcast.unbroadcast(where(c, zeros, grad), y.shape)
-    return None, gx, gy
+    return broadcast.reduce_to_inputs(op, None, where(c, grad, zeros), where(c, zeros, grad))
 
 
 for _op_type in ("ZerosLike", "OnesLike", "StopGradient", "Where", "Shape"):

@@ -53,7 +53,9 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
     x = tensor_arg("BroadcastTo", input, ANY, "input")
     target = static_shape(shape, "BroadcastTo")
     if broadcast_shapes(tuple(x.shape), target, "BroadcastTo") != target:
-        raise InvalidArgumentError(f"BroadcastTo: cannot broadcast shape {tuple(x.shape)} to {target}")
+        raise InvalidArgumentError(
+            f"BroadcastTo: cannot broadcast shape {tuple(x.shape)} to {target}"
+        )
     return execute(_BroadcastTo, (x,), {"shape": target}, name)
 
 
@@ -80,3 +82,8 @@ def unbroadcast(grad: Tensor, shape: Any) -> Tensor:
     stretched = (lead + i for i, d in enumerate(shape) if d == 1 and grad_shape[lead + i] != 1)
     axes = (*range(lead), *stretched)
     return array_ops.reshape(reduction_ops.reduce_sum(grad, axis=axes), shape)
+
+
+def reduce_to_inputs(op, *grads: Tensor | None) -> tuple[Tensor | None, ...]:
+    """Each gradient unbroadcast to the shape of the matching input of ``op`` (None stays)."""
+    return tuple(None if g is None else unbroadcast(g, x.shape) for g, x in zip(grads, op.inputs))

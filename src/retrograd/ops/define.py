@@ -79,18 +79,26 @@ def _named(fn: Callable[..., Any], api_name: str, doc: str, op: OpDef) -> Callab
     return fn
 
 
-def unary_op(api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str) -> Callable[..., Any]:
+def unary_op(
+    api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str
+) -> Callable[..., Any]:
     """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``."""
     op = define_op(op_type, kernel)
 
     def op_function(x: Any, name: str | None = None) -> Tensor:
-        x = x if type(x) is Tensor and x._value.dtype.kind in kinds else tensor_arg(op_type, x, kinds)
+        x = (
+            x
+            if type(x) is Tensor and x._value.dtype.kind in kinds
+            else tensor_arg(op_type, x, kinds)
+        )
         return execute(op, (x,), None, name)
 
     return _named(op_function, api_name, doc, op)
 
 
-def binary_op(api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str) -> Callable[..., Any]:
+def binary_op(
+    api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str
+) -> Callable[..., Any]:
     """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``."""
     op = define_op(op_type, kernel)
 

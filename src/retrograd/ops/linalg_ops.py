@@ -83,7 +83,4 @@ def _matmul_grad(op, grad):
     else:
         grad_a = matmul(b, grad, transpose_a=True, transpose_b=True)
         grad_b = matmul(grad, a, transpose_a=True, transpose_b=True)
-    return (
-        broadcast.unbroadcast(grad_a, op.inputs[0].shape),
-        broadcast.unbroadcast(grad_b, op.inputs[1].shape),
-    )
+    return broadcast.reduce_to_inputs(op, grad_a, grad_b)

@@ -1,6 +1,6 @@
 """Elementwise arithmetic: each op is its name, NumPy kernel and accepted kinds, with its
 gradient right below. Gradients are written with retrograd ops, so they differentiate too;
-broadcast inputs get their gradient back through :func:`unbroadcast`.
+broadcast inputs get their gradient back through ``broadcast.reduce_to_inputs``.
 
 >>> import retrograd as rg
 >>> rg.exp(0.0), rg.add([1, 2], 3).numpy().tolist()
@@ -60,27 +60,24 @@ floor_div = floordiv
 
 @RegisterGradient("AddV2")
 def _add_grad(op, grad):
-    x, y = op.inputs
-    return broadcast.unbroadcast(grad, x.shape), broadcast.unbroadcast(grad, y.shape)
+    return broadcast.reduce_to_inputs(op, grad, grad)
 
 
 @RegisterGradient("Sub")
 def _sub_grad(op, grad):
-    x, y = op.inputs
-    return broadcast.unbroadcast(grad, x.shape), broadcast.unbroadcast(-grad, y.shape)
+    return broadcast.reduce_to_inputs(op, grad, -grad)
 
 
 @RegisterGradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
-    return broadcast.unbroadcast(grad * conj(y), x.shape), broadcast.unbroadcast(grad * conj(x), y.shape)
+    return broadcast.reduce_to_inputs(op, grad * conj(y), grad * conj(x))
 
 
 @RegisterGradient("RealDiv")
 def _realdiv_grad(op, grad):
-    x, y = op.inputs
-    cx, cy = conj(x), conj(y)
-    return broadcast.unbroadcast(grad / cy, x.shape), broadcast.unbroadcast(grad * ((-cx / cy) / cy), y.shape)
+    x, y = conj(op.inputs[0]), conj(op.inputs[1])
+    return broadcast.reduce_to_inputs(op, grad / y, grad * ((-x / y) / y))
 
 
 no_gradient("FloorDiv")
@@ -89,7 +86,7 @@ no_gradient("FloorDiv")
 @RegisterGradient("FloorMod")
 def _floormod_grad(op, grad):
     x, y = op.inputs
-    return broadcast.unbroadcast(grad, x.shape), broadcast.unbroadcast(grad * -floordiv(x, y), y.shape)
+    return broadcast.reduce_to_inputs(op, grad, grad * -floordiv(x, y))
 
 
 @RegisterGradient("Pow")
@@ -102,15 +99,14 @@ def _pow_grad(op, grad):
     safe_x = array_ops.where(positive, x, array_ops.ones_like(x))
     log_x = array_ops.where(positive, log(safe_x), array_ops.zeros_like(x))
     gy = grad * conj(z * log_x)
-    return broadcast.unbroadcast(gx, x.shape), broadcast.unbroadcast(gy, y.shape)
+    return broadcast.reduce_to_inputs(op, gx, gy)
 
 
 def _maximum_minimum_grad(op, grad, x_wins):
-    x, y = op.inputs
     zeros = array_ops.zeros_like(grad)
     gx = array_ops.where(x_wins, grad, zeros)
     gy = array_ops.where(x_wins, zeros, grad)
-    return broadcast.unbroadcast(gx, x.shape), broadcast.unbroadcast(gy, y.shape)
+    return broadcast.reduce_to_inputs(op, gx, gy)
 
 
 @RegisterGradient("Maximum")
@@ -151,7 +147,9 @@ sign = unary_op("sign", "Sign", np.sign, NUMERIC, "-1, 0 or 1 by the sign of x."
 square = unary_op("square", "Square", np.square, NUMERIC, "x * x elementwise.")
 sqrt = unary_op("sqrt", "Sqrt", np.sqrt, FLOAT_COMPLEX, "Square root elementwise.")
 rsqrt = unary_op("rsqrt", "Rsqrt", lambda x: 1 / np.sqrt(x), FLOAT_COMPLEX, "1 / sqrt(x).")
-reciprocal = unary_op("reciprocal", "Reciprocal", np.reciprocal, FLOAT_COMPLEX, "1 / x elementwise.")
+reciprocal = unary_op(
+    "reciprocal", "Reciprocal", np.reciprocal, FLOAT_COMPLEX, "1 / x elementwise."
+)
 exp = unary_op("exp", "Exp", np.exp, FLOAT_COMPLEX, "e ** x elementwise.")
 log = unary_op("log", "Log", np.log, FLOAT_COMPLEX, "Natural logarithm elementwise.")
 log1p = unary_op("log1p", "Log1p", np.log1p, FLOAT_COMPLEX, "log(1 + x), accurate near 0.")
@@ -331,7 +329,9 @@ def _clip_kernel(t, lo, hi):
 _ClipByValue = define_op("ClipByValue", _clip_kernel)
 
 
-def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None) -> Tensor:
+def clip_by_value(
+    t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None
+) -> Tensor:
     """Clips ``t`` to [clip_value_min, clip_value_max]; the bounds may broadcast to ``t``.
 
     >>> import retrograd as rg
@@ -362,4 +362,4 @@ def _clip_by_value_grad(op, grad):
     gt = array_ops.where(t_below_hi, inner, zeros)
     ghi = array_ops.where(t_below_hi, zeros, inner)
     glo = array_ops.where(raised_to_lo, grad, zeros)
-    return gt, broadcast.unbroadcast(glo, lo.shape), broadcast.unbroadcast(ghi, hi.shape)
+    return broadcast.reduce_to_inputs(op, gt, glo, ghi)

@@ -30,8 +30,16 @@ def _log_softmax_kernel(x, axis):
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
 
-relu = unary_op("relu", "Relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False), REAL, "max(x, 0).")
-softplus = unary_op("softplus", "Softplus", lambda x: np.logaddexp(0, x).astype(x.dtype, copy=False), FLOAT, "log(1 + exp(x)), stably.")
+relu = unary_op(
+    "relu", "Relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False), REAL, "max(x, 0)."
+)
+softplus = unary_op(
+    "softplus",
+    "Softplus",
+    lambda x: np.logaddexp(0, x).astype(x.dtype, copy=False),
+    FLOAT,
+    "log(1 + exp(x)), stably.",
+)
 _Softmax = define_op("Softmax", _softmax_kernel)
 _LogSoftmax = define_op("LogSoftmax", _log_softmax_kernel)
 _L2Loss = define_op("L2Loss", lambda t: (np.sum(np.square(t), dtype=t.dtype) / 2).astype(t.dtype))
@@ -51,7 +59,9 @@ def _softmax(op, logits, axis, name):
     x = tensor_arg(op.type, logits, FLOAT, "logits")
     ndim = x._value.ndim
     if ndim == 0 or not -ndim <= axis < ndim:
-        raise InvalidArgumentError(f"{op.type}: axis {axis} is out of range for logits of rank {ndim}")
+        raise InvalidArgumentError(
+            f"{op.type}: axis {axis} is out of range for logits of rank {ndim}"
+        )
     return execute(op, (x,), {"axis": axis % ndim}, name)
 
 

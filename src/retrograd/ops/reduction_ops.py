@@ -76,11 +76,15 @@ def _extremum_kernel(np_reduce, empty_value):
     return kernel
 
 
-_Sum = define_op("Sum", lambda x, axis, keepdims: np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
+_Sum = define_op(
+    "Sum", lambda x, axis, keepdims: np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+)
 _Mean = define_op("Mean", _mean_kernel)
 _Max = define_op("Max", _extremum_kernel(np.max, "min"))
 _Min = define_op("Min", _extremum_kernel(np.min, "max"))
-_Prod = define_op("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
+_Prod = define_op(
+    "Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+)
 
 
 def _reduce(op, kinds, input_tensor, axis, keepdims, name):
@@ -89,27 +93,37 @@ def _reduce(op, kinds, input_tensor, axis, keepdims, name):
     return execute(op, (x,), {"axis": axes, "keepdims": bool(keepdims)}, name)
 
 
-def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+def reduce_sum(
+    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+) -> Tensor:
     """Sum over ``axis`` (all axes when None)."""
     return _reduce(_Sum, NUMERIC, input_tensor, axis, keepdims, name)
 
 
-def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+def reduce_mean(
+    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+) -> Tensor:
     """Mean over ``axis``; integer means truncate toward zero, as in TensorFlow."""
     return _reduce(_Mean, NUMERIC, input_tensor, axis, keepdims, name)
 
 
-def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+def reduce_max(
+    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+) -> Tensor:
     """Maximum over ``axis``; ties share the gradient equally."""
     return _reduce(_Max, REAL, input_tensor, axis, keepdims, name)
 
 
-def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+def reduce_min(
+    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+) -> Tensor:
     """Minimum over ``axis``; ties share the gradient equally."""
     return _reduce(_Min, REAL, input_tensor, axis, keepdims, name)
 
 
-def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+def reduce_prod(
+    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+) -> Tensor:
     """Product over ``axis``."""
     return _reduce(_Prod, NUMERIC, input_tensor, axis, keepdims, name)
 
@@ -201,7 +215,9 @@ def _cumulate(op, x, axis, exclusive, reverse, name):
     return execute(op, (x,), attrs, name)
 
 
-def cumsum(x: Any, axis: int = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None) -> Tensor:
+def cumsum(
+    x: Any, axis: int = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None
+) -> Tensor:
     """Cumulative sum along ``axis``; ``exclusive`` starts from 0, ``reverse`` from the end.
 
     >>> import retrograd as rg
@@ -211,7 +227,9 @@ def cumsum(x: Any, axis: int = 0, exclusive: bool = False, reverse: bool = False
     return _cumulate(_Cumsum, x, axis, exclusive, reverse, name)
 
 
-def cumprod(x: Any, axis: int = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None) -> Tensor:
+def cumprod(
+    x: Any, axis: int = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None
+) -> Tensor:
     """Cumulative product along ``axis``; ``exclusive`` starts from 1."""
     return _cumulate(_Cumprod, x, axis, exclusive, reverse, name)
 
