@@ -7,8 +7,8 @@ float32 training follows Keras step for step.
 >>> w = rg.Variable(1.0)
 >>> opt = rg.optimizers.SGD(learning_rate=0.1)
 >>> _ = opt.minimize(lambda: w * w, [w])
->>> w.numpy()
-np.float32(0.8)
+>>> print(w.numpy())
+0.8
 """
 
 from __future__ import annotations
