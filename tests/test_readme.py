@@ -21,7 +21,11 @@ def test_readme_examples_run_and_print_what_they_promise():
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             exec(compile(block, "README.md", "exec"), namespace)
-        promised = [line.split("# ", 1)[1] for line in block.splitlines() if line.startswith("print(") and "# " in line]
+        promised = [
+            line.split("# ", 1)[1]
+            for line in block.splitlines()
+            if line.startswith("print(") and "# " in line
+        ]
         printed = out.getvalue().splitlines()
         assert len(printed) == len(promised)
         for text, promise in zip(printed, promised):

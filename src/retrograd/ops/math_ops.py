@@ -146,7 +146,9 @@ abs = unary_op("abs", "Abs", np.abs, REAL, "|x| elementwise.")  # noqa: A001
 sign = unary_op("sign", "Sign", np.sign, NUMERIC, "-1, 0 or 1 by the sign of x.")
 square = unary_op("square", "Square", np.square, NUMERIC, "x * x elementwise.")
 sqrt = unary_op("sqrt", "Sqrt", np.sqrt, FLOAT_COMPLEX, "Square root elementwise.")
-rsqrt = unary_op("rsqrt", "Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), FLOAT_COMPLEX, "1 / sqrt(x).")
+rsqrt = unary_op(
+    "rsqrt", "Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), FLOAT_COMPLEX, "1 / sqrt(x)."
+)
 reciprocal = unary_op(
     "reciprocal", "Reciprocal", np.reciprocal, FLOAT_COMPLEX, "1 / x elementwise."
 )
