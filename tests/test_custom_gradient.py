@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
+from tests.test_seeds import log1pexp2  # seed 004's custom second derivative
 
 
 @rg.custom_gradient
@@ -61,26 +62,6 @@ def test_seed_001_two_inputs():
         tape.watch([x, y])
         z = bar(x, y)
     assert (z.numpy(), tape.gradient(z, x).numpy(), tape.gradient(z, y).numpy()) == (6.0, 3.0, 2.0)
-
-
-@rg.custom_gradient
-def log1pexp2(x):
-    """Seed 004: a custom second derivative, 1 - e, through a nested custom gradient."""
-    e = rg.exp(x)
-    y = rg.math.log(1 + e)
-    x_grad = 1 - 1 / (1 + e)
-
-    def first_order_gradient(dy):
-        @rg.custom_gradient
-        def first_order_custom(unused_x):
-            def second_order_gradient(ddy):
-                return ddy * (1 - e)
-
-            return x_grad, second_order_gradient
-
-        return dy * first_order_custom(x)
-
-    return y, first_order_gradient
 
 
 @pytest.mark.parametrize("x, dy, ddy", [(1.0, 0.7310586, -1.7182817), (100.0, 1.0, -np.inf)])

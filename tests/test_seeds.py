@@ -200,26 +200,27 @@ def test_seed_003_matmul_gradient_eagerly():
     assert tape.gradient(cc, a).numpy().tolist() == [[573.0, 816.0], [1295.0, 1844.0]]
 
 
+@tf.custom_gradient
+def log1pexp2(x):
+    e = tf.exp(x)
+    y = tf.math.log(1 + e)
+    x_grad = 1 - 1 / (1 + e)
+
+    def first_order_gradient(dy):
+        @tf.custom_gradient
+        def first_order_custom(unused_x):
+            def second_order_gradient(ddy):
+                # Let's define the second-order graidne to be (1 - e)
+                return ddy * (1 - e)
+
+            return x_grad, second_order_gradient
+
+        return dy * first_order_custom(x)
+
+    return y, first_order_gradient
+
+
 def test_seed_004_custom_second_derivative_with_nested_tapes():
-    @tf.custom_gradient
-    def log1pexp2(x):
-        e = tf.exp(x)
-        y = tf.math.log(1 + e)
-        x_grad = 1 - 1 / (1 + e)
-
-        def first_order_gradient(dy):
-            @tf.custom_gradient
-            def first_order_custom(unused_x):
-                def second_order_gradient(ddy):
-                    # Let's define the second-order graidne to be (1 - e)
-                    return ddy * (1 - e)
-
-                return x_grad, second_order_gradient
-
-            return dy * first_order_custom(x)
-
-        return y, first_order_gradient
-
     results = []
     for value in (1.0, 100.0):
         x = tf.constant(value)
