@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from retrograd.execute import Operation
+from retrograd.execute import Operation, context
 from retrograd.ops import array_ops, math_ops
 from retrograd.registry import gradient_registry
 from retrograd.tensor import Tensor
@@ -39,7 +39,10 @@ def backward(tracked: dict, targets: list, seeds: list, sources: list) -> list[T
         rule = op.grad_fn or gradient_registry.lookup(op.type)
         if rule is None:  # declared non-differentiable
             continue
-        for value, g in zip(op.inputs, call_rule(rule, op, upstream)):
+        downstream = call_rule(rule, op, upstream)
+        for observer in context.backward_observers:
+            observer.observe_backward(op, rule, upstream, downstream)
+        for value, g in zip(op.inputs, downstream):
             if g is not None and (id(value) in tracked or id(value) in source_ids):
                 grads.setdefault(id(value), []).append(g)
     return [_total(grads.get(id(s))) for s in sources]

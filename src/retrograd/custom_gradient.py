@@ -84,7 +84,7 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
             f"must accept the keyword argument 'variables' and return (input_grads, variable_grads)"
         )
     outputs = [_as_output(f, i, y) for i, y in enumerate(nest.flatten(result))]
-    if not context.tapes:
+    if not context.recording:
         return nest.pack_sequence_as(result, outputs)
     inputs = [convert_to_tensor(a) for a in flat_args]  # a variable argument is read (recorded)
     fresh = tuple(Tensor(y._value) for y in outputs)

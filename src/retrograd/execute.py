@@ -108,13 +108,41 @@ class Operation:
 
 
 class _Context:
-    """What is recording right now: active tapes and variable watchers (process-wide)."""
+    """What is watching execution right now (process-wide, not per thread).
 
-    __slots__ = ("tapes", "variable_watchers")
+    ``tapes``: recording GradientTapes, innermost last. ``observers``: objects told about
+    every op that runs (``observe(operation)``: forward accumulators, traces, numeric
+    checks). ``recording`` is True while either list is non-empty: the one flag the
+    lean path tests. ``backward_observers``: objects told about every gradient rule
+    called during a backward pass (``observe_backward(op, rule, upstream, grads)``).
+    ``variable_watchers``: lists collecting the trainable variables read (custom_gradient).
+    """
+
+    __slots__ = ("tapes", "observers", "recording", "backward_observers", "variable_watchers")
 
     def __init__(self) -> None:
-        self.tapes: list = []  # recording GradientTapes, innermost last
-        self.variable_watchers: list[list] = []  # custom_gradient's lists of variables read
+        self.tapes: list = []
+        self.observers: list = []
+        self.recording = False
+        self.backward_observers: list = []
+        self.variable_watchers: list[list] = []
+
+    def push_tape(self, tape: Any) -> None:
+        self.tapes.append(tape)
+        self.recording = True
+
+    def pop_tape(self, tape: Any) -> None:
+        self.tapes.remove(tape)
+        self.recording = bool(self.tapes or self.observers)
+
+    def push_observer(self, observer: Any) -> None:
+        """Adds an object whose ``observe(operation)`` sees every op until it is popped."""
+        self.observers.append(observer)
+        self.recording = True
+
+    def pop_observer(self, observer: Any) -> None:
+        self.observers.remove(observer)
+        self.recording = bool(self.tapes or self.observers)
 
 
 context = _Context()
@@ -139,11 +167,11 @@ def execute(
         raise InvalidArgumentError(f"{op.type}: {e} (inputs: {shapes})") from None
     if op.multi_output:
         outputs = tuple([Tensor(r) for r in result])
-        if context.tapes:
+        if context.recording:
             record_operation(op.type, inputs, outputs, attrs, name)
         return outputs
     out = Tensor(result)
-    if context.tapes:
+    if context.recording:
         record_operation(op.type, inputs, (out,), attrs, name)
     return out
 
@@ -156,9 +184,10 @@ def record_operation(
     name: str | None = None,
     grad_fn: Callable[..., Any] | None = None,
 ) -> Operation | None:
-    """Records one op on every active tape that watches one of its inputs.
+    """Records one op on every active tape that watches one of its inputs, and shows it to
+    every observer.
 
-    The record is shared by those tapes. Returns it, or None when no tape wanted it.
+    The record is shared. Returns it, or None when no tape or observer wanted it.
     """
     record = None
     for tape in context.tapes:
@@ -166,6 +195,11 @@ def record_operation(
             if record is None:
                 record = Operation(op_type, tuple(inputs), outputs, attrs, name, grad_fn)
             tape._record(record)
+    if context.observers:
+        if record is None:
+            record = Operation(op_type, tuple(inputs), outputs, attrs, name, grad_fn)
+        for observer in list(context.observers):
+            observer.observe(record)
     return record
 
 

@@ -78,11 +78,11 @@ class GradientTape:
             self._pop()
 
     def _push(self) -> None:
-        context.tapes.append(self)
+        context.push_tape(self)
         self._recording = True
 
     def _pop(self) -> None:
-        context.tapes.remove(self)
+        context.pop_tape(self)
         self._recording = False
 
     @contextlib.contextmanager

@@ -65,7 +65,7 @@ class Variable:
     # -- reading -------------------------------------------------------------------------
     def read_value(self) -> Tensor:
         """The current value as a tensor; recorded on tapes that watch this variable."""
-        if self._trainable and (context.tapes or context.variable_watchers):
+        if self._trainable and (context.recording or context.variable_watchers):
             variable_accessed(self)
         return execute(_ReadVariableOp, (self,))
 
