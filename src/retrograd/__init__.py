@@ -39,7 +39,7 @@ from retrograd.dtypes import (
     uint8,
 )
 from retrograd.shapes import TensorShape
-from retrograd.tensor import Tensor, constant, convert_to_tensor, is_tensor
+from retrograd.tensor import Tensor, convert_to_tensor, is_tensor
 from retrograd.registry import NotDifferentiable, RegisterGradient, gradient_registry, no_gradient
 from retrograd.variables import Variable
 from retrograd import ops  # noqa: E402  (defines every op and binds the operators)
@@ -111,8 +111,11 @@ from retrograd.ops.reduction_ops import (
     reduce_prod,
     reduce_sum,
 )
-from retrograd.tape import GradientTape, UnconnectedGradients, gradients
+from retrograd.tape import GradientTape, UnconnectedGradients
 from retrograd.custom_gradient import custom_gradient
+from retrograd.graph import Graph, constant, executing_eagerly, get_default_graph, name_scope
+from retrograd.symbolic import gradients
+from retrograd import compat
 from retrograd.printing import print_ as print
 from retrograd.gradcheck import GradientCheckError, check_gradients
 from retrograd import bitwise, debugging, linalg, math, nn, optimizers, keras

@@ -131,6 +131,15 @@ def _input_label(op: Operation, i: int) -> str:
     return f"variable '{value.name}'" if isinstance(value, Variable) else f"input {i}"
 
 
+def _same_shape(a: Any, b: Any) -> bool:
+    """Equal shapes; in graphs, shapes that could be equal once unknown dimensions are known."""
+    if a == b:
+        return True
+    if a is None or b is None:
+        return True  # unknown rank
+    return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b))
+
+
 def call_rule(rule: Any, op: Operation, upstream: list) -> list:
     """Calls a gradient function and checks that it returned one well-formed gradient per input."""
     result = rule(op, *upstream)
@@ -148,7 +157,9 @@ def call_rule(rule: Any, op: Operation, upstream: list) -> list:
                 f"{describe_rule(op, rule)} returned a {type(g).__name__} for "
                 f"{_input_label(op, i)}; gradients must be retrograd tensors (or None)"
             )
-        if g._value.shape != value._value.shape or g._value.dtype != value._value.dtype:
+        if g._value.dtype != value._value.dtype or not _same_shape(
+            g._value.shape, value._value.shape
+        ):
             raise ValueError(
                 f"{describe_rule(op, rule)} returned a gradient of shape {tuple(g.shape)} and "
                 f"dtype {g.dtype.name} for {_input_label(op, i)}, which has shape "

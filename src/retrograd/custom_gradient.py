@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 
 from retrograd import nest
-from retrograd.execute import context, record_operation
+from retrograd.execute import context, define_op, execute, record_operation
+from retrograd.registry import no_gradient
 from retrograd.registry import function_location
 from retrograd.tensor import Tensor, convert_to_tensor
 from retrograd.variables import Variable
@@ -84,6 +85,8 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
             f"must accept the keyword argument 'variables' and return (input_grads, variable_grads)"
         )
     outputs = [_as_output(f, i, y) for i, y in enumerate(nest.flatten(result))]
+    if context.graph is not None:
+        return nest.pack_sequence_as(result, _graph_op(f, grad_fn, flat_args, variables, outputs))
     if not context.recording:
         return nest.pack_sequence_as(result, outputs)
     inputs = [convert_to_tensor(a) for a in flat_args]  # a variable argument is read (recorded)
@@ -91,6 +94,31 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     rule = _Rule(f, grad_fn, inputs, variables)
     record_operation("CustomGradient", [*inputs, *variables], fresh, None, f.__name__, rule)
     return nest.pack_sequence_as(result, list(fresh))
+
+
+# In a graph, the custom op also takes the forward results as inputs and passes them through:
+# the graph then computes them before it, and its gradient goes to the arguments only.
+_CustomGradient = define_op(
+    "CustomGradient",
+    lambda *values, forwarded: tuple(values[len(values) - forwarded :]),
+    multi_output=True,
+    shape_fn=lambda metas, forwarded: [(m.shape, m.dtype) for m in metas[len(metas) - forwarded :]],
+)
+
+
+no_gradient("CustomGradient")  # never looked up: each CustomGradient op carries its own rule
+
+
+def _graph_op(
+    f: Callable, grad_fn: Callable, flat_args: list, variables: list, outputs: list
+) -> list:
+    inputs = [convert_to_tensor(a) for a in flat_args]
+    rule = _Rule(f, grad_fn, inputs, variables, forwarded=len(outputs))
+    fresh = execute(
+        _CustomGradient, [*inputs, *variables, *outputs], {"forwarded": len(outputs)}, f.__name__
+    )
+    fresh[0].op.grad_fn = rule
+    return list(fresh)
 
 
 def _accepts_variables(grad_fn: Callable[..., Any]) -> bool:
@@ -116,13 +144,16 @@ def _as_output(f: Callable[..., Any], i: int, y: Any) -> Tensor:
 class _Rule:
     """The gradient function of one custom-gradient call: runs ``grad_fn`` and checks it."""
 
-    __slots__ = ("_f", "_grad_fn", "_inputs", "_variables", "describe")
+    __slots__ = ("_f", "_grad_fn", "_inputs", "_variables", "_forwarded", "describe")
 
-    def __init__(self, f: Callable, grad_fn: Callable, inputs: list, variables: list) -> None:
+    def __init__(
+        self, f: Callable, grad_fn: Callable, inputs: list, variables: list, forwarded: int = 0
+    ) -> None:
         self._f = f
         self._grad_fn = grad_fn
         self._inputs = inputs
         self._variables = variables
+        self._forwarded = forwarded  # graph ops: forward results passed through, no gradient
         self.describe = _describe(f)
 
     def __call__(self, op: Any, *upstream: Any) -> list:
@@ -150,10 +181,9 @@ class _Rule:
                 f"{len(self._inputs)} tensor input(s); return one per input (None for no gradient)"
             )
         targets = [*self._inputs, *self._variables]
-        return [
-            self._as_gradient(i, g, x)
-            for i, (g, x) in enumerate(zip([*flat, *variable_grads], targets))
-        ]
+        grads = [*flat, *variable_grads]
+        converted = [self._as_gradient(i, g, x) for i, (g, x) in enumerate(zip(grads, targets))]
+        return converted + [None] * self._forwarded
 
     def _as_gradient(self, i: int, g: Any, x: Any) -> Tensor | None:
         if g is None or isinstance(g, Tensor):

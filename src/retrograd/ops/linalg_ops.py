@@ -18,6 +18,7 @@ from retrograd.execute import define_op, execute
 from retrograd.ops import broadcast, math_ops
 from retrograd.ops.define import NUMERIC, tensor_pair
 from retrograd.registry import RegisterGradient
+from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor
 
 
@@ -29,7 +30,17 @@ def _matmul_kernel(a, b, transpose_a, transpose_b):
     return np.matmul(a, b)
 
 
-_MatMul = define_op("MatMul", _matmul_kernel)
+def _matmul_shape(metas, transpose_a, transpose_b):
+    a, b = metas
+    dtype = np.result_type(a.dtype, b.dtype)
+    if a.shape is None or b.shape is None:
+        return [(None, dtype)]
+    rows = a.shape[-1] if transpose_a else a.shape[-2]
+    cols = b.shape[-2] if transpose_b else b.shape[-1]
+    return [((*broadcast_dims([a.shape[:-2], b.shape[:-2]], "MatMul"), rows, cols), dtype)]
+
+
+_MatMul = define_op("MatMul", _matmul_kernel, shape_fn=_matmul_shape)
 
 
 def matmul(
@@ -57,12 +68,12 @@ def matmul(
         raise InvalidArgumentError(f"MatMul: both inputs need rank >= 2, got shapes {sa} and {sb}")
     inner_a = sa[-2] if transpose_a else sa[-1]
     inner_b = sb[-1] if transpose_b else sb[-2]
-    if inner_a != inner_b:
+    if inner_a is not None and inner_b is not None and inner_a != inner_b:
         raise InvalidArgumentError(
             f"MatMul: inner dimensions differ: a{list(sa)} (transpose_a={bool(transpose_a)}) "
             f"gives {inner_a}, b{list(sb)} (transpose_b={bool(transpose_b)}) gives {inner_b}"
         )
-    broadcast.broadcast_shapes(sa[:-2], sb[:-2], "MatMul")
+    broadcast_dims([sa[:-2], sb[:-2]], "MatMul")
     attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)}
     return execute(_MatMul, (a, b), attrs, name)
 

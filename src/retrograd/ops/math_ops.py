@@ -30,6 +30,7 @@ from retrograd.ops.define import (
     unary_op,
 )
 from retrograd.registry import RegisterGradient, no_gradient
+from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor
 
 
@@ -311,7 +312,7 @@ def add_n(inputs: list, name: str | None = None) -> Tensor:
     tensors = [tensor_arg("AddN", x, NUMERIC, "inputs") for x in inputs]
     first = tensors[0]
     for i, t in enumerate(tensors[1:], 1):
-        if t.dtype != first.dtype or t.shape != first.shape:
+        if t.dtype != first.dtype or not t.shape.is_compatible_with(first.shape):
             raise InvalidArgumentError(
                 f"AddN: all inputs must have the same dtype and shape; input 0 is "
                 f"{first.dtype.name}{list(first.shape)}, input {i} is {t.dtype.name}{list(t.shape)}"
@@ -344,7 +345,7 @@ def clip_by_value(
     _, lo = tensor_pair("ClipByValue", t, clip_value_min, REAL)
     _, hi = tensor_pair("ClipByValue", t, clip_value_max, REAL)
     for bound in (lo, hi):
-        if np.broadcast_shapes(tuple(t.shape), tuple(bound.shape)) != tuple(t.shape):
+        if broadcast_dims([t._value.shape, bound._value.shape], "ClipByValue") != t._value.shape:
             raise InvalidArgumentError(
                 f"ClipByValue: a bound of shape {tuple(bound.shape)} would change the shape "
                 f"{tuple(t.shape)} of t"

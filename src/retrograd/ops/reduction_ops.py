@@ -128,21 +128,28 @@ def reduce_prod(
     return _reduce(_Prod, NUMERIC, input_tensor, axis, keepdims, name)
 
 
-def _kept_shape(shape: tuple, axes: tuple[int, ...] | None) -> tuple[int, ...]:
-    reduced = _reduced(shape, axes)
-    return tuple(1 if i in reduced else d for i, d in enumerate(shape))
+def _kept_shape(reduced_shape: tuple, reduced: tuple[int, ...], ndim: int) -> tuple[int, ...]:
+    """The shape of a reduction's output with its ``reduced`` axes kept as size 1."""
+    kept = iter(reduced_shape)
+    return tuple(1 if i in reduced else next(kept) for i in range(ndim))
 
 
 def _keep_dims(t: Tensor, op) -> Tensor:
-    """An output or upstream gradient of reduction ``op`` reshaped with its reduced axes as 1."""
+    """An output or upstream gradient of reduction ``op`` with its reduced axes back, as 1."""
     if op.get_attr("keepdims"):
         return t
-    return array_ops.reshape(t, _kept_shape(tuple(op.inputs[0].shape), op.get_attr("axis")))
+    ndim = op.inputs[0]._value.ndim
+    reduced = _reduced(tuple(range(ndim)), op.get_attr("axis"))
+    if t._value.shape is not None and None not in t._value.shape:
+        return array_ops.reshape(t, _kept_shape(t._value.shape, reduced, ndim))
+    for axis in reduced:  # unknown dimensions: insert the axes one by one
+        t = array_ops.expand_dims(t, axis)
+    return t
 
 
 def _spread(grad: Tensor, op) -> Tensor:
     """The upstream gradient of a reduction broadcast back over the input's shape."""
-    return broadcast.broadcast_to(_keep_dims(grad, op), op.inputs[0].shape)
+    return broadcast.broadcast_like(_keep_dims(grad, op), op.inputs[0])
 
 
 @RegisterGradient("Sum")
@@ -152,8 +159,15 @@ def _sum_grad(op, grad):
 
 @RegisterGradient("Mean")
 def _mean_grad(op, grad):
-    count = _count(tuple(op.inputs[0].shape), op.get_attr("axis"))
-    return _spread(grad, op) / max(count, 1)
+    x, y = op.inputs[0], op.outputs[0]
+    if x._value.size is not None:
+        count = _count(tuple(x._value.shape), op.get_attr("axis"))
+        return _spread(grad, op) / max(count, 1)
+    # Sizes known only when the graph runs: the count is size(x) / size(y).
+    count = math_ops.cast(array_ops.size(x), grad.dtype) / math_ops.cast(
+        array_ops.size(y), grad.dtype
+    )
+    return _spread(grad, op) / math_ops.maximum(count, 1)
 
 
 def _extremum_grad(op, grad):
