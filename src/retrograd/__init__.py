@@ -115,6 +115,7 @@ from retrograd.tape import GradientTape, UnconnectedGradients
 from retrograd.custom_gradient import custom_gradient
 from retrograd.graph import Graph, constant, executing_eagerly, get_default_graph, name_scope
 from retrograd.symbolic import gradients
+from retrograd.function import TensorSpec, function
 from retrograd import compat
 from retrograd.printing import print_ as print
 from retrograd.gradcheck import GradientCheckError, check_gradients

@@ -34,8 +34,7 @@ import numpy as np
 
 from retrograd import nest
 from retrograd.execute import context, define_op, execute, record_operation
-from retrograd.registry import no_gradient
-from retrograd.registry import function_location
+from retrograd.registry import function_location, no_gradient
 from retrograd.tensor import Tensor, convert_to_tensor
 from retrograd.variables import Variable
 

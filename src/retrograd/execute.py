@@ -136,11 +136,14 @@ class Operation:
 class _Context:
     """What is watching execution right now (process-wide, not per thread).
 
-    ``graph``: while not None, ops are added to this graph instead of run. ``tapes``: recording GradientTapes, innermost last. ``observers``: objects told about
-    every op that runs (``observe(operation)``: forward accumulators, traces, numeric
-    checks). ``recording`` is True while either list is non-empty: the one flag the
-    lean path tests. ``backward_observers``: objects told about every gradient rule
-    called during a backward pass (``observe_backward(op, rule, upstream, grads)``).
+    ``graph``: while not None, ops are added to this graph instead of run.
+    ``tapes``: recording GradientTapes, innermost last.
+    ``observers``: objects told about every op that runs (``observe(operation)``: forward
+    accumulators, traces, numeric checks).
+    ``recording``: True while tapes or observers are active — the one flag the lean path
+    tests.
+    ``backward_observers``: objects told about every gradient rule called during a backward
+    pass (``observe_backward(op, rule, upstream, grads)``).
     ``variable_watchers``: lists collecting the trainable variables read (custom_gradient).
     """
 

@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 
 from retrograd import dtypes
+from retrograd import tensor as tensor_module
 from retrograd.errors import InvalidArgumentError
 from retrograd.execute import OpDef, Operation, context, define_op, observe_operation
 from retrograd.registry import gradient_registry, no_gradient
 from retrograd.shapes import TensorShape
-from retrograd import tensor as tensor_module
 from retrograd.tensor import Tensor
 from retrograd.variables import Variable
 
