@@ -306,6 +306,12 @@ class Graph:
         self._captures[id(value)] = (value, const)  # keeps `value` alive, so its id stays its own
         return const
 
+    def captured(self, value: Tensor) -> Tensor:
+        """The constant that stands for eager tensor ``value`` in this graph (``value`` itself
+        if it was never captured)."""
+        found = self._captures.get(id(value))
+        return value if found is None else found[1]
+
     # -- reading -------------------------------------------------------------------------
     def get_operations(self) -> list[GraphOperation]:
         return list(self._operations)

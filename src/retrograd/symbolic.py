@@ -51,8 +51,11 @@ def gradients(
     ys, xs = nest.flatten(ys), nest.flatten(xs)
     graph = _graph_of(ys)
     for i, x in enumerate(xs):
-        if not isinstance(x, (SymbolicTensor, Variable)):
-            raise TypeError(f"gradients: xs[{i}] must be a graph tensor or a Variable, got {x!r}")
+        if not isinstance(x, (Tensor, Variable)):
+            raise TypeError(f"gradients: xs[{i}] must be a tensor or a Variable, got {x!r}")
+    # An eager tensor used in the graph became a constant there: differentiate with respect
+    # to that constant (a tensor never captured is simply not connected).
+    xs = [graph.captured(x) if type(x) is Tensor else x for x in xs]
     stops = {id(t) for t in nest.flatten(stop_gradients)} if stop_gradients is not None else set()
     with graph.as_default(), graph.name_scope(name):
         seeds = _seeds(ys, grad_ys)

@@ -26,7 +26,11 @@ from retrograd.tensor import Tensor, convert_to_tensor
 # --- reshaping --------------------------------------------------------------------------
 
 _Reshape = define_op("Reshape", lambda x, shape: np.reshape(x, shape))
-_ReshapeLike = define_op("ReshapeLike", lambda x, like: np.reshape(x, np.shape(like)))
+_ReshapeLike = define_op(
+    "ReshapeLike",
+    lambda x, like: np.reshape(x, np.shape(like)),
+    shape_fn=lambda metas: broadcast.shaped_like(metas),
+)
 _Transpose = define_op("Transpose", lambda x, perm: np.transpose(x, perm))
 _ExpandDims = define_op("ExpandDims", lambda x, axis: np.expand_dims(x, axis))
 _Squeeze = define_op("Squeeze", lambda x, axis: np.squeeze(x, axis))
@@ -239,7 +243,11 @@ def _slice_grad_kernel(dy, like, index):
 
 
 _StridedSlice = define_op("StridedSlice", lambda x, index: x[index])
-_StridedSliceGrad = define_op("StridedSliceGrad", _slice_grad_kernel)
+_StridedSliceGrad = define_op(
+    "StridedSliceGrad",
+    _slice_grad_kernel,
+    shape_fn=lambda metas, index: broadcast.shaped_like(metas),
+)
 
 
 def strided_slice(x: Any, index: Any, name: str | None = None) -> Tensor:

@@ -45,10 +45,21 @@ def _sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
 
 
 _BroadcastTo = define_op("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape))
-_BroadcastLike = define_op("BroadcastLike", lambda x, like: np.broadcast_to(x, np.shape(like)))
+
+
+def shaped_like(metas):
+    """Shape function of ops whose output has the shape of their second input and the dtype
+    of their first."""
+    return [(metas[1].shape, metas[0].dtype)]
+
+
+_BroadcastLike = define_op(
+    "BroadcastLike", lambda x, like: np.broadcast_to(x, np.shape(like)), shape_fn=shaped_like
+)
 _UnbroadcastLike = define_op(
     "UnbroadcastLike",
     lambda grad, like: _sum_to_shape(grad, np.shape(like)).astype(grad.dtype, copy=False),
+    shape_fn=shaped_like,
 )
 
 
