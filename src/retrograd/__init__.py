@@ -116,6 +116,7 @@ from retrograd.custom_gradient import custom_gradient
 from retrograd.graph import Graph, constant, executing_eagerly, get_default_graph, name_scope
 from retrograd.symbolic import gradients
 from retrograd.function import TensorSpec, function
+from retrograd.control_flow import cond, while_loop
 from retrograd import compat
 from retrograd.printing import print_ as print
 from retrograd.gradcheck import GradientCheckError, check_gradients

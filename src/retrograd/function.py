@@ -87,9 +87,11 @@ class ConcreteFunction:
         stateful: bool = True,
         reads: list | None = None,
         variables: list | None = None,
+        captured_inputs: list | None = None,
     ) -> None:
         self.graph = graph
-        self.inputs = inputs  # placeholders, one per tensor leaf of the arguments
+        self.inputs = inputs  # placeholders: one per tensor argument, then one per capture
+        self.captured_inputs = captured_inputs or []  # enclosing-graph tensors, passed in calls
         self.structured_outputs = outputs
         self.outputs = [t for t in nest.flatten(outputs) if isinstance(t, (Tensor, Variable))]
         self.name = name
@@ -108,7 +110,8 @@ class ConcreteFunction:
         for v in self.variables:  # a call reads its variables: watching tapes see that
             if v.trainable and (context.recording or context.variable_watchers):
                 variable_accessed(v)
-        flat = execute(_PartitionedCall, [*args, *self.variables], {"f": self}, self.name)
+        inputs = [*args, *self.captured_inputs, *self.variables]
+        flat = execute(_PartitionedCall, inputs, {"f": self}, self.name)
         leaves = iter(flat[: len(self.outputs)])
         return nest.pack_sequence_as(
             self.structured_outputs,
@@ -130,9 +133,9 @@ class ConcreteFunction:
                     placeholder(t.dtype, t._value.shape, name="upstream") for t in self.outputs
                 ]
                 grads = gradients(self.outputs, [*self.inputs, *self.variables], grad_ys=upstream)
-            # Fed the forward call's read values (so it reads no variable itself, and its
-            # gradient reaches the variables through those reads), and without the stateful
-            # ops: assignments and prints ran in the forward call.
+            # Fed the forward call's read values if it returns them (then it reads no
+            # variable itself, and its gradient reaches the variables through those reads),
+            # and without the stateful ops: assignments and prints ran in the forward call.
             self._backward = ConcreteFunction(
                 self.graph,
                 [*self.inputs, *upstream, *self.reads],
@@ -140,7 +143,7 @@ class ConcreteFunction:
                 f"{self.name}_grad",
                 stateful=False,
                 reads=[],
-                variables=[],
+                variables=[] if self.reads else self.variables,
             )
         return self._backward
 
@@ -261,7 +264,7 @@ class Function:
 
     def _trace(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
         self._tracing_count += 1
-        graph = Graph()
+        graph = Graph(outer=context.graph)
         saved = (context.tapes, context.observers, context.recording)
         context.tapes, context.observers, context.recording = (
             [],
@@ -285,7 +288,14 @@ class Function:
                 outputs = self._python_function(*args, **kwargs)
         finally:
             context.tapes, context.observers, context.recording = saved
-        return ConcreteFunction(graph, inputs, outputs, self._name)
+        captures = graph.external_captures
+        return ConcreteFunction(
+            graph,
+            [*inputs, *(internal for _, internal in captures)],
+            outputs,
+            self._name,
+            captured_inputs=[external for external, _ in captures],
+        )
 
     def __repr__(self) -> str:
         return f"<retrograd.Function {self._name} traced {self._tracing_count} time(s)>"

@@ -207,7 +207,11 @@ class _OverriddenGradient:
 class Graph:
     """A dataflow graph of operations (TensorFlow's ``tf.Graph``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, outer: Graph | None = None) -> None:
+        # A function, branch or loop body traced inside another graph uses that graph's
+        # tensors through placeholders of its own: `external_captures` pairs them.
+        self.outer = outer
+        self.external_captures: list[tuple[SymbolicTensor, SymbolicTensor]] = []
         self._operations: list[GraphOperation] = []
         self._by_name: dict[str, GraphOperation] = {}
         self._name_counts: dict[str, int] = {}
@@ -286,11 +290,13 @@ class Graph:
 
     def _as_input(self, value: Any) -> Any:
         if isinstance(value, SymbolicTensor):
-            if value.op.graph is not self:
-                raise ValueError(
-                    f"Tensor {value.name} must be from the same graph as the op that uses it"
-                )
-            return value
+            if value.op.graph is self:
+                return value
+            if self._encloses(value.op.graph):
+                return self._capture_external(value)
+            raise ValueError(
+                f"Tensor {value.name} must be from the same graph as the op that uses it"
+            )
         if isinstance(value, Variable):
             return value  # read live when the graph runs (ReadVariableOp)
         return self.capture(value)
@@ -305,6 +311,25 @@ class Graph:
         )
         self._captures[id(value)] = (value, const)  # keeps `value` alive, so its id stays its own
         return const
+
+    def _encloses(self, graph: Graph) -> bool:
+        outer = self.outer
+        while outer is not None:
+            if outer is graph:
+                return True
+            outer = outer.outer
+        return False
+
+    def _capture_external(self, value: SymbolicTensor) -> SymbolicTensor:
+        if value.op.graph is not self.outer:
+            value = self.outer._capture_external(value)  # through each enclosing graph
+        for external, internal in self.external_captures:
+            if external is value:
+                return internal
+        with self.as_default():
+            internal = placeholder(value.dtype, value._value.shape, name="captured")
+        self.external_captures.append((value, internal))
+        return internal
 
     def captured(self, value: Tensor) -> Tensor:
         """The constant that stands for eager tensor ``value`` in this graph (``value`` itself

@@ -25,6 +25,11 @@ CHECKED_ELSEWHERE = {
     "Conj": "identity on real tensors; complex gradients arrive with complex support",
     "Sign": "tests/ops/test_math_ops.py::test_gradients_at_kinks_follow_tensorflow",
     "FloorDiv": "declared non-differentiable",
+    "PartitionedCall": "tests/test_function.py::test_function_calls_pass_finite_difference_checks_to_second_order",
+    "If": "tests/test_control_flow.py::test_cond_values_and_gradients",
+    "While": "tests/test_control_flow.py::test_while_loop_values_and_gradients_through_every_iteration",
+    "LoopHistoryGet": "the While gradient's second order, in tests/test_control_flow.py",
+    "LoopHistoryPut": "the While gradient's third order, checked by the While tests",
 }
 
 
