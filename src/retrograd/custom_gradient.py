@@ -88,7 +88,7 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         return nest.pack_sequence_as(result, outputs)
     inputs = [convert_to_tensor(a) for a in flat_args]  # a variable argument is read (recorded)
     fresh = tuple(Tensor(y._value) for y in outputs)
-    rule = _Rule(f, grad_fn, inputs, variables)
+    rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs))
     record_operation("CustomGradient", [*inputs, *variables], fresh, None, f.__name__, rule)
     return nest.pack_sequence_as(result, list(fresh))
 
@@ -114,16 +114,22 @@ def _as_output(f: Callable[..., Any], i: int, y: Any) -> Tensor:
 
 
 class _Rule:
-    """The gradient function of one custom-gradient call: runs ``grad_fn`` and checks it."""
+    """The gradient function of one custom-gradient call: runs ``grad_fn`` and checks it.
 
-    __slots__ = ("_f", "_grad_fn", "_inputs", "_variables", "describe")
+    ``call`` keeps the call's ``(args, kwargs)`` so that checkers can run ``f`` again.
+    """
 
-    def __init__(self, f: Callable, grad_fn: Callable, inputs: list, variables: list) -> None:
+    __slots__ = ("_f", "_grad_fn", "_inputs", "_variables", "describe", "call")
+
+    def __init__(
+        self, f: Callable, grad_fn: Callable, inputs: list, variables: list, call: tuple
+    ) -> None:
         self._f = f
         self._grad_fn = grad_fn
         self._inputs = inputs
         self._variables = variables
         self.describe = _describe(f)
+        self.call = call
 
     def __call__(self, op: Any, *upstream: Any) -> list:
         if self._variables:
