@@ -261,7 +261,8 @@ class _Check:
                 tolerance = self._tolerance(magnitude, d.value[0])
                 if abs(computed - expected) > tolerance:
                     message = self._locate(level, i, scalar, g, v, computed, expected)
-                    kink = _kink_note(self.f, d.ahead[0], d.behind[0], tolerance)
+                    error = abs(computed - expected)
+                    kink = _kink_note(self.f, d.ahead[0], d.behind[0], tolerance, error)
                     raise GradientCheckError(message + kink)
 
     def _locate(self, level, i, scalar, g, v, computed, expected) -> str:
@@ -316,7 +317,7 @@ class _Check:
             if np.any(bad):
                 where = np.unravel_index(np.argmax(np.where(bad, error, -1)), error.shape)
                 index = tuple(int(n) for n in where)
-                kink = _kink_note(self.f, a[where], b[where], tolerance[where])
+                kink = _kink_note(self.f, a[where], b[where], tolerance[where], error[where])
                 raise GradientCheckError(
                     f"gradient of '{_name(self.f)}' at order {level} is wrong for argument {i} "
                     f"(forward mode): along a random direction the largest error of the "
@@ -326,9 +327,10 @@ class _Check:
                 )
 
 
-def _kink_note(f: Callable, ahead: Any, behind: Any, tolerance: Any) -> str:
-    """A note when one-sided differences disagree: the point may be a kink, not a bug."""
-    if abs(float(ahead) - float(behind)) <= 100 * float(tolerance):
+def _kink_note(f: Callable, ahead: Any, behind: Any, tolerance: Any, error: Any) -> str:
+    """A note when one-sided differences disagree (by more than the error they would explain):
+    the point may be a kink, not a bug. Where f is smooth they differ by O(delta) only."""
+    if abs(float(ahead) - float(behind)) <= max(float(tolerance), 0.5 * float(error)):
         return ""
     return (
         f"; the one-sided differences disagree ({float(ahead):.6g} ahead, {float(behind):.6g} "
