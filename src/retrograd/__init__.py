@@ -115,6 +115,7 @@ from retrograd.tape import GradientTape, UnconnectedGradients, gradients
 from retrograd.custom_gradient import custom_gradient
 from retrograd.printing import print_ as print
 from retrograd.gradcheck import GradientCheckError, check_gradients
+from retrograd.tracing import Trace, trace
 from retrograd import bitwise, debugging, linalg, math, nn, optimizers, keras, test
 
 newaxis = None

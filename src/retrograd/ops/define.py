@@ -20,6 +20,10 @@ INTEGER = "iu"
 BOOL = "b"
 ANY = "biufc"
 
+# Op types defined by unary_op / binary_op: elementwise, so each output element depends on
+# the same element of each (broadcast) input. Traces show their local derivative.
+ELEMENTWISE_OPS: set[str] = set()
+
 _KIND_NAMES = {"f": "float", "c": "complex", "i": "int", "u": "unsigned int", "b": "bool"}
 
 
@@ -84,6 +88,7 @@ def unary_op(
 ) -> Callable[..., Any]:
     """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``."""
     op = define_op(op_type, kernel)
+    ELEMENTWISE_OPS.add(op_type)
 
     def op_function(x: Any, name: str | None = None) -> Tensor:
         x = (
@@ -101,6 +106,7 @@ def binary_op(
 ) -> Callable[..., Any]:
     """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``."""
     op = define_op(op_type, kernel)
+    ELEMENTWISE_OPS.add(op_type)
 
     def op_function(x: Any, y: Any, name: str | None = None) -> Tensor:
         return execute(op, tensor_pair(op_type, x, y, kinds), None, name)
