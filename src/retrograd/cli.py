@@ -69,6 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    passed_on: list[str] = []
+    if argv[:1] == ["trace"] and "--" in argv:  # everything after -- belongs to the script
+        cut = argv.index("--")
+        argv, passed_on = argv[:cut], argv[cut + 1 :]
     args = parser.parse_args(argv)
     if args.command == "demo":
         from retrograd import demo
@@ -76,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         demo.run()
         return 0
     if args.command == "trace":
-        return run_trace(args.script, args.script_args, args.output, args.max_ops)
+        return run_trace(args.script, args.script_args + passed_on, args.output, args.max_ops)
     return run_check(parser, args)
 
 

@@ -17,7 +17,9 @@ def table_rows(trace: Any, custom_only: bool = False, pass_index: int | None = N
     """One row per (rule call, input with a gradient): the cells of ``table`` as text."""
     rows = []
     several_passes = trace.passes > 1 and pass_index is None
-    for step, g in enumerate(_selected(trace, custom_only, pass_index), start=1):
+    steps: dict[int, int] = {}  # pass -> rule calls so far
+    for g in _selected(trace, custom_only, pass_index):
+        step = steps[g.pass_index] = steps.get(g.pass_index, 0) + 1
         upstream = "; ".join(summarize(u) for u in g.upstream)
         many = len(g.inputs) > 1
         for i, (x, d, local) in enumerate(zip(g.inputs, g.downstream, g.local)):
