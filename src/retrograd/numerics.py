@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import traceback
 import weakref
 from collections.abc import Iterator
@@ -65,9 +66,17 @@ class NumericsChecker:
                     self._backward_message(op, rule, upstream, i, g, problem)
                 )
 
-    def _user_stack(self) -> traceback.StackSummary:
-        frames = [f for f in traceback.extract_stack()[:-1] if not f.filename.startswith(_PACKAGE)]
-        return traceback.StackSummary.from_list(frames[-self.stack_height_limit :])
+    def _user_stack(self) -> list[tuple]:
+        """(code, line) of the calling frames outside retrograd, innermost last; formatted only
+        when an error is raised (extracting source lines for every op would be slow)."""
+        frames = []
+        frame = sys._getframe(2)
+        while frame is not None and len(frames) < self.stack_height_limit:
+            if not frame.f_code.co_filename.startswith(_PACKAGE):
+                frames.append((frame.f_code, frame.f_lineno))
+            frame = frame.f_back
+        frames.reverse()
+        return frames
 
     def _forward_message(self, op: Operation, i: int, y: Any, problem: str) -> str:
         lines = [
@@ -96,7 +105,10 @@ class NumericsChecker:
             return ["The op was created before check numerics was enabled."]
         if isinstance(stack, str):
             return [f"The op was created {stack}."]
-        frames = "".join(stack.format()).rstrip("\n")
+        summary = traceback.StackSummary.from_list(
+            [(code.co_filename, line, code.co_name, None) for code, line in stack]
+        )
+        frames = "".join(summary.format()).rstrip("\n")
         return ["The op was created at (most recent call last):", frames]
 
 

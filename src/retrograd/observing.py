@@ -32,14 +32,27 @@ _CALL_RULE = backprop.call_rule.__code__
 
 @contextlib.contextmanager
 def paused() -> Iterator[None]:
-    """No tape records, no observer sees and no backward observer hears what runs inside."""
-    saved = (context.tapes, context.observers, context.recording, context.backward_observers)
+    """No tape records, no observer sees, no backward observer hears and no custom_gradient
+    collects the variables read by what runs inside."""
+    saved = (
+        context.tapes,
+        context.observers,
+        context.recording,
+        context.backward_observers,
+        context.variable_watchers,
+    )
     context.tapes, context.observers, context.recording = [], [], False
-    context.backward_observers = []
+    context.backward_observers, context.variable_watchers = [], []
     try:
         yield
     finally:
-        context.tapes, context.observers, context.recording, context.backward_observers = saved
+        (
+            context.tapes,
+            context.observers,
+            context.recording,
+            context.backward_observers,
+            context.variable_watchers,
+        ) = saved
 
 
 def inside_gradient_rule() -> bool:
