@@ -120,7 +120,8 @@ from retrograd.control_flow import cond, while_loop
 from retrograd import compat
 from retrograd.printing import print_ as print
 from retrograd.gradcheck import GradientCheckError, check_gradients
-from retrograd import bitwise, debugging, linalg, math, nn, optimizers, keras
+from retrograd.tracing import Trace, trace
+from retrograd import bitwise, debugging, linalg, math, nn, optimizers, keras, test
 
 newaxis = None
 

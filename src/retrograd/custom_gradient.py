@@ -85,12 +85,13 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         )
     outputs = [_as_output(f, i, y) for i, y in enumerate(nest.flatten(result))]
     if context.graph is not None:
-        return nest.pack_sequence_as(result, _graph_op(f, grad_fn, flat_args, variables, outputs))
+        fresh = _graph_op(f, grad_fn, flat_args, variables, outputs, (args, kwargs))
+        return nest.pack_sequence_as(result, fresh)
     if not context.recording:
         return nest.pack_sequence_as(result, outputs)
     inputs = [convert_to_tensor(a) for a in flat_args]  # a variable argument is read (recorded)
     fresh = tuple(Tensor(y._value) for y in outputs)
-    rule = _Rule(f, grad_fn, inputs, variables)
+    rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs))
     record_operation("CustomGradient", [*inputs, *variables], fresh, None, f.__name__, rule)
     return nest.pack_sequence_as(result, list(fresh))
 
@@ -109,10 +110,10 @@ no_gradient("CustomGradient")  # never looked up: each CustomGradient op carries
 
 
 def _graph_op(
-    f: Callable, grad_fn: Callable, flat_args: list, variables: list, outputs: list
+    f: Callable, grad_fn: Callable, flat_args: list, variables: list, outputs: list, call: tuple
 ) -> list:
     inputs = [convert_to_tensor(a) for a in flat_args]
-    rule = _Rule(f, grad_fn, inputs, variables, forwarded=len(outputs))
+    rule = _Rule(f, grad_fn, inputs, variables, call, forwarded=len(outputs))
     fresh = execute(
         _CustomGradient, [*inputs, *variables, *outputs], {"forwarded": len(outputs)}, f.__name__
     )
@@ -141,12 +142,22 @@ def _as_output(f: Callable[..., Any], i: int, y: Any) -> Tensor:
 
 
 class _Rule:
-    """The gradient function of one custom-gradient call: runs ``grad_fn`` and checks it."""
+    """The gradient function of one custom-gradient call: runs ``grad_fn`` and checks it.
 
-    __slots__ = ("_f", "_grad_fn", "_inputs", "_variables", "_forwarded", "describe")
+    ``call`` keeps the call's ``(args, kwargs)`` so that checkers can run ``f`` again;
+    ``forwarded`` counts the forward results a graph op passes through (no gradient).
+    """
+
+    __slots__ = ("_f", "_grad_fn", "_inputs", "_variables", "_forwarded", "describe", "call")
 
     def __init__(
-        self, f: Callable, grad_fn: Callable, inputs: list, variables: list, forwarded: int = 0
+        self,
+        f: Callable,
+        grad_fn: Callable,
+        inputs: list,
+        variables: list,
+        call: tuple,
+        forwarded: int = 0,
     ) -> None:
         self._f = f
         self._grad_fn = grad_fn
@@ -154,6 +165,7 @@ class _Rule:
         self._variables = variables
         self._forwarded = forwarded  # graph ops: forward results passed through, no gradient
         self.describe = _describe(f)
+        self.call = call
 
     def __call__(self, op: Any, *upstream: Any) -> list:
         if self._variables:

@@ -145,6 +145,8 @@ class _Context:
     ``backward_observers``: objects told about every gradient rule called during a backward
     pass (``observe_backward(op, rule, upstream, grads)``).
     ``variable_watchers``: lists collecting the trainable variables read (custom_gradient).
+    ``rule_depth`` and ``backward_pass``: whether a gradient function is running, and which
+    backward walk (numbered from 1) is, so tools can tell gradient work from the program.
     """
 
     __slots__ = (
@@ -154,6 +156,8 @@ class _Context:
         "recording",
         "backward_observers",
         "variable_watchers",
+        "rule_depth",
+        "backward_pass",
     )
 
     def __init__(self) -> None:
@@ -163,6 +167,8 @@ class _Context:
         self.recording = False
         self.backward_observers: list = []
         self.variable_watchers: list[list] = []
+        self.rule_depth = 0  # gradient functions running now (nested walks count again)
+        self.backward_pass = 0  # the number of the backward walk running now; 0: none
 
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)
