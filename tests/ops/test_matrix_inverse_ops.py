@@ -37,6 +37,14 @@ def _tri(x, lower):
     return np.tril(x) if lower else np.triu(x)
 
 
+def np_solve(a, b):
+    """np.linalg.solve with batch broadcasting that NumPy 1.x also reads as matrices."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    return np.linalg.solve(
+        np.broadcast_to(a, (*batch, *a.shape[-2:])), np.broadcast_to(b, (*batch, *b.shape[-2:]))
+    )
+
+
 UNIT = (-1.0, 1.0)
 
 CASES = [
@@ -113,7 +121,7 @@ CASES = [
                 dominant(a), b, lower=lower, adjoint=adj
             ),
             shapes,
-            lambda a, b, lower=lower, adj=adj: np.linalg.solve(
+            lambda a, b, lower=lower, adj=adj: np_solve(
                 _t(_tri(np_dominant(a), lower)) if adj else _tri(np_dominant(a), lower), b
             ),
             UNIT,
