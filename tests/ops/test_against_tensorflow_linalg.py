@@ -180,3 +180,17 @@ def test_triangular_solve_with_a_zero_pivot_matches_tensorflow():
         ours = rg.linalg.triangular_solve(matrix, b).numpy()
         theirs = tf.linalg.triangular_solve(matrix, b).numpy()
         np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize(
+    "name, x",
+    [
+        ("eigh", np.eye(3)),
+        ("eigvalsh", np.zeros((3, 3))),
+        ("svd", np.eye(3)),
+        ("svd[tall]", np.eye(4, 2)),
+        ("svd[values]", np.diag([1.0, 0.0, 0.0])[None, :, :2].repeat(2, 0)),
+    ],
+)
+def test_degenerate_values_give_tensorflows_gradients(name, x):
+    _compare(name, x)

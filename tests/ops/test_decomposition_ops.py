@@ -252,3 +252,28 @@ def test_svd_values_alone_differentiate_with_full_matrices():
 def test_errors_name_the_op_and_the_problem(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize(
+    "f, x, expected",
+    [
+        (lambda x: rg.reduce_sum(rg.linalg.eigh(x)[0]), np.eye(3), np.eye(3)),
+        (lambda x: rg.reduce_sum(rg.linalg.eigvalsh(x)), 2 * np.eye(2), np.eye(2)),
+        (lambda x: rg.reduce_sum(rg.linalg.svd(x)[0]), np.eye(3), np.eye(3)),
+        (lambda x: rg.reduce_sum(rg.linalg.svd(x)[0]), np.eye(3, 2), np.eye(3, 2)),
+        (
+            lambda x: rg.reduce_sum(rg.linalg.svd(x)[0]),
+            np.diag([1.0, 0.0, 0.0])[:, :2],
+            np.eye(3, 2),
+        ),
+        (
+            lambda x: rg.reduce_sum(rg.linalg.svd(x)[0]),
+            np.diag([1.0, 0.0, 0.0])[:2, :],
+            np.eye(2, 3),
+        ),
+    ],
+)
+def test_repeated_and_zero_values_give_tensorflows_finite_gradient(f, x, expected):
+    """Where eigen/singular values coincide (or a singular value is 0) the coupling terms
+    drop out, as in TensorFlow: losses of the values alone keep their true gradient."""
+    np.testing.assert_allclose(_gradient(f, x), expected, atol=1e-12)

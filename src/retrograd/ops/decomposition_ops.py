@@ -9,8 +9,11 @@ factors match TensorFlow's (both use Householder reflections with R's diagonal r
 Gradients (written with retrograd ops, so they differentiate again): Cholesky after Murray
 (2016) and Seeger et al., QR after Walter and Lehmann (2018) and Liao et al. (2019), eigh and
 SVD after Giles (2008), Townsend (2016) and Wan and Zhang (2019). The eigh and SVD gradients
-divide by differences of eigen/singular values: they are defined for distinct values only
-(inf/NaN otherwise), as in TensorFlow.
+divide by differences of eigen/singular values (and the SVD's by the singular values): they
+are the true gradients for distinct (nonzero) values only. Where values coincide the
+division gives 0, as in TensorFlow, so the gradient stays finite and is right for losses
+that do not depend on the vectors inside a repeated eigenspace (``sum(e)``, ``sum(s)``);
+for other losses it is not defined there.
 
 >>> import retrograd as rg
 >>> rg.linalg.cholesky([[4.0, 2.0], [2.0, 5.0]]).numpy().tolist()
@@ -48,15 +51,22 @@ def _real_diagonal(x: Tensor) -> Tensor:
     return 0.5 * (d + math_ops.conj(d)) if d.dtype.is_complex else d
 
 
+def _safe_reciprocal(x: Tensor) -> Tensor:
+    """x / (x^2 + 1e-20): 1/x except that 0 gives 0 (TensorFlow's choice for these rules)."""
+    return x / (x * x + 1e-20)
+
+
 def _reciprocal_of_differences(values: Tensor) -> Tensor:
-    """F[..., i, j] = 1 / (values_j - values_i) off the diagonal, 0 on it. The diagonal is
-    masked before dividing, so no inf reaches a gradient of this gradient."""
+    """F[..., i, j] = 1 / (values_j - values_i), and 0 where the two values coincide (the
+    diagonal, and repeated values: there the coupling term drops out, as in TensorFlow).
+
+    The diagonal is masked rather than divided: the safe reciprocal's slope at 0 is 1e20,
+    and those terms would cancel in a second derivative only up to rounding."""
     differences = array_ops.expand_dims(values, -2) - array_ops.expand_dims(values, -1)
-    n = values.shape[-1]
-    on_diagonal = Tensor(np.eye(n, dtype=bool))
-    ones = array_ops.ones_like(differences)
-    safe = array_ops.where(on_diagonal, ones, differences)
-    return array_ops.where(on_diagonal, array_ops.zeros_like(differences), 1 / safe)
+    on_diagonal = Tensor(np.eye(values.shape[-1], dtype=bool))
+    off_diagonal = array_ops.where(on_diagonal, array_ops.ones_like(differences), differences)
+    zeros = array_ops.zeros_like(differences)
+    return array_ops.where(on_diagonal, zeros, _safe_reciprocal(off_diagonal))
 
 
 def _solve_right_upper(x: Tensor, r: Tensor) -> Tensor:
@@ -254,6 +264,7 @@ def _svd_grad(op, grad_s, grad_u, grad_v):
     f = _reciprocal_of_differences(s * s)
     s_row = _as_dtype_of(array_ops.expand_dims(s, -2), a)  # multiplies columns: X @ diag(s)
     s_col = _as_dtype_of(array_ops.expand_dims(s, -1), a)  # multiplies rows: diag(s) @ X
+    inv_row, inv_col = _safe_reciprocal(s_row), _safe_reciprocal(s_col)  # 1/s, 0 for s = 0
     u_grad_u = matmul(u, grad_u, adjoint_a=True)
     v_grad_v = matmul(v, grad_v, adjoint_a=True)
     j = _as_dtype_of(f, a) * u_grad_u
@@ -265,12 +276,12 @@ def _svd_grad(op, grad_s, grad_u, grad_v):
     )
     if a.dtype.is_complex:  # the phase of each singular pair (u_i, v_i) is free
         d = matrix_diag_ops.band_part(u_grad_u, 0, 0)
-        inner = inner + 0.5 * (d - math_ops.conj(d)) / s_row
+        inner = inner + 0.5 * (d - math_ops.conj(d)) * inv_row
     grad_a = matmul(u, matmul(inner, v, adjoint_b=True))
     if rows > cols:  # the part of grad_u outside the span of u
-        outside = (grad_u - matmul(u, u_grad_u)) / s_row
+        outside = (grad_u - matmul(u, u_grad_u)) * inv_row
         grad_a = grad_a + matmul(outside, v, adjoint_b=True)
     elif rows < cols:
-        outside = (adjoint(grad_v) - matmul(adjoint(v_grad_v), v, adjoint_b=True)) / s_col
+        outside = (adjoint(grad_v) - matmul(adjoint(v_grad_v), v, adjoint_b=True)) * inv_col
         grad_a = grad_a + matmul(u, outside)
     return grad_a
