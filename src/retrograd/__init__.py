@@ -78,6 +78,9 @@ from retrograd.ops.comparison_ops import (
     not_equal,
 )
 from retrograd.ops.linalg_ops import matmul
+from retrograd.ops.linalg_ops import tensordot
+from retrograd.ops.matrix_diag_ops import eye
+from retrograd.ops.norm_ops import norm
 from retrograd.ops.math_ops import (
     abs,
     add,

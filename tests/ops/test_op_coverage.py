@@ -7,14 +7,26 @@ import retrograd as rg
 from retrograd.execute import OP_DEFS
 from tests.ops import (
     test_array_ops,
+    test_decomposition_ops,
+    test_expm_ops,
     test_linalg_ops,
     test_math_ops,
+    test_matrix_diag_ops,
+    test_matrix_inverse_ops,
     test_nn_ops,
+    test_norm_ops,
     test_reduction_ops,
 )
 from tests.ops.table import recorded_op_types
 
 TABLES = [test_math_ops, test_array_ops, test_reduction_ops, test_linalg_ops, test_nn_ops]
+TABLES += [
+    test_matrix_diag_ops,
+    test_matrix_inverse_ops,
+    test_decomposition_ops,
+    test_expm_ops,
+    test_norm_ops,
+]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
 CHECKED_ELSEWHERE = {
