@@ -67,14 +67,14 @@ def run(workloads: list[Workload], quick: bool, others: dict) -> list[dict]:
                 impls[framework] = lambda f=fns[w.name], i=inputs: f(**i)
         for impl, fn in impls.items():
             check(w.name, impl, fn(), reference, w.rtol)
-        base = median_time(lambda: w.numpy(**inputs), quick)
+        base = median_time(lambda w=w, i=inputs: w.numpy(**i), quick)
         row = {"workload": w.name, "description": w.description, "numpy_ms": base * 1e3}
         for impl, fn in impls.items():
             row[impl] = median_time(fn, quick) / base
         if w.name == "elementwise":
             size = inputs["e"].nbytes
             row["memory"] = {impl: peak_memory(fn) / size for impl, fn in impls.items()}
-            row["memory"]["numpy"] = peak_memory(lambda: w.numpy(**inputs)) / size
+            row["memory"]["numpy"] = peak_memory(lambda w=w, i=inputs: w.numpy(**i)) / size
         rows.append(row)
     return rows
 

@@ -126,6 +126,13 @@ def test_correct_custom_rules_pass_and_are_checked_once():
     assert len(calls) == 3 + 3  # three real calls, then the forward at x and x +- h v once
 
 
+# Rules that follow TensorFlow's convention rather than the derivative in the raw input.
+CONVENTIONS = {
+    "Cholesky": "symmetrised as TensorFlow's: it assumes symmetric perturbations, while the "
+    "kernel reads only the lower triangle",
+}
+
+
 def test_every_op_table_rule_passes_in_float32_and_float64_at_second_order():
     checked = set()
     for module in TABLES:
@@ -134,7 +141,9 @@ def test_every_op_table_rule_passes_in_float32_and_float64_at_second_order():
                 if dtype == np.float32 and "Cast" in case.id:
                     continue  # the row mixes float32 and float64 on purpose
                 xs = [rg.constant(a.astype(dtype)) for a in case.inputs()]
-                with rg.debugging.gradient_checks(registered=True) as checker:
+                with rg.debugging.gradient_checks(
+                    registered=True, skip=list(CONVENTIONS)
+                ) as checker:
                     with rg.GradientTape() as outer:
                         outer.watch(xs)
                         with rg.GradientTape() as inner:

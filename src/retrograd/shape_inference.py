@@ -2,7 +2,7 @@
 
 Three ways, in order: an op's own ``shape_fn``; for elementwise ops, NumPy's broadcast rule
 (the dtype from running the kernel on 0-d zeros); otherwise the op's kernel run on
-zero-stride dummy arrays of the input shapes (no memory is spent on them) — twice, with
+broadcast dummy arrays of the input shapes (little memory is spent on them) — twice, with
 different sizes for unknown dimensions, so output dimensions that follow an unknown input
 dimension come out unknown too. A kernel that rejects the shapes fails while the graph is
 built, naming the op.
@@ -42,6 +42,15 @@ def infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta]
     return _by_dummy_run(op_def, metas, attrs)
 
 
+def _dummy(shape: tuple, dtype: np.dtype) -> np.ndarray:
+    """A read-only stand-in of ``shape``: zeros, with identity matrices in the last two axes
+    (valid input for inverses, factorisations and solves too). Broadcast, so it costs the
+    memory of one matrix at most."""
+    if len(shape) < 2:
+        return np.broadcast_to(np.zeros((), dtype), shape)
+    return np.broadcast_to(np.eye(shape[-2], shape[-1], dtype=dtype), shape)
+
+
 def _run(op_def: OpDef, metas: list[TensorMeta], attrs: dict, unknown: int) -> list[tuple]:
     arrays = []
     for m in metas:
@@ -50,8 +59,7 @@ def _run(op_def: OpDef, metas: list[TensorMeta], attrs: dict, unknown: int) -> l
                 f"{op_def.type}: an input has unknown rank, and this op needs it; give the "
                 f"placeholder a shape"
             )
-        shape = tuple(unknown if d is None else d for d in m.shape)
-        arrays.append(np.broadcast_to(np.zeros((), m.dtype), shape))  # no memory spent
+        arrays.append(_dummy(tuple(unknown if d is None else d for d in m.shape), m.dtype))
     try:
         result = op_def.kernel(*arrays, **attrs)
     except InvalidArgumentError:

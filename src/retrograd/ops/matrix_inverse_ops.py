@@ -31,6 +31,7 @@ from retrograd.ops import (
 from retrograd.ops.define import FLOAT, tensor_pair
 from retrograd.ops.linalg_ops import adjoint, matmul, matrix_arg
 from retrograd.registry import RegisterGradient
+from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor
 
 LogMatrixDeterminant = namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
@@ -240,7 +241,7 @@ def triangular_solve(
     [[1.0], [2.0]]
     """
     a, b = _solve_args("MatrixTriangularSolve", matrix, rhs)
-    broadcast.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]), "MatrixTriangularSolve")
+    broadcast_dims([a._value.shape[:-2], b._value.shape[:-2]], "MatrixTriangularSolve")
     attrs = {"lower": bool(lower), "adjoint": bool(adjoint)}
     return execute(_MatrixTriangularSolve, (a, b), attrs, name)
 
