@@ -60,6 +60,8 @@ def _int_mean(x, axis, keepdims):
 def _mean_kernel(x, axis, keepdims):
     if x.dtype.kind in "iu":
         return _int_mean(x, axis, keepdims)
+    if _count(x.shape, axis) == 0:  # 0 / 0: NaN, without NumPy's "mean of empty slice" warning
+        return np.sum(x, axis=axis, keepdims=keepdims) / x.dtype.type(0)
     return np.mean(x, axis=axis, keepdims=keepdims).astype(x.dtype, copy=False)
 
 
