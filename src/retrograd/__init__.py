@@ -78,6 +78,8 @@ from retrograd.ops.comparison_ops import (
     not_equal,
 )
 from retrograd.ops.linalg_ops import matmul
+from retrograd.ops.gather_ops import boolean_mask, gather, gather_nd
+from retrograd.ops.scatter_ops import scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update
 from retrograd.ops.math_ops import (
     abs,
     add,

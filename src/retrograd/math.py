@@ -12,6 +12,7 @@ from retrograd.ops.comparison_ops import (
     logical_xor,
     not_equal,
 )
+from retrograd.ops.gather_ops import unsorted_segment_sum
 from retrograd.ops.math_ops import (
     abs,
     add,

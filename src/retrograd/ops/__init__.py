@@ -7,9 +7,12 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     broadcast,
     comparison_ops,
     debug_ops,
+    gather_ops,
+    index_args,
     linalg_ops,
     math_ops,
     nn_ops,
     operators,
     reduction_ops,
+    scatter_ops,
 )
