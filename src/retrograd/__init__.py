@@ -78,7 +78,11 @@ from retrograd.ops.comparison_ops import (
     not_equal,
 )
 from retrograd.ops.linalg_ops import matmul
+from retrograd.ops.creation_ops import linspace, meshgrid, one_hot, range
+from retrograd.ops.einsum_ops import einsum
 from retrograd.ops.gather_ops import boolean_mask, gather, gather_nd
+from retrograd.ops.pad_ops import pad
+from retrograd.ops.rearrange_ops import reverse, roll, tile
 from retrograd.ops.scatter_ops import scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update
 from retrograd.ops.math_ops import (
     abs,
