@@ -110,13 +110,19 @@ from retrograd.ops.math_ops import (
     truediv,
 )
 from retrograd.ops.reduction_ops import (
+    argmax,
+    argmin,
     cumsum,
+    reduce_all,
+    reduce_any,
     reduce_max,
     reduce_mean,
     reduce_min,
     reduce_prod,
     reduce_sum,
 )
+from retrograd.ops.sort_ops import argsort, sort
+from retrograd.ops.statistics_ops import reduce_logsumexp
 from retrograd.tape import GradientTape, UnconnectedGradients, gradients
 from retrograd.custom_gradient import custom_gradient
 from retrograd.printing import print_ as print

@@ -2,5 +2,6 @@
 
 from retrograd.ops.einsum_ops import einsum
 from retrograd.ops.linalg_ops import matmul
+from retrograd.ops.statistics_ops import l2_normalize
 
-__all__ = ["matmul", "einsum"]
+__all__ = ["matmul", "einsum", "l2_normalize"]

@@ -17,12 +17,15 @@ from tests.ops import (
     test_rearrange_ops,
     test_reduction_ops,
     test_scatter_ops,
+    test_sort_ops,
+    test_statistics_ops,
 )
 from tests.ops.table import recorded_op_types
 
 TABLES = [test_math_ops, test_array_ops, test_reduction_ops, test_linalg_ops, test_nn_ops]
 TABLES += [test_gather_ops, test_scatter_ops]
 TABLES += [test_pad_ops, test_rearrange_ops, test_creation_ops, test_einsum_ops]
+TABLES += [test_sort_ops, test_statistics_ops]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
 CHECKED_ELSEWHERE = {

@@ -19,4 +19,6 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     rearrange_ops,
     reduction_ops,
     scatter_ops,
+    sort_ops,
+    statistics_ops,
 )
