@@ -130,6 +130,7 @@ def test_correct_custom_rules_pass_and_are_checked_once():
 CONVENTIONS = {
     "Cholesky": "symmetrised as TensorFlow's: it assumes symmetric perturbations, while the "
     "kernel reads only the lower triangle",
+    "PadV2": "TensorFlow gives constant_values no gradient",
 }
 
 

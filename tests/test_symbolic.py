@@ -96,9 +96,8 @@ def test_graph_and_eager_agree_on_every_op_in_the_tables(case):
     feed = dict(zip(phs, args))
     got_values = run(g, out, feed)
     for a, b, y in zip(got_values, values, out):
-        assert tuple(y.shape) == np.shape(b), (
-            f"{case.id}: static shape {y.shape}, value {np.shape(b)}"
-        )
+        # Static shapes may leave value-dependent dimensions unknown (boolean_mask).
+        assert y.shape.is_compatible_with(np.shape(b)), f"{case.id}: {y.shape} vs {np.shape(b)}"
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12, err_msg=case.id)
     got_grads = run(g, [s for s in sym if s is not None], feed)
     assert [s is None for s in sym] == [e is None for e in grads]

@@ -81,6 +81,12 @@ from retrograd.ops.linalg_ops import matmul
 from retrograd.ops.linalg_ops import tensordot
 from retrograd.ops.matrix_diag_ops import eye
 from retrograd.ops.norm_ops import norm
+from retrograd.ops.creation_ops import linspace, meshgrid, one_hot, range
+from retrograd.ops.einsum_ops import einsum
+from retrograd.ops.gather_ops import boolean_mask, gather, gather_nd
+from retrograd.ops.pad_ops import pad
+from retrograd.ops.rearrange_ops import reverse, roll, tile
+from retrograd.ops.scatter_ops import scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update
 from retrograd.ops.math_ops import (
     abs,
     add,
@@ -107,13 +113,19 @@ from retrograd.ops.math_ops import (
     truediv,
 )
 from retrograd.ops.reduction_ops import (
+    argmax,
+    argmin,
     cumsum,
+    reduce_all,
+    reduce_any,
     reduce_max,
     reduce_mean,
     reduce_min,
     reduce_prod,
     reduce_sum,
 )
+from retrograd.ops.sort_ops import argsort, sort
+from retrograd.ops.statistics_ops import reduce_logsumexp
 from retrograd.tape import GradientTape, UnconnectedGradients
 from retrograd.custom_gradient import custom_gradient
 from retrograd.graph import Graph, constant, executing_eagerly, get_default_graph, name_scope

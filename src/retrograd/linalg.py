@@ -1,6 +1,7 @@
 """``retrograd.linalg``: TensorFlow's ``tf.linalg`` namespace."""
 
 from retrograd.ops.decomposition_ops import cholesky, eigh, eigvalsh, qr, svd
+from retrograd.ops.einsum_ops import einsum
 from retrograd.ops.expm_ops import expm
 from retrograd.ops.linalg_ops import adjoint, cross, matmul, matrix_transpose, matvec, tensordot
 from retrograd.ops.matrix_diag_ops import band_part, diag, diag_part, eye, set_diag, trace
@@ -14,9 +15,12 @@ from retrograd.ops.matrix_inverse_ops import (
     triangular_solve,
 )
 from retrograd.ops.norm_ops import norm
+from retrograd.ops.statistics_ops import l2_normalize
 
 __all__ = [
     "matmul",
+    "einsum",
+    "l2_normalize",
     "adjoint",
     "band_part",
     "cholesky",

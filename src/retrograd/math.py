@@ -12,6 +12,7 @@ from retrograd.ops.comparison_ops import (
     logical_xor,
     not_equal,
 )
+from retrograd.ops.gather_ops import unsorted_segment_sum
 from retrograd.ops.math_ops import (
     abs,
     add,
@@ -46,13 +47,24 @@ from retrograd.ops.math_ops import (
 )
 from retrograd.ops.nn_ops import softplus
 from retrograd.ops.reduction_ops import (
+    argmax,
+    argmin,
     cumprod,
     cumsum,
+    reduce_all,
+    reduce_any,
     reduce_max,
     reduce_mean,
     reduce_min,
     reduce_prod,
     reduce_sum,
+)
+from retrograd.ops.sort_ops import top_k
+from retrograd.ops.statistics_ops import (
+    l2_normalize,
+    reduce_logsumexp,
+    reduce_std,
+    reduce_variance,
 )
 
 floor_div = floordiv

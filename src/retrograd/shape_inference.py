@@ -39,21 +39,27 @@ def infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta]
         dtype = np.asarray(op_def.kernel(*zeros, **attrs)).dtype
         shape = broadcast_dims([m.shape for m in metas], op_def.type)
         return [TensorMeta(shape, dtype)]
-    return _by_dummy_run(op_def, metas, attrs)
+    return _by_dummy_run(op_def, inputs, metas, attrs)
 
 
 def _dummy(shape: tuple, dtype: np.dtype) -> np.ndarray:
-    """A read-only stand-in of ``shape``: zeros, with identity matrices in the last two axes
-    (valid input for inverses, factorisations and solves too). Broadcast, so it costs the
-    memory of one matrix at most."""
-    if len(shape) < 2:
+    """A read-only stand-in of ``shape``: integers are zeros (valid indices), floats hold
+    identity matrices in their last two axes (valid input for inverses, factorisations and
+    solves). Broadcast, so it costs the memory of one matrix at most."""
+    if len(shape) < 2 or dtype.kind not in "fc":
         return np.broadcast_to(np.zeros((), dtype), shape)
     return np.broadcast_to(np.eye(shape[-2], shape[-1], dtype=dtype), shape)
 
 
-def _run(op_def: OpDef, metas: list[TensorMeta], attrs: dict, unknown: int) -> list[tuple]:
+def _run(
+    op_def: OpDef, inputs: tuple, metas: list[TensorMeta], attrs: dict, unknown: int
+) -> list[tuple]:
     arrays = []
-    for m in metas:
+    for value, m in zip(inputs, metas):
+        op = getattr(value, "op", None)
+        if op is not None and op.type == "Const":  # a constant: run with its real value
+            arrays.append(op.get_attr("value"))
+            continue
         if m.shape is None:
             raise ValueError(
                 f"{op_def.type}: an input has unknown rank, and this op needs it; give the "
@@ -71,12 +77,14 @@ def _run(op_def: OpDef, metas: list[TensorMeta], attrs: dict, unknown: int) -> l
     return [(np.shape(r), np.asarray(r).dtype) for r in outputs]
 
 
-def _by_dummy_run(op_def: OpDef, metas: list[TensorMeta], attrs: dict) -> list[TensorMeta]:
-    first = _run(op_def, metas, attrs, 2)
+def _by_dummy_run(
+    op_def: OpDef, inputs: tuple, metas: list[TensorMeta], attrs: dict
+) -> list[TensorMeta]:
+    first = _run(op_def, inputs, metas, attrs, 2)
     if not any(m.shape is not None and None in m.shape for m in metas):
         return [TensorMeta(shape, dtype) for shape, dtype in first]
     try:
-        second = _run(op_def, metas, attrs, 3)
+        second = _run(op_def, inputs, metas, attrs, 3)
     except InvalidArgumentError:
         # The op only accepts the first sizes (a reshape to a fixed size pins the unknown
         # dimension): its outputs are as the first run found them.

@@ -7,15 +7,23 @@ import retrograd as rg
 from retrograd.execute import OP_DEFS
 from tests.ops import (
     test_array_ops,
+    test_creation_ops,
     test_decomposition_ops,
+    test_einsum_ops,
     test_expm_ops,
+    test_gather_ops,
     test_linalg_ops,
     test_math_ops,
     test_matrix_diag_ops,
     test_matrix_inverse_ops,
     test_nn_ops,
     test_norm_ops,
+    test_pad_ops,
+    test_rearrange_ops,
     test_reduction_ops,
+    test_scatter_ops,
+    test_sort_ops,
+    test_statistics_ops,
 )
 from tests.ops.table import recorded_op_types
 
@@ -27,6 +35,9 @@ TABLES += [
     test_expm_ops,
     test_norm_ops,
 ]
+TABLES += [test_gather_ops, test_scatter_ops]
+TABLES += [test_pad_ops, test_rearrange_ops, test_creation_ops, test_einsum_ops]
+TABLES += [test_sort_ops, test_statistics_ops]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
 CHECKED_ELSEWHERE = {

@@ -23,13 +23,13 @@ from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
 from retrograd.registry import RegisterGradient
 from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor
+from retrograd.tensor import Tensor, constant_value
 
 
 def static_shape(shape: Any, op_type: str) -> tuple[int, ...]:
     """A shape argument (list, tuple, TensorShape or int tensor) as a tuple of ints."""
     if isinstance(shape, Tensor):
-        shape = shape.numpy().tolist()
+        shape = np.asarray(constant_value(shape)).tolist()
     elif isinstance(shape, (int, np.integer)):
         shape = [shape]
     try:

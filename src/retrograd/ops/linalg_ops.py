@@ -20,7 +20,7 @@ from retrograd.ops import array_ops, broadcast, math_ops
 from retrograd.ops.define import ANY, FLOAT_COMPLEX, NUMERIC, REAL, tensor_arg, tensor_pair
 from retrograd.registry import RegisterGradient
 from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor
+from retrograd.tensor import Tensor, constant_value
 
 
 def _matmul_kernel(a, b, transpose_a, transpose_b):
@@ -178,7 +178,7 @@ def adjoint(matrix: Any, name: str | None = None) -> Tensor:
 def _tensordot_axes(axes: Any, rank_a: int, rank_b: int) -> tuple[list[int], list[int]]:
     """``axes`` (an int N, or a pair of ints or int lists) as two lists of non-negative axes."""
     if isinstance(axes, Tensor):
-        axes = axes.numpy().tolist()
+        axes = np.asarray(constant_value(axes)).tolist()
     if isinstance(axes, (int, np.integer)):
         n = int(axes)
         if n < 0:

@@ -25,7 +25,7 @@ from retrograd.execute import define_op, execute
 from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, NUMERIC, tensor_arg, tensor_pair
 from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
+from retrograd.tensor import Tensor, constant_value
 
 _ALIGNMENTS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
 
@@ -33,7 +33,7 @@ _ALIGNMENTS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
 def _band(op_type: str, k: Any) -> tuple[int, int]:
     """``k`` (an int, or a pair lo <= hi) as the pair (lo, hi)."""
     if isinstance(k, Tensor):
-        k = k.numpy().tolist()
+        k = np.asarray(constant_value(k)).tolist()
     if isinstance(k, (int, np.integer)):
         return int(k), int(k)
     try:
@@ -107,7 +107,9 @@ _MatrixSetDiagV3 = define_op("MatrixSetDiagV3", _set_diag_kernel)
 
 
 def _padding(op_type: str, padding_value: Any, dtype: Any) -> Any:
-    value = padding_value.numpy() if isinstance(padding_value, Tensor) else padding_value
+    value = (
+        constant_value(padding_value)[()] if isinstance(padding_value, Tensor) else padding_value
+    )
     if np.ndim(value) != 0:
         raise InvalidArgumentError(f"{op_type}: `padding_value` must be a scalar, got {value!r}")
     return np.asarray(value).astype(dtype.as_numpy_dtype).item()

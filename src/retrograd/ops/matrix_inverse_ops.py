@@ -32,7 +32,7 @@ from retrograd.ops.define import FLOAT, tensor_pair
 from retrograd.ops.linalg_ops import adjoint, matmul, matrix_arg
 from retrograd.registry import RegisterGradient
 from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor
+from retrograd.tensor import Tensor, constant_value
 
 LogMatrixDeterminant = namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
 
@@ -296,7 +296,7 @@ def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: str | Non
     m, n = x._value.shape[-2:]
     if rcond is None:
         rcond = 10.0 * max(m, n) * float(np.finfo(x._value.dtype).eps)
-    rcond = float(rcond.numpy() if isinstance(rcond, Tensor) else rcond)
+    rcond = float(constant_value(rcond) if isinstance(rcond, Tensor) else rcond)
     return execute(_Pinv, (x,), {"rcond": rcond}, name)
 
 
