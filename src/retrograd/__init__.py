@@ -103,6 +103,7 @@ from retrograd.ops.math_ops import (
     tanh,
     truediv,
 )
+from retrograd.ops.complex_ops import complex
 from retrograd.ops.reduction_ops import (
     cumsum,
     reduce_max,

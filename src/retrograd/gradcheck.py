@@ -5,6 +5,11 @@
 does the same for the function ``x -> sum(grad(x) * w)``, which exercises the gradient of
 every gradient function (nested tapes), and so on.
 
+Complex arguments follow TensorFlow's convention: for a real scalar ``L(z)`` the gradient
+is ``dL/dRe(z) + i*dL/dIm(z)``, which central differences along the real and the imaginary
+part give directly. A complex output ``y`` enters the scalar as
+``sum(Re(y) * Re(u) + Im(y) * Im(u))``.
+
 >>> import retrograd as rg
 >>> rg.check_gradients(lambda x: rg.sin(x) * x, [0.3, -1.2], order=2)
 >>> @rg.custom_gradient
@@ -24,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from retrograd import nest
-from retrograd.ops import reduction_ops
+from retrograd.ops import complex_ops, reduction_ops
 from retrograd.tape import GradientTape
 from retrograd.tensor import Tensor, constant
 
@@ -39,14 +44,27 @@ def _name(f: Callable) -> str:
     return getattr(f, "__qualname__", getattr(f, "__name__", repr(f)))
 
 
+def _inner(y: Tensor, w: np.ndarray) -> Tensor:
+    """The real inner product ``sum(y * w)``, complex values taken as pairs of reals."""
+    if y.dtype.is_complex:
+        return reduction_ops.reduce_sum(complex_ops.real(y) * w.real) + reduction_ops.reduce_sum(
+            complex_ops.imag(y) * w.imag
+        )
+    return reduction_ops.reduce_sum(y * w)
+
+
+def _random_like(rng: np.random.Generator, shape: Any, is_complex: bool) -> np.ndarray:
+    """Standard normal weights (complex ones for complex values: real, then imaginary part)."""
+    w = rng.standard_normal(shape)
+    return w + 1j * rng.standard_normal(shape) if is_complex else w
+
+
 def _weighted_sum(f: Callable, weights: list[np.ndarray]) -> Callable:
-    """``x -> sum_i sum(f(x)_i * weights_i)``, a scalar function of the same arguments."""
+    """``x -> sum_i <f(x)_i, weights_i>``, a real scalar function of the same arguments."""
 
     def scalar(*xs: Tensor) -> Tensor:
         outputs = nest.flatten(f(*xs))
-        terms = [
-            reduction_ops.reduce_sum(y * w) for y, w in zip(outputs, weights) if y.dtype.is_floating
-        ]
+        terms = [_inner(y, w) for y, w in zip(outputs, weights) if y.dtype.is_trainable]
         return terms[0] if len(terms) == 1 else sum(terms[1:], terms[0])
 
     return scalar
@@ -57,23 +75,31 @@ def _reverse_gradients(scalar: Callable, args: list[Tensor]) -> list[np.ndarray]
         tape.watch(args)
         value = scalar(*args)
     grads = tape.gradient(value, args)
-    return [np.zeros(a.shape) if g is None else g.numpy() for g, a in zip(grads, args)]
+    return [
+        np.zeros(a.shape, a._value.dtype) if g is None else g.numpy() for g, a in zip(grads, args)
+    ]
 
 
 def numerical_gradient(
     scalar: Callable, args: list[Tensor], index: int, delta: float
 ) -> np.ndarray:
-    """Central differences of a scalar function with respect to argument ``index``."""
+    """Central differences of a real scalar function with respect to argument ``index``.
+
+    For a complex argument the result is ``dL/dRe + i*dL/dIm``, TensorFlow's gradient.
+    """
     base = args[index].numpy()
-    out = np.zeros(base.shape)
+    is_complex = np.iscomplexobj(base)
+    dtype = np.complex128 if is_complex else np.float64
+    out = np.zeros(base.shape, dtype)
     for position in np.ndindex(base.shape):
-        values = []
-        for step in (delta, -delta):
-            moved = np.array(base, dtype=np.float64)
-            moved[position] += step
-            shifted = [*args[:index], constant(moved), *args[index + 1 :]]
-            values.append(float(scalar(*shifted).numpy()))
-        out[position] = (values[0] - values[1]) / (2 * delta)
+        for direction in (1, 1j) if is_complex else (1,):
+            values = []
+            for step in (delta, -delta):
+                moved = np.array(base, dtype=dtype)
+                moved[position] += step * direction
+                shifted = [*args[:index], constant(moved), *args[index + 1 :]]
+                values.append(float(scalar(*shifted).numpy()))
+            out[position] += direction * (values[0] - values[1]) / (2 * delta)
     return out
 
 
@@ -88,7 +114,7 @@ def _gradient_dot(f: Callable, weights: list[np.ndarray]) -> Callable:
         total = constant(0.0, dtype="float64")
         for g, w in zip(grads, weights):
             if g is not None:
-                total = total + reduction_ops.reduce_sum(g * w)
+                total = total + _inner(g, w)
         return total
 
     return dotted
@@ -105,13 +131,19 @@ def check_gradients(
 ) -> None:
     """Raises GradientCheckError unless ``f``'s gradients up to ``order`` match finite differences.
 
-    Arguments are converted to float64 tensors.
+    Arguments are converted to float64 tensors, complex ones to complex128 tensors.
     """
     rng = np.random.default_rng(seed)
-    tensors = [constant(np.asarray(a, dtype=np.float64)) for a in args]
+    tensors = [_as_float64(a) for a in args]
     outputs = nest.flatten(f(*tensors))
-    # A scalar output is weighted by 1 (so messages show its plain derivative); others randomly.
-    weights = [np.ones(()) if y.ndim == 0 else rng.standard_normal(y.shape) for y in outputs]
+    # A real scalar output is weighted by 1 (so messages show its plain derivative); others
+    # randomly.
+    weights = [
+        np.ones(())
+        if y.ndim == 0 and not y.dtype.is_complex
+        else _random_like(rng, y.shape, y.dtype.is_complex)
+        for y in outputs
+    ]
     scalar = _weighted_sum(f, weights)
     for level in range(1, order + 1):
         analytic = _reverse_gradients(scalar, tensors)
@@ -119,7 +151,13 @@ def check_gradients(
             expected = numerical_gradient(scalar, tensors, i, delta)
             _compare(f, level, i, computed, expected, atol, rtol)
         if level < order:
-            scalar = _gradient_dot(scalar, [rng.standard_normal(t.shape) for t in tensors])
+            directions = [_random_like(rng, t.shape, t.dtype.is_complex) for t in tensors]
+            scalar = _gradient_dot(scalar, directions)
+
+
+def _as_float64(value: Any) -> Tensor:
+    array = np.asarray(value)
+    return constant(array.astype(np.complex128 if np.iscomplexobj(array) else np.float64))
 
 
 def _compare(
@@ -138,5 +176,11 @@ def _compare(
         raise GradientCheckError(
             f"gradient of '{_name(f)}' at order {level} is wrong for argument {i}: largest "
             f"error {float(error[where]):.6g} at index {tuple(int(k) for k in where)} (computed "
-            f"{float(computed[where]):.6g}, finite differences {float(expected[where]):.6g})"
+            f"{_number(computed[where])}, finite differences {_number(expected[where])})"
         )
+
+
+def _number(value: Any) -> str:
+    if np.iscomplexobj(value):
+        return f"{complex(value):.6g}"
+    return f"{float(value):.6g}"

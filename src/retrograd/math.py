@@ -12,6 +12,7 @@ from retrograd.ops.comparison_ops import (
     logical_xor,
     not_equal,
 )
+from retrograd.ops.complex_ops import angle, imag, real
 from retrograd.ops.math_ops import (
     abs,
     add,
@@ -39,6 +40,7 @@ from retrograd.ops.math_ops import (
     sin,
     sqrt,
     square,
+    squared_difference,
     subtract,
     tan,
     tanh,
@@ -54,6 +56,7 @@ from retrograd.ops.reduction_ops import (
     reduce_prod,
     reduce_sum,
 )
+from retrograd.ops.safe_math_ops import divide_no_nan, xdivy, xlogy
 
 floor_div = floordiv
 

@@ -7,14 +7,20 @@ import retrograd as rg
 from retrograd.execute import OP_DEFS
 from tests.ops import (
     test_array_ops,
+    test_complex_ops,
     test_linalg_ops,
     test_math_ops,
     test_nn_ops,
     test_reduction_ops,
+    test_safe_math_ops,
 )
 from tests.ops.table import recorded_op_types
 
 TABLES = [test_math_ops, test_array_ops, test_reduction_ops, test_linalg_ops, test_nn_ops]
+TABLES += [
+    test_complex_ops,
+    test_safe_math_ops,
+]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
 CHECKED_ELSEWHERE = {
@@ -22,7 +28,6 @@ CHECKED_ELSEWHERE = {
     "CustomGradient": "not an op type: custom gradients carry their own rule",
     "CheckNumerics": "tests/test_debugging.py::test_check_numerics_passes_gradients_through_and_checks_them",
     "ReadVariableOp": "tests/test_variables.py::test_reading_a_variable_is_recorded_and_differentiable",
-    "Conj": "identity on real tensors; complex gradients arrive with complex support",
     "Sign": "tests/ops/test_math_ops.py::test_gradients_at_kinks_follow_tensorflow",
     "FloorDiv": "declared non-differentiable",
 }
