@@ -57,6 +57,7 @@ from retrograd.ops.reduction_ops import (
     reduce_sum,
 )
 from retrograd.ops.safe_math_ops import divide_no_nan, xdivy, xlogy
+from retrograd.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 
 floor_div = floordiv
 

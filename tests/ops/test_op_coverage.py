@@ -13,6 +13,7 @@ from tests.ops import (
     test_nn_ops,
     test_reduction_ops,
     test_safe_math_ops,
+    test_trig_ops,
 )
 from tests.ops.table import recorded_op_types
 
@@ -20,6 +21,7 @@ TABLES = [test_math_ops, test_array_ops, test_reduction_ops, test_linalg_ops, te
 TABLES += [
     test_complex_ops,
     test_safe_math_ops,
+    test_trig_ops,
 ]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.

@@ -14,4 +14,5 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     operators,
     reduction_ops,
     safe_math_ops,
+    trig_ops,
 )
