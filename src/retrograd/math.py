@@ -1,5 +1,6 @@
 """``retrograd.math``: TensorFlow's ``tf.math`` namespace."""
 
+from retrograd.ops.activation_ops import log_sigmoid, softsign
 from retrograd.ops.comparison_ops import (
     equal,
     greater,
@@ -57,6 +58,7 @@ from retrograd.ops.reduction_ops import (
     reduce_sum,
 )
 from retrograd.ops.safe_math_ops import divide_no_nan, xdivy, xlogy
+from retrograd.ops.special_ops import digamma, erf, erfc, lgamma, polygamma
 from retrograd.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 
 floor_div = floordiv

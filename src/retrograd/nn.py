@@ -1,6 +1,8 @@
 """``retrograd.nn``: TensorFlow's ``tf.nn`` namespace."""
 
+from retrograd.ops.activation_ops import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish
 from retrograd.ops.math_ops import sigmoid, tanh
 from retrograd.ops.nn_ops import l2_loss, log_softmax, relu, softmax, softplus
 
 __all__ = ["sigmoid", "tanh", "l2_loss", "log_softmax", "relu", "softmax", "softplus"]
+__all__ += ["elu", "gelu", "leaky_relu", "relu6", "selu", "silu", "softsign", "swish"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import retrograd as rg
 from retrograd.execute import OP_DEFS
 from tests.ops import (
+    test_activation_ops,
     test_array_ops,
     test_complex_ops,
     test_linalg_ops,
@@ -13,14 +14,17 @@ from tests.ops import (
     test_nn_ops,
     test_reduction_ops,
     test_safe_math_ops,
+    test_special_ops,
     test_trig_ops,
 )
 from tests.ops.table import recorded_op_types
 
 TABLES = [test_math_ops, test_array_ops, test_reduction_ops, test_linalg_ops, test_nn_ops]
 TABLES += [
+    test_activation_ops,
     test_complex_ops,
     test_safe_math_ops,
+    test_special_ops,
     test_trig_ops,
 ]
 

@@ -3,6 +3,7 @@ it, the gradient function registered for that name. One module per family.
 """
 
 from retrograd.ops import (  # noqa: F401  (import order settles the modules' cycle)
+    activation_ops,
     array_ops,
     broadcast,
     comparison_ops,
@@ -14,5 +15,6 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     operators,
     reduction_ops,
     safe_math_ops,
+    special_ops,
     trig_ops,
 )
