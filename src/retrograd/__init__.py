@@ -104,6 +104,7 @@ from retrograd.ops.math_ops import (
     truediv,
 )
 from retrograd.ops.complex_ops import complex
+from retrograd.ops.rounding_ops import floor, round
 from retrograd.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 from retrograd.ops.reduction_ops import (
     cumsum,

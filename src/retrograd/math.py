@@ -5,6 +5,9 @@ from retrograd.ops.comparison_ops import (
     equal,
     greater,
     greater_equal,
+    is_finite,
+    is_inf,
+    is_nan,
     less,
     less_equal,
     logical_and,
@@ -57,6 +60,7 @@ from retrograd.ops.reduction_ops import (
     reduce_prod,
     reduce_sum,
 )
+from retrograd.ops.rounding_ops import ceil, floor, round
 from retrograd.ops.safe_math_ops import divide_no_nan, xdivy, xlogy
 from retrograd.ops.special_ops import digamma, erf, erfc, lgamma, polygamma
 from retrograd.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh

@@ -210,6 +210,30 @@ def test_gradient_through_a_cast_to_complex_is_the_real_part():
     assert g.dtype == rg.float32 and g.numpy().tolist() == [3.0, 3.0]
 
 
+@pytest.mark.parametrize(
+    "op",
+    [rg.maximum, rg.minimum, rg.math.floormod, rg.math.atan2, rg.math.xlogy],
+    ids=lambda f: f.__name__,
+)
+def test_binary_ops_refuse_complex_where_tensorflow_does(op):
+    z = rg.constant([1 + 1j])
+    if op is rg.math.xlogy:  # TensorFlow defines this one on complex numbers
+        assert op(z, z).dtype == rg.complex128
+        return
+    with pytest.raises(TypeError, match="must be a"):
+        op(z, z)
+
+
+@pytest.mark.parametrize(
+    "op",
+    [rg.nn.relu, rg.nn.softplus, rg.math.floor, rg.math.erf, rg.nn.elu, rg.math.is_nan],
+    ids=lambda f: f.__name__,
+)
+def test_unary_ops_refuse_complex_where_tensorflow_does(op):
+    with pytest.raises(TypeError, match="complex128"):
+        op(rg.constant([1 + 1j]))
+
+
 def test_python_complex_scalars_adopt_the_tensor_dtype():
     z = rg.constant([1 + 1j], rg.complex64)
     assert (z * 1j).dtype == rg.complex64

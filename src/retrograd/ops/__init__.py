@@ -14,6 +14,7 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     nn_ops,
     operators,
     reduction_ops,
+    rounding_ops,
     safe_math_ops,
     special_ops,
     trig_ops,
