@@ -8,6 +8,7 @@ from retrograd.execute import OP_DEFS
 from tests.ops import (
     test_activation_ops,
     test_array_ops,
+    test_clip_ops,
     test_complex_ops,
     test_linalg_ops,
     test_math_ops,
@@ -22,6 +23,7 @@ from tests.ops.table import recorded_op_types
 TABLES = [test_math_ops, test_array_ops, test_reduction_ops, test_linalg_ops, test_nn_ops]
 TABLES += [
     test_activation_ops,
+    test_clip_ops,
     test_complex_ops,
     test_safe_math_ops,
     test_special_ops,

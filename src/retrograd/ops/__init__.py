@@ -6,6 +6,7 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     activation_ops,
     array_ops,
     broadcast,
+    clip_ops,
     comparison_ops,
     complex_ops,
     debug_ops,
