@@ -105,6 +105,8 @@ AT_KINKS = [0.0, 6.0, 3.0, -1.0]
             [SELU_SCALE] * 3 + [SELU_SCALE * SELU_ALPHA * np.exp(-1)],
             [0, 0, 0, SELU_SCALE * SELU_ALPHA * np.exp(-1)],
         ),
+        # (TensorFlow has no second derivative of softsign; this is -2 sign(x) / (1 + |x|)^3
+        # with sign(0) = 0.)
         (rg.nn.softsign, [1, 1 / 49, 1 / 16, 1 / 4], [0, -2 / 343, -2 / 64, 2 / 8]),
     ],
 )
