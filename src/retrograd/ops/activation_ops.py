@@ -39,7 +39,7 @@ def _leaky_relu_kernel(x, alpha):
     return np.where(x > 0, x, x * alpha).astype(x.dtype, copy=False)
 
 
-_Softsign = define_op("Softsign", lambda x: x / (1 + np.abs(x)))
+_Softsign = define_op("Softsign", lambda x: (x / (1 + np.abs(x))).astype(x.dtype, copy=False))
 _Elu = define_op("Elu", _elu_kernel)
 _Selu = define_op("Selu", _selu_kernel)
 _Relu6 = define_op("Relu6", lambda x: np.clip(x, 0, 6).astype(x.dtype, copy=False))
