@@ -1,5 +1,6 @@
-"""Comparisons, logical and bitwise ops. Their outputs are bool or integer, so none has a
-gradient; each is declared with ``no_gradient`` rather than left undefined.
+"""Comparisons, float classification (is_nan, is_inf, is_finite), logical and bitwise ops.
+Their outputs are bool or integer, so none has a gradient; each is declared with
+``no_gradient`` rather than left undefined.
 
 >>> import retrograd as rg
 >>> rg.greater([1.0, 3.0], 2.0).numpy().tolist()
