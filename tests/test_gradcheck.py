@@ -155,3 +155,37 @@ def test_compute_gradient_argument_errors():
         rg.test.compute_gradient(lambda x: (x, x), [[1.0]])
     with pytest.raises(TypeError, match="int32"):
         rg.test.compute_gradient(lambda x: rg.cast(x, rg.int32), [[1.0]])
+
+
+def test_complex_arguments_and_outputs_pass_at_second_order():
+    z = np.array([0.3 + 0.5j, -0.2 + 0.1j])
+    rg.check_gradients(lambda z, w: rg.exp(z) * w + rg.math.conj(z) * z, z, z[::-1], order=2)
+    rg.check_gradients(lambda x: rg.complex(x, x * x) ** 2, np.array([0.5, -1.0]), order=2)
+    rg.check_gradients(lambda z: rg.abs(z) ** 3, z, order=2)
+
+
+def test_numerical_gradient_of_a_complex_argument_is_d_re_plus_i_d_im():
+    def squared_modulus(z):
+        return rg.reduce_sum(rg.math.real(z * rg.math.conj(z)))
+
+    z = rg.constant([1 + 2j, -0.5j])
+    g = rg.gradcheck.numerical_gradient(squared_modulus, [z], 0, 1e-6)
+    assert g.dtype == np.complex128
+    np.testing.assert_allclose(g, 2 * z.numpy(), atol=1e-8)
+
+
+def _holomorphic(forward, derivative):
+    @rg.custom_gradient
+    def f(z):
+        return forward(z), lambda dy: dy * derivative(z)
+
+    return f
+
+
+def test_a_complex_rule_without_the_conjugate_is_caught():
+    wrong = _holomorphic(rg.exp, rg.exp)  # TensorFlow's convention needs conj(exp(z))
+    right = _holomorphic(rg.exp, lambda z: rg.math.conj(rg.exp(z)))
+    z = np.array([0.3 + 0.5j, -0.2 + 0.1j])
+    rg.check_gradients(right, z, order=2)
+    with pytest.raises(rg.GradientCheckError, match=r"at order 1 .* \(computed .*j, finite"):
+        rg.check_gradients(wrong, z, order=1)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-from tests.ops.table import Case
+from tests.ops.table import Case, random_weights, weighted_total
 from tests.ops.test_op_coverage import TABLES
 
 
@@ -75,7 +75,7 @@ def _eager(case: Case, args, weights):
     with rg.GradientTape() as tape:
         tape.watch(tensors)
         out = rg.nest.flatten(case.fn(*tensors))
-        total = sum(rg.reduce_sum(y * w) for y, w in zip(out, weights) if y.dtype.is_floating)
+        total = weighted_total(out, weights)
     grads = tape.gradient(total, tensors)
     return [y.numpy() for y in out], [None if g is None else g.numpy() for g in grads]
 
@@ -83,16 +83,13 @@ def _eager(case: Case, args, weights):
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_graph_and_eager_agree_on_every_op_in_the_tables(case):
     args = case.inputs()
-    rng = np.random.default_rng(0)
-    eager_out = rg.nest.flatten(case.fn(*[rg.constant(a) for a in args]))
-    weights = [rng.standard_normal(y.shape) for y in eager_out]
+    weights = random_weights(rg.nest.flatten(case.fn(*[rg.constant(a) for a in args])))
     values, grads = _eager(case, args, weights)
     g = rg.Graph()
     with g.as_default():
-        phs = [rg.compat.v1.placeholder(rg.float64, a.shape) for a in args]
+        phs = [rg.compat.v1.placeholder(rg.as_dtype(a.dtype), a.shape) for a in args]
         out = rg.nest.flatten(case.fn(*phs))
-        total = sum(rg.reduce_sum(y * w) for y, w in zip(out, weights) if y.dtype.is_floating)
-        sym = rg.gradients(total, phs)
+        sym = rg.gradients(weighted_total(out, weights), phs)
     feed = dict(zip(phs, args))
     got_values = run(g, out, feed)
     for a, b, y in zip(got_values, values, out):

@@ -112,6 +112,10 @@ from retrograd.ops.math_ops import (
     tanh,
     truediv,
 )
+from retrograd.ops.clip_ops import clip_by_global_norm, clip_by_norm
+from retrograd.ops.complex_ops import complex
+from retrograd.ops.rounding_ops import floor, round
+from retrograd.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 from retrograd.ops.reduction_ops import (
     argmax,
     argmin,

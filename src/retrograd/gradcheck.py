@@ -11,6 +11,12 @@ which exercises the gradient of every gradient function. A failure raises
 error and where it is (the element is found by elementwise finite differences when the
 argument is small enough).
 
+Complex arguments follow TensorFlow's convention: for a real scalar ``L(z)`` the gradient is
+``dL/dRe(z) + i*dL/dIm(z)``, so ⟨gradient, v⟩ is the real inner product of the two as pairs
+of reals, which a central difference along a complex ``v`` gives directly. A complex output
+``y`` enters the scalar as ``sum(Re(y) * Re(w) + Im(y) * Im(w))``. Complex values are
+checked in reverse mode.
+
 >>> import retrograd as rg
 >>> rg.check_gradients(lambda x: rg.sin(x) * x, [0.3, -1.2], order=2)
 >>> @rg.custom_gradient
@@ -31,7 +37,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from retrograd import nest
-from retrograd.ops import array_ops, reduction_ops
+from retrograd.ops import array_ops, complex_ops, reduction_ops
 from retrograd.tape import GradientTape
 from retrograd.tensor import Tensor, constant
 
@@ -88,14 +94,14 @@ def _modes(modes: Sequence[str] | str | None) -> tuple[str, ...]:
 
 
 def _promote(f: Callable, i: int, value: Any) -> Tensor:
-    """A float64 copy of one argument; TypeError naming it when it is not real numbers."""
+    """A float64 (or complex128) copy of one argument; TypeError naming it otherwise."""
     array = np.asarray(getattr(value, "_value", value))
-    if array.dtype.kind not in "biuf":
+    if array.dtype.kind not in "biufc":
         raise TypeError(
-            f"check_gradients('{_name(f)}'): argument {i} must hold real numbers, got "
+            f"check_gradients('{_name(f)}'): argument {i} must hold numbers, got "
             f"{type(value).__name__} of dtype {array.dtype}"
         )
-    return constant(array.astype(np.float64))
+    return constant(array.astype(np.complex128 if array.dtype.kind == "c" else np.float64))
 
 
 def _evaluate(f: Callable, xs: list[Tensor]) -> list[Tensor]:
@@ -112,15 +118,35 @@ def _evaluate(f: Callable, xs: list[Tensor]) -> list[Tensor]:
 
 
 def _float_outputs(values: list) -> list[Tensor]:
-    return [y for y in values if isinstance(y, Tensor) and y.dtype.is_floating]
+    """The differentiable outputs: floating and complex tensors."""
+    return [y for y in values if isinstance(y, Tensor) and y.dtype.is_trainable]
+
+
+def _inner(y: Tensor, w: np.ndarray) -> Tensor:
+    """The real inner product ``sum(y * w)``, complex values taken as pairs of reals."""
+    if y.dtype.is_complex:
+        real = reduction_ops.reduce_sum(complex_ops.real(y) * np.real(w))
+        return real + reduction_ops.reduce_sum(complex_ops.imag(y) * np.imag(w))
+    return reduction_ops.reduce_sum(y * w)
+
+
+def _real_inner(g: np.ndarray, v: np.ndarray) -> float:
+    """⟨g, v⟩ with complex numbers as pairs of reals: Re(conj(g) v)."""
+    return float(np.sum(np.real(g) * np.real(v) + np.imag(g) * np.imag(v)))
+
+
+def _random_like(rng: np.random.Generator, shape: tuple, is_complex: bool) -> np.ndarray:
+    """Standard normal values (complex ones for complex values)."""
+    w = rng.standard_normal(shape)
+    return w + 1j * rng.standard_normal(shape) if is_complex else w
 
 
 def _weighted_sum(f: Callable, weights: list[np.ndarray]) -> Callable:
-    """``x -> sum_i sum(f(x)_i * weights_i)`` over the floating outputs, a scalar function."""
+    """``x -> sum_i <f(x)_i, weights_i>`` over the differentiable outputs: a real scalar."""
 
     def scalar(*xs: Tensor) -> Tensor:
         outputs = _float_outputs(nest.flatten(f(*xs)))
-        terms = [reduction_ops.reduce_sum(y * w) for y, w in zip(outputs, weights)]
+        terms = [_inner(y, w) for y, w in zip(outputs, weights)]
         return terms[0] if len(terms) == 1 else sum(terms[1:], terms[0])
 
     return scalar
@@ -146,17 +172,23 @@ def _reverse_gradients(scalar: Callable, args: list[Tensor]) -> list[np.ndarray]
 def numerical_gradient(
     scalar: Callable, args: list[Tensor], index: int, delta: float
 ) -> np.ndarray:
-    """Central differences of a scalar function with respect to argument ``index``."""
+    """Central differences of a real scalar function with respect to argument ``index``.
+
+    For a complex argument the result is ``dL/dRe + i*dL/dIm``, TensorFlow's gradient.
+    """
     base = args[index].numpy()
-    out = np.zeros(base.shape)
+    is_complex = np.iscomplexobj(base)
+    dtype = np.complex128 if is_complex else np.float64
+    out = np.zeros(base.shape, dtype)
     for position in np.ndindex(base.shape):
-        values = []
-        for step in (delta, -delta):
-            moved = np.array(base, dtype=np.float64)
-            moved[position] += step
-            shifted = [*args[:index], constant(moved), *args[index + 1 :]]
-            values.append(float(scalar(*shifted).numpy()))
-        out[position] = (values[0] - values[1]) / (2 * delta)
+        for unit in (1, 1j) if is_complex else (1,):
+            values = []
+            for step in (delta, -delta):
+                moved = np.array(base, dtype=dtype)
+                moved[position] += step * unit
+                shifted = [*args[:index], constant(moved), *args[index + 1 :]]
+                values.append(float(np.real(scalar(*shifted).numpy())))
+            out[position] += unit * (values[0] - values[1]) / (2 * delta)
     return out
 
 
@@ -178,7 +210,12 @@ def directional_difference(
     for step in (delta, 0.0, -delta):
         moved = constant((base + step * direction).astype(base.dtype, copy=False))
         outputs = nest.flatten(fn(*[*args[:index], moved, *args[index + 1 :]]))
-        values.append([y.numpy().astype(np.float64) for y in _float_outputs(outputs)])
+        values.append(
+            [
+                np.asarray(y.numpy(), dtype=np.result_type(y.numpy(), np.float64))
+                for y in _float_outputs(outputs)
+            ]
+        )
     plus, mid, minus = values
     return Differences(
         [(p - m) / (2 * delta) for p, m in zip(plus, minus)],
@@ -188,13 +225,18 @@ def directional_difference(
     )
 
 
-def _directions(rng: np.random.Generator, shape: tuple, count: int) -> list[np.ndarray]:
-    """Unit vectors when the argument has at most ``count`` elements, else random normals."""
+def _directions(
+    rng: np.random.Generator, shape: tuple, count: int, is_complex: bool = False
+) -> list[np.ndarray]:
+    """Unit vectors (real and imaginary ones for complex arguments) when there are at most
+    ``count`` of them, else random normals."""
     size = int(np.prod(shape, dtype=np.int64))
-    if size <= count:
-        units = np.eye(size).reshape((size, *shape)) if size else []
+    units = np.eye(size).reshape((size, *shape)) if size else np.zeros((0, *shape))
+    if is_complex:
+        units = np.concatenate([units, 1j * units]) if size else units
+    if len(units) <= count:
         return list(units)
-    return [rng.standard_normal(shape) for _ in range(count)]
+    return [_random_like(rng, shape, is_complex) for _ in range(count)]
 
 
 def check_gradients(
@@ -224,8 +266,22 @@ def check_gradients(
     outputs = _float_outputs(_evaluate(f, xs))
     if not outputs:
         raise ValueError(f"check_gradients: '{_name(f)}' returned no floating-point tensor")
-    # A scalar output is weighted by 1 (so messages show its plain derivative); others randomly.
-    weights = [np.ones(()) if y.ndim == 0 else rng.standard_normal(y.shape) for y in outputs]
+    complex_values = any(y.dtype.is_complex for y in outputs) or any(x.dtype.is_complex for x in xs)
+    if "forward" in chosen and complex_values:
+        if modes is not None:
+            raise TypeError(
+                f"check_gradients('{_name(f)}'): forward mode is checked on real values only; "
+                f"use modes=('reverse',) for complex arguments or outputs"
+            )
+        chosen = tuple(m for m in chosen if m != "forward")
+    # A real scalar output is weighted by 1 (so messages show its plain derivative); others
+    # randomly.
+    weights = [
+        np.ones(())
+        if y.ndim == 0 and not y.dtype.is_complex
+        else _random_like(rng, y.shape, y.dtype.is_complex)
+        for y in outputs
+    ]
     check = _Check(f, xs, rng, atol, rtol, delta, directions)
     level_fn: Callable = f
     for level in range(1, int(order) + 1):
@@ -236,7 +292,7 @@ def check_gradients(
             check.forward(level, level_fn)
         if level < order:
             level_fn = _gradient_of(scalar)
-            weights = [rng.standard_normal(x.shape) for x in xs]
+            weights = [_random_like(rng, x.shape, x.dtype.is_complex) for x in xs]
 
 
 class _Check:
@@ -254,10 +310,10 @@ class _Check:
     def reverse(self, level: int, scalar: Callable) -> None:
         grads = _reverse_gradients(scalar, self.xs)
         for i, (x, g) in enumerate(zip(self.xs, grads)):
-            for v in _directions(self.rng, x.shape, self.directions):
+            for v in _directions(self.rng, x.shape, self.directions, x.dtype.is_complex):
                 d = directional_difference(scalar, self.xs, i, v, self.delta)
-                computed, expected = float(np.sum(g * v)), float(d.central[0])
-                magnitude = max(abs(expected), float(np.sum(np.abs(g * v))))
+                computed, expected = _real_inner(g, v), float(np.real(d.central[0]))
+                magnitude = max(abs(expected), float(np.sum(np.abs(g) * np.abs(v))))
                 tolerance = self._tolerance(magnitude, d.value[0])
                 if abs(computed - expected) > tolerance:
                     message = self._locate(level, i, scalar, g, v, computed, expected)
@@ -280,8 +336,8 @@ class _Check:
                 where = np.unravel_index(np.argmax(np.where(bad, error, -1)), error.shape)
                 return (
                     f"{head}: largest error {float(error[where]):.6g} at index "
-                    f"{tuple(int(k) for k in where)} (computed {float(g[where]):.6g}, finite "
-                    f"differences {float(numeric[where]):.6g})"
+                    f"{tuple(int(k) for k in where)} (computed {_number(g[where])}, finite "
+                    f"differences {_number(numeric[where])})"
                 )
             reason = "no single element is off by more than the tolerance"
         else:
@@ -325,6 +381,12 @@ class _Check:
                     f"{index} (computed {float(c[where]):.6g}, finite differences "
                     f"{float(e[where]):.6g})" + kink
                 )
+
+
+def _number(value: Any) -> str:
+    """A number for a message: real ones as ``1.5``, complex ones as ``1.5+2j``."""
+    value = complex(value)
+    return f"{value.real:.6g}" if value.imag == 0 else f"{value.real:.6g}{value.imag:+.6g}j"
 
 
 def _kink_note(f: Callable, ahead: Any, behind: Any, tolerance: Any, error: Any) -> str:

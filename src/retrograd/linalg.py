@@ -1,5 +1,6 @@
 """``retrograd.linalg``: TensorFlow's ``tf.linalg`` namespace."""
 
+from retrograd.ops.clip_ops import global_norm
 from retrograd.ops.decomposition_ops import cholesky, eigh, eigvalsh, qr, svd
 from retrograd.ops.einsum_ops import einsum
 from retrograd.ops.expm_ops import expm
@@ -21,6 +22,7 @@ __all__ = [
     "matmul",
     "einsum",
     "l2_normalize",
+    "global_norm",
     "adjoint",
     "band_part",
     "cholesky",

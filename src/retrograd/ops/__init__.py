@@ -3,9 +3,12 @@ it, the gradient function registered for that name. One module per family.
 """
 
 from retrograd.ops import (  # noqa: F401  (import order settles the modules' cycle)
+    activation_ops,
     array_ops,
     broadcast,
+    clip_ops,
     comparison_ops,
+    complex_ops,
     creation_ops,
     debug_ops,
     decomposition_ops,
@@ -23,7 +26,11 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     pad_ops,
     rearrange_ops,
     reduction_ops,
+    rounding_ops,
+    safe_math_ops,
     scatter_ops,
     sort_ops,
+    special_ops,
     statistics_ops,
+    trig_ops,
 )
