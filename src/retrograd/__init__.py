@@ -40,7 +40,14 @@ from retrograd.dtypes import (
 )
 from retrograd.shapes import TensorShape
 from retrograd.tensor import Tensor, constant, convert_to_tensor, is_tensor
-from retrograd.registry import NotDifferentiable, RegisterGradient, gradient_registry, no_gradient
+from retrograd.registry import (
+    NotDifferentiable,
+    RegisterForward,
+    RegisterGradient,
+    forward_registry,
+    gradient_registry,
+    no_gradient,
+)
 from retrograd.variables import Variable
 from retrograd import ops  # noqa: E402  (defines every op and binds the operators)
 from retrograd.ops.array_ops import (
