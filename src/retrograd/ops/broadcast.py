@@ -9,6 +9,8 @@ summed back to the shape of an input that was broadcast.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -17,7 +19,7 @@ from retrograd.errors import InvalidArgumentError
 from retrograd.execute import define_op, execute
 from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
-from retrograd.registry import RegisterGradient
+from retrograd.registry import RegisterGradient, mark_batchable
 from retrograd.tensor import Tensor
 
 _BroadcastTo = define_op("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape))
@@ -64,24 +66,47 @@ def _broadcast_to_grad(op, grad):
     return unbroadcast(grad, op.inputs[0].shape)
 
 
+mark_batchable("BroadcastTo")
+
+
+# How many leading axes of the gradients in flight index a batch of backward passes (rows
+# of a Jacobian computed at once); set by the backward walk for its rules, 0 otherwise.
+_batch_dims = 0
+
+
+@contextlib.contextmanager
+def gradient_batch_dims(count: int) -> Iterator[None]:
+    """Within this block, ``unbroadcast`` keeps the first ``count`` axes of every gradient."""
+    global _batch_dims
+    saved, _batch_dims = _batch_dims, count
+    try:
+        yield
+    finally:
+        _batch_dims = saved
+
+
 def unbroadcast(grad: Tensor, shape: Any) -> Tensor:
     """Sums ``grad`` over the axes that broadcasting added or stretched, giving ``shape``.
 
-    Raises ValueError when ``grad`` is not shaped like a broadcast of ``shape``.
+    Leading batch axes (see ``gradient_batch_dims``) are kept. Raises ValueError when
+    ``grad`` is not shaped like a broadcast of ``shape``.
     """
     shape = tuple(shape)
     grad_shape = tuple(grad.shape)
-    if grad_shape == shape:
+    batch = _batch_dims
+    if grad_shape[batch:] == shape:
         return grad
     lead = len(grad_shape) - len(shape)
-    if lead < 0 or any(d not in (1, g) for d, g in zip(shape, grad_shape[lead:])):
+    if lead < batch or any(d not in (1, g) for d, g in zip(shape, grad_shape[lead:])):
         raise ValueError(
             f"cannot reduce a gradient of shape {grad_shape} to shape {shape}: it is not a "
             f"broadcast of that shape"
         )
     stretched = (lead + i for i, d in enumerate(shape) if d == 1 and grad_shape[lead + i] != 1)
-    axes = (*range(lead), *stretched)
-    return array_ops.reshape(reduction_ops.reduce_sum(grad, axis=axes), shape)
+    axes = (*range(batch, lead), *stretched)
+    return array_ops.reshape(
+        reduction_ops.reduce_sum(grad, axis=axes), (*grad_shape[:batch], *shape)
+    )
 
 
 def reduce_to_inputs(op, *grads: Tensor | None) -> tuple[Tensor | None, ...]:
