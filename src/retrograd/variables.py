@@ -19,7 +19,7 @@ import numpy as np
 from retrograd import dtypes
 from retrograd.dtypes import DType
 from retrograd.execute import context, define_op, execute, variable_accessed
-from retrograd.registry import RegisterGradient
+from retrograd.registry import RegisterGradient, mark_batchable
 from retrograd.shapes import TensorShape
 from retrograd.tensor import Reference, Tensor, _readonly, constant, convert_to_tensor, numpy_text
 
@@ -31,6 +31,9 @@ _ReadVariableOp = define_op("ReadVariableOp", lambda value: value)
 @RegisterGradient("ReadVariableOp")
 def _read_variable_grad(op, grad):
     return grad
+
+
+mark_batchable("ReadVariableOp")
 
 
 class Variable:

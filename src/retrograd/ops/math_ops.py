@@ -29,7 +29,7 @@ from retrograd.ops.define import (
     tensor_pair,
     unary_op,
 )
-from retrograd.registry import RegisterGradient, no_gradient
+from retrograd.registry import RegisterGradient, mark_batchable, no_gradient
 from retrograd.tensor import Tensor
 
 
@@ -365,3 +365,12 @@ def _clip_by_value_grad(op, grad):
     ghi = array_ops.where(t_below_hi, zeros, inner)
     glo = array_ops.where(raised_to_lo, grad, zeros)
     return broadcast.reduce_to_inputs(op, gt, glo, ghi)
+
+
+# Rules of the form `grad * local derivative` (reduced by unbroadcast) also take gradients with
+# leading batch axes: a Jacobian's rows go through them in one pass.
+mark_batchable(
+    *("AddV2", "Sub", "Mul", "RealDiv", "FloorMod", "Pow", "Maximum", "Minimum", "AddN"),
+    *("Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Reciprocal", "Exp", "Log", "Log1p", "Expm1"),
+    *("Sin", "Cos", "Tan", "Tanh", "Sigmoid", "Conj", "Cast", "ClipByValue"),
+)
