@@ -89,16 +89,19 @@ def _floormod_grad(op, grad):
     return broadcast.reduce_to_inputs(op, grad, grad * -floordiv(x, y))
 
 
+def pow_log_base(x: Tensor) -> Tensor:
+    """log(x) where x > 0, else 0: d(x^y)/dy is taken as 0 there instead of NaN."""
+    positive = x > 0 if x.dtype.is_floating else comparison_ops.not_equal(x, 0)
+    safe_x = array_ops.where(positive, x, array_ops.ones_like(x))
+    return array_ops.where(positive, log(safe_x), array_ops.zeros_like(x))
+
+
 @RegisterGradient("Pow")
 def _pow_grad(op, grad):
     x, y = op.inputs
     z = op.outputs[0]
     gx = grad * conj(y * x ** (y - 1))
-    # log(x) only where x > 0: d(x^y)/dy is taken as 0 elsewhere instead of NaN.
-    positive = x > 0 if x.dtype.is_floating else comparison_ops.not_equal(x, 0)
-    safe_x = array_ops.where(positive, x, array_ops.ones_like(x))
-    log_x = array_ops.where(positive, log(safe_x), array_ops.zeros_like(x))
-    gy = grad * conj(z * log_x)
+    gy = grad * conj(z * pow_log_base(x))
     return broadcast.reduce_to_inputs(op, gx, gy)
 
 
