@@ -7,6 +7,7 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     broadcast,
     comparison_ops,
     debug_ops,
+    forward_rules,
     linalg_ops,
     math_ops,
     nn_ops,
