@@ -45,19 +45,23 @@ class ForwardAccumulator:
     """Computes Jacobian-vector products of the ops run inside it (TensorFlow's API).
 
     ``primals``: tensors or variables (a nested structure) to watch; ``tangents``: one tangent
-    per primal, of the same shape and dtype (Python numbers and arrays are converted to the
-    primal's dtype). Values not watched have zero tangents. Tangents are held only as long as
-    the values they belong to are alive.
+    per primal, of the same shape and dtype (Python numbers, lists and arrays are converted to
+    the primal's dtype). Values not watched have zero tangents. Tangents are held only as long
+    as the values they belong to are alive.
     """
 
     def __init__(self, primals: Any, tangents: Any) -> None:
-        nest.assert_same_structure(primals, tangents, check_types=False)
+        if nest.is_nested(primals):
+            nest.assert_same_structure(primals, tangents, check_types=False)
+            pairs = list(zip(nest.flatten(primals), nest.flatten(tangents)))
+        else:  # one primal: its tangent is one value, even a nested list of numbers
+            pairs = [(primals, tangents)]
         self._tangents: dict[int, tuple[weakref.ref, Tensor]] = {}
         self._recording = False
         self._paused = 0
         self._forget = _forgetter(self)
         seen: set[int] = set()
-        for i, (primal, tangent) in enumerate(zip(nest.flatten(primals), nest.flatten(tangents))):
+        for i, (primal, tangent) in enumerate(pairs):
             if not isinstance(primal, (Tensor, Variable)):
                 raise TypeError(
                     f"ForwardAccumulator: primals[{i}] must be a retrograd.Tensor or Variable, "
