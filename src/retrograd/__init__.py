@@ -121,6 +121,7 @@ from retrograd.ops.reduction_ops import (
 from retrograd.tape import GradientTape, UnconnectedGradients, gradients
 from retrograd.custom_gradient import custom_gradient
 from retrograd import forward, functional, autodiff
+from retrograd.gradient_wrappers import grad_pass_through, recompute_grad
 from retrograd.printing import print_ as print
 from retrograd.gradcheck import GradientCheckError, check_gradients
 from retrograd import bitwise, debugging, linalg, math, nn, optimizers, keras
