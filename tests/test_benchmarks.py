@@ -1,0 +1,31 @@
+"""The benchmarks run (on small sizes) and check their own results; the memory saving of
+recompute_grad is deterministic, so it is asserted here. Timings are not."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _main(name):
+    return runpy.run_path(str(BENCHMARKS / name))["main"]
+
+
+def test_recompute_grad_lowers_peak_memory(capsys):
+    ratios = _main("recompute_memory.py")(
+        ["--blocks", "4", "--layers", "4", "--width", "16", "--batch", "256"]
+    )
+    assert ratios["memory_ratio"] > 1.5
+    assert "peak memory" in capsys.readouterr().out
+
+
+def test_jacobian_benchmark_runs_and_checks_its_values(capsys):
+    ratios = _main("jacobian_speed.py")(["--size", "8", "--repeats", "1"])
+    assert set(ratios) == {
+        "elementwise sin(x) exp(x) + x^2, x[n]",
+        "dense tanh(W x + b), x[n, 1]",
+        "tall jacfwd vs jacrev",
+    }
+    assert "speedup" in capsys.readouterr().out
