@@ -58,11 +58,40 @@ def rosenbrock_hessian(x):
     return h
 
 
+def _custom_softplus(with_defjvp):
+    @rg.custom_gradient
+    def softplus(x):
+        return rg.math.log(1 + rg.exp(x)), lambda dy: dy * rg.sigmoid(x)
+
+    if with_defjvp:
+        softplus.defjvp(lambda primals, tangents, outputs: tangents[0] * rg.sigmoid(primals[0]))
+    return softplus
+
+
+C = np.array([1.0, -2.0, 3.0])
+
+
+def _through(softplus):
+    def custom_rules(x):
+        """Σ c softplus(x) through a custom gradient; Hessian diag(c σ(x) (1 - σ(x)))."""
+        return rg.reduce_sum(rg.constant(C) * softplus(x))
+
+    return custom_rules
+
+
+def custom_rules_hessian(x):
+    s = 1 / (1 + np.exp(-x))
+    return np.diag(C * s * (1 - s))
+
+
 FUNCTIONS = [
     (quadratic, quadratic_hessian, np.array([0.3, -1.2, 2.0])),
     (logsumexp, logsumexp_hessian, np.array([0.5, -1.0, 2.0, 0.1])),
     (rosenbrock, rosenbrock_hessian, np.array([-1.2, 1.0, 0.8, 1.5])),
+    (_through(_custom_softplus(False)), custom_rules_hessian, np.array([0.5, -1.0, 2.0])),
+    (_through(_custom_softplus(True)), custom_rules_hessian, np.array([0.5, -1.0, 2.0])),
 ]
+FUNCTION_IDS = ["quadratic", "logsumexp", "rosenbrock", "custom-derived-jvp", "custom-defjvp"]
 
 
 def _tape_hessian(f, x):
@@ -142,9 +171,7 @@ def _finite_difference_hessian(f, x, h=1e-4):
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize(
-    "f, closed_form, point", FUNCTIONS, ids=lambda v: getattr(v, "__name__", "")
-)
+@pytest.mark.parametrize("f, closed_form, point", FUNCTIONS, ids=FUNCTION_IDS)
 def test_hessians_in_every_mode_match_the_closed_form_and_finite_differences(
     mode, f, closed_form, point
 ):

@@ -181,3 +181,20 @@ def test_jacobian_with_respect_to_a_variable_is_vectorised():
         jac = tape.jacobian(y, v)
     assert counter.calls == 3  # Mul and the two reads
     np.testing.assert_allclose(jac.numpy(), np.diag([2.0, 4.0]))
+
+
+def test_a_vectorised_jacobian_under_a_forward_accumulator():
+    """Forward over a batched backward pass: the accumulator's rules see unbatched values."""
+    xs, ts = np.array([0.3, -0.7, 1.1]), np.array([1.0, 2.0, -1.0])
+    x = rg.constant(xs)
+    with rg.autodiff.ForwardAccumulator(x, rg.constant(ts)) as acc:
+        with rg.GradientTape() as tape:
+            tape.watch(x)
+            y = rg.sin(x) * rg.exp(x) + rg.pow(x * x + 1.0, 1.5)
+        with RuleCounter() as counter:
+            jac = tape.jacobian(y, x)
+    assert counter.calls == 7  # one batched pass through the 7 ops, not one per element
+    second = (  # f'' of each element
+        2 * np.cos(xs) * np.exp(xs) + 3 * (2 * xs * xs + 1) / np.sqrt(xs * xs + 1)
+    )
+    np.testing.assert_allclose(acc.jvp(jac).numpy(), np.diag(second * ts), rtol=1e-10)

@@ -9,9 +9,9 @@ op whose gradient is ``grad_fn``; and ``grad_fn`` runs while outer tapes record,
 gradient used inside ``grad_fn`` defines the second derivative.
 
 In forward mode (``ForwardAccumulator``, ``jvp``) the tangents of the outputs are derived
-from ``grad_fn``, or computed by a forward rule given with ``f.defjvp(jvp_fn)``, which then
-takes precedence. Neither changes how the gradient is computed, so Hessians work in every
-combination of modes.
+from ``grad_fn`` (so ``grad_fn`` then runs during the forward pass), or computed by a forward
+rule given with ``f.defjvp(jvp_fn)``, which then takes precedence. Neither changes how the
+gradient is computed, so Hessians work in every combination of modes.
 
 >>> import retrograd as rg
 >>> @rg.custom_gradient
@@ -244,7 +244,8 @@ class _ForwardRule:
 
     def __call__(self, inputs: list, tangents: list) -> list:
         given = iter(
-            Tensor(np.zeros_like(x._value)) if t is None else t for x, t in zip(inputs, tangents)
+            Tensor(np.zeros(x._value.shape, x._value.dtype)) if t is None else t
+            for x, t in zip(inputs, tangents)
         )
         structured = nest.pack_sequence_as(
             self._args,

@@ -154,7 +154,7 @@ class ForwardAccumulator:
                 return entry[1]
             if policy is UnconnectedGradients.NONE:
                 return None
-            return Tensor(np.zeros_like(value._value))
+            return Tensor(np.zeros(value._value.shape, value._value.dtype))
 
         return nest.map_structure(lookup, primals)
 
@@ -216,7 +216,9 @@ def derived_tangents(op: Operation, rule: Any, tangents: list) -> list[Tensor | 
     so a rule that is not linear is linearised there.
     """
     upstream = [
-        Tensor(np.zeros_like(out._value)) if out._value.dtype.kind in "fc" else None
+        Tensor(np.zeros(out._value.shape, out._value.dtype))
+        if out._value.dtype.kind in "fc"
+        else None
         for out in op.outputs
     ]
     watched = [u for u in upstream if u is not None]

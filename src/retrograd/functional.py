@@ -189,7 +189,9 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple:
     def vjp_fn(cotangents: Any) -> tuple:
         nest.assert_same_structure(y, cotangents, check_types=False)
         given = [
-            Tensor(np.zeros_like(o._value)) if c is None else convert_to_tensor(c, dtype=o.dtype)
+            Tensor(np.zeros(o._value.shape, o._value.dtype))
+            if c is None
+            else convert_to_tensor(c, dtype=o.dtype)
             for o, c in zip(outputs, nest.flatten(cotangents))
         ]
         return tuple(tape.gradient(outputs, fresh, given, unconnected_gradients=_ZERO))
