@@ -182,3 +182,12 @@ def test_forward_rule_results_are_checked_and_the_error_names_the_rule():
         rg.forward_registry.unregister("ForwardRulesTestBadShape")
         rg.gradient_registry.unregister("ForwardRulesTestBadShape")
         del rg.execute.OP_DEFS["ForwardRulesTestBadShape"]
+
+
+def test_forward_registry_refuses_duplicates_and_explains_missing_rules():
+    with pytest.raises(KeyError, match="two forward rule with name 'Exp'"):
+        rg.RegisterForward("Exp")(lambda op, t: t)
+    with pytest.raises(LookupError, match=r"No forward rule.*RegisterForward\('Nope'\)"):
+        rg.forward_registry.lookup("Nope")
+    with pytest.raises(TypeError, match="string"):
+        rg.RegisterForward(3)

@@ -45,8 +45,9 @@ GradientFunction = Callable[..., Any]
 class Registry:
     """A name → function table that refuses to register a name twice."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, how_to_register: str = "") -> None:
         self._kind = kind
+        self._how_to_register = how_to_register  # "{name!r}" is replaced in messages
         self._entries: dict[str, tuple[GradientFunction | None, str]] = {}
 
     def register(self, fn: GradientFunction | None, name: str) -> None:
@@ -72,9 +73,8 @@ class Registry:
             return self._entries[name][0]
         except KeyError:
             raise LookupError(
-                f"No gradient defined for operation type '{name}'. Register one with "
-                f"@retrograd.RegisterGradient({name!r}) or declare it with "
-                f"retrograd.no_gradient({name!r})."
+                f"No {self._kind} defined for operation type '{name}'."
+                + self._how_to_register.replace("{name!r}", repr(name))
             ) from None
 
     def location(self, name: str) -> str:
@@ -107,8 +107,16 @@ def function_location(fn: Any) -> str:
     return f"{code.co_filename}:{code.co_firstlineno}"
 
 
-gradient_registry = Registry("gradient")
-forward_registry = Registry("forward rule")
+gradient_registry = Registry(
+    "gradient",
+    " Register one with @retrograd.RegisterGradient({name!r}) or declare it with "
+    "retrograd.no_gradient({name!r}).",
+)
+forward_registry = Registry(
+    "forward rule",
+    " Register one with @retrograd.RegisterForward({name!r}); forward mode derives one from "
+    "the gradient function otherwise.",
+)
 _batchable: set[str] = set()
 
 
