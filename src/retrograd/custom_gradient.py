@@ -255,15 +255,12 @@ class _ForwardRule:
             ],
         )
         returned = self._jvp_fn(self._args, structured, self._outputs)
-        outputs = nest.flatten(self._outputs)
-        try:
-            found = nest.flatten(nest.pack_sequence_as(self._outputs, nest.flatten(returned)))
-        except ValueError:
+        outputs, found = nest.flatten(self._outputs), nest.flatten(returned)
+        if len(found) != len(outputs):
             raise ValueError(
-                f"{self._describe}: the forward rule returned {len(nest.flatten(returned))} "
-                f"tangent(s) for {len(outputs)} output(s); return one per output, in the "
-                f"structure of the outputs"
-            ) from None
+                f"{self._describe}: the forward rule returned {len(found)} tangent(s) for "
+                f"{len(outputs)} output(s); return one per output, in the structure of the outputs"
+            )
         return [_as_tangent(t, y) for t, y in zip(found, outputs)]
 
 
