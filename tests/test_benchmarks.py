@@ -1,6 +1,10 @@
-"""The benchmark command runs (tiny sizes, one timed run): no timing is asserted."""
+"""The benchmarks run on small sizes and check their own results; no timing is asserted.
+The memory saving of recompute_grad is deterministic, so it is."""
 
 from __future__ import annotations
+
+import runpy
+from pathlib import Path
 
 from benchmarks.__main__ import main
 
@@ -10,3 +14,28 @@ def test_benchmarks_run_in_quick_mode(capsys):
     out = capsys.readouterr().out
     for name in ["chain", "custom", "mlp", "matmul", "hvp", "elementwise", "peak memory"]:
         assert name in out
+
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _main(name):
+    return runpy.run_path(str(BENCHMARKS / name))["main"]
+
+
+def test_recompute_grad_lowers_peak_memory(capsys):
+    ratios = _main("recompute_memory.py")(
+        ["--blocks", "4", "--layers", "4", "--width", "16", "--batch", "256"]
+    )
+    assert ratios["memory_ratio"] > 1.5
+    assert "peak memory" in capsys.readouterr().out
+
+
+def test_jacobian_benchmark_runs_and_checks_its_values(capsys):
+    ratios = _main("jacobian_speed.py")(["--size", "8", "--repeats", "1"])
+    assert set(ratios) == {
+        "elementwise sin(x) exp(x) + x^2, x[n]",
+        "dense tanh(W x + b), x[n, 1]",
+        "tall jacfwd vs jacrev",
+    }
+    assert "speedup" in capsys.readouterr().out

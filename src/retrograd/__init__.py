@@ -40,7 +40,14 @@ from retrograd.dtypes import (
 )
 from retrograd.shapes import TensorShape
 from retrograd.tensor import Tensor, convert_to_tensor, is_tensor
-from retrograd.registry import NotDifferentiable, RegisterGradient, gradient_registry, no_gradient
+from retrograd.registry import (
+    NotDifferentiable,
+    RegisterForward,
+    RegisterGradient,
+    forward_registry,
+    gradient_registry,
+    no_gradient,
+)
 from retrograd.variables import Variable
 from retrograd import ops  # noqa: E402  (defines every op and binds the operators)
 from retrograd.ops.array_ops import (
@@ -137,6 +144,8 @@ from retrograd.symbolic import gradients
 from retrograd.function import TensorSpec, function
 from retrograd.control_flow import cond, while_loop
 from retrograd import compat
+from retrograd import forward, functional, autodiff
+from retrograd.gradient_wrappers import grad_pass_through, recompute_grad
 from retrograd.printing import print_ as print
 from retrograd.gradcheck import GradientCheckError, check_gradients
 from retrograd.tracing import Trace, trace

@@ -6,6 +6,10 @@ keeps only ops through which a source influences a target, and calls each op's g
 function with the summed gradients of its outputs. ``call_rule`` checks what a rule
 returns — one tensor (or None) per input, with the input's shape and dtype — and names
 the rule when it does not. Nothing here knows any particular op.
+
+With ``batch_shape``, every seed carries extra leading axes (several backward passes at
+once, e.g. the rows of a Jacobian); this needs every rule on the path to be batchable
+(``registry.mark_batchable``), else ``NotBatchableError`` is raised before any rule runs.
 """
 
 from __future__ import annotations
@@ -14,51 +18,78 @@ import itertools
 from typing import Any
 
 from retrograd.execute import Operation, context
-from retrograd.ops import array_ops, math_ops
-from retrograd.registry import gradient_registry
+from retrograd.ops import array_ops, broadcast, math_ops
+from retrograd.registry import gradient_registry, is_batchable
 from retrograd.tensor import Tensor
 from retrograd.variables import Variable
 
-__all__ = ["backward", "call_rule", "describe_rule"]
+__all__ = ["backward", "call_rule", "describe_rule", "NotBatchableError"]
+
+
+class NotBatchableError(ValueError):
+    """A batched backward pass met an op whose gradient function is not batchable."""
 
 
 _walks = itertools.count(1)
 
 
-def backward(tracked: dict, targets: list, seeds: list, sources: list) -> list[Tensor | None]:
-    """Propagates ``seeds`` (one per target) back through ``tracked`` to ``sources``."""
+def backward(
+    tracked: dict, targets: list, seeds: list, sources: list, batch_shape: tuple = ()
+) -> list[Tensor | None]:
+    """Propagates ``seeds`` (one per target) back through ``tracked`` to ``sources``.
+
+    Seeds and results have ``batch_shape`` leading axes in front of their value's shape.
+    The walk is numbered in ``context.backward_pass`` while it runs.
+    """
     outer_walk = context.backward_pass
     context.backward_pass = next(_walks)
     try:
-        return _walk(tracked, targets, seeds, sources)
+        return _walk(tracked, targets, seeds, sources, batch_shape)
     finally:
         context.backward_pass = outer_walk
 
 
-def _walk(tracked: dict, targets: list, seeds: list, sources: list) -> list[Tensor | None]:
+def _walk(
+    tracked: dict, targets: list, seeds: list, sources: list, batch_shape: tuple
+) -> list[Tensor | None]:
     source_ids = {id(s) for s in sources}
     order = _reverse_topological(tracked, targets)
     relevant = _reaching_sources(order, tracked, source_ids)
+    if batch_shape:
+        _check_batchable(order, relevant)
     grads: dict[int, list[Tensor]] = {}
     for t, seed in zip(targets, seeds):
         if seed is not None:
             grads.setdefault(id(t), []).append(seed)
-    for op in order:
-        if id(op) not in relevant:
-            continue
-        upstream = _upstream(op, grads, source_ids)
-        if upstream is None:
-            continue
-        rule = op.grad_fn or gradient_registry.lookup(op.type)
-        if rule is None:  # declared non-differentiable
-            continue
-        downstream = call_rule(rule, op, upstream)
-        for observer in context.backward_observers:
-            observer.observe_backward(op, rule, upstream, downstream)
-        for value, g in zip(op.inputs, downstream):
-            if g is not None and (id(value) in tracked or id(value) in source_ids):
-                grads.setdefault(id(value), []).append(g)
+    with broadcast.gradient_batch_dims(len(batch_shape)):
+        for op in order:
+            if id(op) not in relevant:
+                continue
+            upstream = _upstream(op, grads, source_ids, batch_shape)
+            if upstream is None:
+                continue
+            rule = op.grad_fn or gradient_registry.lookup(op.type)
+            if rule is None:  # declared non-differentiable
+                continue
+            downstream = call_rule(rule, op, upstream, batch_shape)
+            for observer in context.backward_observers:
+                observer.observe_backward(op, rule, upstream, downstream)
+            for value, g in zip(op.inputs, downstream):
+                if g is not None and (id(value) in tracked or id(value) in source_ids):
+                    grads.setdefault(id(value), []).append(g)
     return [_total(grads.get(id(s))) for s in sources]
+
+
+def _check_batchable(order: list, relevant: set) -> None:
+    for op in order:
+        if id(op) not in relevant or (op.grad_fn is None and _batchable_type(op.type)):
+            continue
+        what = f"custom gradient '{op.name}'" if op.grad_fn else f"op type '{op.type}'"
+        raise NotBatchableError(f"the gradient function of {what} is not batchable")
+
+
+def _batchable_type(op_type: str) -> bool:
+    return is_batchable(op_type) or gradient_registry.lookup(op_type) is None
 
 
 def _reverse_topological(tracked: dict, targets: list) -> list[Operation]:
@@ -99,7 +130,7 @@ def _reaching_sources(order: list, tracked: dict, source_ids: set) -> set[int]:
     return relevant
 
 
-def _upstream(op: Operation, grads: dict, source_ids: set) -> list | None:
+def _upstream(op: Operation, grads: dict, source_ids: set, batch_shape: tuple) -> list | None:
     """The summed gradient of each output of ``op``; None when no output has one.
 
     Outputs without a gradient get zeros (floating outputs) or None, as in TensorFlow.
@@ -118,7 +149,11 @@ def _upstream(op: Operation, grads: dict, source_ids: set) -> list | None:
         return None
     for i, (out, g) in enumerate(zip(op.outputs, upstream)):
         if g is None and out._value.dtype.kind in "fc":
-            upstream[i] = array_ops.zeros_like(out)
+            upstream[i] = (
+                array_ops.zeros((*batch_shape, *out.shape), out.dtype)
+                if batch_shape
+                else array_ops.zeros_like(out)
+            )
     return upstream
 
 
@@ -153,8 +188,11 @@ def _same_shape(a: Any, b: Any) -> bool:
     return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b))
 
 
-def call_rule(rule: Any, op: Operation, upstream: list) -> list:
-    """Calls a gradient function and checks that it returned one well-formed gradient per input."""
+def call_rule(rule: Any, op: Operation, upstream: list, batch_shape: tuple = ()) -> list:
+    """Calls a gradient function and checks that it returned one well-formed gradient per input.
+
+    Each gradient must have its input's dtype and shape (after ``batch_shape``).
+    """
     context.rule_depth += 1
     try:
         result = rule(op, *upstream)
@@ -174,13 +212,14 @@ def call_rule(rule: Any, op: Operation, upstream: list) -> list:
                 f"{describe_rule(op, rule)} returned a {type(g).__name__} for "
                 f"{_input_label(op, i)}; gradients must be retrograd tensors (or None)"
             )
-        if g._value.dtype != value._value.dtype or not _same_shape(
-            g._value.shape, value._value.shape
-        ):
+        shape = value._value.shape
+        if batch_shape:
+            shape = (*batch_shape, *shape)
+        if g._value.dtype != value._value.dtype or not _same_shape(g._value.shape, shape):
             raise ValueError(
                 f"{describe_rule(op, rule)} returned a gradient of shape {tuple(g.shape)} and "
                 f"dtype {g.dtype.name} for {_input_label(op, i)}, which has shape "
-                f"{tuple(value.shape)} and dtype {value.dtype.name}; a gradient must match its "
+                f"{tuple(shape)} and dtype {value.dtype.name}; a gradient must match its "
                 f"input"
             )
     return grads

@@ -8,6 +8,11 @@ captures stays connected to ``x``; the outputs are fresh tensors produced by one
 op whose gradient is ``grad_fn``; and ``grad_fn`` runs while outer tapes record, so a custom
 gradient used inside ``grad_fn`` defines the second derivative.
 
+In forward mode (``ForwardAccumulator``, ``jvp``) the tangents of the outputs are derived
+from ``grad_fn`` (so ``grad_fn`` then runs during the forward pass), or computed by a forward
+rule given with ``f.defjvp(jvp_fn)``, which then takes precedence. Neither changes how the
+gradient is computed, so Hessians work in every combination of modes.
+
 >>> import retrograd as rg
 >>> @rg.custom_gradient
 ... def log1pexp(x):
@@ -51,11 +56,50 @@ def custom_gradient(f: Callable[..., Any] | None = None) -> Callable[..., Any]:
     """
     if f is None:
         return custom_gradient
+    forward: list[Callable[..., Any]] = []  # the defjvp rule, once given
 
     @functools.wraps(f)
     def decorated(*args: Any, **kwargs: Any) -> Any:
-        return _call(f, args, kwargs)
+        return _call(f, args, kwargs, forward[0] if forward else None)
 
+    def defjvp(jvp_fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Gives ``f`` a forward-mode rule: ``jvp_fn(primals, tangents, outputs)``.
+
+        ``primals`` is the tuple of positional arguments of the call, ``tangents`` the same
+        structure with a tangent for each tensor or variable (zeros where it has none, None
+        for other arguments), ``outputs`` what the call returned. It returns the tangents
+        of the outputs in their structure (the Jacobian-vector product), written with
+        retrograd ops. Usable as a decorator; the gradient is still ``grad_fn``'s.
+
+        >>> import retrograd as rg
+        >>> @rg.custom_gradient
+        ... def softplus(x):
+        ...     return rg.math.log(1 + rg.exp(x)), lambda dy: dy * rg.sigmoid(x)
+        >>> @softplus.defjvp
+        ... def _(primals, tangents, outputs):
+        ...     return tangents[0] * rg.sigmoid(primals[0])
+        >>> x = rg.constant(0.0)
+        >>> with rg.autodiff.ForwardAccumulator(x, rg.constant(1.0)) as acc:
+        ...     y = softplus(x)
+        >>> acc.jvp(y)
+        <retrograd.Tensor: shape=(), dtype=float32, numpy=0.5>
+        """
+        if not callable(jvp_fn):
+            raise TypeError(f"{_describe(f)}: defjvp expects a function, got {jvp_fn!r}")
+        try:
+            inspect.signature(jvp_fn).bind(None, None, None)
+        except TypeError:
+            raise TypeError(
+                f"{_describe(f)}: the forward rule must accept (primals, tangents, outputs); "
+                f"{getattr(jvp_fn, '__qualname__', jvp_fn)} has signature "
+                f"{inspect.signature(jvp_fn)}"
+            ) from None
+        except ValueError:  # no signature to inspect (a builtin): trust it
+            pass
+        forward[:] = [jvp_fn]
+        return jvp_fn
+
+    decorated.defjvp = defjvp  # type: ignore[attr-defined]
     return decorated
 
 
@@ -63,7 +107,7 @@ def _describe(f: Callable[..., Any]) -> str:
     return f"custom_gradient function '{f.__qualname__}' (defined at {function_location(f)})"
 
 
-def _call(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | None) -> Any:
     read: list[Variable] = []
     context.variable_watchers.append(read)
     try:
@@ -91,9 +135,12 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         return nest.pack_sequence_as(result, outputs)
     inputs = [convert_to_tensor(a) for a in flat_args]  # a variable argument is read (recorded)
     fresh = tuple(Tensor(y._value) for y in outputs)
+    packed = nest.pack_sequence_as(result, list(fresh))
     rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs))
+    if jvp_fn is not None:
+        rule.forward_rule = _ForwardRule(jvp_fn, args, packed, rule.describe)
     record_operation("CustomGradient", [*inputs, *variables], fresh, None, f.__name__, rule)
-    return nest.pack_sequence_as(result, list(fresh))
+    return packed
 
 
 # In a graph, the custom op also takes the forward results as inputs and passes them through:
@@ -145,10 +192,20 @@ class _Rule:
     """The gradient function of one custom-gradient call: runs ``grad_fn`` and checks it.
 
     ``call`` keeps the call's ``(args, kwargs)`` so that checkers can run ``f`` again;
-    ``forwarded`` counts the forward results a graph op passes through (no gradient).
+    ``forwarded`` counts the forward results a graph op passes through (no gradient);
+    ``forward_rule`` is the ``defjvp`` rule, when one was given.
     """
 
-    __slots__ = ("_f", "_grad_fn", "_inputs", "_variables", "_forwarded", "describe", "call")
+    __slots__ = (
+        "_f",
+        "_grad_fn",
+        "_inputs",
+        "_variables",
+        "_forwarded",
+        "describe",
+        "call",
+        "forward_rule",
+    )
 
     def __init__(
         self,
@@ -166,6 +223,16 @@ class _Rule:
         self._forwarded = forwarded  # graph ops: forward results passed through, no gradient
         self.describe = _describe(f)
         self.call = call
+        self.forward_rule: _ForwardRule | None = None
+
+    @property
+    def argument_count(self) -> int:
+        """How many of the op's inputs are arguments (the rest are variables read inside)."""
+        return len(self._inputs)
+
+    def jvp(self, tangents: list) -> list:
+        """The tangents of the outputs by the ``defjvp`` rule, from the arguments' tangents."""
+        return self.forward_rule(self._inputs, tangents)
 
     def __call__(self, op: Any, *upstream: Any) -> list:
         if self._variables:
@@ -213,3 +280,42 @@ class _Rule:
             f"{self.describe}: grad_fn returned a {type(g).__name__} for input {i}; gradients must "
             f"be tensors (or None)"
         )
+
+
+class _ForwardRule:
+    """A ``defjvp`` rule bound to one call: its arguments and outputs."""
+
+    __slots__ = ("_jvp_fn", "_args", "_outputs", "_describe")
+
+    def __init__(self, jvp_fn: Callable, args: tuple, outputs: Any, describe: str) -> None:
+        self._jvp_fn = jvp_fn
+        self._args = args
+        self._outputs = outputs
+        self._describe = describe
+
+    def __call__(self, inputs: list, tangents: list) -> list:
+        given = iter(
+            Tensor(np.zeros(x._value.shape, x._value.dtype)) if t is None else t
+            for x, t in zip(inputs, tangents)
+        )
+        structured = nest.pack_sequence_as(
+            self._args,
+            [
+                next(given) if isinstance(a, (Tensor, Variable)) else None
+                for a in nest.flatten(self._args)
+            ],
+        )
+        returned = self._jvp_fn(self._args, structured, self._outputs)
+        outputs, found = nest.flatten(self._outputs), nest.flatten(returned)
+        if len(found) != len(outputs):
+            raise ValueError(
+                f"{self._describe}: the forward rule returned {len(found)} tangent(s) for "
+                f"{len(outputs)} output(s); return one per output, in the structure of the outputs"
+            )
+        return [_as_tangent(t, y) for t, y in zip(found, outputs)]
+
+
+def _as_tangent(t: Any, y: Tensor) -> Any:
+    if isinstance(t, (int, float, complex, np.ndarray, np.generic)):
+        return convert_to_tensor(t, dtype=y.dtype)
+    return t

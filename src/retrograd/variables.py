@@ -19,7 +19,7 @@ import numpy as np
 from retrograd import dtypes
 from retrograd.dtypes import DType
 from retrograd.execute import context, define_op, execute, variable_accessed
-from retrograd.registry import RegisterGradient, no_gradient
+from retrograd.registry import RegisterGradient, mark_batchable, no_gradient
 from retrograd.shapes import TensorShape
 from retrograd.tensor import Reference, Tensor, _readonly, constant, convert_to_tensor, numpy_text
 
@@ -47,6 +47,8 @@ _AssignVariableOp = define_op(
     shape_fn=lambda metas, variable: [],
 )
 no_gradient("AssignVariableOp")
+
+mark_batchable("ReadVariableOp")
 
 
 class Variable:

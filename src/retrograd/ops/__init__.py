@@ -14,6 +14,7 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     decomposition_ops,
     einsum_ops,
     expm_ops,
+    forward_rules,
     gather_ops,
     index_args,
     linalg_ops,

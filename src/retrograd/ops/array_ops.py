@@ -19,7 +19,7 @@ from retrograd.execute import define_op, execute
 from retrograd.ops import broadcast
 from retrograd.ops.define import ANY, BOOL, tensor_arg, tensor_pair
 from retrograd.ops.indexing import normalize_index
-from retrograd.registry import RegisterGradient, no_gradient
+from retrograd.registry import RegisterGradient, mark_batchable, no_gradient
 from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor, convert_to_tensor
 
@@ -408,3 +408,5 @@ def _select_grad(op, grad):
 
 for _op_type in ("ZerosLike", "OnesLike", "StopGradient", "Where", "Shape", "Size"):
     no_gradient(_op_type)
+
+mark_batchable("Identity", "SelectV2")

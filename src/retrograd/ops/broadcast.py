@@ -13,6 +13,8 @@ when they run (``UnbroadcastLike``, ``BroadcastLike``).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -21,7 +23,7 @@ from retrograd.errors import InvalidArgumentError
 from retrograd.execute import define_op, execute
 from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
-from retrograd.registry import RegisterGradient
+from retrograd.registry import RegisterGradient, mark_batchable
 from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor, constant_value
 
@@ -91,28 +93,48 @@ def broadcast_like(x: Tensor, like: Any) -> Tensor:
     return execute(_BroadcastLike, (x, like))
 
 
+# How many leading axes of the gradients in flight index a batch of backward passes (rows
+# of a Jacobian computed at once); set by the backward walk for its rules, 0 otherwise.
+_batch_dims = 0
+
+
+@contextlib.contextmanager
+def gradient_batch_dims(count: int) -> Iterator[None]:
+    """Within this block, ``unbroadcast`` keeps the first ``count`` axes of every gradient."""
+    global _batch_dims
+    saved, _batch_dims = _batch_dims, count
+    try:
+        yield
+    finally:
+        _batch_dims = saved
+
+
 def unbroadcast(grad: Tensor, like: Any) -> Tensor:
     """Sums ``grad`` over the axes that broadcasting added or stretched, giving the shape of
     ``like`` (a tensor or variable, or a static shape).
 
-    Raises ValueError when ``grad`` is not shaped like a broadcast of that shape.
+    Leading batch axes (see ``gradient_batch_dims``) are kept. Raises ValueError when
+    ``grad`` is not shaped like a broadcast of that shape.
     """
     shape = like if isinstance(like, tuple) else like._value.shape
     grad_shape = grad._value.shape
+    batch = _batch_dims
     if not (_fully_known(shape) and _fully_known(grad_shape)):
-        return execute(_UnbroadcastLike, (grad, like))
+        return execute(_UnbroadcastLike, (grad, like))  # graphs: batched passes are eager
     shape, grad_shape = tuple(shape), tuple(grad_shape)
-    if grad_shape == shape:
+    if grad_shape[batch:] == shape:
         return grad
     lead = len(grad_shape) - len(shape)
-    if lead < 0 or any(d not in (1, g) for d, g in zip(shape, grad_shape[lead:])):
+    if lead < batch or any(d not in (1, g) for d, g in zip(shape, grad_shape[lead:])):
         raise ValueError(
             f"cannot reduce a gradient of shape {grad_shape} to shape {shape}: it is not a "
             f"broadcast of that shape"
         )
     stretched = (lead + i for i, d in enumerate(shape) if d == 1 and grad_shape[lead + i] != 1)
-    axes = (*range(lead), *stretched)
-    return array_ops.reshape(reduction_ops.reduce_sum(grad, axis=axes), shape)
+    axes = (*range(batch, lead), *stretched)
+    return array_ops.reshape(
+        reduction_ops.reduce_sum(grad, axis=axes), (*grad_shape[:batch], *shape)
+    )
 
 
 def reduce_to_inputs(op, *grads: Tensor | None) -> tuple[Tensor | None, ...]:
@@ -123,6 +145,9 @@ def reduce_to_inputs(op, *grads: Tensor | None) -> tuple[Tensor | None, ...]:
 @RegisterGradient("BroadcastTo")
 def _broadcast_to_grad(op, grad):
     return unbroadcast(grad, op.inputs[0])
+
+
+mark_batchable("BroadcastTo")
 
 
 @RegisterGradient("BroadcastLike")

@@ -13,7 +13,7 @@ import numpy as np
 from retrograd.errors import InvalidArgumentError
 from retrograd.execute import define_op, execute
 from retrograd.ops.define import FLOAT_COMPLEX, tensor_arg
-from retrograd.registry import RegisterGradient
+from retrograd.registry import RegisterGradient, mark_batchable
 from retrograd.tensor import Tensor
 
 
@@ -44,3 +44,6 @@ def _check_numerics_grad(op, grad):
     return check_numerics(
         grad, f"Not a number (NaN) or infinity (Inf) values detected in gradient. {message}"
     )
+
+
+mark_batchable("CheckNumerics")

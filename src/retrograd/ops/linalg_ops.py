@@ -18,7 +18,7 @@ from retrograd.errors import InvalidArgumentError
 from retrograd.execute import define_op, execute
 from retrograd.ops import array_ops, broadcast, math_ops
 from retrograd.ops.define import ANY, FLOAT_COMPLEX, NUMERIC, REAL, tensor_arg, tensor_pair
-from retrograd.registry import RegisterGradient
+from retrograd.registry import RegisterGradient, mark_batchable
 from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor, constant_value
 
@@ -96,6 +96,9 @@ def _matmul_grad(op, grad):
         grad_a = matmul(b, grad, transpose_a=True, transpose_b=True)
         grad_b = matmul(grad, a, transpose_a=True, transpose_b=True)
     return broadcast.reduce_to_inputs(op, grad_a, grad_b)
+
+
+mark_batchable("MatMul")  # leading batch axes of grad broadcast through matmul
 
 
 # --- shared argument checks for the matrix ops ------------------------------------------

@@ -28,7 +28,7 @@ from retrograd.ops.define import (
     tensor_pair,
     unary_op,
 )
-from retrograd.registry import RegisterGradient, no_gradient
+from retrograd.registry import RegisterGradient, mark_batchable, no_gradient
 from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor
 
@@ -112,16 +112,19 @@ def _floormod_grad(op, grad):
     return broadcast.reduce_to_inputs(op, grad, grad * -floordiv(x, y))
 
 
+def pow_log_base(x: Tensor) -> Tensor:
+    """log(x) where x > 0, else 0: d(x^y)/dy is taken as 0 there instead of NaN."""
+    positive = x > 0 if x.dtype.is_floating else comparison_ops.not_equal(x, 0)
+    safe_x = array_ops.where(positive, x, array_ops.ones_like(x))
+    return array_ops.where(positive, log(safe_x), array_ops.zeros_like(x))
+
+
 @RegisterGradient("Pow")
 def _pow_grad(op, grad):
     x, y = op.inputs
     z = op.outputs[0]
     gx = grad * conj(y * x ** (y - 1))
-    # log(x) only where x > 0: d(x^y)/dy is taken as 0 elsewhere instead of NaN.
-    positive = x > 0 if x.dtype.is_floating else comparison_ops.not_equal(x, 0)
-    safe_x = array_ops.where(positive, x, array_ops.ones_like(x))
-    log_x = array_ops.where(positive, log(safe_x), array_ops.zeros_like(x))
-    gy = grad * conj(z * log_x)
+    gy = grad * conj(z * pow_log_base(x))
     return broadcast.reduce_to_inputs(op, gx, gy)
 
 
@@ -424,3 +427,12 @@ def _clip_by_value_grad(op, grad):
     ghi = array_ops.where(t_below_hi, zeros, inner)
     glo = array_ops.where(raised_to_lo, grad, zeros)
     return broadcast.reduce_to_inputs(op, gt, glo, ghi)
+
+
+# Rules of the form `grad * local derivative` (reduced by unbroadcast) also take gradients with
+# leading batch axes: a Jacobian's rows go through them in one pass.
+mark_batchable(
+    *("AddV2", "Sub", "Mul", "RealDiv", "FloorMod", "Pow", "Maximum", "Minimum", "AddN"),
+    *("Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Reciprocal", "Exp", "Log", "Log1p", "Expm1"),
+    *("Sin", "Cos", "Tan", "Tanh", "Sigmoid", "Conj", "Cast", "ClipByValue"),
+)

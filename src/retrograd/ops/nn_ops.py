@@ -15,7 +15,7 @@ from retrograd.errors import InvalidArgumentError
 from retrograd.execute import define_op, execute
 from retrograd.ops import math_ops, reduction_ops
 from retrograd.ops.define import FLOAT, REAL, tensor_arg, unary_op
-from retrograd.registry import RegisterGradient
+from retrograd.registry import RegisterGradient, mark_batchable
 from retrograd.tensor import Tensor
 
 
@@ -53,6 +53,9 @@ def _relu_grad(op, grad):
 @RegisterGradient("Softplus")
 def _softplus_grad(op, grad):
     return grad * math_ops.sigmoid(op.inputs[0])
+
+
+mark_batchable("Relu", "Softplus")
 
 
 def _softmax(op, logits, axis, name):
