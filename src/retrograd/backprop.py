@@ -71,13 +71,30 @@ def _walk(
             rule = op.grad_fn or gradient_registry.lookup(op.type)
             if rule is None:  # declared non-differentiable
                 continue
-            downstream = call_rule(rule, op, upstream, batch_shape)
+            op.skip_input_indices = _unneeded_inputs(op, tracked, source_ids, relevant)
+            try:
+                downstream = call_rule(rule, op, upstream, batch_shape)
+            finally:
+                op.skip_input_indices = ()
             for observer in context.backward_observers:
                 observer.observe_backward(op, rule, upstream, downstream)
             for value, g in zip(op.inputs, downstream):
                 if g is not None and (id(value) in tracked or id(value) in source_ids):
                     grads.setdefault(id(value), []).append(g)
     return [_total(grads.get(id(s))) for s in sources]
+
+
+def _unneeded_inputs(op: Operation, tracked: dict, source_ids: set, relevant: set) -> tuple:
+    """Positions of inputs through which no source is reached: their gradient is unused."""
+    skip = []
+    for i, value in enumerate(op.inputs):
+        key = id(value)
+        if key in source_ids:
+            continue
+        producer = tracked.get(key)
+        if producer is None or id(producer) not in relevant:
+            skip.append(i)
+    return tuple(skip)
 
 
 def _check_batchable(order: list, relevant: set) -> None:

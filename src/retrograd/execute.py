@@ -89,9 +89,20 @@ class Operation:
     ``type`` is the op type (``"MatMul"``), ``inputs``/``outputs`` tuples of tensors (a
     variable appears as the input of the op that read it), ``get_attr(name)`` its attributes.
     ``grad_fn`` overrides the registry (custom gradients carry their own).
+    ``skip_input_indices``: while its gradient function runs, the inputs whose gradient is
+    not needed (the rule may return None for them).
     """
 
-    __slots__ = ("type", "inputs", "outputs", "_attrs", "_name", "grad_fn", "__weakref__")
+    __slots__ = (
+        "type",
+        "inputs",
+        "outputs",
+        "_attrs",
+        "_name",
+        "grad_fn",
+        "skip_input_indices",
+        "__weakref__",
+    )
 
     graph = None
 
@@ -110,6 +121,9 @@ class Operation:
         self._attrs = attrs or {}
         self._name = name
         self.grad_fn = grad_fn
+        # Set by the backward walk while the gradient function runs: the inputs whose
+        # gradient nobody needs, which a rule may skip computing (TensorFlow's attribute).
+        self.skip_input_indices: tuple = ()
 
     @property
     def name(self) -> str:

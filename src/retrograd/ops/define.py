@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
+from retrograd import dtypes
 from retrograd.execute import OpDef, define_op, execute
 from retrograd.tensor import Tensor, convert_to_tensor
 
@@ -46,12 +49,35 @@ def _is_tensor_like(x: Any) -> bool:
     return isinstance(x, Tensor) or hasattr(type(x), "_as_tensor")
 
 
+# Python numbers combined with tensors (`y * 1.01`), converted once per value and dtype:
+# tensors are immutable, so one conversion serves every use. Bounded; zeros (whose sign the
+# key cannot tell) and NaN are never cached.
+_NUMBERS: dict[tuple, Tensor] = {}
+
+
+def _number_operand(value: float | int, dtype: np.dtype) -> Tensor:
+    key = (type(value), value, dtype)
+    found = _NUMBERS.get(key)
+    if found is None:
+        found = convert_to_tensor(value, dtype=dtypes.from_numpy(dtype))
+        if value and value == value:
+            if len(_NUMBERS) >= 4096:
+                _NUMBERS.clear()
+            _NUMBERS[key] = found
+    return found
+
+
 def tensor_pair(op_type: str, x: Any, y: Any, kinds: str = ANY) -> tuple[Tensor, Tensor]:
     """Converts two operands that must share a dtype.
 
     A Python or NumPy operand adopts the tensor operand's dtype (``x * 2``); two tensors of
     different dtypes raise TypeError naming the op and both dtypes.
     """
+    tx, ty = type(x), type(y)
+    if tx is Tensor and (ty is float or ty is int):
+        y = _number_operand(y, x._value.dtype)
+    elif ty is Tensor and (tx is float or tx is int):
+        x = _number_operand(x, y._value.dtype)
     if type(x) is Tensor and type(y) is Tensor:
         dx, dy = x._value.dtype, y._value.dtype
     else:

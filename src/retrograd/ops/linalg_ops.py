@@ -83,19 +83,20 @@ def matmul(
 def _matmul_grad(op, grad):
     t_a, t_b = op.get_attr("transpose_a"), op.get_attr("transpose_b")
     a, b = math_ops.conj(op.inputs[0]), math_ops.conj(op.inputs[1])
-    if not t_a and not t_b:
-        grad_a = matmul(grad, b, transpose_b=True)
-        grad_b = matmul(a, grad, transpose_a=True)
-    elif not t_a and t_b:
-        grad_a = matmul(grad, b)
-        grad_b = matmul(grad, a, transpose_a=True)
-    elif t_a and not t_b:
-        grad_a = matmul(b, grad, transpose_b=True)
-        grad_b = matmul(a, grad)
-    else:
-        grad_a = matmul(b, grad, transpose_a=True, transpose_b=True)
-        grad_b = matmul(grad, a, transpose_a=True, transpose_b=True)
-    return broadcast.reduce_to_inputs(op, grad_a, grad_b)
+    # (transpose_a, transpose_b) -> the products giving grad_a and grad_b, each as
+    # (x, y, transpose_x, transpose_y): for plain a @ b, grad @ b^T and a^T @ grad.
+    products = {
+        (False, False): ((grad, b, False, True), (a, grad, True, False)),
+        (False, True): ((grad, b, False, False), (grad, a, True, False)),
+        (True, False): ((b, grad, False, True), (a, grad, False, False)),
+        (True, True): ((b, grad, True, True), (grad, a, True, True)),
+    }[(t_a, t_b)]
+    skip = op.skip_input_indices
+    grads = [
+        None if i in skip else matmul(x, y, transpose_a=tx, transpose_b=ty)
+        for i, (x, y, tx, ty) in enumerate(products)
+    ]
+    return broadcast.reduce_to_inputs(op, *grads)
 
 
 mark_batchable("MatMul")  # leading batch axes of grad broadcast through matmul

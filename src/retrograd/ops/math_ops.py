@@ -72,20 +72,30 @@ mod = floormod
 floor_div = floordiv
 
 
+def _unless_skipped(op, *grads):
+    """The gradients, with None where the walk said the input's gradient is not needed."""
+    skip = op.skip_input_indices
+    return tuple(None if i in skip else g for i, g in enumerate(grads)) if skip else grads
+
+
 @RegisterGradient("AddV2")
 def _add_grad(op, grad):
-    return broadcast.reduce_to_inputs(op, grad, grad)
+    return broadcast.reduce_to_inputs(op, *_unless_skipped(op, grad, grad))
 
 
 @RegisterGradient("Sub")
 def _sub_grad(op, grad):
-    return broadcast.reduce_to_inputs(op, grad, -grad)
+    skip = op.skip_input_indices
+    return broadcast.reduce_to_inputs(op, None if 0 in skip else grad, None if 1 in skip else -grad)
 
 
 @RegisterGradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
-    return broadcast.reduce_to_inputs(op, grad * conj(y), grad * conj(x))
+    skip = op.skip_input_indices
+    gx = None if 0 in skip else grad * conj(y)
+    gy = None if 1 in skip else grad * conj(x)
+    return broadcast.reduce_to_inputs(op, gx, gy)
 
 
 @RegisterGradient("SquaredDifference")
@@ -100,7 +110,10 @@ def _squared_difference_grad(op, grad):
 @RegisterGradient("RealDiv")
 def _realdiv_grad(op, grad):
     x, y = conj(op.inputs[0]), conj(op.inputs[1])
-    return broadcast.reduce_to_inputs(op, grad / y, grad * ((-x / y) / y))
+    skip = op.skip_input_indices
+    gx = None if 0 in skip else grad / y
+    gy = None if 1 in skip else grad * ((-x / y) / y)
+    return broadcast.reduce_to_inputs(op, gx, gy)
 
 
 no_gradient("FloorDiv")
@@ -123,8 +136,9 @@ def pow_log_base(x: Tensor) -> Tensor:
 def _pow_grad(op, grad):
     x, y = op.inputs
     z = op.outputs[0]
-    gx = grad * conj(y * x ** (y - 1))
-    gy = grad * conj(z * pow_log_base(x))
+    skip = op.skip_input_indices
+    gx = None if 0 in skip else grad * conj(y * x ** (y - 1))
+    gy = None if 1 in skip else grad * conj(z * pow_log_base(x))
     return broadcast.reduce_to_inputs(op, gx, gy)
 
 
@@ -316,6 +330,8 @@ def _conj_grad(op, grad):
 
 def conj(x: Any, name: str | None = None) -> Tensor:
     """Complex conjugate; real tensors are returned unchanged (no op is recorded)."""
+    if type(x) is Tensor and x._value.dtype.kind != "c":
+        return x  # the common case, kept cheap: gradient rules call this on every input
     t = tensor_arg("Conj", x)
     return _conj(t, name=name) if t._value.dtype.kind == "c" else t
 

@@ -258,7 +258,6 @@ def trace(max_ops: int = 20_000) -> Trace:
     >>> print(tr.table())
     step  op      x    upstream  local  downstream
     1     Mul[0]  9.0  1.0       2.0    2.0
-    1     Mul[1]  2.0  1.0       9.0    9.0
     2     Square  3.0  2.0       6.0    12.0
     """
     return Trace(max_ops)
