@@ -34,23 +34,30 @@ _walks = itertools.count(1)
 
 
 def backward(
-    tracked: dict, targets: list, seeds: list, sources: list, batch_shape: tuple = ()
+    tracked: dict,
+    targets: list,
+    seeds: list,
+    sources: list,
+    batch_shape: tuple = (),
+    release: bool = False,
 ) -> list[Tensor | None]:
     """Propagates ``seeds`` (one per target) back through ``tracked`` to ``sources``.
 
     Seeds and results have ``batch_shape`` leading axes in front of their value's shape.
+    With ``release``, each record is dropped from ``tracked`` once it has been used, so the
+    values it saved are freed during the walk (a non-persistent tape's last use of them).
     The walk is numbered in ``context.backward_pass`` while it runs.
     """
     outer_walk = context.backward_pass
     context.backward_pass = next(_walks)
     try:
-        return _walk(tracked, targets, seeds, sources, batch_shape)
+        return _walk(tracked, targets, seeds, sources, batch_shape, release)
     finally:
         context.backward_pass = outer_walk
 
 
 def _walk(
-    tracked: dict, targets: list, seeds: list, sources: list, batch_shape: tuple
+    tracked: dict, targets: list, seeds: list, sources: list, batch_shape: tuple, release: bool
 ) -> list[Tensor | None]:
     source_ids = {id(s) for s in sources}
     order = _reverse_topological(tracked, targets)
@@ -62,7 +69,11 @@ def _walk(
         if seed is not None:
             grads.setdefault(id(t), []).append(seed)
     with broadcast.gradient_batch_dims(len(batch_shape)):
-        for op in order:
+        for position, op in enumerate(order):
+            if release:  # every consumer of its outputs is done: nothing needs the record
+                order[position] = None
+                for out in op.outputs:
+                    tracked.pop(id(out), None)
             if id(op) not in relevant:
                 continue
             upstream = _upstream(op, grads, source_ids, batch_shape)
@@ -71,13 +82,15 @@ def _walk(
             rule = op.grad_fn or gradient_registry.lookup(op.type)
             if rule is None:  # declared non-differentiable
                 continue
-            op.skip_input_indices = _unneeded_inputs(op, tracked, source_ids, relevant)
+            if len(op.inputs) > 1:  # a single input's gradient is always wanted here
+                op.skip_input_indices = _unneeded_inputs(op, tracked, source_ids, relevant)
             try:
                 downstream = call_rule(rule, op, upstream, batch_shape)
             finally:
                 op.skip_input_indices = ()
-            for observer in context.backward_observers:
-                observer.observe_backward(op, rule, upstream, downstream)
+            if context.backward_observers:
+                for observer in context.backward_observers:
+                    observer.observe_backward(op, rule, upstream, downstream)
             for value, g in zip(op.inputs, downstream):
                 if g is not None and (id(value) in tracked or id(value) in source_ids):
                     grads.setdefault(id(value), []).append(g)
@@ -152,9 +165,14 @@ def _upstream(op: Operation, grads: dict, source_ids: set, batch_shape: tuple) -
 
     Outputs without a gradient get zeros (floating outputs) or None, as in TensorFlow.
     """
+    outputs = op.outputs
+    if len(outputs) == 1:  # the common case
+        key = id(outputs[0])
+        pending = grads.get(key) if key in source_ids else grads.pop(key, None)
+        return [_total(pending)] if pending else None
     upstream = []
     found = False
-    for out in op.outputs:
+    for out in outputs:
         key = id(out)
         pending = grads.get(key) if key in source_ids else grads.pop(key, None)
         if pending:
@@ -232,7 +250,12 @@ def call_rule(rule: Any, op: Operation, upstream: list, batch_shape: tuple = ())
         shape = value._value.shape
         if batch_shape:
             shape = (*batch_shape, *shape)
-        if g._value.dtype != value._value.dtype or not _same_shape(g._value.shape, shape):
+        got = g._value
+        if got.shape != shape and not _same_shape(got.shape, shape):
+            bad = True
+        else:
+            bad = got.dtype is not value._value.dtype and got.dtype != value._value.dtype
+        if bad:
             raise ValueError(
                 f"{describe_rule(op, rule)} returned a gradient of shape {tuple(g.shape)} and "
                 f"dtype {g.dtype.name} for {_input_label(op, i)}, which has shape "

@@ -218,6 +218,10 @@ def execute(
     try:
         if attrs:
             result = op.kernel(*[t._value for t in inputs], **attrs)
+        elif len(inputs) == 1:  # the common arities without building a list
+            result = op.kernel(inputs[0]._value)
+        elif len(inputs) == 2:
+            result = op.kernel(inputs[0]._value, inputs[1]._value)
         else:
             result = op.kernel(*[t._value for t in inputs])
     except InvalidArgumentError:

@@ -164,7 +164,8 @@ class GradientTape:
         seeds = _seeds(targets, output_gradients, target)
         flat_sources = _as_values(nest.flatten(sources), "sources")
         try:
-            grads = self._backward(targets, seeds, flat_sources)
+            # A non-persistent tape lets the walk free each record once it is used.
+            grads = self._backward(targets, seeds, flat_sources, release=not self._persistent)
         finally:
             self._end()
         return nest.pack_sequence_as(sources, _apply_policy(grads, flat_sources, policy))
@@ -309,9 +310,14 @@ class GradientTape:
             self._spent = True
 
     def _backward(
-        self, targets: list, seeds: list, sources: list, batch_shape: tuple = ()
+        self,
+        targets: list,
+        seeds: list,
+        sources: list,
+        batch_shape: tuple = (),
+        release: bool = False,
     ) -> list[Tensor | None]:
-        return backward(self._tracked, targets, seeds, sources, batch_shape)
+        return backward(self._tracked, targets, seeds, sources, batch_shape, release)
 
 
 # --- helpers for targets, seeds and results -------------------------------------------------

@@ -23,12 +23,20 @@ from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor, constant_value
 
 
+def _blas_ready(x):
+    """A broadcast view (the gradient of a sum is one) has zero strides, which NumPy's matmul
+    cannot hand to BLAS: it would take a loop many times slower. Such views are copied."""
+    if isinstance(x, np.ndarray) and x.size > 1 and 0 in x.strides:
+        return np.ascontiguousarray(x)
+    return x
+
+
 def _matmul_kernel(a, b, transpose_a, transpose_b):
     if transpose_a:
         a = np.swapaxes(a, -1, -2)
     if transpose_b:
         b = np.swapaxes(b, -1, -2)
-    return np.matmul(a, b)
+    return np.matmul(_blas_ready(a), _blas_ready(b))
 
 
 def _matmul_shape(metas, transpose_a, transpose_b):
