@@ -19,7 +19,7 @@ from typing import Any
 
 from retrograd.execute import Operation, context
 from retrograd.ops import array_ops, broadcast, math_ops
-from retrograd.registry import gradient_registry, is_batchable
+from retrograd.registry import gradient_registry, is_batchable, takes_missing_upstream
 from retrograd.tensor import Tensor
 from retrograd.variables import Variable
 
@@ -182,6 +182,8 @@ def _upstream(op: Operation, grads: dict, source_ids: set, batch_shape: tuple) -
             upstream.append(None)
     if not found:
         return None
+    if takes_missing_upstream(op.type):
+        return upstream
     for i, (out, g) in enumerate(zip(op.outputs, upstream)):
         if g is None and out._value.dtype.kind in "fc":
             upstream[i] = (

@@ -28,10 +28,10 @@ import numpy as np
 
 from retrograd import dtypes, nest
 from retrograd.execute import context, define_op, execute, variable_accessed
-from retrograd.graph import Graph, placeholder
+from retrograd.graph import Graph, SymbolicTensor, placeholder
 from retrograd.ops import array_ops
-from retrograd.plan import Plan
-from retrograd.registry import RegisterGradient
+from retrograd.plan import Plan, ops_needed
+from retrograd.registry import RegisterGradient, accepts_missing_upstream
 from retrograd.shapes import TensorShape
 from retrograd.symbolic import gradients
 from retrograd.tensor import Tensor
@@ -73,9 +73,11 @@ class TensorSpec:
 class ConcreteFunction:
     """One trace: a graph with placeholder inputs, captured variables and a compiled plan.
 
-    A call also returns, after the outputs, the value each variable read produced
-    (``reads``): the gradient is computed from those values rather than from the variables
-    as they are later (the function may have assigned them).
+    A call returns, after the outputs, the value each variable read produced (``reads``):
+    the gradient is computed from those values rather than from the variables as they are
+    later (the function may have assigned them). A call that a tape may differentiate also
+    returns the forward values its gradient needs (``saved``), so the gradient does not
+    compute the forward pass again.
     """
 
     def __init__(
@@ -97,13 +99,22 @@ class ConcreteFunction:
         self.name = name
         self.variables = _captured_variables(graph) if variables is None else variables
         self.reads = _variable_reads(graph) if reads is None else reads
-        self._plan = Plan.for_outputs(
-            [*self.outputs, *self.reads], self.inputs, keep_stateful_of=graph if stateful else None
-        )
-        self._backward: ConcreteFunction | None = None
+        self._stateful = stateful
+        self._forward_ops = len(graph.get_operations())  # later ops belong to gradients
+        self._plan = self._forward_plan([])
+        self._backward: dict[str, ConcreteFunction] = {}
+        self._saved: list | None = None
+        self._plan_saving: Plan | None = None
 
-    def output_specs(self) -> list[tuple]:
-        return [(t._value.shape, t._value.dtype) for t in (*self.outputs, *self.reads)]
+    def _forward_plan(self, saved: list) -> Plan:
+        keep = self.graph if self._stateful else None
+        return Plan.for_outputs(
+            [*self.outputs, *self.reads, *saved], self.inputs, keep_stateful_of=keep
+        )
+
+    def output_specs(self, saving: bool = False) -> list[tuple]:
+        extra = self.saved() if saving else []
+        return [(t._value.shape, t._value.dtype) for t in (*self.outputs, *self.reads, *extra)]
 
     def __call__(self, *args: Tensor) -> Any:
         """Runs the graph on tensors matching ``inputs``; returns the structured outputs."""
@@ -111,7 +122,8 @@ class ConcreteFunction:
             if v.trainable and (context.recording or context.variable_watchers):
                 variable_accessed(v)
         inputs = [*args, *self.captured_inputs, *self.variables]
-        flat = execute(_PartitionedCall, inputs, {"f": self}, self.name)
+        attrs = {"f": self, "saving": context.recording}  # a tape may differentiate this call
+        flat = execute(_PartitionedCall, inputs, attrs, self.name)
         leaves = iter(flat[: len(self.outputs)])
         return nest.pack_sequence_as(
             self.structured_outputs,
@@ -121,36 +133,113 @@ class ConcreteFunction:
             ],
         )
 
-    def _run(self, values: tuple) -> tuple:
-        return self._plan(*values[: len(self.inputs)])
+    def _run(self, values: tuple, saving: bool = False) -> tuple:
+        plan = self._plan
+        if saving:
+            if self._plan_saving is None:
+                self._plan_saving = self._forward_plan(self.saved())
+            plan = self._plan_saving
+        return plan(*values[: len(self.inputs)])
 
-    def backward_function(self) -> ConcreteFunction:
-        """(inputs..., upstream per output..., values read...) -> gradient per input and
-        per variable."""
-        if self._backward is None:
+    def backward_function(
+        self, through_saved: bool = False, wanted: tuple = ()
+    ) -> ConcreteFunction:
+        """The gradient as a traced function of (inputs..., upstream per output..., values
+        read..., then upstream per saved value if ``through_saved``): one gradient per input
+        and per variable (None for those not ``wanted``, a tuple of flags; all by default).
+        It computes the forward pass again; see ``saving_backward``."""
+        targets = [*self.inputs, *self.variables]
+        wanted = wanted or (True,) * len(targets)
+        key = ("through_saved" if through_saved else "plain", wanted)
+        if key not in self._backward:
+            ys = [*self.outputs, *(self.saved() if through_saved else [])]
             with self.graph.as_default():
-                upstream = [
-                    placeholder(t.dtype, t._value.shape, name="upstream") for t in self.outputs
-                ]
-                grads = gradients(self.outputs, [*self.inputs, *self.variables], grad_ys=upstream)
-            # Fed the forward call's read values if it returns them (then it reads no
-            # variable itself, and its gradient reaches the variables through those reads),
-            # and without the stateful ops: assignments and prints ran in the forward call.
-            self._backward = ConcreteFunction(
-                self.graph,
-                [*self.inputs, *upstream, *self.reads],
-                grads,
-                f"{self.name}_grad",
-                stateful=False,
-                reads=[],
-                variables=[] if self.reads else self.variables,
+                upstream = [placeholder(t.dtype, t._value.shape, name="upstream") for t in ys]
+                # The inputs are leaves: values fed to this function (saved forward values
+                # among them) are not differentiated through the ops that made them here.
+                found = iter(
+                    gradients(
+                        ys,
+                        [t for t, w in zip(targets, wanted) if w],
+                        grad_ys=upstream,
+                        stop_gradients=self.inputs,
+                    )
+                )
+                grads = [next(found) if w else None for w in wanted]
+            n_out = len(self.outputs)
+            self._backward[key] = self._gradient_function(
+                [*self.inputs, *upstream[:n_out], *self.reads, *upstream[n_out:]], grads
             )
-        return self._backward
+        return self._backward[key]
+
+    def saving_backward(self, wanted: tuple = ()) -> ConcreteFunction:
+        """The gradient fed the saved forward values: (inputs..., upstream per output...,
+        values read..., saved values...) -> as ``backward_function``."""
+        key = ("saving", wanted)
+        if key not in self._backward:
+            plain = self.backward_function(wanted=wanted)
+            self._backward[key] = self._gradient_function(
+                [*plain.inputs, *self.saved()], plain.structured_outputs
+            )
+        return self._backward[key]
+
+    def _gradient_function(self, inputs: list, grads: Any) -> ConcreteFunction:
+        # Fed the forward call's read values if it returns them (then it reads no variable
+        # itself, and its gradient reaches the variables through those reads), and without
+        # the stateful ops: assignments and prints ran in the forward call.
+        return ConcreteFunction(
+            self.graph,
+            inputs,
+            grads,
+            f"{self.name}_grad",
+            stateful=False,
+            reads=[],
+            variables=[] if self.reads else self.variables,
+        )
+
+    def saved(self) -> list:
+        """The forward values the gradient ops use (besides inputs, reads and constants)."""
+        if self._saved is None:
+            plain = self.backward_function()
+            order = {id(op): i for i, op in enumerate(self.graph.get_operations())}
+            fed = {id(t) for t in plain.inputs}
+
+            def forward_value(v: Any) -> bool:
+                return (
+                    isinstance(v, SymbolicTensor)
+                    and id(v) not in fed
+                    and order[id(v.op)] < self._forward_ops
+                    and v.op.type != "Const"
+                    and _worth_saving(v.op)
+                )
+
+            found: dict[int, Any] = {}
+            for op in ops_needed(plain.outputs, fed):
+                if order[id(op)] >= self._forward_ops:  # a gradient op
+                    found.update((id(v), v) for v in op.inputs if forward_value(v))
+            found.update((id(t), t) for t in plain.outputs if forward_value(t))
+            self._saved = list(found.values())
+        return self._saved
 
     def __repr__(self) -> str:
         return (
             f"<ConcreteFunction {self.name} inputs={len(self.inputs)} outputs={len(self.outputs)}>"
         )
+
+
+# Saving a value costs a call output (about a microsecond to hand over); recomputing it
+# costs running its op again. Values from ops that handle little data are recomputed.
+_SAVE_FROM_ELEMENTS = 1024
+
+
+def _worth_saving(op: Any) -> bool:
+    total = 0
+    for t in (*op.inputs, *op.outputs):
+        size = t._value.size
+        if size is None:
+            return True  # unknown until run: may be large
+        total += size
+    return total >= _SAVE_FROM_ELEMENTS
 
 
 def _variable_reads(graph: Graph) -> list:
@@ -169,28 +258,44 @@ def _captured_variables(graph: Graph) -> list[Variable]:
     return list(found.values())
 
 
-def _call_kernel(*values: Any, f: ConcreteFunction) -> tuple:
-    return tuple(f._run(values))
+def _call_kernel(*values: Any, f: ConcreteFunction, saving: bool) -> tuple:
+    return tuple(f._run(values, saving))
 
 
 _PartitionedCall = define_op(
     "PartitionedCall",
     _call_kernel,
     multi_output=True,
-    shape_fn=lambda metas, f: f.output_specs(),
+    shape_fn=lambda metas, f, saving: f.output_specs(saving),
 )
+accepts_missing_upstream("PartitionedCall")  # None marks an output (a saved value) unused
 
 
 @RegisterGradient("PartitionedCall")
 def _call_grad(op, *upstream):
     f = op.get_attr("f")
-    n, n_out = len(f.inputs), len(f.outputs)
-    upstream = [array_ops.zeros_like(y) if g is None else g for g, y in zip(upstream, op.outputs)]
-    grads = list(f.backward_function()(*op.inputs[:n], *upstream[:n_out], *op.outputs[n_out:]))
+    n, n_out, n_reads = len(f.inputs), len(f.outputs), len(f.reads)
+    inputs = op.inputs[:n]
+    up_out = [array_ops.zeros_like(y) if g is None else g for g, y in zip(upstream, op.outputs)]
+    up_out = up_out[:n_out]
+    reads = op.outputs[n_out : n_out + n_reads]
+    up_saved = upstream[n_out + n_reads :]
+    skip = op.skip_input_indices  # the call's inputs are the function's, then its variables
+    wanted = tuple(i not in skip for i in range(len(op.inputs))) if skip else ()
+    saved = op.outputs[n_out + n_reads :]
+    if not op.get_attr("saving"):
+        grads = f.backward_function(wanted=wanted)(*inputs, *up_out, *reads)
+    elif all(g is None for g in up_saved):  # first order: fed what the forward saved
+        grads = f.saving_backward(wanted)(*inputs, *up_out, *reads, *saved)
+    else:  # a higher-order gradient also reaches the saved values: through them too
+        up_saved = [array_ops.zeros_like(v) if g is None else g for g, v in zip(up_saved, saved)]
+        backward = f.backward_function(through_saved=True, wanted=wanted)
+        grads = backward(*inputs, *up_out, *reads, *up_saved)
+    grads = list(grads)
     # A read value used by a higher-order gradient passes its gradient on to its variable.
     position = {id(v): n + i for i, v in enumerate(f.variables)}
-    for read, g in zip(f.reads, upstream[n_out:]):
-        if read._value.dtype.kind in "fc":
+    for read, g in zip(f.reads, upstream[n_out : n_out + n_reads]):
+        if g is not None and read._value.dtype.kind in "fc":
             i = position[id(read.op.inputs[0])]
             grads[i] = g if grads[i] is None else grads[i] + g
     return grads

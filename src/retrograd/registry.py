@@ -188,3 +188,16 @@ def mark_batchable(*op_types: str) -> None:
 def is_batchable(op_type: str) -> bool:
     """Whether ``op_type``'s gradient function was declared batchable."""
     return op_type in _batchable
+
+
+_none_upstream: set[str] = set()
+
+
+def accepts_missing_upstream(*op_types: str) -> None:
+    """Declares that the gradient functions of ``op_types`` take None for an output that no
+    gradient reached (instead of zeros), so they can tell "unused" from "zero"."""
+    _none_upstream.update(op_types)
+
+
+def takes_missing_upstream(op_type: str) -> bool:
+    return op_type in _none_upstream
