@@ -4,3 +4,30 @@ from retrograd.ops.math_ops import sigmoid, tanh
 from retrograd.ops.nn_ops import l2_loss, log_softmax, relu, softmax, softplus
 
 __all__ = ["sigmoid", "tanh", "l2_loss", "log_softmax", "relu", "softmax", "softplus"]
+
+# Convolution and pooling (issue 4).
+from retrograd.ops.conv_ops import conv1d, conv2d, conv2d_transpose
+from retrograd.ops.pool_ops import (
+    avg_pool,
+    avg_pool1d,
+    avg_pool2d,
+    avg_pool3d,
+    max_pool,
+    max_pool1d,
+    max_pool2d,
+    max_pool3d,
+)
+
+__all__ += [
+    "conv1d",
+    "conv2d",
+    "conv2d_transpose",
+    "avg_pool",
+    "avg_pool1d",
+    "avg_pool2d",
+    "avg_pool3d",
+    "max_pool",
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool3d",
+]

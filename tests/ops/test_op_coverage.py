@@ -7,14 +7,17 @@ import retrograd as rg
 from retrograd.execute import OP_DEFS
 from tests.ops import (
     test_array_ops,
+    test_conv_ops,
     test_linalg_ops,
     test_math_ops,
     test_nn_ops,
+    test_pool_ops,
     test_reduction_ops,
 )
 from tests.ops.table import recorded_op_types
 
 TABLES = [test_math_ops, test_array_ops, test_reduction_ops, test_linalg_ops, test_nn_ops]
+TABLES += [test_conv_ops, test_pool_ops]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
 CHECKED_ELSEWHERE = {

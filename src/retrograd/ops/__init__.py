@@ -6,10 +6,12 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     array_ops,
     broadcast,
     comparison_ops,
+    conv_ops,
     debug_ops,
     linalg_ops,
     math_ops,
     nn_ops,
     operators,
+    pool_ops,
     reduction_ops,
 )
