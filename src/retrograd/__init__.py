@@ -116,6 +116,7 @@ from retrograd.custom_gradient import custom_gradient
 from retrograd.printing import print_ as print
 from retrograd.gradcheck import GradientCheckError, check_gradients
 from retrograd import bitwise, debugging, linalg, math, nn, optimizers, keras
+from retrograd import random
 
 newaxis = None
 

@@ -13,5 +13,6 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     nn_ops,
     operators,
     pool_ops,
+    random_ops,
     reduction_ops,
 )
