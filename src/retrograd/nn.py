@@ -1,12 +1,16 @@
 """``retrograd.nn``: TensorFlow's ``tf.nn`` namespace."""
 
-from retrograd.ops.math_ops import sigmoid, tanh
-from retrograd.ops.nn_ops import l2_loss, log_softmax, relu, softmax, softplus
-
-__all__ = ["sigmoid", "tanh", "l2_loss", "log_softmax", "relu", "softmax", "softplus"]
-
-# Convolution and pooling (issue 4).
 from retrograd.ops.conv_ops import conv1d, conv2d, conv2d_transpose
+from retrograd.ops.embedding_ops import embedding_lookup
+from retrograd.ops.math_ops import sigmoid, tanh
+from retrograd.ops.nn_layer_ops import batch_normalization, bias_add, dropout
+from retrograd.ops.nn_losses import (
+    sigmoid_cross_entropy_with_logits,
+    softmax_cross_entropy_with_logits,
+    sparse_softmax_cross_entropy_with_logits,
+    weighted_cross_entropy_with_logits,
+)
+from retrograd.ops.nn_ops import l2_loss, log_softmax, relu, softmax, softplus
 from retrograd.ops.pool_ops import (
     avg_pool,
     avg_pool1d,
@@ -18,6 +22,9 @@ from retrograd.ops.pool_ops import (
     max_pool3d,
 )
 
+__all__ = ["sigmoid", "tanh", "l2_loss", "log_softmax", "relu", "softmax", "softplus"]
+
+# Convolution and pooling (issue 4).
 __all__ += [
     "conv1d",
     "conv2d",
@@ -30,4 +37,16 @@ __all__ += [
     "max_pool1d",
     "max_pool2d",
     "max_pool3d",
+]
+
+# Losses, layers' building blocks and embeddings (issue 4).
+__all__ += [
+    "embedding_lookup",
+    "batch_normalization",
+    "bias_add",
+    "dropout",
+    "sigmoid_cross_entropy_with_logits",
+    "softmax_cross_entropy_with_logits",
+    "sparse_softmax_cross_entropy_with_logits",
+    "weighted_cross_entropy_with_logits",
 ]

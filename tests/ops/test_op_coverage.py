@@ -10,6 +10,8 @@ from tests.ops import (
     test_conv_ops,
     test_linalg_ops,
     test_math_ops,
+    test_nn_layer_ops,
+    test_nn_losses,
     test_nn_ops,
     test_pool_ops,
     test_reduction_ops,
@@ -17,7 +19,7 @@ from tests.ops import (
 from tests.ops.table import recorded_op_types
 
 TABLES = [test_math_ops, test_array_ops, test_reduction_ops, test_linalg_ops, test_nn_ops]
-TABLES += [test_conv_ops, test_pool_ops]
+TABLES += [test_conv_ops, test_pool_ops, test_nn_losses, test_nn_layer_ops]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
 CHECKED_ELSEWHERE = {
