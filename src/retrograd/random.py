@@ -9,5 +9,11 @@ from retrograd.ops.random_ops import (
     truncated_normal,
     uniform,
 )
+from retrograd.ops.stateful_random_ops import (
+    Generator,
+    get_global_generator,
+    set_global_generator,
+)
 
 __all__ = ["categorical", "normal", "set_seed", "shuffle", "truncated_normal", "uniform"]
+__all__ += ["Generator", "get_global_generator", "set_global_generator"]

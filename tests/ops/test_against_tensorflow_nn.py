@@ -341,3 +341,21 @@ def test_seeding_semantics_match_tensorflow():
     same = lambda draws: [[bool(np.array_equal(a, b)) for b in draws] for a in draws]  # noqa: E731
     assert same(ours) == same(theirs)
     rg.random.set_seed(None)
+
+
+def _generator_sequence(module):
+    g = module.Generator.from_seed(3)
+    draws = [g.normal([3]), g.normal([3])]
+    copy = module.Generator(copy_from=g)
+    draws += [copy.uniform([3]), g.uniform([3])]
+    g.reset_from_seed(3)
+    draws += [g.normal([3]), module.Generator.from_seed(3).normal([3])]
+    module.set_seed(1)
+    draws += [g.normal([3]), module.Generator.from_seed(3).normal([3])]
+    module.set_seed(None)
+    return [d.numpy() for d in draws]
+
+
+def test_generator_semantics_match_tensorflow():
+    same = lambda draws: [[bool(np.array_equal(a, b)) for b in draws] for a in draws]  # noqa: E731
+    assert same(_generator_sequence(rg.random)) == same(_generator_sequence(tf.random))

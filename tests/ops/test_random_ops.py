@@ -174,10 +174,66 @@ def test_sampling_ops_have_no_gradient_but_their_parameters_do():
         (lambda: rg.random.categorical(rg.zeros([2, 0]), 2), rg.errors.InvalidArgumentError, "num_classes must be positive"),
         (lambda: rg.random.categorical([[0, 1]], 2), TypeError, "Multinomial: `logits` must be a float"),
         (lambda: rg.random.categorical([[0.0, 1.0]], 3, dtype=rg.float32), ValueError, "Multinomial: dtype must be one of int32, int64"),
+        (lambda: rg.random.categorical([[0.0, 1.0]], 2.0), TypeError, "Multinomial: num_samples must be an int"),
+        (lambda: rg.random.uniform([2], maxval=rg.constant(2.0, rg.float64)), TypeError, "RandomUniform.*float32 and float64"),
         (lambda: rg.random.set_seed(1.5), TypeError, "set_seed: a seed must be an int"),
         (lambda: rg.random.uniform([2], seed="a"), TypeError, "seed: a seed must be an int"),
     ],
 )  # fmt: skip
 def test_bad_arguments_raise_typed_errors_naming_the_op(call, error, match):
     with pytest.raises(error, match=match):
+        call()
+
+
+def test_a_generator_owns_its_stream():
+    g = rg.random.Generator.from_seed(1)
+    a, b = g.normal([4]).numpy(), g.normal([4]).numpy()
+    assert not np.array_equal(a, b)
+    assert np.array_equal(rg.random.Generator.from_seed(1).normal([4]).numpy(), a)
+    copy = rg.random.Generator(copy_from=g)
+    assert np.array_equal(copy.uniform([3]).numpy(), g.uniform([3]).numpy())
+    rg.random.set_seed(5)  # global seeds do not touch generators, as in TensorFlow
+    g.reset_from_seed(1)
+    assert np.array_equal(g.normal([4]).numpy(), a)
+
+
+def test_generator_distributions_seeds_and_splits():
+    g = rg.random.Generator.from_seed(2, alg="philox")
+    x = g.normal([N], mean=1.0, stddev=2.0, dtype=rg.float64).numpy()
+    assert abs(x.mean() - 1.0) < 0.02 and abs(x.std() - 2.0) < 0.02
+    t = g.truncated_normal([N]).numpy()
+    assert np.abs(t).max() <= 2.0 and abs(t.var() - 0.7737) < 0.01
+    ints = g.uniform([N], minval=3, maxval=6, dtype=rg.int64).numpy()
+    assert sorted(set(ints.tolist())) == [3, 4, 5]
+    seeds = g.make_seeds(3)
+    assert seeds.dtype == rg.int64 and seeds.shape == [2, 3]
+    left, right = g.split(2)
+    assert not np.array_equal(left.normal([4]).numpy(), right.normal([4]).numpy())
+    first, second = (rg.random.Generator.from_seed(2).split(2)[0].normal([4]) for _ in range(2))
+    assert np.array_equal(first.numpy(), second.numpy())
+
+
+def test_the_global_generator_can_be_replaced():
+    original = rg.random.get_global_generator()
+    assert rg.random.get_global_generator() is original
+    mine = rg.random.Generator.from_seed(7)
+    rg.random.set_global_generator(mine)
+    try:
+        assert rg.random.get_global_generator() is mine
+    finally:
+        rg.random.set_global_generator(original)
+    with pytest.raises(TypeError, match="expected a Generator"):
+        rg.random.set_global_generator(3)
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: rg.random.Generator(), "give copy_from"),
+        (lambda: rg.random.Generator(state=[1, 2, 3], alg="philox"), "state vector"),
+        (lambda: rg.random.Generator.from_seed(1, alg="mt19937"), "alg must be one of"),
+    ],
+)
+def test_generator_argument_errors(call, match):
+    with pytest.raises(ValueError, match=match):
         call()

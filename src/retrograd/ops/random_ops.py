@@ -203,8 +203,18 @@ def _shape(op_type: str, shape: Any) -> tuple[int, ...]:
     return dims
 
 
-def _sample(op, shape, dtype, seed, name, inputs=()) -> Tensor:
-    rng, (seed1, seed2) = _generator(op.type, (dtype,), seed)
+def seeded(seed: int | None) -> Any:
+    """Where the ops of the module-level functions draw from: the streams of ``seed``.
+
+    A source is called with (op type, dtype-like attributes) and returns the NumPy
+    generator to draw from and the (seed, seed2) attributes to record;
+    :class:`retrograd.random.Generator` passes its own.
+    """
+    return lambda op_type, kind: _generator(op_type, kind, seed)
+
+
+def _sample(op, shape, dtype, source, name, inputs=()) -> Tensor:
+    rng, (seed1, seed2) = source(op.type, (dtype,))
     attrs = {"shape": shape, "dtype": dtype, "seed": seed1, "seed2": seed2, "rng": rng}
     return execute(op, inputs, attrs, name)
 
@@ -231,9 +241,14 @@ def normal(
     name: str | None = None,
 ) -> Tensor:
     """Samples from the normal distribution with ``mean`` and ``stddev``."""
+    return normal_from(seeded(seed), shape, mean, stddev, dtype, name)
+
+
+def normal_from(source, shape, mean, stddev, dtype, name) -> Tensor:
+    """normal, drawing from ``source`` (see :func:`seeded`)."""
     dtype = _dtype("RandomStandardNormal", dtype, _FLOATS)
     dims = _shape("RandomStandardNormal", shape)
-    rnd = _sample(_RandomStandardNormal, dims, dtype, seed, None)
+    rnd = _sample(_RandomStandardNormal, dims, dtype, source, None)
     return _scale_and_shift("RandomStandardNormal", rnd, stddev, mean, name)
 
 
@@ -246,9 +261,14 @@ def truncated_normal(
     name: str | None = None,
 ) -> Tensor:
     """Samples from the normal distribution cut at two standard deviations (redrawn there)."""
+    return truncated_normal_from(seeded(seed), shape, mean, stddev, dtype, name)
+
+
+def truncated_normal_from(source, shape, mean, stddev, dtype, name) -> Tensor:
+    """truncated_normal, drawing from ``source`` (see :func:`seeded`)."""
     dtype = _dtype("TruncatedNormal", dtype, _FLOATS)
     dims = _shape("TruncatedNormal", shape)
-    rnd = _sample(_TruncatedNormal, dims, dtype, seed, None)
+    rnd = _sample(_TruncatedNormal, dims, dtype, source, None)
     return _scale_and_shift("TruncatedNormal", rnd, stddev, mean, name)
 
 
@@ -267,6 +287,11 @@ def uniform(
     >>> int(rg.reduce_min(x)), int(rg.reduce_max(x))
     (-2, 2)
     """
+    return uniform_from(seeded(seed), shape, minval, maxval, dtype, name)
+
+
+def uniform_from(source, shape, minval, maxval, dtype, name) -> Tensor:
+    """uniform, drawing from ``source`` (see :func:`seeded`)."""
     dtype = _dtype("RandomUniform", dtype, (*_FLOATS, dtypes.int32, dtypes.int64))
     dims = _shape("RandomUniform", shape)
     if dtype.is_integer:
@@ -282,11 +307,15 @@ def uniform(
                     f"RandomUniformInt: {arg} must be a {dtype.name} scalar, got "
                     f"{t.dtype.name}{list(t.shape)}"
                 )
-        return _sample(_RandomUniformInt, dims, dtype, seed, name, inputs=(lo, hi))
+        return _sample(_RandomUniformInt, dims, dtype, source, name, inputs=(lo, hi))
     maxval = 1 if maxval is None else maxval
-    rnd = _sample(_RandomUniform, dims, dtype, seed, None)
+    rnd = _sample(_RandomUniform, dims, dtype, source, None)
     if _is(minval, 0):
-        return rnd if _is(maxval, 1) else math_ops.multiply(rnd, _as(maxval, dtype), name=name)
+        if _is(maxval, 1):
+            return rnd
+        return math_ops.multiply(
+            rnd, tensor_pair("RandomUniform", rnd, maxval, FLOAT)[1], name=name
+        )
     _, lo = tensor_pair("RandomUniform", rnd, minval, FLOAT)
     _, hi = tensor_pair("RandomUniform", rnd, maxval, FLOAT)
     return math_ops.add(rnd * (hi - lo), lo, name=name)
@@ -319,7 +348,11 @@ def categorical(
         )
     if x._value.shape[1] == 0:
         raise InvalidArgumentError("Multinomial: num_classes must be positive, got 0")
-    count = _check_seed("Multinomial: num_samples", num_samples)
+    if isinstance(num_samples, Tensor):
+        num_samples = num_samples.numpy()
+    if isinstance(num_samples, (bool, np.bool_)) or not isinstance(num_samples, (int, np.integer)):
+        raise TypeError(f"Multinomial: num_samples must be an int, got {num_samples!r}")
+    count = int(num_samples)
     if count < 0:
         raise InvalidArgumentError(f"Multinomial: num_samples must be >= 0, got {count}")
     rng, (seed1, seed2) = _generator("Multinomial", (x.dtype, out_dtype), seed)
