@@ -126,6 +126,13 @@ def test_output_sizes_follow_tensorflow():
     # A window larger than the input by one: no output, as in TensorFlow.
     assert rg.nn.conv2d(rg.ones([1, 2, 2, 2]), w[:, :, :, :1], 1, "VALID").shape == [1, 0, 0, 1]
     assert rg.nn.conv2d(rg.ones([0, 3, 3, 2]), w, 1, "SAME").shape == [0, 3, 3, 4]
+    assert rg.nn.conv2d(rg.ones([1, 3, 3, 2]), rg.ones([3, 3, 2, 0]), 1, "SAME").shape == [
+        1,
+        3,
+        3,
+        0,
+    ]
+    assert rg.nn.conv2d(rg.ones([1, 3, 3, 0]), rg.ones([3, 3, 0, 2]), 1, "SAME").numpy().sum() == 0
 
 
 def test_empty_outputs_have_zero_gradients():

@@ -40,7 +40,8 @@ def _conv2d_kernel(x, w, strides, dilations, explicit_paddings, padding):
     if 0 in outs:
         return np.zeros_like(x, shape=(x.shape[0], *outs, w.shape[3]))
     cols = window.patches(xp, w.shape[:2], strides, dilations, outs)  # (N, Ho, Wo, kh, kw, C)
-    out = cols.reshape(-1, w[..., 0].size) @ w.reshape(-1, w.shape[3])
+    rows, taps = int(np.prod(cols.shape[:3])), int(np.prod(w.shape[:3]))
+    out = cols.reshape(rows, taps) @ w.reshape(taps, w.shape[3])
     return out.reshape(*cols.shape[:3], w.shape[3])
 
 
@@ -65,7 +66,8 @@ def _conv2d_backprop_filter_kernel(
         return np.zeros_like(dy, shape=filter_sizes)
     xp = window.pad(x, explicit_paddings)
     cols = window.patches(xp, filter_sizes[:2], strides, dilations, outs)
-    dw = cols.reshape(-1, int(np.prod(filter_sizes[:3]))).T @ dy.reshape(-1, filter_sizes[3])
+    rows, taps = int(np.prod(cols.shape[:3])), int(np.prod(filter_sizes[:3]))
+    dw = cols.reshape(rows, taps).T @ dy.reshape(rows, filter_sizes[3])
     return dw.reshape(filter_sizes)
 
 

@@ -1,8 +1,9 @@
 """Cross-entropy losses on logits, all numerically stable for large logits.
 
 ``SoftmaxCrossEntropyWithLogits`` and ``SparseSoftmaxCrossEntropyWithLogits`` are fused
-ops with TensorFlow's two outputs, the loss and its gradient ``softmax - labels``; the
-sigmoid and weighted losses are compositions of stable elementwise ops.
+ops with TensorFlow's two outputs, the loss and its gradient for the logits (``softmax -
+labels`` for labels that sum to 1); the sigmoid and weighted losses are compositions of
+stable elementwise ops.
 
 >>> import retrograd as rg
 >>> rg.nn.softmax_cross_entropy_with_logits([0.0, 1.0], [1000.0, -1000.0])
