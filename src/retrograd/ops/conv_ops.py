@@ -48,7 +48,8 @@ def _conv2d_kernel(x, w, strides, dilations, explicit_paddings, padding):
 def _conv2d_backprop_input_kernel(
     w, dy, input_sizes, strides, dilations, explicit_paddings, padding
 ):
-    n, h, wd, c = input_sizes
+    _, h, wd, c = input_sizes
+    n = dy.shape[0]  # the batch of x is that of dy (and may be unknown when a graph is built)
     (top, bottom), (left, right) = explicit_paddings
     dxp = np.zeros_like(dy, shape=(n, h + top + bottom, wd + left + right, c))
     outs = dy.shape[1:3]

@@ -65,10 +65,10 @@ def _first_max(x, ksize, strides, pads, outs):
     return np.argmax(cols.reshape(*cols.shape[: -len(ksize)], -1), axis=-1)
 
 
-def _padded_zeros(like, shape, pads):
-    return np.zeros_like(
-        like, shape=(shape[0], *(s + lo + hi for s, (lo, hi) in zip(shape[1:-1], pads)), shape[-1])
-    )
+def _padded_zeros(dy, shape, pads):
+    """Zeros shaped like the padded input; the batch is dy's (it may be unknown in a graph)."""
+    spatial = (size + lo + hi for size, (lo, hi) in zip(shape[1:-1], pads))
+    return np.zeros_like(dy, shape=(dy.shape[0], *spatial, shape[-1]))
 
 
 def _max_pool_grad_kernel(x, y, dy, ksize, strides, explicit_paddings, padding):
