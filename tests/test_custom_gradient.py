@@ -215,3 +215,39 @@ def test_works_on_methods():
 
 def test_a_correct_custom_gradient_passes_the_checker_at_second_order():
     rg.check_gradients(log1pexp, np.array([-1.0, 0.5, 2.0]), order=2)
+
+
+def _scale_by_variable(v):
+    @rg.custom_gradient
+    def scale(x):
+        def grad(dy, variables=None):
+            assert variables == [v]
+            return dy * v * 10.0, [dy * x * 100.0]  # distinctive, so the rule is seen to run
+
+        return x * v, grad
+
+    return scale
+
+
+def test_custom_gradient_with_variables_in_a_graph():
+    v = rg.Variable(2.0)
+    scale = _scale_by_variable(v)
+    g = rg.Graph()
+    with g.as_default():
+        x = rg.constant(3.0)
+        y = scale(x)
+        gx, gv = rg.gradients(y, [x, v])
+    assert y.op.type == "CustomGradient" and y.op.name == "scale"
+    with rg.compat.v1.Session(graph=g) as sess:
+        assert sess.run([y, gx, gv]) == [6.0, 20.0, 300.0]
+
+
+def test_custom_gradient_with_variables_inside_a_function():
+    v = rg.Variable(2.0)
+    scale = rg.function(_scale_by_variable(v))
+    x = rg.constant(3.0)
+    with rg.GradientTape() as tape:
+        tape.watch(x)
+        y = scale(x)
+    gx, gv = tape.gradient(y, [x, v])
+    assert (y.numpy(), gx.numpy(), gv.numpy()) == (6.0, 20.0, 300.0)

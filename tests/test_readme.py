@@ -1,4 +1,9 @@
-"""The README's Python examples run, and print what their comments say."""
+"""The README's Python examples run, and print what the README says they print.
+
+A ``print(...)  # text`` line promises ``text`` (``...`` matches anything); a block whose
+last line prints without a comment is followed in the README by a plain block showing its
+output exactly.
+"""
 
 from __future__ import annotations
 
@@ -8,23 +13,27 @@ import re
 from pathlib import Path
 
 README = (Path(__file__).parents[1] / "README.md").read_text()
-BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL)
+BLOCKS = re.findall(r"```python\n(.*?)```\n(?:\n[^`]*?```\n(.*?)```)?", README, flags=re.DOTALL)
 
 
 def test_readme_has_examples():
-    assert len(BLOCKS) >= 4
+    assert len(BLOCKS) >= 5
 
 
 def test_readme_examples_run_and_print_what_they_promise():
     namespace: dict = {}
-    for block in BLOCKS:  # later blocks may use names from earlier ones, as a reader would
+    for code, shown in BLOCKS:  # later blocks may use names from earlier ones, as a reader would
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            exec(compile(block, "README.md", "exec"), namespace)
+            exec(compile(code, "README.md", "exec"), namespace)
+        lines = code.strip().splitlines()
+        if lines[-1].startswith("print(") and "# " not in lines[-1]:
+            assert out.getvalue() == shown, (
+                f"README shows {shown!r}, the code printed {out.getvalue()!r}"
+            )
+            continue
         promised = [
-            line.split("# ", 1)[1]
-            for line in block.splitlines()
-            if line.startswith("print(") and "# " in line
+            ln.split("# ", 1)[1] for ln in lines if ln.strip().startswith("print(") and "# " in ln
         ]
         printed = out.getvalue().splitlines()
         assert len(printed) == len(promised)

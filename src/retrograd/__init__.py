@@ -39,7 +39,7 @@ from retrograd.dtypes import (
     uint8,
 )
 from retrograd.shapes import TensorShape
-from retrograd.tensor import Tensor, constant, convert_to_tensor, is_tensor
+from retrograd.tensor import Tensor, convert_to_tensor, is_tensor
 from retrograd.registry import NotDifferentiable, RegisterGradient, gradient_registry, no_gradient
 from retrograd.variables import Variable
 from retrograd import ops  # noqa: E402  (defines every op and binds the operators)
@@ -78,6 +78,15 @@ from retrograd.ops.comparison_ops import (
     not_equal,
 )
 from retrograd.ops.linalg_ops import matmul
+from retrograd.ops.linalg_ops import tensordot
+from retrograd.ops.matrix_diag_ops import eye
+from retrograd.ops.norm_ops import norm
+from retrograd.ops.creation_ops import linspace, meshgrid, one_hot, range
+from retrograd.ops.einsum_ops import einsum
+from retrograd.ops.gather_ops import boolean_mask, gather, gather_nd
+from retrograd.ops.pad_ops import pad
+from retrograd.ops.rearrange_ops import reverse, roll, tile
+from retrograd.ops.scatter_ops import scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update
 from retrograd.ops.math_ops import (
     abs,
     add,
@@ -103,19 +112,35 @@ from retrograd.ops.math_ops import (
     tanh,
     truediv,
 )
+from retrograd.ops.clip_ops import clip_by_global_norm, clip_by_norm
+from retrograd.ops.complex_ops import complex
+from retrograd.ops.rounding_ops import floor, round
+from retrograd.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 from retrograd.ops.reduction_ops import (
+    argmax,
+    argmin,
     cumsum,
+    reduce_all,
+    reduce_any,
     reduce_max,
     reduce_mean,
     reduce_min,
     reduce_prod,
     reduce_sum,
 )
-from retrograd.tape import GradientTape, UnconnectedGradients, gradients
+from retrograd.ops.sort_ops import argsort, sort
+from retrograd.ops.statistics_ops import reduce_logsumexp
+from retrograd.tape import GradientTape, UnconnectedGradients
 from retrograd.custom_gradient import custom_gradient
+from retrograd.graph import Graph, constant, executing_eagerly, get_default_graph, name_scope
+from retrograd.symbolic import gradients
+from retrograd.function import TensorSpec, function
+from retrograd.control_flow import cond, while_loop
+from retrograd import compat
 from retrograd.printing import print_ as print
 from retrograd.gradcheck import GradientCheckError, check_gradients
-from retrograd import bitwise, debugging, linalg, math, nn, optimizers, keras
+from retrograd.tracing import Trace, trace
+from retrograd import bitwise, debugging, linalg, math, nn, optimizers, keras, test
 from retrograd import random
 
 newaxis = None

@@ -10,6 +10,7 @@ the rule when it does not. Nothing here knows any particular op.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from retrograd.execute import Operation, context
@@ -21,8 +22,20 @@ from retrograd.variables import Variable
 __all__ = ["backward", "call_rule", "describe_rule"]
 
 
+_walks = itertools.count(1)
+
+
 def backward(tracked: dict, targets: list, seeds: list, sources: list) -> list[Tensor | None]:
     """Propagates ``seeds`` (one per target) back through ``tracked`` to ``sources``."""
+    outer_walk = context.backward_pass
+    context.backward_pass = next(_walks)
+    try:
+        return _walk(tracked, targets, seeds, sources)
+    finally:
+        context.backward_pass = outer_walk
+
+
+def _walk(tracked: dict, targets: list, seeds: list, sources: list) -> list[Tensor | None]:
     source_ids = {id(s) for s in sources}
     order = _reverse_topological(tracked, targets)
     relevant = _reaching_sources(order, tracked, source_ids)
@@ -131,9 +144,22 @@ def _input_label(op: Operation, i: int) -> str:
     return f"variable '{value.name}'" if isinstance(value, Variable) else f"input {i}"
 
 
+def _same_shape(a: Any, b: Any) -> bool:
+    """Equal shapes; in graphs, shapes that could be equal once unknown dimensions are known."""
+    if a == b:
+        return True
+    if a is None or b is None:
+        return True  # unknown rank
+    return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b))
+
+
 def call_rule(rule: Any, op: Operation, upstream: list) -> list:
     """Calls a gradient function and checks that it returned one well-formed gradient per input."""
-    result = rule(op, *upstream)
+    context.rule_depth += 1
+    try:
+        result = rule(op, *upstream)
+    finally:
+        context.rule_depth -= 1
     grads = list(result) if isinstance(result, (list, tuple)) else [result]
     if len(grads) != len(op.inputs):
         raise ValueError(
@@ -148,7 +174,9 @@ def call_rule(rule: Any, op: Operation, upstream: list) -> list:
                 f"{describe_rule(op, rule)} returned a {type(g).__name__} for "
                 f"{_input_label(op, i)}; gradients must be retrograd tensors (or None)"
             )
-        if g._value.shape != value._value.shape or g._value.dtype != value._value.dtype:
+        if g._value.dtype != value._value.dtype or not _same_shape(
+            g._value.shape, value._value.shape
+        ):
             raise ValueError(
                 f"{describe_rule(op, rule)} returned a gradient of shape {tuple(g.shape)} and "
                 f"dtype {g.dtype.name} for {_input_label(op, i)}, which has shape "

@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 
 from retrograd import nest
-from retrograd.execute import context, record_operation
-from retrograd.registry import function_location
+from retrograd.execute import context, define_op, execute, record_operation
+from retrograd.registry import function_location, no_gradient
 from retrograd.tensor import Tensor, convert_to_tensor
 from retrograd.variables import Variable
 
@@ -84,13 +84,41 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
             f"must accept the keyword argument 'variables' and return (input_grads, variable_grads)"
         )
     outputs = [_as_output(f, i, y) for i, y in enumerate(nest.flatten(result))]
+    if context.graph is not None:
+        fresh = _graph_op(f, grad_fn, flat_args, variables, outputs, (args, kwargs))
+        return nest.pack_sequence_as(result, fresh)
     if not context.recording:
         return nest.pack_sequence_as(result, outputs)
     inputs = [convert_to_tensor(a) for a in flat_args]  # a variable argument is read (recorded)
     fresh = tuple(Tensor(y._value) for y in outputs)
-    rule = _Rule(f, grad_fn, inputs, variables)
+    rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs))
     record_operation("CustomGradient", [*inputs, *variables], fresh, None, f.__name__, rule)
     return nest.pack_sequence_as(result, list(fresh))
+
+
+# In a graph, the custom op also takes the forward results as inputs and passes them through:
+# the graph then computes them before it, and its gradient goes to the arguments only.
+_CustomGradient = define_op(
+    "CustomGradient",
+    lambda *values, forwarded: tuple(values[len(values) - forwarded :]),
+    multi_output=True,
+    shape_fn=lambda metas, forwarded: [(m.shape, m.dtype) for m in metas[len(metas) - forwarded :]],
+)
+
+
+no_gradient("CustomGradient")  # never looked up: each CustomGradient op carries its own rule
+
+
+def _graph_op(
+    f: Callable, grad_fn: Callable, flat_args: list, variables: list, outputs: list, call: tuple
+) -> list:
+    inputs = [convert_to_tensor(a) for a in flat_args]
+    rule = _Rule(f, grad_fn, inputs, variables, call, forwarded=len(outputs))
+    fresh = execute(
+        _CustomGradient, [*inputs, *variables, *outputs], {"forwarded": len(outputs)}, f.__name__
+    )
+    fresh[0].op.grad_fn = rule
+    return list(fresh)
 
 
 def _accepts_variables(grad_fn: Callable[..., Any]) -> bool:
@@ -114,16 +142,30 @@ def _as_output(f: Callable[..., Any], i: int, y: Any) -> Tensor:
 
 
 class _Rule:
-    """The gradient function of one custom-gradient call: runs ``grad_fn`` and checks it."""
+    """The gradient function of one custom-gradient call: runs ``grad_fn`` and checks it.
 
-    __slots__ = ("_f", "_grad_fn", "_inputs", "_variables", "describe")
+    ``call`` keeps the call's ``(args, kwargs)`` so that checkers can run ``f`` again;
+    ``forwarded`` counts the forward results a graph op passes through (no gradient).
+    """
 
-    def __init__(self, f: Callable, grad_fn: Callable, inputs: list, variables: list) -> None:
+    __slots__ = ("_f", "_grad_fn", "_inputs", "_variables", "_forwarded", "describe", "call")
+
+    def __init__(
+        self,
+        f: Callable,
+        grad_fn: Callable,
+        inputs: list,
+        variables: list,
+        call: tuple,
+        forwarded: int = 0,
+    ) -> None:
         self._f = f
         self._grad_fn = grad_fn
         self._inputs = inputs
         self._variables = variables
+        self._forwarded = forwarded  # graph ops: forward results passed through, no gradient
         self.describe = _describe(f)
+        self.call = call
 
     def __call__(self, op: Any, *upstream: Any) -> list:
         if self._variables:
@@ -150,10 +192,9 @@ class _Rule:
                 f"{len(self._inputs)} tensor input(s); return one per input (None for no gradient)"
             )
         targets = [*self._inputs, *self._variables]
-        return [
-            self._as_gradient(i, g, x)
-            for i, (g, x) in enumerate(zip([*flat, *variable_grads], targets))
-        ]
+        grads = [*flat, *variable_grads]
+        converted = [self._as_gradient(i, g, x) for i, (g, x) in enumerate(zip(grads, targets))]
+        return converted + [None] * self._forwarded
 
     def _as_gradient(self, i: int, g: Any, x: Any) -> Tensor | None:
         if g is None or isinstance(g, Tensor):

@@ -15,10 +15,26 @@ from typing import Any
 import numpy as np
 
 from retrograd.errors import InvalidArgumentError
+from retrograd.gradient_checks import (
+    disable_gradient_checks,
+    enable_gradient_checks,
+    gradient_checks,
+)
+from retrograd.numerics import disable_check_numerics, enable_check_numerics, numeric_checks
 from retrograd.ops.debug_ops import check_numerics
 from retrograd.tensor import convert_to_tensor
 
-__all__ = ["assert_rank", "assert_equal", "check_numerics"]
+__all__ = [
+    "assert_rank",
+    "assert_equal",
+    "check_numerics",
+    "enable_gradient_checks",
+    "disable_gradient_checks",
+    "gradient_checks",
+    "enable_check_numerics",
+    "disable_check_numerics",
+    "numeric_checks",
+]
 
 
 def _prefix(message: str | None) -> str:

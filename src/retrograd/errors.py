@@ -20,8 +20,13 @@ class UnimplementedError(OpError, NotImplementedError):
     """The op exists but not for these arguments."""
 
 
+class MissingDependencyError(ImportError):
+    """An op needs an optional dependency that is not installed; the message says which extra
+    to install (``pip install 'retrograd[special]'``)."""
+
+
 class LookupErrorInRegistry(LookupError):
     """An op type has no registered gradient function."""
 
 
-__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError"]
+__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError", "MissingDependencyError"]

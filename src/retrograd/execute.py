@@ -25,22 +25,47 @@ from retrograd.tensor import Tensor
 # microseconds). debugging.check_numerics finds non-finite values explicitly.
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"retrograd\.")
 
-__all__ = ["OpDef", "Operation", "define_op", "execute", "record_operation", "context", "OP_DEFS"]
+__all__ = [
+    "OpDef",
+    "Operation",
+    "define_op",
+    "execute",
+    "record_operation",
+    "observe_operation",
+    "context",
+    "OP_DEFS",
+]
 
 
 class OpDef:
     """One op type: its TensorFlow name and its NumPy kernel.
 
     ``kernel(*arrays, **attrs)`` returns an array, or a sequence of arrays when
-    ``multi_output``. The gradient is registered under the same name beside it.
+    ``multi_output``. The gradient is registered under the same name beside it. For
+    graphs, ``elementwise`` ops broadcast their inputs and keep one output shape;
+    ``shape_fn(input_metas, **attrs)`` returns ``[(shape, dtype), ...]`` for ops whose
+    output shapes cannot be found by running the kernel on dummy inputs (value-dependent
+    shapes) or would be costly to find that way; ``stateful`` ops (assignments, printing)
+    run even when no output of theirs is needed.
     """
 
-    __slots__ = ("type", "kernel", "multi_output")
+    __slots__ = ("type", "kernel", "multi_output", "elementwise", "shape_fn", "stateful")
 
-    def __init__(self, type_name: str, kernel: Callable[..., Any], multi_output: bool) -> None:
+    def __init__(
+        self,
+        type_name: str,
+        kernel: Callable[..., Any],
+        multi_output: bool = False,
+        elementwise: bool = False,
+        shape_fn: Callable[..., Any] | None = None,
+        stateful: bool = False,
+    ) -> None:
         self.type = type_name
         self.kernel = kernel
         self.multi_output = multi_output
+        self.elementwise = elementwise
+        self.shape_fn = shape_fn
+        self.stateful = stateful
 
     def __repr__(self) -> str:
         return f"OpDef({self.type!r})"
@@ -49,11 +74,12 @@ class OpDef:
 OP_DEFS: dict[str, OpDef] = {}
 
 
-def define_op(type_name: str, kernel: Callable[..., Any], *, multi_output: bool = False) -> OpDef:
-    """Defines op ``type_name`` once; a second definition raises KeyError."""
+def define_op(type_name: str, kernel: Callable[..., Any], **properties: Any) -> OpDef:
+    """Defines op ``type_name`` once (properties as in :class:`OpDef`); a second definition
+    raises KeyError."""
     if type_name in OP_DEFS:
         raise KeyError(f"Op type '{type_name}' is already defined")
-    op = OP_DEFS[type_name] = OpDef(type_name, kernel, multi_output)
+    op = OP_DEFS[type_name] = OpDef(type_name, kernel, **properties)
     return op
 
 
@@ -110,22 +136,39 @@ class Operation:
 class _Context:
     """What is watching execution right now (process-wide, not per thread).
 
-    ``tapes``: recording GradientTapes, innermost last. ``observers``: objects told about
-    every op that runs (``observe(operation)``: forward accumulators, traces, numeric
-    checks). ``recording`` is True while either list is non-empty: the one flag the
-    lean path tests. ``backward_observers``: objects told about every gradient rule
-    called during a backward pass (``observe_backward(op, rule, upstream, grads)``).
+    ``graph``: while not None, ops are added to this graph instead of run.
+    ``tapes``: recording GradientTapes, innermost last.
+    ``observers``: objects told about every op that runs (``observe(operation)``: forward
+    accumulators, traces, numeric checks).
+    ``recording``: True while tapes or observers are active — the one flag the lean path
+    tests.
+    ``backward_observers``: objects told about every gradient rule called during a backward
+    pass (``observe_backward(op, rule, upstream, grads)``).
     ``variable_watchers``: lists collecting the trainable variables read (custom_gradient).
+    ``rule_depth`` and ``backward_pass``: whether a gradient function is running, and which
+    backward walk (numbered from 1) is, so tools can tell gradient work from the program.
     """
 
-    __slots__ = ("tapes", "observers", "recording", "backward_observers", "variable_watchers")
+    __slots__ = (
+        "graph",
+        "tapes",
+        "observers",
+        "recording",
+        "backward_observers",
+        "variable_watchers",
+        "rule_depth",
+        "backward_pass",
+    )
 
     def __init__(self) -> None:
+        self.graph: Any = None  # the Graph ops are added to; None: eager execution
         self.tapes: list = []
         self.observers: list = []
         self.recording = False
         self.backward_observers: list = []
         self.variable_watchers: list[list] = []
+        self.rule_depth = 0  # gradient functions running now (nested walks count again)
+        self.backward_pass = 0  # the number of the backward walk running now; 0: none
 
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)
@@ -153,8 +196,11 @@ def execute(
 ) -> Any:
     """Runs ``op`` on ``inputs`` (tensors, or variables for ReadVariableOp); records if watched.
 
-    Returns a Tensor, or a tuple of tensors for multi-output ops.
+    Returns a Tensor, or a tuple of tensors for multi-output ops. While a graph is current,
+    the op is added to it instead and symbolic tensors come back.
     """
+    if context.graph is not None:
+        return context.graph.create_op(op, inputs, attrs, name)
     try:
         if attrs:
             result = op.kernel(*[t._value for t in inputs], **attrs)
@@ -201,6 +247,16 @@ def record_operation(
         for observer in list(context.observers):
             observer.observe(record)
     return record
+
+
+def observe_operation(op: Operation) -> None:
+    """Offers a record that already exists (a graph operation) to the tapes that watch its
+    inputs and to every observer."""
+    for tape in context.tapes:
+        if tape._should_record(op.inputs):
+            tape._record(op)
+    for observer in list(context.observers):
+        observer.observe(op)
 
 
 def variable_accessed(variable: Any) -> None:

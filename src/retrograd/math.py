@@ -1,9 +1,13 @@
 """``retrograd.math``: TensorFlow's ``tf.math`` namespace."""
 
+from retrograd.ops.activation_ops import log_sigmoid, softsign
 from retrograd.ops.comparison_ops import (
     equal,
     greater,
     greater_equal,
+    is_finite,
+    is_inf,
+    is_nan,
     less,
     less_equal,
     logical_and,
@@ -12,6 +16,8 @@ from retrograd.ops.comparison_ops import (
     logical_xor,
     not_equal,
 )
+from retrograd.ops.complex_ops import angle, imag, real
+from retrograd.ops.gather_ops import unsorted_segment_sum
 from retrograd.ops.math_ops import (
     abs,
     add,
@@ -39,6 +45,7 @@ from retrograd.ops.math_ops import (
     sin,
     sqrt,
     square,
+    squared_difference,
     subtract,
     tan,
     tanh,
@@ -46,14 +53,29 @@ from retrograd.ops.math_ops import (
 )
 from retrograd.ops.nn_ops import softplus
 from retrograd.ops.reduction_ops import (
+    argmax,
+    argmin,
     cumprod,
     cumsum,
+    reduce_all,
+    reduce_any,
     reduce_max,
     reduce_mean,
     reduce_min,
     reduce_prod,
     reduce_sum,
 )
+from retrograd.ops.rounding_ops import ceil, floor, round
+from retrograd.ops.safe_math_ops import divide_no_nan, xdivy, xlogy
+from retrograd.ops.sort_ops import top_k
+from retrograd.ops.special_ops import digamma, erf, erfc, lgamma, polygamma
+from retrograd.ops.statistics_ops import (
+    l2_normalize,
+    reduce_logsumexp,
+    reduce_std,
+    reduce_variance,
+)
+from retrograd.ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 
 floor_div = floordiv
 

@@ -17,6 +17,8 @@ from typing import Any, TextIO
 import numpy as np
 
 from retrograd import nest
+from retrograd.execute import context, define_op, execute
+from retrograd.registry import no_gradient
 from retrograd.tensor import Tensor
 from retrograd.variables import Variable
 
@@ -62,8 +64,8 @@ def format_value(value: Any, summarize: int = 3) -> str:
     """The text ``print`` shows for one argument (tensors and variables formatted as TF does)."""
     if isinstance(value, (Tensor, Variable)):
         return _array_text(np.asarray(value._value), summarize)
-    if isinstance(value, np.ndarray):
-        return _array_text(value, summarize)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _array_text(np.asarray(value), summarize)
     if nest.is_nested(value):
         return str(nest.map_structure(lambda v: _Shown(format_value(v, summarize)), value))
     return str(value)
@@ -86,20 +88,56 @@ def print_(
     sep: str = " ",
     end: str = "\n",
     name: str | None = None,
-) -> None:
+) -> Any:
     """Prints tensors and Python values (TensorFlow's ``tf.print``); to stderr by default.
 
-    ``output_stream`` may also be a ``"file://path"`` string, appended to.
+    ``output_stream`` may also be a ``"file://path"`` string, appended to. In a graph it
+    adds a PrintV2 op that prints each time the graph runs (and returns that op).
     """
-    text = sep.join(format_value(v, summarize) for v in inputs) + end
+    if isinstance(output_stream, str) and not output_stream.startswith("file://"):
+        raise ValueError(
+            f"print: output_stream must be a stream or 'file://path', got {output_stream!r}"
+        )
+    attrs = {
+        "template": inputs,
+        "output_stream": output_stream,
+        "summarize": summarize,
+        "sep": sep,
+        "end": end,
+    }
+    if context.graph is None:
+        _print_kernel(*_tensor_leaves(inputs), **attrs)
+        return None
+    return execute(_PrintV2, _tensor_leaves(inputs), attrs, name)
+
+
+def _tensor_leaves(inputs: tuple) -> list:
+    return [v for v in nest.flatten(list(inputs)) if isinstance(v, (Tensor, Variable))]
+
+
+def _print_kernel(
+    *values: Any, template: tuple, output_stream: Any, summarize: int, sep: str, end: str
+) -> tuple:
+    """Writes ``template`` with its tensors replaced by ``values`` (eager values or arrays)."""
+    filled = iter(values)
+    leaves = [
+        next(filled) if isinstance(v, (Tensor, Variable)) else v
+        for v in nest.flatten(list(template))
+    ]
+    shown = nest.pack_sequence_as(list(template), leaves)
+    text = sep.join(format_value(v, summarize) for v in shown) + end
     if output_stream is None:
         output_stream = sys.stderr  # looked up now, so redirections of sys.stderr are honoured
     if isinstance(output_stream, str):
-        if not output_stream.startswith("file://"):
-            raise ValueError(
-                f"print: output_stream must be a stream or 'file://path', got {output_stream!r}"
-            )
         with open(output_stream[len("file://") :], "a") as f:
             f.write(text)
-        return
-    output_stream.write(text)
+    else:
+        output_stream.write(text)
+    return ()
+
+
+# Printing inside a graph (a `function`) happens when the graph runs, in program order.
+_PrintV2 = define_op(
+    "PrintV2", _print_kernel, multi_output=True, stateful=True, shape_fn=lambda metas, **attrs: []
+)
+no_gradient("PrintV2")

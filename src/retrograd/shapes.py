@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from retrograd.errors import InvalidArgumentError
+
 
 class TensorShape(tuple):
     """The shape of a tensor; compares equal to tuples and lists of the same dimensions."""
@@ -18,11 +20,14 @@ class TensorShape(tuple):
 
     def __new__(cls, dims: Iterable[int | None] | None = ()) -> TensorShape:
         if dims is None:
-            raise ValueError("TensorShape of unknown rank is not supported; give the dimensions")
+            return _UNKNOWN_RANK
+        if isinstance(dims, TensorShape):
+            return dims
         return tuple.__new__(cls, (None if d is None else int(d) for d in dims))
 
     @property
-    def rank(self) -> int:
+    def rank(self) -> int | None:
+        """The number of dimensions (None when even that is unknown)."""
         return len(self)
 
     ndims = rank
@@ -77,3 +82,61 @@ class TensorShape(tuple):
             + ", ".join("None" if d is None else str(d) for d in self)
             + (",)" if len(self) == 1 else ")")
         )
+
+
+class _UnknownRankShape(TensorShape):
+    """The shape of a graph tensor whose number of dimensions is not known."""
+
+    __slots__ = ()
+
+    @property
+    def rank(self) -> None:
+        return None
+
+    ndims = rank
+
+    def as_list(self):
+        raise ValueError("as_list() is not defined on a TensorShape of unknown rank.")
+
+    def num_elements(self) -> None:
+        return None
+
+    def is_fully_defined(self) -> bool:
+        return False
+
+    def is_compatible_with(self, other) -> bool:
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+    __hash__ = tuple.__hash__
+
+    def __repr__(self) -> str:
+        return "TensorShape(None)"
+
+    def __str__(self) -> str:
+        return "<unknown>"
+
+
+_UNKNOWN_RANK = tuple.__new__(_UnknownRankShape, ())
+
+
+def broadcast_dims(shapes: list, op_type: str) -> tuple | None:
+    """NumPy's broadcast of shapes that may hold unknown (None) dimensions or ranks."""
+    if any(s is None for s in shapes):
+        return None
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(-rank, 0):
+        dims = [s[i] for s in shapes if len(s) >= -i]
+        known = {d for d in dims if d is not None and d != 1}
+        if len(known) > 1:
+            raise InvalidArgumentError(f"{op_type}: shapes {shapes} are not broadcastable")
+        if known:
+            out.append(known.pop())
+        elif None in dims:
+            out.append(None)
+        else:
+            out.append(1)
+    return tuple(out)

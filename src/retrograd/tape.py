@@ -37,7 +37,7 @@ from retrograd.ops import array_ops
 from retrograd.tensor import Tensor, convert_to_tensor
 from retrograd.variables import Variable
 
-__all__ = ["GradientTape", "UnconnectedGradients", "gradients"]
+__all__ = ["GradientTape", "UnconnectedGradients"]
 
 
 class UnconnectedGradients(enum.Enum):
@@ -288,7 +288,8 @@ def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
         if t._value.dtype.kind not in "fc":
             seeds.append(None)  # integer and bool targets have no gradient
         elif g is None:
-            seeds.append(Tensor(np.ones_like(t._value)))
+            symbolic = isinstance(t, Tensor) and type(t) is not Tensor  # a graph tensor
+            seeds.append(array_ops.ones_like(t) if symbolic else Tensor(np.ones_like(t._value)))
         else:
             g = convert_to_tensor(g, dtype=t.dtype)
             if g._value.shape != t._value.shape:
@@ -301,6 +302,8 @@ def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
 
 
 def _zeros_for(value: Any, shape: tuple | None = None) -> Tensor:
+    if shape is None and isinstance(value, Tensor) and type(value) is not Tensor:
+        return array_ops.zeros_like(value)  # a graph tensor: zeros when the graph runs
     return Tensor(
         np.zeros(value._value.shape if shape is None else shape, dtype=value._value.dtype)
     )
@@ -328,11 +331,3 @@ def _stack_rows(rows: list, target_shape: tuple, source: Any, policy: Unconnecte
     if not rows:
         return _zeros_for(source, shape)
     return array_ops.reshape(array_ops.stack(rows), shape)
-
-
-def gradients(ys: Any, xs: Any, grad_ys: Any = None, **kwargs: Any) -> Any:
-    """Symbolic gradients need a graph; in eager mode, use GradientTape (as TensorFlow says)."""
-    raise RuntimeError(
-        "retrograd.gradients is not supported when eager execution is enabled. Use "
-        "retrograd.GradientTape instead."
-    )

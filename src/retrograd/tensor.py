@@ -165,6 +165,24 @@ def numpy_text(value: Any) -> str:
     return "\n" + text if "\n" in text else text
 
 
+def constant_value(tensor: Tensor) -> Any:
+    """What a tensor holds before any graph runs: an eager tensor's array, a graph constant's
+    value. Ops use it for arguments that become attributes (axes, shapes, counts).
+
+    Raises ValueError for a graph tensor whose value is only known when the graph runs.
+    """
+    value = tensor._value
+    if _is_array(value) or _is_duck_array(value):
+        return value
+    op = getattr(tensor, "op", None)
+    if op is not None and op.type == "Const":
+        return op.get_attr("value")
+    raise ValueError(
+        f"{tensor!r} is only known when the graph runs, but this argument must be known while "
+        f"it is built: pass a Python value or a constant"
+    )
+
+
 def is_tensor(x: Any) -> bool:
     """True for tensors (not for variables or NumPy arrays)."""
     return isinstance(x, Tensor)

@@ -19,7 +19,7 @@ import numpy as np
 from retrograd import dtypes
 from retrograd.dtypes import DType
 from retrograd.execute import context, define_op, execute, variable_accessed
-from retrograd.registry import RegisterGradient
+from retrograd.registry import RegisterGradient, no_gradient
 from retrograd.shapes import TensorShape
 from retrograd.tensor import Reference, Tensor, _readonly, constant, convert_to_tensor, numpy_text
 
@@ -31,6 +31,22 @@ _ReadVariableOp = define_op("ReadVariableOp", lambda value: value)
 @RegisterGradient("ReadVariableOp")
 def _read_variable_grad(op, grad):
     return grad
+
+
+def _assign_kernel(value, variable):
+    variable._value = value
+    return ()
+
+
+# Assignments inside a graph happen when it runs, in program order (a stateful op).
+_AssignVariableOp = define_op(
+    "AssignVariableOp",
+    _assign_kernel,
+    multi_output=True,
+    stateful=True,
+    shape_fn=lambda metas, variable: [],
+)
+no_gradient("AssignVariableOp")
 
 
 class Variable:
@@ -89,16 +105,28 @@ class Variable:
         name: str | None = None,
         read_value: bool = True,
     ):
-        """Replaces the value; shape and dtype must match (ValueError otherwise)."""
+        """Replaces the value; shape and dtype must match (ValueError otherwise).
+
+        In a graph, adds an AssignVariableOp that assigns each time the graph runs.
+        """
+        if context.graph is not None:
+            new = convert_to_tensor(value, dtype=self.dtype)
+            if not new.shape.is_compatible_with(self._value.shape):
+                raise self._shape_mismatch(new.shape)
+            execute(_AssignVariableOp, (new,), {"variable": self}, name)
+            return self if read_value else None
         new = convert_to_tensor(value, dtype=self.dtype)._value
         if new.shape != self._value.shape:
-            raise ValueError(
-                f"Cannot assign value to variable '{self._name}': Shape mismatch. The variable "
-                f"shape {tuple(self._value.shape)}, and the assigned value shape "
-                f"{tuple(new.shape)} are incompatible."
-            )
+            raise self._shape_mismatch(new.shape)
         self._value = new  # arrays are never mutated, so sharing one with a tensor is safe
         return self if read_value else None
+
+    def _shape_mismatch(self, shape: Any) -> ValueError:
+        return ValueError(
+            f"Cannot assign value to variable '{self._name}': Shape mismatch. The variable "
+            f"shape {tuple(self._value.shape)}, and the assigned value shape {tuple(shape)} are "
+            f"incompatible."
+        )
 
     def assign_add(
         self,
@@ -108,6 +136,8 @@ class Variable:
         read_value: bool = True,
     ):
         """Adds ``delta`` to the value."""
+        if context.graph is not None:
+            return self.assign(self.read_value() + delta, read_value=read_value)
         return self.assign(
             self._value + convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value
         )
@@ -120,6 +150,8 @@ class Variable:
         read_value: bool = True,
     ):
         """Subtracts ``delta`` from the value."""
+        if context.graph is not None:
+            return self.assign(self.read_value() - delta, read_value=read_value)
         return self.assign(
             self._value - convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value
         )

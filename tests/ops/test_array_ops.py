@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 
 import retrograd as rg
+from retrograd.execute import OP_DEFS, execute
 from tests.ops.table import Case, check_forward, check_gradient
+
+
+def _shape_of(op_type, like_shape):
+    """The dynamic-shape op ``op_type`` (used in graphs) applied with a tensor of like_shape."""
+    like = rg.zeros(like_shape)
+    return lambda x: execute(OP_DEFS[op_type], (x, like))
+
 
 CASES = [
     Case("Reshape", lambda x: rg.reshape(x, [3, 2]), ((2, 3),), lambda x: x.reshape(3, 2)),
@@ -55,6 +63,25 @@ CASES = [
         ((3, 1),),
         lambda x: np.broadcast_to(x, (2, 3, 2)),
     ),
+    Case(
+        "BroadcastLike",
+        _shape_of("BroadcastLike", (2, 3, 2)),
+        ((3, 1),),
+        lambda x: np.broadcast_to(x, (2, 3, 2)),
+    ),
+    Case(
+        "UnbroadcastLike",
+        _shape_of("UnbroadcastLike", (3, 1)),
+        ((2, 3, 1),),
+        lambda g: g.sum(axis=0),
+    ),
+    Case(
+        "UnbroadcastLike",
+        _shape_of("UnbroadcastLike", (1, 2)),
+        ((3, 2),),
+        lambda g: g.sum(axis=0, keepdims=True),
+    ),
+    Case("ReshapeLike", _shape_of("ReshapeLike", (3, 2)), ((2, 3),), lambda x: x.reshape(3, 2)),
     Case("Fill", lambda v: rg.fill([2, 2], v), ((),), lambda v: np.full((2, 2), v)),
     Case("Identity", rg.identity, ((2, 3),), lambda x: x),
     Case(
@@ -84,8 +111,9 @@ def test_gradient_matches_finite_differences(case):
 
 def test_strided_slice_grad_is_differentiable_in_its_upstream_gradient():
     # The gradient of a slice is a StridedSliceGrad; its own gradient is a slice again.
+    like = rg.zeros([4, 3], rg.float64)
     rg.check_gradients(
-        lambda g: rg.ops.array_ops.strided_slice_grad(g, (4, 3), (slice(1, 3), 0)),
+        lambda g: rg.ops.array_ops.strided_slice_grad(g, like, (slice(1, 3), 0)),
         np.ones(2),
         order=2,
     )

@@ -52,3 +52,28 @@ def test_comparison_of_different_dtypes_is_a_type_error():
         TypeError, match="Less: x and y must have the same dtype, got float32 and int32"
     ):
         rg.constant(1.0) < rg.constant(1)
+
+
+SPECIAL = [1.0, np.nan, np.inf, -np.inf, -0.0]
+
+
+@pytest.mark.parametrize(
+    "op, reference",
+    [(rg.math.is_nan, np.isnan), (rg.math.is_inf, np.isinf), (rg.math.is_finite, np.isfinite)],
+    ids=lambda f: getattr(f, "__name__", ""),
+)
+@pytest.mark.parametrize("dtype", [rg.float16, rg.float32, rg.float64])
+def test_float_classification_matches_numpy_and_has_no_gradient(op, reference, dtype):
+    x = rg.constant(SPECIAL, dtype)
+    with rg.GradientTape() as tape:
+        tape.watch(x)
+        out = op(x)
+    assert out.dtype == rg.bool
+    assert out.numpy().tolist() == reference(np.array(SPECIAL)).tolist()
+    assert tape.gradient(out, x) is None
+
+
+@pytest.mark.parametrize("op", [rg.math.is_nan, rg.math.is_inf, rg.math.is_finite])
+def test_float_classification_refuses_integers(op):
+    with pytest.raises(TypeError, match="must be a float tensor, got int32"):
+        op(rg.constant([1]))

@@ -1,4 +1,5 @@
-"""MatMul: values and gradients in every transpose combination, batched and broadcast."""
+"""Matrix products: MatMul in every transpose combination, batched and broadcast; matvec,
+tensordot, cross and the matrix transposes."""
 
 from __future__ import annotations
 
@@ -42,6 +43,56 @@ CASES = [
     Case("MatMul[batch]", rg.matmul, ((2, 2, 3), (2, 3, 2)), np.matmul),
     Case("MatMul[broadcast]", rg.matmul, ((2, 1, 2, 3), (3, 3, 2)), np.matmul),
     Case("MatMul[operator]", lambda a, b: a @ b, ((1, 3), (3, 1)), np.matmul),
+    Case("matvec", rg.linalg.matvec, ((2, 3), (3,)), lambda a, b: a @ b),
+    Case("matvec[broadcast]", rg.linalg.matvec, ((2, 2, 3), (3,)), lambda a, b: a @ b),
+    Case("matvec[broadcast]", rg.linalg.matvec, ((2, 3), (4, 3)), lambda a, b: b @ _t(a)),
+    Case(
+        "matvec[ta]",
+        lambda a, b: rg.linalg.matvec(a, b, transpose_a=True),
+        ((3, 2), (3,)),
+        lambda a, b: b @ a,
+    ),
+    Case("matvec[1x1]", rg.linalg.matvec, ((1, 1), (1,)), lambda a, b: a @ b),
+    Case("tensordot[1]", lambda a, b: rg.tensordot(a, b, 1), ((2, 3), (3, 4)), np.matmul),
+    Case(
+        "tensordot[0]",
+        lambda a, b: rg.tensordot(a, b, 0),
+        ((2,), (3,)),
+        lambda a, b: np.tensordot(a, b, 0),
+    ),
+    Case(
+        "tensordot[scalars]",
+        lambda a, b: rg.tensordot(a, b, 0),
+        ((), ()),
+        lambda a, b: np.tensordot(a, b, 0),
+    ),
+    Case(
+        "tensordot[2]",
+        lambda a, b: rg.tensordot(a, b, 2),
+        ((2, 3), (2, 3)),
+        lambda a, b: np.tensordot(a, b, 2),
+    ),
+    Case(
+        "tensordot[pairs]",
+        lambda a, b: rg.tensordot(a, b, [[0, 2], [2, -3]]),
+        ((2, 3, 4), (4, 1, 2)),
+        lambda a, b: np.tensordot(a, b, [[0, 2], [2, 0]]),
+    ),
+    Case(
+        "tensordot[ints]",
+        lambda a, b: rg.tensordot(a, b, [1, 0]),
+        ((2, 3), (3, 2)),
+        lambda a, b: np.tensordot(a, b, [1, 0]),
+    ),
+    Case("Cross", rg.linalg.cross, ((3,), (3,)), np.cross),
+    Case("Cross[batch]", rg.linalg.cross, ((2, 3), (2, 3)), np.cross),
+    Case("adjoint", rg.linalg.adjoint, ((2, 3, 4),), lambda a: np.swapaxes(a, -1, -2)),
+    Case(
+        "matrix_transpose",
+        rg.linalg.matrix_transpose,
+        ((1, 3),),
+        lambda a: np.swapaxes(a, -1, -2),
+    ),
 ]
 
 
@@ -83,3 +134,98 @@ def test_bad_shapes_raise_naming_matmul(a_shape, b_shape, match):
 def test_transpose_and_adjoint_together_is_an_error():
     with pytest.raises(ValueError, match="transpose"):
         rg.matmul(rg.ones([2, 2]), rg.ones([2, 2]), transpose_a=True, adjoint_a=True)
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (
+            lambda: rg.linalg.matvec(rg.ones([2, 3]), 1.0),
+            rg.errors.InvalidArgumentError,
+            "rank >= 1",
+        ),
+        (
+            lambda: rg.linalg.matvec(rg.ones([2, 3]), rg.ones([2])),
+            rg.errors.InvalidArgumentError,
+            "inner dimensions",
+        ),
+        (lambda: rg.linalg.matvec([1.0], [1.0]), rg.errors.InvalidArgumentError, "rank >= 2"),
+        (lambda: rg.tensordot(rg.ones([2, 3]), rg.ones([3]), -1), ValueError, "at least 0"),
+        (
+            lambda: rg.tensordot(rg.ones([2, 3]), rg.ones([3]), 2),
+            ValueError,
+            "larger than the rank",
+        ),
+        (
+            lambda: rg.tensordot(rg.ones([2, 3]), rg.ones([3]), [[1], [0], [0]]),
+            ValueError,
+            "length 2",
+        ),
+        (lambda: rg.tensordot(rg.ones([2, 3]), rg.ones([3]), [[0, 1], [0]]), ValueError, "2 != 1"),
+        (
+            lambda: rg.tensordot(rg.ones([2, 3]), rg.ones([3]), [[2], [0]]),
+            ValueError,
+            "out of range for `a`",
+        ),
+        (
+            lambda: rg.tensordot(rg.ones([2, 3]), rg.ones([3, 3]), [[1, 1], [0, 1]]),
+            ValueError,
+            "repeat",
+        ),
+        (
+            lambda: rg.tensordot(rg.ones([2, 3]), rg.ones([3]), [[0], [0]]),
+            rg.errors.InvalidArgumentError,
+            "size 2",
+        ),
+        (lambda: rg.tensordot(rg.ones([2, 3]), rg.ones([3]), "x"), ValueError, "length 2"),
+        (lambda: rg.tensordot(rg.ones([2, 3]), rg.ones([3]), None), TypeError, "axes"),
+        (
+            lambda: rg.linalg.cross(rg.ones([2, 3]), rg.ones([3])),
+            rg.errors.InvalidArgumentError,
+            "same shape",
+        ),
+        (
+            lambda: rg.linalg.cross(rg.ones([4]), rg.ones([4])),
+            rg.errors.InvalidArgumentError,
+            "3-element",
+        ),
+        (
+            lambda: rg.linalg.cross(rg.ones([3], rg.complex64), rg.ones([3], rg.complex64)),
+            TypeError,
+            "Cross",
+        ),
+        (lambda: rg.linalg.cross(rg.ones([3]), rg.ones([3], rg.float64)), TypeError, "same dtype"),
+        (lambda: rg.linalg.adjoint([1.0, 2.0]), rg.errors.InvalidArgumentError, "rank >= 2"),
+    ],
+)
+def test_product_errors_name_the_problem(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_integer_products_keep_their_dtype_and_have_no_gradient():
+    x = rg.constant([[1.0, 2.0, 3.0]])
+    with rg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        ints = rg.cast(x, rg.int32)
+        outputs = [
+            rg.linalg.matvec(ints, rg.constant([1, 1, 1])),
+            rg.tensordot(ints, ints, [[1], [1]]),
+            rg.linalg.cross(ints, ints),
+        ]
+    assert [o.dtype for o in outputs] == [rg.int32] * 3
+    assert outputs[0].numpy().tolist() == [6]
+    for out in outputs:
+        assert tape.gradient(out, x) is None
+
+
+def test_cross_of_unit_vectors_follows_the_right_hand_rule():
+    e = np.eye(3)
+    assert rg.linalg.cross(e[0], e[1]).numpy().tolist() == [0.0, 0.0, 1.0]
+    assert rg.linalg.cross(e[1], e[0]).numpy().tolist() == [0.0, 0.0, -1.0]
+
+
+def test_adjoint_conjugates_complex_matrices():
+    z = np.array([[1 + 2j, 3 - 1j]], dtype=np.complex64)
+    np.testing.assert_array_equal(rg.linalg.adjoint(z).numpy(), z.conj().T)
+    np.testing.assert_array_equal(rg.linalg.matrix_transpose(z).numpy(), z.T)

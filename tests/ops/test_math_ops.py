@@ -25,6 +25,7 @@ CASES = [
     *binary("Pow", rg.pow, np.power, domain=(0.5, 2.0)),
     *binary("Maximum", rg.maximum, np.maximum),
     *binary("Minimum", rg.minimum, np.minimum),
+    *binary("SquaredDifference", rg.math.squared_difference, lambda x, y: (x - y) ** 2),
     *binary(
         "FloorMod",
         rg.math.floormod,
@@ -166,3 +167,10 @@ def test_add_n_requires_same_shapes():
 def test_clip_by_value_bound_may_not_change_shape():
     with pytest.raises(rg.errors.InvalidArgumentError, match="ClipByValue"):
         rg.clip_by_value(rg.ones([2]), rg.zeros([3, 2]), 1.0)
+
+
+def test_squared_difference_of_integers_and_its_refusals():
+    assert rg.math.squared_difference([1, 5], 3).numpy().tolist() == [4, 4]
+    assert rg.math.squared_difference([1, 5], 3).dtype == rg.int32
+    with pytest.raises(TypeError, match="SquaredDifference"):
+        rg.math.squared_difference(rg.constant([1], rg.uint8), rg.constant([1], rg.uint8))

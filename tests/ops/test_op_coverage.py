@@ -6,20 +6,72 @@ from __future__ import annotations
 import retrograd as rg
 from retrograd.execute import OP_DEFS
 from tests.ops import (
+    test_activation_ops,
     test_array_ops,
+    test_clip_ops,
+    test_complex_ops,
     test_conv_ops,
+    test_creation_ops,
+    test_decomposition_ops,
+    test_einsum_ops,
+    test_expm_ops,
+    test_gather_ops,
     test_linalg_ops,
     test_math_ops,
+    test_matrix_diag_ops,
+    test_matrix_inverse_ops,
     test_nn_layer_ops,
     test_nn_losses,
     test_nn_ops,
+    test_norm_ops,
+    test_pad_ops,
     test_pool_ops,
+    test_rearrange_ops,
     test_reduction_ops,
+    test_safe_math_ops,
+    test_scatter_ops,
+    test_sort_ops,
+    test_special_ops,
+    test_statistics_ops,
+    test_trig_ops,
 )
 from tests.ops.table import recorded_op_types
 
-TABLES = [test_math_ops, test_array_ops, test_reduction_ops, test_linalg_ops, test_nn_ops]
-TABLES += [test_conv_ops, test_pool_ops, test_nn_losses, test_nn_layer_ops]
+# Every op table, by family; tests that run each row in other modes iterate over these.
+TABLES = [
+    test_math_ops,
+    test_array_ops,
+    test_reduction_ops,
+    test_linalg_ops,
+    test_nn_ops,
+    test_matrix_diag_ops,
+    test_matrix_inverse_ops,
+    test_nn_layer_ops,
+    test_nn_losses,
+    test_decomposition_ops,
+    test_expm_ops,
+    test_norm_ops,
+    test_gather_ops,
+    test_scatter_ops,
+    test_pad_ops,
+    test_pool_ops,
+    test_rearrange_ops,
+    test_creation_ops,
+    test_einsum_ops,
+    test_sort_ops,
+    test_statistics_ops,
+    test_activation_ops,
+    test_clip_ops,
+    test_conv_ops,
+    test_complex_ops,
+    test_safe_math_ops,
+    test_special_ops,
+    test_trig_ops,
+    test_conv_ops,
+    test_pool_ops,
+    test_nn_losses,
+    test_nn_layer_ops,
+]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
 CHECKED_ELSEWHERE = {
@@ -27,9 +79,13 @@ CHECKED_ELSEWHERE = {
     "CustomGradient": "not an op type: custom gradients carry their own rule",
     "CheckNumerics": "tests/test_debugging.py::test_check_numerics_passes_gradients_through_and_checks_them",
     "ReadVariableOp": "tests/test_variables.py::test_reading_a_variable_is_recorded_and_differentiable",
-    "Conj": "identity on real tensors; complex gradients arrive with complex support",
     "Sign": "tests/ops/test_math_ops.py::test_gradients_at_kinks_follow_tensorflow",
     "FloorDiv": "declared non-differentiable",
+    "PartitionedCall": "tests/test_function.py::test_function_calls_pass_finite_difference_checks_to_second_order",
+    "If": "tests/test_control_flow.py::test_cond_values_and_gradients",
+    "While": "tests/test_control_flow.py::test_while_loop_values_and_gradients_through_every_iteration",
+    "LoopHistoryGet": "the While gradient's second order, in tests/test_control_flow.py",
+    "LoopHistoryPut": "the While gradient's third order, checked by the While tests",
 }
 
 

@@ -20,19 +20,29 @@ from retrograd.ops import broadcast
 from retrograd.ops.define import ANY, BOOL, tensor_arg, tensor_pair
 from retrograd.ops.indexing import normalize_index
 from retrograd.registry import RegisterGradient, no_gradient
+from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor, convert_to_tensor
 
 # --- reshaping --------------------------------------------------------------------------
 
 _Reshape = define_op("Reshape", lambda x, shape: np.reshape(x, shape))
+_ReshapeLike = define_op(
+    "ReshapeLike",
+    lambda x, like: np.reshape(x, np.shape(like)),
+    shape_fn=lambda metas: broadcast.shaped_like(metas),
+)
 _Transpose = define_op("Transpose", lambda x, perm: np.transpose(x, perm))
 _ExpandDims = define_op("ExpandDims", lambda x, axis: np.expand_dims(x, axis))
 _Squeeze = define_op("Squeeze", lambda x, axis: np.squeeze(x, axis))
 
 
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
-    """``tensor`` with a new shape of the same size; one dimension may be -1."""
+    """``tensor`` with a new shape of the same size; one dimension may be -1 (or None)."""
     x = tensor_arg("Reshape", tensor, ANY, "tensor")
+    if not isinstance(shape, Tensor) and any(d is None for d in shape):
+        if sum(d is None or d == -1 for d in shape) > 1:
+            raise ValueError(f"Reshape: shape {list(shape)} has more than one unknown dimension")
+        shape = [-1 if d is None else d for d in shape]
     target = broadcast.static_shape(shape, "Reshape")
     if target == tuple(x._value.shape):
         return x
@@ -80,12 +90,25 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:
     return execute(_Squeeze, (x,), {"axis": axis}, name)
 
 
+def reshape_like(tensor: Tensor, like: Any) -> Tensor:
+    """``tensor`` reshaped to the shape of ``like`` (known statically or only at run time)."""
+    shape = like._value.shape
+    if shape is not None and None not in shape:
+        return reshape(tensor, shape)
+    return execute(_ReshapeLike, (tensor, like))
+
+
 def _reshape_back(op, grad):
-    return reshape(grad, op.inputs[0].shape)
+    return reshape_like(grad, op.inputs[0])
 
 
 for _op_type in ("Reshape", "ExpandDims", "Squeeze"):
     RegisterGradient(_op_type)(_reshape_back)
+
+
+@RegisterGradient("ReshapeLike")
+def _reshape_like_grad(op, grad):
+    return reshape_like(grad, op.inputs[0]), None
 
 
 @RegisterGradient("Transpose")
@@ -213,14 +236,18 @@ def _split_grad(op, *grads):
 # --- indexing ---------------------------------------------------------------------------
 
 
-def _slice_grad_kernel(dy, shape, index):
-    out = np.zeros_like(dy, shape=shape)
+def _slice_grad_kernel(dy, like, index):
+    out = np.zeros_like(dy, shape=np.shape(like))
     out[index] = dy
     return out
 
 
 _StridedSlice = define_op("StridedSlice", lambda x, index: x[index])
-_StridedSliceGrad = define_op("StridedSliceGrad", _slice_grad_kernel)
+_StridedSliceGrad = define_op(
+    "StridedSliceGrad",
+    _slice_grad_kernel,
+    shape_fn=lambda metas, index: broadcast.shaped_like(metas),
+)
 
 
 def strided_slice(x: Any, index: Any, name: str | None = None) -> Tensor:
@@ -231,19 +258,19 @@ def strided_slice(x: Any, index: Any, name: str | None = None) -> Tensor:
     )
 
 
-def strided_slice_grad(dy: Tensor, shape: tuple, index: tuple, name: str | None = None) -> Tensor:
-    """Zeros of ``shape`` with ``dy`` placed at ``index`` (the gradient of a slice)."""
-    return execute(_StridedSliceGrad, (dy,), {"shape": tuple(shape), "index": index}, name)
+def strided_slice_grad(dy: Tensor, like: Any, index: tuple, name: str | None = None) -> Tensor:
+    """Zeros shaped like ``like`` with ``dy`` placed at ``index`` (the gradient of a slice)."""
+    return execute(_StridedSliceGrad, (dy, like), {"index": index}, name)
 
 
 @RegisterGradient("StridedSlice")
 def _strided_slice_grad(op, grad):
-    return strided_slice_grad(grad, op.inputs[0].shape, op.get_attr("index"))
+    return strided_slice_grad(grad, op.inputs[0], op.get_attr("index"))
 
 
 @RegisterGradient("StridedSliceGrad")
 def _strided_slice_grad_grad(op, grad):
-    return execute(_StridedSlice, (grad,), {"index": op.get_attr("index")})
+    return execute(_StridedSlice, (grad,), {"index": op.get_attr("index")}), None
 
 
 # --- fills, identities and selection ------------------------------------------------------
@@ -254,7 +281,12 @@ _OnesLike = define_op("OnesLike", np.ones_like)
 _Identity = define_op("Identity", lambda x: x)
 _StopGradient = define_op("StopGradient", lambda x: x)
 _SelectV2 = define_op("SelectV2", np.where)
-_Where = define_op("Where", lambda condition: np.argwhere(condition).astype(np.int64))
+_Where = define_op(
+    "Where",
+    lambda condition: np.argwhere(condition).astype(np.int64),
+    shape_fn=lambda metas: [((None, metas[0].ndim), np.int64)],  # as many rows as True values
+)
+_Size = define_op("Size", lambda x, out_type: np.array(np.size(x), dtype=out_type.as_numpy_dtype))
 _Shape = define_op(
     "Shape", lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype)
 )
@@ -334,8 +366,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     if x is None or y is None:
         raise ValueError("where: x and y must both be given, or neither")
     x, y = tensor_pair("SelectV2", x, y)
-    out_shape = broadcast.broadcast_shapes(tuple(x.shape), tuple(y.shape), "SelectV2")
-    broadcast.broadcast_shapes(tuple(c.shape), out_shape, "SelectV2")
+    broadcast_dims([c._value.shape, x._value.shape, y._value.shape], "SelectV2")
     return execute(_SelectV2, (c, x, y), None, name)
 
 
@@ -351,9 +382,9 @@ def rank(input: Any, name: str | None = None) -> Tensor:
 
 
 def size(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
-    """The number of elements of ``input``."""
-    n = tensor_arg("Size", input, ANY, "input")._value.size
-    return Tensor(np.array(n, dtype=as_dtype(out_type).as_numpy_dtype))
+    """The number of elements of ``input`` (an op in graphs, where it may be unknown)."""
+    x = tensor_arg("Size", input, ANY, "input")
+    return execute(_Size, (x,), {"out_type": as_dtype(out_type)}, name)
 
 
 @RegisterGradient("Fill")
@@ -375,5 +406,5 @@ def _select_grad(op, grad):
     return broadcast.reduce_to_inputs(op, None, where(c, grad, zeros), where(c, zeros, grad))
 
 
-for _op_type in ("ZerosLike", "OnesLike", "StopGradient", "Where", "Shape"):
+for _op_type in ("ZerosLike", "OnesLike", "StopGradient", "Where", "Shape", "Size"):
     no_gradient(_op_type)

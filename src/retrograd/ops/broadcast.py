@@ -1,9 +1,13 @@
 """Broadcasting: the BroadcastTo op, and ``unbroadcast`` — the one place where a gradient is
 summed back to the shape of an input that was broadcast.
 
+Shapes are static in eager mode. In a graph a dimension may be unknown until the graph
+runs; then ``unbroadcast`` and ``broadcast_like`` use ops that read the shape of a tensor
+when they run (``UnbroadcastLike``, ``BroadcastLike``).
+
 >>> import retrograd as rg
 >>> from retrograd.ops.broadcast import unbroadcast
->>> unbroadcast(rg.ones([2, 3]), (1, 3))
+>>> unbroadcast(rg.ones([2, 3]), rg.zeros([1, 3]))
 <retrograd.Tensor: shape=(1, 3), dtype=float32, numpy=array([[2., 2., 2.]], dtype=float32)>
 """
 
@@ -18,15 +22,14 @@ from retrograd.execute import define_op, execute
 from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
 from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
-
-_BroadcastTo = define_op("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape))
+from retrograd.shapes import broadcast_dims
+from retrograd.tensor import Tensor, constant_value
 
 
 def static_shape(shape: Any, op_type: str) -> tuple[int, ...]:
     """A shape argument (list, tuple, TensorShape or int tensor) as a tuple of ints."""
     if isinstance(shape, Tensor):
-        shape = shape.numpy().tolist()
+        shape = np.asarray(constant_value(shape)).tolist()
     elif isinstance(shape, (int, np.integer)):
         shape = [shape]
     try:
@@ -35,12 +38,29 @@ def static_shape(shape: Any, op_type: str) -> tuple[int, ...]:
         raise TypeError(f"{op_type}: shape must be a list of ints, got {shape!r}") from None
 
 
-def broadcast_shapes(a: tuple[int, ...], b: tuple[int, ...], op_type: str) -> tuple[int, ...]:
-    """NumPy's broadcast of two shapes; InvalidArgumentError naming the op when impossible."""
-    try:
-        return np.broadcast_shapes(a, b)
-    except ValueError:
-        raise InvalidArgumentError(f"{op_type}: shapes {a} and {b} are not broadcastable") from None
+def _sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
+    lead = grad.ndim - len(shape)
+    stretched = tuple(lead + i for i, d in enumerate(shape) if d == 1 and grad.shape[lead + i] != 1)
+    return np.sum(grad, axis=(*range(lead), *stretched), keepdims=False).reshape(shape)
+
+
+_BroadcastTo = define_op("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape))
+
+
+def shaped_like(metas):
+    """Shape function of ops whose output has the shape of their second input and the dtype
+    of their first."""
+    return [(metas[1].shape, metas[0].dtype)]
+
+
+_BroadcastLike = define_op(
+    "BroadcastLike", lambda x, like: np.broadcast_to(x, np.shape(like)), shape_fn=shaped_like
+)
+_UnbroadcastLike = define_op(
+    "UnbroadcastLike",
+    lambda grad, like: _sum_to_shape(grad, np.shape(like)).astype(grad.dtype, copy=False),
+    shape_fn=shaped_like,
+)
 
 
 def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
@@ -52,25 +72,36 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
     """
     x = tensor_arg("BroadcastTo", input, ANY, "input")
     target = static_shape(shape, "BroadcastTo")
-    if broadcast_shapes(tuple(x.shape), target, "BroadcastTo") != target:
+    if broadcast_dims([tuple(x.shape), target], "BroadcastTo") != target:
         raise InvalidArgumentError(
             f"BroadcastTo: cannot broadcast shape {tuple(x.shape)} to {target}"
         )
     return execute(_BroadcastTo, (x,), {"shape": target}, name)
 
 
-@RegisterGradient("BroadcastTo")
-def _broadcast_to_grad(op, grad):
-    return unbroadcast(grad, op.inputs[0].shape)
+def _fully_known(shape: Any) -> bool:
+    return shape is not None and None not in shape
 
 
-def unbroadcast(grad: Tensor, shape: Any) -> Tensor:
-    """Sums ``grad`` over the axes that broadcasting added or stretched, giving ``shape``.
+def broadcast_like(x: Tensor, like: Any) -> Tensor:
+    """``x`` broadcast to the shape of tensor ``like`` (known statically or only at run time)."""
+    shape = like._value.shape
+    if _fully_known(shape):
+        return x if tuple(x.shape) == tuple(shape) else broadcast_to(x, shape)
+    return execute(_BroadcastLike, (x, like))
 
-    Raises ValueError when ``grad`` is not shaped like a broadcast of ``shape``.
+
+def unbroadcast(grad: Tensor, like: Any) -> Tensor:
+    """Sums ``grad`` over the axes that broadcasting added or stretched, giving the shape of
+    ``like`` (a tensor or variable, or a static shape).
+
+    Raises ValueError when ``grad`` is not shaped like a broadcast of that shape.
     """
-    shape = tuple(shape)
-    grad_shape = tuple(grad.shape)
+    shape = like if isinstance(like, tuple) else like._value.shape
+    grad_shape = grad._value.shape
+    if not (_fully_known(shape) and _fully_known(grad_shape)):
+        return execute(_UnbroadcastLike, (grad, like))
+    shape, grad_shape = tuple(shape), tuple(grad_shape)
     if grad_shape == shape:
         return grad
     lead = len(grad_shape) - len(shape)
@@ -86,4 +117,19 @@ def unbroadcast(grad: Tensor, shape: Any) -> Tensor:
 
 def reduce_to_inputs(op, *grads: Tensor | None) -> tuple[Tensor | None, ...]:
     """Each gradient unbroadcast to the shape of the matching input of ``op`` (None stays)."""
-    return tuple(None if g is None else unbroadcast(g, x.shape) for g, x in zip(grads, op.inputs))
+    return tuple(None if g is None else unbroadcast(g, x) for g, x in zip(grads, op.inputs))
+
+
+@RegisterGradient("BroadcastTo")
+def _broadcast_to_grad(op, grad):
+    return unbroadcast(grad, op.inputs[0])
+
+
+@RegisterGradient("BroadcastLike")
+def _broadcast_like_grad(op, grad):
+    return unbroadcast(grad, op.inputs[0]), None
+
+
+@RegisterGradient("UnbroadcastLike")
+def _unbroadcast_like_grad(op, grad):
+    return broadcast_like(grad, op.inputs[0]), None

@@ -1,5 +1,6 @@
-"""Comparisons, logical and bitwise ops. Their outputs are bool or integer, so none has a
-gradient; each is declared with ``no_gradient`` rather than left undefined.
+"""Comparisons, float classification (is_nan, is_inf, is_finite), logical and bitwise ops.
+Their outputs are bool or integer, so none has a gradient; each is declared with
+``no_gradient`` rather than left undefined.
 
 >>> import retrograd as rg
 >>> rg.greater([1.0, 3.0], 2.0).numpy().tolist()
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from retrograd.ops.define import ANY, BOOL, INTEGER, REAL, binary_op, unary_op
+from retrograd.ops.define import ANY, BOOL, FLOAT, INTEGER, REAL, binary_op, unary_op
 from retrograd.registry import no_gradient
 
 less = binary_op("less", "Less", np.less, REAL, "x < y elementwise (bool).")
@@ -26,10 +27,16 @@ bitwise_and = binary_op("bitwise_and", "BitwiseAnd", np.bitwise_and, INTEGER, "x
 bitwise_or = binary_op("bitwise_or", "BitwiseOr", np.bitwise_or, INTEGER, "x | y on ints.")
 bitwise_xor = binary_op("bitwise_xor", "BitwiseXor", np.bitwise_xor, INTEGER, "x ^ y on ints.")
 invert = unary_op("invert", "Invert", np.invert, INTEGER, "~x (bitwise NOT) on ints.")
+is_nan = unary_op("is_nan", "IsNan", np.isnan, FLOAT, "True where x is NaN.")
+is_inf = unary_op("is_inf", "IsInf", np.isinf, FLOAT, "True where x is +inf or -inf.")
+is_finite = unary_op(
+    "is_finite", "IsFinite", np.isfinite, FLOAT, "True where x is neither inf nor NaN."
+)
 
 for _op_type in (
     "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual",
     "LogicalAnd", "LogicalOr", "LogicalNot", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert",
+    "IsNan", "IsInf", "IsFinite",
 ):  # fmt: skip
     no_gradient(_op_type)
 

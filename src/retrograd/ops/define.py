@@ -83,7 +83,7 @@ def unary_op(
     api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str
 ) -> Callable[..., Any]:
     """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``."""
-    op = define_op(op_type, kernel)
+    op = define_op(op_type, kernel, elementwise=True)
 
     def op_function(x: Any, name: str | None = None) -> Tensor:
         x = (
@@ -100,7 +100,7 @@ def binary_op(
     api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str
 ) -> Callable[..., Any]:
     """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``."""
-    op = define_op(op_type, kernel)
+    op = define_op(op_type, kernel, elementwise=True)
 
     def op_function(x: Any, y: Any, name: str | None = None) -> Tensor:
         return execute(op, tensor_pair(op_type, x, y, kinds), None, name)

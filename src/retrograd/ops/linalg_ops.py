@@ -1,4 +1,5 @@
-"""Matrix multiplication, batched over leading dimensions that broadcast.
+"""Matrix products (matmul, matvec, tensordot, cross) and matrix transposes, batched over
+leading dimensions that broadcast; ``matrix_arg`` checks the matrices of every linalg op.
 
 >>> import retrograd as rg
 >>> a = rg.constant([[1.0, 2.0], [3.0, 4.0]])
@@ -15,10 +16,11 @@ import numpy as np
 
 from retrograd.errors import InvalidArgumentError
 from retrograd.execute import define_op, execute
-from retrograd.ops import broadcast, math_ops
-from retrograd.ops.define import NUMERIC, tensor_pair
+from retrograd.ops import array_ops, broadcast, math_ops
+from retrograd.ops.define import ANY, FLOAT_COMPLEX, NUMERIC, REAL, tensor_arg, tensor_pair
 from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
+from retrograd.shapes import broadcast_dims
+from retrograd.tensor import Tensor, constant_value
 
 
 def _matmul_kernel(a, b, transpose_a, transpose_b):
@@ -29,7 +31,17 @@ def _matmul_kernel(a, b, transpose_a, transpose_b):
     return np.matmul(a, b)
 
 
-_MatMul = define_op("MatMul", _matmul_kernel)
+def _matmul_shape(metas, transpose_a, transpose_b):
+    a, b = metas
+    dtype = np.result_type(a.dtype, b.dtype)
+    if a.shape is None or b.shape is None:
+        return [(None, dtype)]
+    rows = a.shape[-1] if transpose_a else a.shape[-2]
+    cols = b.shape[-2] if transpose_b else b.shape[-1]
+    return [((*broadcast_dims([a.shape[:-2], b.shape[:-2]], "MatMul"), rows, cols), dtype)]
+
+
+_MatMul = define_op("MatMul", _matmul_kernel, shape_fn=_matmul_shape)
 
 
 def matmul(
@@ -57,12 +69,12 @@ def matmul(
         raise InvalidArgumentError(f"MatMul: both inputs need rank >= 2, got shapes {sa} and {sb}")
     inner_a = sa[-2] if transpose_a else sa[-1]
     inner_b = sb[-1] if transpose_b else sb[-2]
-    if inner_a != inner_b:
+    if inner_a is not None and inner_b is not None and inner_a != inner_b:
         raise InvalidArgumentError(
             f"MatMul: inner dimensions differ: a{list(sa)} (transpose_a={bool(transpose_a)}) "
             f"gives {inner_a}, b{list(sb)} (transpose_b={bool(transpose_b)}) gives {inner_b}"
         )
-    broadcast.broadcast_shapes(sa[:-2], sb[:-2], "MatMul")
+    broadcast_dims([sa[:-2], sb[:-2]], "MatMul")
     attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)}
     return execute(_MatMul, (a, b), attrs, name)
 
@@ -84,3 +96,186 @@ def _matmul_grad(op, grad):
         grad_a = matmul(b, grad, transpose_a=True, transpose_b=True)
         grad_b = matmul(grad, a, transpose_a=True, transpose_b=True)
     return broadcast.reduce_to_inputs(op, grad_a, grad_b)
+
+
+# --- shared argument checks for the matrix ops ------------------------------------------
+
+
+def matrix_arg(
+    op_type: str, x: Any, arg: str = "input", kinds: str = FLOAT_COMPLEX, square: bool = False
+) -> Tensor:
+    """A batch of matrices (rank >= 2) of an accepted kind. Float/complex kinds mean NumPy's
+    LAPACK routines, which cannot take float16: it is refused with a hint to cast."""
+    t = tensor_arg(op_type, x, kinds, arg)
+    if "f" in kinds and t._value.dtype == np.float16:
+        raise TypeError(f"{op_type}: `{arg}` of dtype float16 is not supported; cast it to float32")
+    shape = tuple(t._value.shape)
+    if len(shape) < 2:
+        raise InvalidArgumentError(
+            f"{op_type}: `{arg}` must have rank >= 2 (a batch of matrices), got shape {shape}"
+        )
+    if square and shape[-1] != shape[-2]:
+        raise InvalidArgumentError(
+            f"{op_type}: `{arg}` must be a batch of square matrices, got shape {shape}"
+        )
+    return t
+
+
+# --- matrix-vector products, transposes ---------------------------------------------------
+
+
+def matvec(
+    a: Any,
+    b: Any,
+    transpose_a: bool = False,
+    adjoint_a: bool = False,
+    a_is_sparse: bool = False,
+    b_is_sparse: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """The product of matrices ``a`` [..., M, N] and vectors ``b`` [..., N]: [..., M].
+
+    Batch dimensions broadcast; the sparsity hints are accepted and ignored.
+
+    >>> import retrograd as rg
+    >>> rg.linalg.matvec([[1.0, 2.0], [3.0, 4.0]], [1.0, 1.0]).numpy().tolist()
+    [3.0, 7.0]
+    """
+    a, b = tensor_pair("MatMul", a, b, NUMERIC)
+    if b._value.ndim < 1:
+        raise InvalidArgumentError(f"matvec: `b` must have rank >= 1, got shape {tuple(b.shape)}")
+    column = array_ops.expand_dims(b, -1)
+    product = matmul(a, column, transpose_a=transpose_a, adjoint_a=adjoint_a)
+    return array_ops.squeeze(product, [-1], name=name)
+
+
+def matrix_transpose(a: Any, name: str | None = None, conjugate: bool = False) -> Tensor:
+    """Transposes the last two axes of ``a`` (conjugating them when ``conjugate``)."""
+    x = tensor_arg("Transpose", a, ANY, "a")
+    ndim = x._value.ndim
+    if ndim < 2:
+        raise InvalidArgumentError(
+            f"matrix_transpose: `a` must have rank >= 2 (a batch of matrices), got shape "
+            f"{tuple(x.shape)}"
+        )
+    perm = (*range(ndim - 2), ndim - 1, ndim - 2)
+    return array_ops.transpose(x, perm, conjugate=conjugate, name=name)
+
+
+def adjoint(matrix: Any, name: str | None = None) -> Tensor:
+    """The conjugate transpose of the last two axes (the transpose for real tensors).
+
+    >>> import retrograd as rg
+    >>> rg.linalg.adjoint([[1.0, 2.0, 3.0]]).shape
+    TensorShape([3, 1])
+    """
+    return matrix_transpose(matrix, name=name, conjugate=True)
+
+
+# --- tensordot ---------------------------------------------------------------------------
+
+
+def _tensordot_axes(axes: Any, rank_a: int, rank_b: int) -> tuple[list[int], list[int]]:
+    """``axes`` (an int N, or a pair of ints or int lists) as two lists of non-negative axes."""
+    if isinstance(axes, Tensor):
+        axes = np.asarray(constant_value(axes)).tolist()
+    if isinstance(axes, (int, np.integer)):
+        n = int(axes)
+        if n < 0:
+            raise ValueError(f"tensordot: `axes` must be at least 0, got {n}")
+        if n > rank_a or n > rank_b:
+            raise ValueError(
+                f"tensordot: `axes`={n} is larger than the rank of a ({rank_a}) or b ({rank_b})"
+            )
+        return list(range(rank_a - n, rank_a)), list(range(n))
+    try:
+        pair = list(axes)
+    except TypeError:
+        raise TypeError(
+            f"tensordot: `axes` must be an int or a pair of axis lists, got {axes!r}"
+        ) from None
+    if len(pair) != 2:
+        raise ValueError(f"tensordot: `axes` must be an integer or have length 2, got {axes!r}")
+    lists = [[p] if isinstance(p, (int, np.integer)) else list(p) for p in pair]
+    if len(lists[0]) != len(lists[1]):
+        raise ValueError(
+            f"tensordot: different number of contraction axes for a and b, "
+            f"{len(lists[0])} != {len(lists[1])}"
+        )
+    normalized = []
+    for which, axes_of, rank in (("a", lists[0], rank_a), ("b", lists[1], rank_b)):
+        out = []
+        for axis in axes_of:
+            axis = int(axis)
+            if not -rank <= axis < rank:
+                raise ValueError(
+                    f"tensordot: axis {axis} is out of range for `{which}` of rank {rank}"
+                )
+            out.append(axis % rank)
+        if len(set(out)) != len(out):
+            raise ValueError(f"tensordot: `axes` for `{which}` repeat an axis: {axes_of}")
+        normalized.append(out)
+    return normalized[0], normalized[1]
+
+
+def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
+    """Sums the products of ``a`` and ``b`` over the given axes.
+
+    ``axes`` is an int N (the last N axes of ``a`` with the first N of ``b``) or a pair
+    ``[a_axes, b_axes]``. The result has ``a``'s free axes, then ``b``'s.
+
+    >>> import retrograd as rg
+    >>> rg.tensordot([[1.0, 2.0], [3.0, 4.0]], [1.0, 10.0], 1).numpy().tolist()
+    [21.0, 43.0]
+    >>> rg.tensordot([1.0, 2.0], [3.0, 4.0], 0).shape
+    TensorShape([2, 2])
+    """
+    a, b = tensor_pair("MatMul", a, b, NUMERIC)
+    sa, sb = tuple(a._value.shape), tuple(b._value.shape)
+    axes_a, axes_b = _tensordot_axes(axes, len(sa), len(sb))
+    for i, j in zip(axes_a, axes_b):
+        if sa[i] != sb[j]:
+            raise InvalidArgumentError(
+                f"tensordot: axis {i} of a (size {sa[i]}) and axis {j} of b (size {sb[j]}) "
+                f"differ; shapes {sa} and {sb}"
+            )
+    free_a = [i for i in range(len(sa)) if i not in axes_a]
+    free_b = [j for j in range(len(sb)) if j not in axes_b]
+    inner = int(np.prod([sa[i] for i in axes_a], dtype=np.int64))
+    rows = int(np.prod([sa[i] for i in free_a], dtype=np.int64))
+    cols = int(np.prod([sb[j] for j in free_b], dtype=np.int64))
+    left = array_ops.reshape(array_ops.transpose(a, free_a + axes_a), (rows, inner))
+    right = array_ops.reshape(array_ops.transpose(b, axes_b + free_b), (inner, cols))
+    out_shape = tuple(sa[i] for i in free_a) + tuple(sb[j] for j in free_b)
+    return array_ops.reshape(matmul(left, right), out_shape, name=name)
+
+
+# --- cross product -------------------------------------------------------------------------
+
+_Cross = define_op("Cross", lambda a, b: np.cross(a, b))
+
+
+def cross(a: Any, b: Any, name: str | None = None) -> Tensor:
+    """The cross product of 3-vectors along the last axis (``a`` and ``b`` of one shape).
+
+    >>> import retrograd as rg
+    >>> rg.linalg.cross([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]).numpy().tolist()
+    [0.0, 0.0, 1.0]
+    """
+    a, b = tensor_pair("Cross", a, b, REAL)
+    sa, sb = tuple(a._value.shape), tuple(b._value.shape)
+    if sa != sb:
+        raise InvalidArgumentError(
+            f"Cross: both inputs must have the same shape, got {sa} and {sb}"
+        )
+    if len(sa) < 1 or sa[-1] != 3:
+        raise InvalidArgumentError(
+            f"Cross: the last dimension must hold 3-element vectors, got shape {sa}"
+        )
+    return execute(_Cross, (a, b), None, name)
+
+
+@RegisterGradient("Cross")
+def _cross_grad(op, grad):
+    a, b = op.inputs
+    return cross(b, grad), cross(grad, a)

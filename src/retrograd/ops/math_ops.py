@@ -17,10 +17,9 @@ import numpy as np
 from retrograd.dtypes import as_dtype
 from retrograd.errors import InvalidArgumentError
 from retrograd.execute import define_op, execute
-from retrograd.ops import array_ops, broadcast, comparison_ops
+from retrograd.ops import array_ops, broadcast, comparison_ops, complex_ops, safe_math_ops
 from retrograd.ops.define import (
     ANY,
-    FLOAT,
     FLOAT_COMPLEX,
     NUMERIC,
     REAL,
@@ -30,6 +29,7 @@ from retrograd.ops.define import (
     unary_op,
 )
 from retrograd.registry import RegisterGradient, no_gradient
+from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor
 
 
@@ -38,9 +38,16 @@ def _conj_kernel(x):
 
 
 def _sigmoid_kernel(x):
+    if x.dtype.kind == "c":
+        return np.reciprocal(1 + np.exp(-x)).astype(x.dtype, copy=False)
     # 1/(1+e^-x) for x >= 0 and e^x/(1+e^x) below: never exponentiates a large positive number.
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+def _squared_difference_kernel(x, y):
+    d = x - y
+    return d * np.conj(d) if d.dtype.kind == "c" else d * d
 
 
 # --- binary arithmetic ----------------------------------------------------------------
@@ -54,6 +61,13 @@ floormod = binary_op("floormod", "FloorMod", np.mod, REAL, "x % y with the sign 
 pow = binary_op("pow", "Pow", np.power, NUMERIC, "x ** y elementwise.")  # noqa: A001
 maximum = binary_op("maximum", "Maximum", np.maximum, REAL, "The larger of x and y.")
 minimum = binary_op("minimum", "Minimum", np.minimum, REAL, "The smaller of x and y.")
+squared_difference = binary_op(
+    "squared_difference",
+    "SquaredDifference",
+    _squared_difference_kernel,
+    "ifc",
+    "(x - y) * conj(x - y) elementwise: |x - y| ** 2, in x's dtype.",
+)
 mod = floormod
 floor_div = floordiv
 
@@ -72,6 +86,15 @@ def _sub_grad(op, grad):
 def _mul_grad(op, grad):
     x, y = op.inputs
     return broadcast.reduce_to_inputs(op, grad * conj(y), grad * conj(x))
+
+
+@RegisterGradient("SquaredDifference")
+def _squared_difference_grad(op, grad):
+    # 2 * Re(grad) * (x - y): the output is real-valued even in a complex dtype, so only the
+    # real part of its gradient counts (grad + conj(grad) is 2 * grad for real tensors).
+    x, y = op.inputs
+    gx = (grad + conj(grad)) * (x - y)
+    return broadcast.reduce_to_inputs(op, gx, -gx)
 
 
 @RegisterGradient("RealDiv")
@@ -128,12 +151,18 @@ def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
     >>> rg.divide(3, 2)
     <retrograd.Tensor: shape=(), dtype=float64, numpy=1.5>
     """
-    x, y = tensor_pair("RealDiv", x, y, NUMERIC)
-    kind = x._value.dtype.kind
-    if kind in "iu":
+    x, y = true_division_operands("RealDiv", x, y)
+    return realdiv(x, y, name=name)
+
+
+def true_division_operands(op_type: str, x: Any, y: Any) -> tuple[Tensor, Tensor]:
+    """``x`` and ``y`` as same-dtype tensors, integers cast to floats as Python's ``/`` does
+    (float32 up to 16-bit integers, float64 above)."""
+    x, y = tensor_pair(op_type, x, y, NUMERIC)
+    if x._value.dtype.kind in "iu":
         target = "float32" if x._value.dtype.itemsize <= 2 else "float64"
         x, y = cast(x, target), cast(y, target)
-    return realdiv(x, y, name=name)
+    return x, y
 
 
 truediv = divide
@@ -142,8 +171,8 @@ truediv = divide
 # --- unary arithmetic -----------------------------------------------------------------
 
 negative = unary_op("negative", "Neg", np.negative, NUMERIC, "-x elementwise.")
-abs = unary_op("abs", "Abs", np.abs, REAL, "|x| elementwise.")  # noqa: A001
-sign = unary_op("sign", "Sign", np.sign, NUMERIC, "-1, 0 or 1 by the sign of x.")
+_abs = unary_op("abs", "Abs", np.abs, REAL, "|x| elementwise.")
+_sign = unary_op("sign", "Sign", np.sign, REAL, "-1, 0 or 1 by the sign of x.")
 square = unary_op("square", "Square", np.square, NUMERIC, "x * x elementwise.")
 sqrt = unary_op("sqrt", "Sqrt", np.sqrt, FLOAT_COMPLEX, "Square root elementwise.")
 rsqrt = unary_op(
@@ -160,8 +189,38 @@ sin = unary_op("sin", "Sin", np.sin, FLOAT_COMPLEX, "Sine elementwise.")
 cos = unary_op("cos", "Cos", np.cos, FLOAT_COMPLEX, "Cosine elementwise.")
 tan = unary_op("tan", "Tan", np.tan, FLOAT_COMPLEX, "Tangent elementwise.")
 tanh = unary_op("tanh", "Tanh", np.tanh, FLOAT_COMPLEX, "Hyperbolic tangent elementwise.")
-sigmoid = unary_op("sigmoid", "Sigmoid", _sigmoid_kernel, FLOAT, "1 / (1 + exp(-x)), stably.")
+sigmoid = unary_op(
+    "sigmoid", "Sigmoid", _sigmoid_kernel, FLOAT_COMPLEX, "1 / (1 + exp(-x)), stably."
+)
 _conj = unary_op("conj", "Conj", _conj_kernel, ANY, "Complex conjugate.")
+
+
+def abs(x: Any, name: str | None = None) -> Tensor:  # noqa: A001
+    """``|x|`` elementwise; for complex ``x`` the modulus, as a real tensor (ComplexAbs).
+
+    >>> import retrograd as rg
+    >>> rg.abs([-1.5, 2.0]).numpy().tolist(), rg.abs(3 + 4j).numpy().tolist()
+    ([1.5, 2.0], 5.0)
+    """
+    t = tensor_arg("Abs", x, NUMERIC)
+    if t._value.dtype.kind == "c":
+        return complex_ops.complex_abs(t, name=name)
+    return _abs(t, name=name)
+
+
+def sign(x: Any, name: str | None = None) -> Tensor:
+    """-1, 0 or 1 by the sign of ``x``; for complex ``x``, ``x / |x|`` (0 at 0).
+
+    Real signs have a zero gradient; the complex sign is differentiable away from 0.
+
+    >>> import retrograd as rg
+    >>> rg.sign([-2.0, 0.0, 3.0]).numpy().tolist(), rg.sign(3j).numpy().tolist()
+    ([-1.0, 0.0, 1.0], 1j)
+    """
+    t = tensor_arg("Sign", x, NUMERIC)
+    if t._value.dtype.kind == "c":
+        return safe_math_ops.divide_no_nan(t, cast(abs(t), t.dtype), name=name)
+    return _sign(t, name=name)
 
 
 @RegisterGradient("Neg")
@@ -311,7 +370,7 @@ def add_n(inputs: list, name: str | None = None) -> Tensor:
     tensors = [tensor_arg("AddN", x, NUMERIC, "inputs") for x in inputs]
     first = tensors[0]
     for i, t in enumerate(tensors[1:], 1):
-        if t.dtype != first.dtype or t.shape != first.shape:
+        if t.dtype != first.dtype or not t.shape.is_compatible_with(first.shape):
             raise InvalidArgumentError(
                 f"AddN: all inputs must have the same dtype and shape; input 0 is "
                 f"{first.dtype.name}{list(first.shape)}, input {i} is {t.dtype.name}{list(t.shape)}"
@@ -344,7 +403,7 @@ def clip_by_value(
     _, lo = tensor_pair("ClipByValue", t, clip_value_min, REAL)
     _, hi = tensor_pair("ClipByValue", t, clip_value_max, REAL)
     for bound in (lo, hi):
-        if np.broadcast_shapes(tuple(t.shape), tuple(bound.shape)) != tuple(t.shape):
+        if broadcast_dims([t._value.shape, bound._value.shape], "ClipByValue") != t._value.shape:
             raise InvalidArgumentError(
                 f"ClipByValue: a bound of shape {tuple(bound.shape)} would change the shape "
                 f"{tuple(t.shape)} of t"

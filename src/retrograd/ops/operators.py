@@ -16,8 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.errors import InvalidArgumentError
 from retrograd.ops import array_ops, comparison_ops, linalg_ops, math_ops
 from retrograd.ops.define import tensor_pair
+from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor, convert_to_tensor
 from retrograd.variables import Variable
 
@@ -46,8 +48,8 @@ def _equality(compare, result_if_none: bool, op_type: str):
             return result_if_none
         x, y = tensor_pair(op_type, x, y)
         try:
-            np.broadcast_shapes(tuple(x.shape), tuple(y.shape))
-        except ValueError:
+            broadcast_dims([x._value.shape, y._value.shape], op_type)
+        except InvalidArgumentError:
             return Tensor(np.bool_(result_if_none))
         return compare(x, y)
 

@@ -1,4 +1,5 @@
-"""Reductions (sum, mean, max, min, prod) and cumulative sums and products.
+"""Reductions (sum, mean, max, min, prod, any, all), argmax/argmin, and cumulative sums
+and products.
 
 A reduction's gradient broadcasts the upstream gradient back over the reduced axes.
 
@@ -14,12 +15,15 @@ from typing import Any
 
 import numpy as np
 
+from retrograd import dtypes
+from retrograd.dtypes import as_dtype
 from retrograd.errors import InvalidArgumentError
 from retrograd.execute import define_op, execute
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops
-from retrograd.ops.define import NUMERIC, REAL, tensor_arg
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
+from retrograd.ops.define import BOOL, NUMERIC, REAL, tensor_arg
+from retrograd.ops.index_args import static_int
+from retrograd.registry import RegisterGradient, no_gradient
+from retrograd.tensor import Tensor, constant_value
 
 
 def normalize_axes(op_type: str, axis: Any, ndim: int) -> tuple[int, ...] | None:
@@ -27,7 +31,7 @@ def normalize_axes(op_type: str, axis: Any, ndim: int) -> tuple[int, ...] | None
     if axis is None:
         return None
     if isinstance(axis, Tensor):
-        axis = axis.numpy().tolist()
+        axis = np.asarray(constant_value(axis)).tolist()
     if isinstance(axis, (int, np.integer)):
         axis = [axis]
     axes = []
@@ -60,6 +64,8 @@ def _int_mean(x, axis, keepdims):
 def _mean_kernel(x, axis, keepdims):
     if x.dtype.kind in "iu":
         return _int_mean(x, axis, keepdims)
+    if _count(x.shape, axis) == 0:  # 0 / 0: NaN, without NumPy's "mean of empty slice" warning
+        return np.sum(x, axis=axis, keepdims=keepdims) / x.dtype.type(0)
     return np.mean(x, axis=axis, keepdims=keepdims).astype(x.dtype, copy=False)
 
 
@@ -128,21 +134,28 @@ def reduce_prod(
     return _reduce(_Prod, NUMERIC, input_tensor, axis, keepdims, name)
 
 
-def _kept_shape(shape: tuple, axes: tuple[int, ...] | None) -> tuple[int, ...]:
-    reduced = _reduced(shape, axes)
-    return tuple(1 if i in reduced else d for i, d in enumerate(shape))
+def _kept_shape(reduced_shape: tuple, reduced: tuple[int, ...], ndim: int) -> tuple[int, ...]:
+    """The shape of a reduction's output with its ``reduced`` axes kept as size 1."""
+    kept = iter(reduced_shape)
+    return tuple(1 if i in reduced else next(kept) for i in range(ndim))
 
 
 def _keep_dims(t: Tensor, op) -> Tensor:
-    """An output or upstream gradient of reduction ``op`` reshaped with its reduced axes as 1."""
+    """An output or upstream gradient of reduction ``op`` with its reduced axes back, as 1."""
     if op.get_attr("keepdims"):
         return t
-    return array_ops.reshape(t, _kept_shape(tuple(op.inputs[0].shape), op.get_attr("axis")))
+    ndim = op.inputs[0]._value.ndim
+    reduced = _reduced(tuple(range(ndim)), op.get_attr("axis"))
+    if t._value.shape is not None and None not in t._value.shape:
+        return array_ops.reshape(t, _kept_shape(t._value.shape, reduced, ndim))
+    for axis in reduced:  # unknown dimensions: insert the axes one by one
+        t = array_ops.expand_dims(t, axis)
+    return t
 
 
 def _spread(grad: Tensor, op) -> Tensor:
     """The upstream gradient of a reduction broadcast back over the input's shape."""
-    return broadcast.broadcast_to(_keep_dims(grad, op), op.inputs[0].shape)
+    return broadcast.broadcast_like(_keep_dims(grad, op), op.inputs[0])
 
 
 @RegisterGradient("Sum")
@@ -152,8 +165,15 @@ def _sum_grad(op, grad):
 
 @RegisterGradient("Mean")
 def _mean_grad(op, grad):
-    count = _count(tuple(op.inputs[0].shape), op.get_attr("axis"))
-    return _spread(grad, op) / max(count, 1)
+    x, y = op.inputs[0], op.outputs[0]
+    if x._value.size is not None:
+        count = _count(tuple(x._value.shape), op.get_attr("axis"))
+        return _spread(grad, op) / max(count, 1)
+    # Sizes known only when the graph runs: the count is size(x) / size(y).
+    count = math_ops.cast(array_ops.size(x), grad.dtype) / math_ops.cast(
+        array_ops.size(y), grad.dtype
+    )
+    return _spread(grad, op) / math_ops.maximum(count, 1)
 
 
 def _extremum_grad(op, grad):
@@ -252,3 +272,91 @@ def _cumprod_grad(op, grad):
     prod = math_ops.conj(op.outputs[0])
     summed = cumsum(prod * grad, axis, exclusive=exclusive, reverse=not reverse)
     return summed / math_ops.conj(x)
+
+
+# --- logical reductions ----------------------------------------------------------------
+
+_Any = define_op("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims))
+_All = define_op("All", lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims))
+
+
+def reduce_any(
+    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+) -> Tensor:
+    """Logical OR of a bool tensor over ``axis`` (False over no elements).
+
+    >>> import retrograd as rg
+    >>> rg.reduce_any([[True, False], [False, False]], axis=1).numpy().tolist()
+    [True, False]
+    """
+    return _reduce(_Any, BOOL, input_tensor, axis, keepdims, name)
+
+
+def reduce_all(
+    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+) -> Tensor:
+    """Logical AND of a bool tensor over ``axis`` (True over no elements)."""
+    return _reduce(_All, BOOL, input_tensor, axis, keepdims, name)
+
+
+# --- argmax and argmin -------------------------------------------------------------------
+
+ARG_OUTPUT_TYPES = ("int16", "int32", "int64")
+
+
+def _arg_extremum(np_arg, nan_as):
+    def kernel(x, axis, output_type):
+        if x.dtype.kind == "f":  # NaN never wins, as in TensorFlow
+            x = np.where(np.isnan(x), nan_as, x)
+        return np_arg(x, axis=axis).astype(output_type.as_numpy_dtype)
+
+    return kernel
+
+
+_ArgMax = define_op("ArgMax", _arg_extremum(np.argmax, -np.inf))
+_ArgMin = define_op("ArgMin", _arg_extremum(np.argmin, np.inf))
+
+
+def _arg_reduce(op, input, axis, output_type, name):
+    x = tensor_arg(op.type, input, "b" + REAL, "input")
+    if isinstance(axis, (list, tuple)):
+        raise TypeError(f"{op.type}: axis must be an int or a scalar integer tensor, got {axis!r}")
+    axis = 0 if axis is None else static_int(op.type, axis, "axis")
+    shape = tuple(x._value.shape)
+    if not -len(shape) <= axis < len(shape):
+        raise InvalidArgumentError(
+            f"{op.type}: Expected dimension in the range [{-len(shape)}, {len(shape)}), but "
+            f"got {axis}"
+        )
+    axis %= len(shape)
+    if shape[axis] == 0:
+        raise InvalidArgumentError(
+            f"{op.type}: Reduction axis {axis} is empty in shape {list(shape)}"
+        )
+    out = as_dtype(output_type)
+    if out.name not in ARG_OUTPUT_TYPES:
+        raise TypeError(f"{op.type}: output_type must be one of {ARG_OUTPUT_TYPES}, got {out.name}")
+    return execute(op, (x,), {"axis": axis, "output_type": out}, name)
+
+
+def argmax(
+    input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: str | None = None
+) -> Tensor:
+    """The index of the largest entry along ``axis`` (0 when None); the first one on ties.
+
+    >>> import retrograd as rg
+    >>> rg.argmax([[1, 3], [4, 2]]).numpy().tolist(), int(rg.argmax([1, 3, 3]))
+    ([1, 0], 1)
+    """
+    return _arg_reduce(_ArgMax, input, axis, output_type, name)
+
+
+def argmin(
+    input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: str | None = None
+) -> Tensor:
+    """The index of the smallest entry along ``axis`` (0 when None); the first one on ties."""
+    return _arg_reduce(_ArgMin, input, axis, output_type, name)
+
+
+for _op_type in ("Any", "All", "ArgMax", "ArgMin"):
+    no_gradient(_op_type)

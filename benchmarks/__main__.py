@@ -1,0 +1,145 @@
+"""``python -m benchmarks [--quick] [--only NAME ...] [--markdown] [--no-frameworks]``"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import platform
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+
+import numpy as np
+
+from benchmarks import frameworks
+from benchmarks.workloads import WORKLOADS, Workload
+
+
+def median_time(fn: Callable[[], object], quick: bool, budget: float = 1.0) -> float:
+    """Median seconds of ``fn()`` over repeated runs (after one warm-up run)."""
+    fn()
+    if quick:
+        start = time.perf_counter()
+        fn()
+        return time.perf_counter() - start
+    times: list[float] = []
+    spent = 0.0
+    while len(times) < 5 or (spent < budget and len(times) < 200):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+        spent += times[-1]
+    return statistics.median(times)
+
+
+def check(name: str, impl: str, got: tuple, want: tuple, rtol: float) -> None:
+    for g, w in zip(got, want):
+        scale = float(np.max(np.abs(w))) or 1.0
+        if not np.allclose(g, w, rtol=rtol, atol=rtol * scale):
+            raise AssertionError(f"{name}: {impl} disagrees with the NumPy reference")
+
+
+def peak_memory(fn: Callable[[], object]) -> int:
+    """Peak bytes allocated while ``fn()`` runs (NumPy allocations are traced)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def run(workloads: list[Workload], quick: bool, others: dict) -> list[dict]:
+    rows = []
+    for w in workloads:
+        inputs = w.make_inputs(quick)
+        reference = w.numpy(**inputs)
+        impls: dict[str, Callable] = {"retrograd": lambda w=w, i=inputs: w.eager(**i)}
+        if w.traced is not None:
+            traced = w.traced(**inputs)
+            impls["retrograd function"] = lambda t=traced, i=inputs: t(**i)
+        for framework, fns in others.items():
+            if w.name in fns:
+                impls[framework] = lambda f=fns[w.name], i=inputs: f(**i)
+        for impl, fn in impls.items():
+            check(w.name, impl, fn(), reference, w.rtol)
+        base = median_time(lambda w=w, i=inputs: w.numpy(**i), quick)
+        row = {"workload": w.name, "description": w.description, "numpy_ms": base * 1e3}
+        for impl, fn in impls.items():
+            row[impl] = median_time(fn, quick) / base
+        if w.name == "elementwise":
+            size = inputs["e"].nbytes
+            row["memory"] = {impl: peak_memory(fn) / size for impl, fn in impls.items()}
+            row["memory"]["numpy"] = peak_memory(lambda w=w, i=inputs: w.numpy(**i)) / size
+        rows.append(row)
+    return rows
+
+
+def render(rows: list[dict], markdown: bool) -> str:
+    columns = ["retrograd", "retrograd function"] + sorted(
+        {
+            k
+            for r in rows
+            for k in r
+            if k
+            not in (
+                "workload",
+                "description",
+                "numpy_ms",
+                "memory",
+                "retrograd",
+                "retrograd function",
+            )
+        }
+    )
+    header = ["workload", "NumPy (ms)", *columns]
+    lines = []
+    table = [header] + [
+        [
+            r["workload"],
+            f"{r['numpy_ms']:.3f}",
+            *(f"{r[c]:.2f}x" if c in r else "-" for c in columns),
+        ]
+        for r in rows
+    ]
+    if markdown:
+        lines.append("| " + " | ".join(header) + " |")
+        lines.append("|" + "---|" * len(header))
+        lines += ["| " + " | ".join(row) + " |" for row in table[1:]]
+    else:
+        widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+        lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)) for row in table]
+    for r in rows:
+        if "memory" in r:
+            parts = ", ".join(f"{k} {v:.1f}x" for k, v in r["memory"].items())
+            lines.append(f"\npeak memory of elementwise, as a multiple of its input: {parts}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument(
+        "--quick", action="store_true", help="tiny sizes, one timed run: checks it runs"
+    )
+    parser.add_argument("--only", nargs="*", help="workload names")
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--no-frameworks", action="store_true", help="skip PyTorch/JAX/TF/autograd")
+    args = parser.parse_args(argv)
+    chosen = [w for w in WORKLOADS if not args.only or w.name in args.only]
+    others = {} if args.no_frameworks else frameworks.available()
+    print(
+        f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, NumPy {np.__version__}"
+    )
+    print(
+        "# ratios: median time / median time of hand-written NumPy doing the same work (lower is better)"
+    )
+    print(render(run(chosen, args.quick, others), args.markdown))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

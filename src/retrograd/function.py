@@ -1,0 +1,330 @@
+"""``function``: a Python function traced into a graph once per input signature, then run
+as compiled straight-line code (TensorFlow's ``tf.function``).
+
+A call is one op (``PartitionedCall``) on the tapes that watch its inputs; its gradient is
+another traced function — the symbolic gradient of the traced graph — called the same
+way, so higher derivatives through calls work too. Variables are captured by reference:
+reads and assignments inside happen when the function runs.
+
+>>> import retrograd as rg
+>>> @rg.function
+... def f(x):
+...     return rg.reduce_sum(x * x)
+>>> x = rg.constant([1.0, 2.0])
+>>> with rg.GradientTape() as tape:
+...     tape.watch(x)
+...     y = f(x)
+>>> y, tape.gradient(y, x).numpy().tolist(), f.experimental_get_tracing_count()
+(<retrograd.Tensor: shape=(), dtype=float32, numpy=5.0>, [2.0, 4.0], 1)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import numpy as np
+
+from retrograd import dtypes, nest
+from retrograd.execute import context, define_op, execute, variable_accessed
+from retrograd.graph import Graph, placeholder
+from retrograd.ops import array_ops
+from retrograd.plan import Plan
+from retrograd.registry import RegisterGradient
+from retrograd.shapes import TensorShape
+from retrograd.symbolic import gradients
+from retrograd.tensor import Tensor
+from retrograd.variables import Variable
+
+__all__ = ["function", "Function", "ConcreteFunction", "TensorSpec"]
+
+
+class TensorSpec:
+    """The dtype and shape (None for an unknown dimension) a traced function accepts."""
+
+    __slots__ = ("shape", "dtype", "name")
+
+    def __init__(self, shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> None:
+        self.shape = TensorShape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor: Any, name: str | None = None) -> TensorSpec:
+        return cls(tensor.shape, tensor.dtype, name)
+
+    def is_compatible_with(self, value: Any) -> bool:
+        return value.dtype == self.dtype and self.shape.is_compatible_with(value.shape)
+
+    def _key(self) -> tuple:
+        return (self.dtype.name, None if self.shape.rank is None else tuple(self.shape))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TensorSpec) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+
+class ConcreteFunction:
+    """One trace: a graph with placeholder inputs, captured variables and a compiled plan.
+
+    A call also returns, after the outputs, the value each variable read produced
+    (``reads``): the gradient is computed from those values rather than from the variables
+    as they are later (the function may have assigned them).
+    """
+
+    def __init__(
+        self,
+        graph: Graph,
+        inputs: list,
+        outputs: Any,
+        name: str,
+        stateful: bool = True,
+        reads: list | None = None,
+        variables: list | None = None,
+        captured_inputs: list | None = None,
+    ) -> None:
+        self.graph = graph
+        self.inputs = inputs  # placeholders: one per tensor argument, then one per capture
+        self.captured_inputs = captured_inputs or []  # enclosing-graph tensors, passed in calls
+        self.structured_outputs = outputs
+        self.outputs = [t for t in nest.flatten(outputs) if isinstance(t, (Tensor, Variable))]
+        self.name = name
+        self.variables = _captured_variables(graph) if variables is None else variables
+        self.reads = _variable_reads(graph) if reads is None else reads
+        self._plan = Plan.for_outputs(
+            [*self.outputs, *self.reads], self.inputs, keep_stateful_of=graph if stateful else None
+        )
+        self._backward: ConcreteFunction | None = None
+
+    def output_specs(self) -> list[tuple]:
+        return [(t._value.shape, t._value.dtype) for t in (*self.outputs, *self.reads)]
+
+    def __call__(self, *args: Tensor) -> Any:
+        """Runs the graph on tensors matching ``inputs``; returns the structured outputs."""
+        for v in self.variables:  # a call reads its variables: watching tapes see that
+            if v.trainable and (context.recording or context.variable_watchers):
+                variable_accessed(v)
+        inputs = [*args, *self.captured_inputs, *self.variables]
+        flat = execute(_PartitionedCall, inputs, {"f": self}, self.name)
+        leaves = iter(flat[: len(self.outputs)])
+        return nest.pack_sequence_as(
+            self.structured_outputs,
+            [
+                next(leaves) if isinstance(v, (Tensor, Variable)) else v
+                for v in nest.flatten(self.structured_outputs)
+            ],
+        )
+
+    def _run(self, values: tuple) -> tuple:
+        return self._plan(*values[: len(self.inputs)])
+
+    def backward_function(self) -> ConcreteFunction:
+        """(inputs..., upstream per output..., values read...) -> gradient per input and
+        per variable."""
+        if self._backward is None:
+            with self.graph.as_default():
+                upstream = [
+                    placeholder(t.dtype, t._value.shape, name="upstream") for t in self.outputs
+                ]
+                grads = gradients(self.outputs, [*self.inputs, *self.variables], grad_ys=upstream)
+            # Fed the forward call's read values if it returns them (then it reads no
+            # variable itself, and its gradient reaches the variables through those reads),
+            # and without the stateful ops: assignments and prints ran in the forward call.
+            self._backward = ConcreteFunction(
+                self.graph,
+                [*self.inputs, *upstream, *self.reads],
+                grads,
+                f"{self.name}_grad",
+                stateful=False,
+                reads=[],
+                variables=[] if self.reads else self.variables,
+            )
+        return self._backward
+
+    def __repr__(self) -> str:
+        return (
+            f"<ConcreteFunction {self.name} inputs={len(self.inputs)} outputs={len(self.outputs)}>"
+        )
+
+
+def _variable_reads(graph: Graph) -> list:
+    return [op.outputs[0] for op in graph.get_operations() if op.type == "ReadVariableOp"]
+
+
+def _captured_variables(graph: Graph) -> list[Variable]:
+    found: dict[int, Variable] = {}
+    for op in graph.get_operations():
+        for value in op.inputs:
+            if isinstance(value, Variable):
+                found.setdefault(id(value), value)
+        variable = op._attrs.get("variable") if op.type == "AssignVariableOp" else None
+        if variable is not None:
+            found.setdefault(id(variable), variable)
+    return list(found.values())
+
+
+def _call_kernel(*values: Any, f: ConcreteFunction) -> tuple:
+    return tuple(f._run(values))
+
+
+_PartitionedCall = define_op(
+    "PartitionedCall",
+    _call_kernel,
+    multi_output=True,
+    shape_fn=lambda metas, f: f.output_specs(),
+)
+
+
+@RegisterGradient("PartitionedCall")
+def _call_grad(op, *upstream):
+    f = op.get_attr("f")
+    n, n_out = len(f.inputs), len(f.outputs)
+    upstream = [array_ops.zeros_like(y) if g is None else g for g, y in zip(upstream, op.outputs)]
+    grads = list(f.backward_function()(*op.inputs[:n], *upstream[:n_out], *op.outputs[n_out:]))
+    # A read value used by a higher-order gradient passes its gradient on to its variable.
+    position = {id(v): n + i for i, v in enumerate(f.variables)}
+    for read, g in zip(f.reads, upstream[n_out:]):
+        if read._value.dtype.kind in "fc":
+            i = position[id(read.op.inputs[0])]
+            grads[i] = g if grads[i] is None else grads[i] + g
+    return grads
+
+
+class Function:
+    """A Python function traced per input signature and run as a compiled graph."""
+
+    def __init__(
+        self, python_function: Callable, input_signature: Any = None, name: str | None = None
+    ) -> None:
+        functools.update_wrapper(self, python_function)
+        self._python_function = python_function
+        self._input_signature = None if input_signature is None else list(input_signature)
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._traces: dict[Hashable, ConcreteFunction] = {}
+        self._tracing_count = 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        concrete, tensors = self._concrete(args, kwargs)
+        return concrete(*tensors)
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        return functools.partial(self.__call__, instance)
+
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
+        """The trace these arguments (tensors or TensorSpecs) use, tracing if needed."""
+        return self._concrete(args, kwargs)[0]
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many times the Python function has been traced."""
+        return self._tracing_count
+
+    def _concrete(self, args: tuple, kwargs: dict) -> tuple[ConcreteFunction, list]:
+        structure = (list(args), dict(kwargs))
+        leaves = nest.flatten(structure)
+        specs, tensors = self._specs(leaves)
+        key = tuple(_leaf_key(leaf, spec) for leaf, spec in zip(leaves, specs))
+        concrete = self._traces.get(key)
+        if concrete is None:
+            concrete = self._traces[key] = self._trace(structure, leaves, specs)
+        return concrete, tensors
+
+    def _specs(self, leaves: list) -> tuple[list, list]:
+        specs: list[Any] = []
+        tensors = []
+        signature = iter(self._input_signature) if self._input_signature is not None else None
+        for leaf in leaves:
+            if isinstance(leaf, (Tensor, np.ndarray, TensorSpec)):
+                spec = (
+                    leaf
+                    if isinstance(leaf, TensorSpec)
+                    else TensorSpec.from_tensor(_as_tensor(leaf))
+                )
+                if signature is not None:
+                    declared = next(signature, None)
+                    if declared is None or not declared.is_compatible_with(spec):
+                        raise TypeError(
+                            f"{self._name}: argument {spec} is incompatible with input_signature "
+                            f"{self._input_signature}"
+                        )
+                    spec = declared
+                specs.append(spec)
+                if not isinstance(leaf, TensorSpec):
+                    tensors.append(_as_tensor(leaf))
+            else:
+                specs.append(None)
+        return specs, tensors
+
+    def _trace(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
+        self._tracing_count += 1
+        graph = Graph(outer=context.graph)
+        saved = (context.tapes, context.observers, context.recording)
+        context.tapes, context.observers, context.recording = (
+            [],
+            [],
+            False,
+        )  # tracing records nothing
+        try:
+            with graph.as_default():
+                inputs = [
+                    placeholder(
+                        s.dtype,
+                        s.shape if s.shape.rank is not None else None,
+                        name=s.name or "input",
+                    )
+                    for s in specs
+                    if s is not None
+                ]
+                fed = iter(inputs)
+                arguments = [next(fed) if s is not None else leaf for leaf, s in zip(leaves, specs)]
+                args, kwargs = nest.pack_sequence_as(structure, arguments)
+                outputs = self._python_function(*args, **kwargs)
+        finally:
+            context.tapes, context.observers, context.recording = saved
+        captures = graph.external_captures
+        return ConcreteFunction(
+            graph,
+            [*inputs, *(internal for _, internal in captures)],
+            outputs,
+            self._name,
+            captured_inputs=[external for external, _ in captures],
+        )
+
+    def __repr__(self) -> str:
+        return f"<retrograd.Function {self._name} traced {self._tracing_count} time(s)>"
+
+
+def _as_tensor(value: Any) -> Tensor:
+    return value if isinstance(value, Tensor) else Tensor(np.array(value))
+
+
+def _leaf_key(leaf: Any, spec: TensorSpec | None) -> Hashable:
+    if spec is not None:
+        return ("tensor", spec._key())
+    if isinstance(leaf, Variable):
+        return ("variable", id(leaf))
+    try:
+        hash(leaf)
+    except TypeError:
+        return ("object", id(leaf))
+    return ("python", type(leaf).__name__, leaf)
+
+
+def function(func: Callable | None = None, input_signature: Any = None, **kwargs: Any) -> Any:
+    """Decorator tracing ``func`` into a graph per input signature (``tf.function``).
+
+    Tensor arguments become graph inputs (their dtype and shape select the trace); Python
+    values become constants (each new value traces again); ``input_signature`` fixes the
+    specs (None dimensions accept any size). Python control flow on tensors is not
+    possible while tracing: use ``cond`` and ``while_loop``.
+    """
+    if func is None:
+        return lambda f: Function(f, input_signature, kwargs.get("name"))
+    return Function(func, input_signature, kwargs.get("name"))

@@ -1,0 +1,114 @@
+"""Clipping by L2 norm: ``clip_by_norm`` (one tensor, or each slice along ``axes``),
+``global_norm`` and ``clip_by_global_norm`` (a list of tensors scaled together, as used to
+clip gradients before an optimizer step).
+
+They are built from ops, so their gradients (to the tensors and to ``clip_norm``) are those
+of TensorFlow's same construction: a zero tensor passes through ``clip_by_norm`` with
+gradient 1, and ``clip_by_global_norm`` of all-zero tensors has a nan gradient.
+
+>>> import retrograd as rg
+>>> rg.clip_by_norm([3.0, 4.0], 1.0).numpy().tolist()
+[0.6000000238418579, 0.800000011920929]
+>>> clipped, norm = rg.clip_by_global_norm([[3.0], [4.0]], 1.0)
+>>> [t.numpy().tolist() for t in clipped], norm.numpy().tolist()
+([[0.6000000238418579], [0.800000011920929]], 5.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from retrograd.errors import InvalidArgumentError
+from retrograd.ops import array_ops, math_ops, reduction_ops
+from retrograd.ops.define import FLOAT, tensor_arg, tensor_pair
+from retrograd.tensor import Tensor, convert_to_tensor
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+
+
+def _scalar(op_name: str, arg: str, t: Tensor) -> Tensor:
+    if t._value.ndim != 0:
+        raise InvalidArgumentError(f"{op_name}: `{arg}` must be a scalar, got shape {t.shape}")
+    return t
+
+
+def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: str | None = None) -> Tensor:
+    """``t * clip_norm / max(norm, clip_norm)`` with ``norm`` the L2 norm of ``t`` over
+    ``axes`` (all axes by default): ``t`` unchanged where its norm is at most ``clip_norm``,
+    rescaled to norm ``clip_norm`` elsewhere. A negative ``clip_norm`` counts as 0; a tensor
+    ``clip_norm`` is cast to ``t``'s dtype and may broadcast, but not change ``t``'s shape.
+    """
+    t = tensor_arg("clip_by_norm", t, FLOAT, "t")
+    if _is_number(clip_norm):
+        clip = convert_to_tensor(max(clip_norm, 0), dtype=t.dtype)
+    else:
+        clip = math_ops.cast(math_ops.maximum(convert_to_tensor(clip_norm), 0), t.dtype)
+    shape = tuple(t.shape)
+    if np.broadcast_shapes(shape, tuple(clip.shape)) != shape:
+        raise InvalidArgumentError(
+            f"clip_by_norm: clip_norm of shape {tuple(clip.shape)} would change the shape "
+            f"{shape} of t"
+        )
+    sum_of_squares = reduction_ops.reduce_sum(t * t, axes, keepdims=True)
+    positive = sum_of_squares > 0
+    # sqrt only of positive sums: its infinite derivative at 0 would turn the gradient to nan.
+    safe = array_ops.where(positive, sum_of_squares, array_ops.ones_like(sum_of_squares))
+    norm = array_ops.where(positive, math_ops.sqrt(safe), sum_of_squares)
+    return math_ops.divide(t * clip, math_ops.maximum(norm, clip), name=name)
+
+
+def _tensor_list(op_name: str, t_list: Any) -> list[Tensor | None]:
+    if not isinstance(t_list, Sequence) or isinstance(t_list, str):
+        raise TypeError(
+            f"{op_name}: `t_list` must be a list or tuple of tensors, got {type(t_list).__name__}"
+        )
+    return [None if t is None else tensor_arg(op_name, t, FLOAT, "t_list") for t in t_list]
+
+
+def global_norm(t_list: Any, name: str | None = None) -> Tensor:
+    """``sqrt(sum of the squares of every element of every tensor)``; None entries are
+    skipped, all tensors share one float dtype; an empty list gives float32 0.
+
+    >>> import retrograd as rg
+    >>> rg.linalg.global_norm([[3.0], None, [[4.0]]]).numpy().tolist()
+    5.0
+    """
+    tensors = [t for t in _tensor_list("global_norm", t_list) if t is not None]
+    if not tensors:
+        return convert_to_tensor(0.0)
+    for t in tensors[1:]:
+        if t.dtype != tensors[0].dtype:
+            raise TypeError(
+                f"global_norm: all tensors must have the same dtype, got {tensors[0].dtype.name} "
+                f"and {t.dtype.name}"
+            )
+    squares = [reduction_ops.reduce_sum(t * t) for t in tensors]
+    return math_ops.sqrt(math_ops.add_n(squares), name=name)
+
+
+def clip_by_global_norm(
+    t_list: Any, clip_norm: Any, use_norm: Any = None, name: str | None = None
+) -> tuple[list[Tensor | None], Tensor]:
+    """Scales every tensor of ``t_list`` by ``clip_norm / max(global_norm, clip_norm)``.
+
+    Returns ``(clipped_list, global_norm)``; None entries stay None. ``use_norm`` replaces the
+    computed global norm. If the norm is inf or nan every clipped value is nan, as in
+    TensorFlow, so that a blown-up step is visible rather than silently shrunk.
+    """
+    tensors = _tensor_list("clip_by_global_norm", t_list)
+    if use_norm is None:
+        norm = global_norm(tensors)
+    else:
+        norm = tensor_arg("clip_by_global_norm", use_norm, FLOAT, "use_norm")
+    norm, clip = tensor_pair("clip_by_global_norm", norm, clip_norm, FLOAT)
+    _scalar("clip_by_global_norm", "use_norm", norm)
+    _scalar("clip_by_global_norm", "clip_norm", clip)
+    scale = clip * math_ops.minimum(1.0 / norm, 1.0 / clip)
+    scale = scale + (norm - norm)  # nan when the norm is inf or nan
+    clipped = [None if t is None else t * math_ops.cast(scale, t.dtype) for t in tensors]
+    return clipped, norm

@@ -1,0 +1,236 @@
+"""Tensors built from a few numbers: one_hot, range, linspace and meshgrid.
+
+``range`` and ``one_hot`` have no gradient; ``linspace`` and ``meshgrid`` are built from
+differentiable ops, so gradients reach ``start``/``stop`` and the grid vectors.
+
+>>> import retrograd as rg
+>>> rg.range(1, 10, 3).numpy().tolist(), rg.linspace(0.0, 1.0, 5).numpy().tolist()
+([1, 4, 7], [0.0, 0.25, 0.5, 0.75, 1.0])
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from typing import Any
+
+import numpy as np
+
+from retrograd import dtypes
+from retrograd.dtypes import as_dtype
+from retrograd.errors import InvalidArgumentError
+from retrograd.execute import define_op, execute
+from retrograd.ops import array_ops, broadcast, math_ops
+from retrograd.ops.define import ANY, tensor_arg, tensor_pair
+from retrograd.ops.index_args import index_tensor, static_int
+from retrograd.registry import no_gradient
+from retrograd.shapes import broadcast_dims
+from retrograd.tensor import Tensor, constant, convert_to_tensor
+
+# --- one_hot -----------------------------------------------------------------------------
+
+
+def _one_hot_kernel(indices, on_value, off_value, depth, axis):
+    hot = indices[..., None] == np.arange(depth)  # out-of-range indices give all off
+    out = np.where(hot, on_value, off_value)
+    return out if axis == -1 else np.moveaxis(out, -1, axis)
+
+
+_OneHot = define_op("OneHot", _one_hot_kernel)
+
+
+def _fill_value(value: Any, dtype: Any, arg: str) -> Tensor:
+    t = convert_to_tensor(value, dtype_hint=dtype)
+    if t._value.ndim != 0:
+        raise InvalidArgumentError(f"OneHot: {arg} must be a scalar, but got: {list(t.shape)}")
+    return t
+
+
+def one_hot(
+    indices: Any,
+    depth: Any,
+    on_value: Any = None,
+    off_value: Any = None,
+    axis: Any = None,
+    dtype: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    """A new dimension of size ``depth`` (at ``axis``, last by default) holding ``on_value``
+    at each index and ``off_value`` elsewhere; indices outside [0, depth) give all off.
+
+    The dtype is ``dtype``, else that of ``on_value``/``off_value``, else float32.
+
+    >>> import retrograd as rg
+    >>> rg.one_hot([0, 2, 5], 3).numpy().tolist()
+    [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
+    """
+    i = index_tensor("OneHot", indices, "indices", ("uint8", "int8", "int32", "int64"))
+    depth = static_int("OneHot", depth, "depth")
+    if depth < 0:
+        raise InvalidArgumentError(f"OneHot: depth must be non-negative, got: {depth}")
+    target = None if dtype is None else as_dtype(dtype)
+    given = {
+        arg: _fill_value(v, target, arg)
+        for arg, v in (("on_value", on_value), ("off_value", off_value))
+        if v is not None
+    }
+    for arg, t in given.items():
+        if target is not None and t.dtype != target:
+            raise TypeError(
+                f"OneHot: dtype {t.dtype.name} of {arg} does not match dtype parameter "
+                f"{target.name}"
+            )
+    if len(given) == 2 and given["on_value"].dtype != given["off_value"].dtype:
+        raise TypeError(
+            f"OneHot: dtype {given['on_value'].dtype.name} of on_value does not match dtype "
+            f"{given['off_value'].dtype.name} of off_value"
+        )
+    if target is None:
+        target = next(iter(given.values())).dtype if given else dtypes.float32
+    np_type = target.as_numpy_dtype
+    on = given["on_value"] if "on_value" in given else constant(np.ones((), np_type))
+    off = given["off_value"] if "off_value" in given else constant(np.zeros((), np_type))
+    rank = i._value.ndim
+    axis = -1 if axis is None else static_int("OneHot", axis, "axis")
+    if axis != -1 and not 0 <= axis <= rank:
+        raise InvalidArgumentError(
+            f"OneHot: Expected axis to be -1 or between [0, {rank + 1}).  But received: {axis}"
+        )
+    return execute(_OneHot, (i, on, off), {"depth": depth, "axis": axis}, name)
+
+
+no_gradient("OneHot")
+
+# --- range -------------------------------------------------------------------------------
+
+# The dtypes range accepts, lowest first: without `dtype`, the arguments' highest wins.
+_RANGE_DTYPES = ("int32", "int64", "float16", "float32", "float64")
+
+
+def _range_kernel(start, limit, delta):
+    if delta == 0:
+        raise InvalidArgumentError(f"Range: Requires delta != 0: {delta}")
+    if delta > 0 and start > limit:
+        raise InvalidArgumentError(
+            f"Range: Requires start <= limit when delta > 0: {start}/{limit}"
+        )
+    if delta < 0 and start < limit:
+        raise InvalidArgumentError(
+            f"Range: Requires start >= limit when delta < 0: {start}/{limit}"
+        )
+    if start.dtype.kind in "iu":
+        span, step = builtins.abs(int(limit) - int(start)), builtins.abs(int(delta))
+        size = (span + step - 1) // step
+    else:
+        size = int(np.ceil(np.abs((limit - start) / delta)))
+    return start + np.arange(size, dtype=start.dtype) * delta
+
+
+_Range = define_op("Range", _range_kernel)
+
+
+def _range_arg(value: Any, target: Any) -> Tensor:
+    # Tensors and variables keep their dtype (and are cast below); Python values are
+    # converted straight to `dtype`, so 1.5 with an integer dtype is refused.
+    if isinstance(value, Tensor) or hasattr(type(value), "_as_tensor"):
+        return convert_to_tensor(value)
+    return convert_to_tensor(value, dtype=target)
+
+
+def range(  # noqa: A001 - TensorFlow's name
+    start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range"
+) -> Tensor:
+    """Numbers from ``start`` up to (not including) ``limit`` in steps of ``delta``; with one
+    argument, from 0 to it. The dtype is ``dtype``, else the widest of the arguments'.
+
+    >>> import retrograd as rg
+    >>> rg.range(5).numpy().tolist(), rg.range(1, 2.5, 0.5).numpy().tolist()
+    ([0, 1, 2, 3, 4], [1.0, 1.5, 2.0])
+    """
+    if limit is None:
+        start, limit = 0, start
+    target = None if dtype is None else as_dtype(dtype)
+    if target is not None and target.name not in _RANGE_DTYPES:
+        raise TypeError(f"Range: dtype must be one of {_RANGE_DTYPES}, got {target.name}")
+    args = []
+    for arg, value in (("start", start), ("limit", limit), ("delta", delta)):
+        t = _range_arg(value, target)
+        if t.dtype.name not in _RANGE_DTYPES:
+            raise TypeError(f"Range: `{arg}` must be one of {_RANGE_DTYPES}, got {t.dtype.name}")
+        if t._value.ndim != 0:
+            raise InvalidArgumentError(f"Range: {arg} must be a scalar, not shape {list(t.shape)}")
+        args.append(t)
+    if target is None:
+        target = max((t.dtype for t in args), key=lambda d: _RANGE_DTYPES.index(d.name))
+    return execute(_Range, [math_ops.cast(t, target) for t in args], None, name)
+
+
+no_gradient("Range")
+
+# --- linspace ----------------------------------------------------------------------------
+
+
+def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Tensor:
+    """``num`` evenly spaced values from ``start`` to ``stop`` inclusive, along a new ``axis``
+    (``start`` and ``stop`` broadcast against each other). Integers give float64.
+
+    >>> import retrograd as rg
+    >>> rg.linspace([0.0, 1.0], [1.0, 3.0], 3, axis=1).numpy().tolist()
+    [[0.0, 0.5, 1.0], [1.0, 2.0, 3.0]]
+    """
+    s, e = tensor_pair("LinSpace", start, stop, "iuf")
+    if s._value.dtype.kind in "iu":
+        s, e = math_ops.cast(s, "float64"), math_ops.cast(e, "float64")
+    n = static_int("LinSpace", num, "num")
+    if n < 0:
+        raise InvalidArgumentError(f"LinSpace: num must be non-negative, got {n}")
+    shape = broadcast_dims([s._value.shape, e._value.shape], "LinSpace")
+    s, e = (t if tuple(t.shape) == shape else broadcast.broadcast_to(t, shape) for t in (s, e))
+    rank = len(shape) + 1
+    axis = int(axis)
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(f"LinSpace: axis {axis} is out of range for rank {rank}")
+    axis %= rank
+    first, last = array_ops.expand_dims(s, axis), array_ops.expand_dims(e, axis)
+    if n == 0:
+        return array_ops.strided_slice(first, (*(slice(None),) * axis, slice(0, 0)))
+    if n == 1:
+        return first
+    # As TensorFlow: the ends exactly, and start + i * delta between them.
+    delta = (last - first) / (n - 1)
+    steps_shape = tuple(n - 2 if d == axis else 1 for d in builtins.range(rank))
+    steps = constant(np.arange(1, n - 1).reshape(steps_shape).astype(s._value.dtype))
+    return array_ops.concat([first, first + delta * steps, last], axis)
+
+
+# --- meshgrid ----------------------------------------------------------------------------
+
+
+def meshgrid(*args: Any, **kwargs: Any) -> list[Tensor]:
+    """Coordinate grids from 1-D vectors (other shapes are flattened). ``indexing="xy"``
+    (default, Cartesian) puts the first vector along columns; ``"ij"`` (matrix) along rows.
+
+    >>> import retrograd as rg
+    >>> [g.numpy().tolist() for g in rg.meshgrid([1, 2, 3], [4, 5])]
+    [[[1, 2, 3], [1, 2, 3]], [[4, 4, 4], [5, 5, 5]]]
+    """
+    indexing = kwargs.pop("indexing", "xy")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(f"meshgrid: '{next(iter(kwargs))}' is an invalid keyword argument")
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: `indexing` must be either 'xy' or 'ij', got {indexing!r}")
+    tensors = [tensor_arg("meshgrid", a, ANY, "args") for a in args]
+    sizes = [math.prod(t._value.shape) for t in tensors]
+    ndim = len(tensors)
+    where = list(builtins.range(ndim))  # the output dimension each vector runs along
+    if indexing == "xy" and ndim > 1:
+        where[0], where[1] = 1, 0
+    full = [0] * ndim
+    for size, d in zip(sizes, where):
+        full[d] = size
+    grids = []
+    for t, size, d in zip(tensors, sizes, where):
+        line = tuple(size if k == d else 1 for k in builtins.range(ndim))
+        grids.append(broadcast.broadcast_to(array_ops.reshape(t, line), full))
+    return grids

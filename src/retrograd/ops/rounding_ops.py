@@ -1,0 +1,33 @@
+"""Rounding to integers: floor, ceil, round (halves to even). Their outputs are piecewise
+constant; like TensorFlow, retrograd declares them non-differentiable, so the inputs of
+these ops get no gradient (``None``), not a zero gradient.
+
+>>> import retrograd as rg
+>>> rg.round([0.5, 1.5, 2.5, -1.5]).numpy().tolist(), rg.math.ceil(1.2).numpy().tolist()
+([0.0, 2.0, 2.0, -2.0], 2.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from retrograd.ops.define import FLOAT, REAL, tensor_arg, unary_op
+from retrograd.registry import no_gradient
+from retrograd.tensor import Tensor
+
+floor = unary_op("floor", "Floor", np.floor, FLOAT, "The largest integer <= x, elementwise.")
+ceil = unary_op("ceil", "Ceil", np.ceil, FLOAT, "The smallest integer >= x, elementwise.")
+_round = unary_op("round", "Round", np.round, FLOAT, "x rounded to the nearest integer.")
+
+
+def round(x: Any, name: str | None = None) -> Tensor:  # noqa: A001
+    """``x`` rounded to the nearest integer, halves to the even one (banker's rounding);
+    integer tensors are returned as they are."""
+    t = tensor_arg("Round", x, REAL)
+    return t if t._value.dtype.kind in "iu" else _round(t, name=name)
+
+
+for _op_type in ("Floor", "Ceil", "Round"):
+    no_gradient(_op_type)

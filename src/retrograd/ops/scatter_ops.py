@@ -1,0 +1,184 @@
+"""Scattering: scatter_nd (into zeros, summing duplicates), tensor_scatter_nd_update and
+tensor_scatter_nd_add. Their gradients are gather_nd's, and gather_nd's is scatter_nd's.
+
+``indices`` holds index vectors in its last dimension: an ``indices`` of shape
+``lead + [depth]`` addresses ``lead`` slices of the output, each of shape ``shape[depth:]``,
+so ``updates`` has shape ``lead + shape[depth:]``.
+
+Slicing assignment, which tensors do not allow (``x[1:3] = v``), is written as an update:
+
+>>> import retrograd as rg
+>>> x = rg.constant([1.0, 2.0, 3.0, 4.0])
+>>> rg.tensor_scatter_nd_update(x, [[1], [2]], [20.0, 30.0]).numpy().tolist()
+[1.0, 20.0, 30.0, 4.0]
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from retrograd.errors import InvalidArgumentError
+from retrograd.execute import define_op, execute
+from retrograd.ops import array_ops, gather_ops
+from retrograd.ops.define import ANY, NUMERIC, tensor_arg, tensor_pair
+from retrograd.ops.index_args import (
+    bad_row_error,
+    check_bad_indices_policy,
+    index_tensor,
+    out_of_bounds_rows,
+    static_ints,
+)
+from retrograd.registry import RegisterGradient
+from retrograd.tensor import Tensor
+
+SCATTER_INDEX_DTYPES = ("int32", "int64")
+
+
+def _positions(op_type, indices, updates, shape, policy):
+    """The index rows (n, depth) and update slices (n, ...) to apply, out-of-range rows
+    raising, or dropped under the IGNORE policy."""
+    depth, lead = indices.shape[-1], indices.shape[:-1]
+    n = math.prod(lead)
+    rows = indices.reshape(n, depth)
+    values = updates.reshape((n, *shape[depth:]))
+    bad = out_of_bounds_rows(rows, shape)
+    if bad.any():
+        if policy != "IGNORE":
+            raise bad_row_error(op_type, indices, bad, shape, "shape")
+        rows, values = rows[~bad], values[~bad]
+    return tuple(rows.T), values
+
+
+def _add_into(op_type, out, indices, updates, policy):
+    index, values = _positions(op_type, indices, updates, out.shape, policy)
+    if index:
+        np.add.at(out, index, values)
+    else:  # index vectors of length 0 address the whole output
+        out += values.sum(axis=0, dtype=out.dtype)
+    return out
+
+
+def _scatter_nd_kernel(indices, updates, shape, bad_indices_policy):
+    out = np.zeros_like(updates, shape=shape)
+    return _add_into("ScatterNd", out, indices, updates, bad_indices_policy)
+
+
+def _tensor_scatter_add_kernel(tensor, indices, updates, bad_indices_policy):
+    return _add_into("TensorScatterAdd", tensor.copy(), indices, updates, bad_indices_policy)
+
+
+def _tensor_scatter_update_kernel(tensor, indices, updates, bad_indices_policy):
+    out = tensor.copy()
+    index, values = _positions(
+        "TensorScatterUpdate", indices, updates, out.shape, bad_indices_policy
+    )
+    if index:
+        out[index] = values  # with duplicate indices the last update wins
+    elif len(values):
+        out[...] = values[-1]
+    return out
+
+
+_ScatterNd = define_op("ScatterNd", _scatter_nd_kernel)
+_TensorScatterAdd = define_op("TensorScatterAdd", _tensor_scatter_add_kernel)
+_TensorScatterUpdate = define_op("TensorScatterUpdate", _tensor_scatter_update_kernel)
+
+
+def _check_shapes(op_type: str, indices: Tensor, updates: Tensor, shape: tuple) -> None:
+    ishape, ushape = tuple(indices._value.shape), tuple(updates._value.shape)
+    if not ishape:
+        raise InvalidArgumentError(f"{op_type}: indices must have rank at least one, got a scalar")
+    depth = ishape[-1]
+    if depth > len(shape):
+        raise InvalidArgumentError(
+            f"{op_type}: index depth {depth} (the last dimension of indices) exceeds the rank "
+            f"of the output shape {list(shape)}"
+        )
+    expected = ishape[:-1] + tuple(shape[depth:])
+    if ushape != expected:
+        raise InvalidArgumentError(
+            f"{op_type}: updates must have shape {list(expected)} (indices.shape[:-1] + "
+            f"shape[{depth}:]) for indices of shape {list(ishape)} into shape {list(shape)}, "
+            f"got {list(ushape)}"
+        )
+
+
+def scatter_nd(
+    indices: Any, updates: Any, shape: Any, bad_indices_policy: str = "", name: str | None = None
+) -> Tensor:
+    """Zeros of ``shape`` with ``updates`` added at ``indices`` (duplicates are summed).
+
+    >>> import retrograd as rg
+    >>> rg.scatter_nd([[1], [3], [1]], [1.0, 2.0, 3.0], [5]).numpy().tolist()
+    [0.0, 4.0, 0.0, 2.0, 0.0]
+    """
+    i = index_tensor("ScatterNd", indices, "indices", SCATTER_INDEX_DTYPES)
+    u = tensor_arg("ScatterNd", updates, NUMERIC, "updates")
+    check_bad_indices_policy("ScatterNd", bad_indices_policy)
+    dims = static_ints("ScatterNd", shape, "shape")
+    for d in dims:
+        if d < 0:
+            raise InvalidArgumentError(f"ScatterNd: shape {list(dims)} has a negative dimension")
+    _check_shapes("ScatterNd", i, u, dims)
+    attrs = {"shape": dims, "bad_indices_policy": bad_indices_policy}
+    return execute(_ScatterNd, (i, u), attrs, name)
+
+
+def _tensor_scatter(op, kinds, tensor, indices, updates, policy, name):
+    t, u = tensor_pair(op.type, tensor, updates, kinds)
+    i = index_tensor(op.type, indices, "indices", SCATTER_INDEX_DTYPES)
+    check_bad_indices_policy(op.type, policy)
+    _check_shapes(op.type, i, u, tuple(t._value.shape))
+    return execute(op, (t, i, u), {"bad_indices_policy": policy}, name)
+
+
+def tensor_scatter_nd_update(
+    tensor: Any, indices: Any, updates: Any, name: str | None = None
+) -> Tensor:
+    """A copy of ``tensor`` with the slices at ``indices`` replaced by ``updates``."""
+    return _tensor_scatter(_TensorScatterUpdate, ANY, tensor, indices, updates, "", name)
+
+
+def tensor_scatter_nd_add(
+    tensor: Any, indices: Any, updates: Any, bad_indices_policy: str = "", name: str | None = None
+) -> Tensor:
+    """A copy of ``tensor`` with ``updates`` added at ``indices`` (duplicates are summed).
+
+    >>> import retrograd as rg
+    >>> rg.tensor_scatter_nd_add([1.0, 2.0, 3.0], [[1], [1]], [10.0, 5.0]).numpy().tolist()
+    [1.0, 17.0, 3.0]
+    """
+    return _tensor_scatter(
+        _TensorScatterAdd, NUMERIC, tensor, indices, updates, bad_indices_policy, name
+    )
+
+
+def _gathered(op, grad):
+    return gather_ops.gather_nd(
+        grad, op.inputs[-2], bad_indices_policy=op.get_attr("bad_indices_policy")
+    )
+
+
+@RegisterGradient("ScatterNd")
+def _scatter_nd_grad(op, grad):
+    return None, _gathered(op, grad)
+
+
+@RegisterGradient("TensorScatterAdd")
+def _tensor_scatter_add_grad(op, grad):
+    return grad, None, _gathered(op, grad)
+
+
+@RegisterGradient("TensorScatterUpdate")
+def _tensor_scatter_update_grad(op, grad):
+    # As TensorFlow: the replaced slices pass nothing back to `tensor`, and every update
+    # (also one overwritten by a later duplicate) receives the gradient at its position.
+    _, indices, updates = op.inputs
+    policy = op.get_attr("bad_indices_policy")
+    cleared = _tensor_scatter(
+        _TensorScatterUpdate, ANY, grad, indices, array_ops.zeros_like(updates), policy, None
+    )
+    return cleared, None, _gathered(op, grad)

@@ -1,0 +1,148 @@
+"""Ordering: top_k (``TopKV2``) and, built on it as in TensorFlow, sort and argsort.
+
+Orders are stable: equal values keep their index order, so ties go to the lower index
+(top_k and a descending sort list the first of equal values first). The gradient of a
+top_k or sort reaches exactly the chosen positions. NaN counts as smaller than every
+number (TensorFlow leaves orders involving NaN unspecified).
+
+>>> import retrograd as rg
+>>> x = rg.constant([1.0, 3.0, 3.0, 2.0])
+>>> values, indices = rg.math.top_k(x, 2)
+>>> values.numpy().tolist(), indices.numpy().tolist()
+([3.0, 3.0], [1, 2])
+>>> rg.sort(x, direction="DESCENDING").numpy().tolist(), rg.argsort(x).numpy().tolist()
+([3.0, 3.0, 2.0, 1.0], [0, 3, 1, 2])
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from retrograd.dtypes import as_dtype
+from retrograd.errors import InvalidArgumentError
+from retrograd.execute import define_op, execute
+from retrograd.ops import array_ops, comparison_ops, math_ops, scatter_ops
+from retrograd.ops.define import REAL, tensor_arg
+from retrograd.ops.index_args import static_int
+from retrograd.registry import RegisterGradient
+from retrograd.tensor import Tensor, constant
+
+DIRECTIONS = ("ASCENDING", "DESCENDING")
+
+
+class TopKV2(NamedTuple):
+    """What ``top_k`` returns: the ``values`` and their ``indices`` in the last dimension."""
+
+    values: Tensor
+    indices: Tensor
+
+
+def _descending_order(x):
+    # A stable ascending sort of an order-reversing key: -x for floats (NaN stays NaN and
+    # sorts last), ~x for integers (exact, where -x would overflow at the minimum).
+    key = -x if x.dtype.kind == "f" else ~x
+    return np.argsort(key, axis=-1, kind="stable")
+
+
+def _top_k_kernel(x, k, sorted, index_type):
+    order = _descending_order(x)[..., :k]
+    return np.take_along_axis(x, order, axis=-1), order.astype(index_type.as_numpy_dtype)
+
+
+_TopKV2 = define_op("TopKV2", _top_k_kernel, multi_output=True)
+
+
+def top_k(
+    input: Any, k: Any = 1, sorted: bool = True, index_type: Any = "int32", name: str | None = None
+) -> TopKV2:
+    """The ``k`` largest entries of the last dimension and their indices, largest first
+    (always sorted; ties in index order).
+
+    >>> import retrograd as rg
+    >>> rg.math.top_k([[1, 5, 2]], k=2).indices.numpy().tolist()
+    [[1, 2]]
+    """
+    x = tensor_arg("TopKV2", input, REAL, "input")
+    k = static_int("TopKV2", k, "k")
+    index_type = as_dtype(index_type)
+    if index_type.name not in ("int16", "int32", "int64"):
+        raise TypeError(f"TopKV2: index_type must be int16, int32 or int64, got {index_type.name}")
+    shape = tuple(x._value.shape)
+    if not shape:
+        raise InvalidArgumentError("TopKV2: input must be >= 1-D, got shape []")
+    if k < 0:
+        raise InvalidArgumentError(f"TopKV2: Need k >= 0, got {k}")
+    if k > shape[-1]:
+        raise InvalidArgumentError(
+            f"TopKV2: input must have at least k columns. Had {shape[-1]}, needed {k}"
+        )
+    attrs = {"k": k, "sorted": bool(sorted), "index_type": index_type}
+    return TopKV2(*execute(_TopKV2, (x,), attrs, name))
+
+
+@RegisterGradient("TopKV2")
+def _top_k_grad(op, grad, _):
+    # Scatter each row's k upstream values to the positions they were taken from.
+    x, indices = op.inputs[0], op.outputs[1]
+    shape = tuple(x.shape)
+    n, k = shape[-1], indices.shape[-1]
+    rows = math.prod(shape[:-1])
+    offsets = constant(np.arange(rows, dtype=np.int64)[:, None] * n)
+    flat = array_ops.reshape(math_ops.cast(indices, "int64"), (rows, k)) + offsets
+    scattered = scatter_ops.scatter_nd(
+        array_ops.reshape(flat, (rows * k, 1)), array_ops.reshape(grad, (rows * k,)), (rows * n,)
+    )
+    return array_ops.reshape(scattered, shape)
+
+
+# --- sort and argsort --------------------------------------------------------------------
+
+
+def _order_along(op_name: str, values: Any, axis: Any, direction: str, want_indices: bool):
+    if direction not in DIRECTIONS:
+        raise ValueError(
+            f"{op_name}: `direction` must be one of {', '.join(DIRECTIONS)}, got {direction!r}"
+        )
+    x = tensor_arg(op_name, values, REAL, "values")
+    ndim = x._value.ndim
+    axis = static_int(op_name, axis, "axis")
+    if not -ndim <= axis < ndim:
+        raise InvalidArgumentError(
+            f"{op_name}: axis {axis} is out of range for values of rank {ndim}"
+        )
+    axis %= ndim
+    perm = list(range(ndim))  # sort the last axis: swap `axis` with it, and back after
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    moved = x if axis == ndim - 1 else array_ops.transpose(x, perm)
+    ascending = direction == "ASCENDING"
+    if ascending:  # sort an order-reversed copy descending: stable, and exact for ints
+        moved = -moved if x.dtype.is_floating else comparison_ops.invert(moved)
+    values, indices = top_k(moved, moved.shape[-1])
+    out = indices if want_indices else values
+    if ascending and not want_indices:
+        out = -out if x.dtype.is_floating else comparison_ops.invert(out)
+    return out if axis == ndim - 1 else array_ops.transpose(out, perm)
+
+
+def sort(values: Any, axis: int = -1, direction: str = "ASCENDING", name: str | None = None):
+    """``values`` sorted along ``axis``; differentiable (gradients follow the values).
+
+    >>> import retrograd as rg
+    >>> rg.sort([[3, 1, 2], [1, 3, 2]], axis=0).numpy().tolist()
+    [[1, 1, 2], [3, 3, 2]]
+    """
+    return _order_along("sort", values, axis, direction, want_indices=False)
+
+
+def argsort(
+    values: Any,
+    axis: int = -1,
+    direction: str = "ASCENDING",
+    stable: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """The int32 indices that sort ``values`` along ``axis`` (the order is always stable)."""
+    return _order_along("argsort", values, axis, direction, want_indices=True)

@@ -1,0 +1,93 @@
+"""Inverse trigonometric and hyperbolic functions: asin, acos, atan, atan2, sinh, cosh,
+asinh, acosh, atanh. All but atan2 accept complex tensors (NumPy's principal branches, as
+TensorFlow's); their gradients are ``grad * conj(f'(x))``.
+
+>>> import retrograd as rg
+>>> rg.asin([1.0, 0.0]).numpy().tolist(), rg.atan2(1.0, -1.0).numpy().tolist()
+([1.5707963705062866, 0.0], 2.356194496154785)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from retrograd.execute import define_op, execute
+from retrograd.ops import broadcast, math_ops
+from retrograd.ops.define import FLOAT, FLOAT_COMPLEX, tensor_pair, unary_op
+from retrograd.registry import RegisterGradient
+from retrograd.shapes import broadcast_dims
+from retrograd.tensor import Tensor
+
+asin = unary_op("asin", "Asin", np.arcsin, FLOAT_COMPLEX, "Inverse sine elementwise.")
+acos = unary_op("acos", "Acos", np.arccos, FLOAT_COMPLEX, "Inverse cosine elementwise.")
+atan = unary_op("atan", "Atan", np.arctan, FLOAT_COMPLEX, "Inverse tangent elementwise.")
+sinh = unary_op("sinh", "Sinh", np.sinh, FLOAT_COMPLEX, "Hyperbolic sine elementwise.")
+cosh = unary_op("cosh", "Cosh", np.cosh, FLOAT_COMPLEX, "Hyperbolic cosine elementwise.")
+asinh = unary_op("asinh", "Asinh", np.arcsinh, FLOAT_COMPLEX, "Inverse hyperbolic sine.")
+acosh = unary_op("acosh", "Acosh", np.arccosh, FLOAT_COMPLEX, "Inverse hyperbolic cosine.")
+atanh = unary_op("atanh", "Atanh", np.arctanh, FLOAT_COMPLEX, "Inverse hyperbolic tangent.")
+_Atan2 = define_op("Atan2", np.arctan2)
+
+
+def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
+    """The angle of the point (x, y) in (-pi, pi], elementwise with broadcasting (floats)."""
+    y, x = tensor_pair("Atan2", y, x, FLOAT)
+    broadcast_dims([y._value.shape, x._value.shape], "Atan2")
+    return execute(_Atan2, (y, x), None, name)
+
+
+def _times_conj(grad: Tensor, derivative: Tensor) -> Tensor:
+    return grad * math_ops.conj(derivative)
+
+
+@RegisterGradient("Asin")
+def _asin_grad(op, grad):
+    x = op.inputs[0]
+    return _times_conj(grad, math_ops.rsqrt(1 - x * x))
+
+
+@RegisterGradient("Acos")
+def _acos_grad(op, grad):
+    x = op.inputs[0]
+    return _times_conj(grad, -math_ops.rsqrt(1 - x * x))
+
+
+@RegisterGradient("Atan")
+def _atan_grad(op, grad):
+    x = op.inputs[0]
+    return _times_conj(grad, math_ops.reciprocal(1 + x * x))
+
+
+@RegisterGradient("Atan2")
+def _atan2_grad(op, grad):
+    y, x = op.inputs
+    scale = grad / (x * x + y * y)
+    return broadcast.reduce_to_inputs(op, scale * x, -scale * y)
+
+
+@RegisterGradient("Sinh")
+def _sinh_grad(op, grad):
+    return _times_conj(grad, cosh(op.inputs[0]))
+
+
+@RegisterGradient("Cosh")
+def _cosh_grad(op, grad):
+    return _times_conj(grad, sinh(op.inputs[0]))
+
+
+@RegisterGradient("Asinh")
+def _asinh_grad(op, grad):
+    return _times_conj(grad, math_ops.reciprocal(cosh(op.outputs[0])))
+
+
+@RegisterGradient("Acosh")
+def _acosh_grad(op, grad):
+    return _times_conj(grad, math_ops.reciprocal(sinh(op.outputs[0])))
+
+
+@RegisterGradient("Atanh")
+def _atanh_grad(op, grad):
+    x = op.inputs[0]
+    return _times_conj(grad, math_ops.reciprocal(1 - x * x))

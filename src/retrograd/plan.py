@@ -1,0 +1,162 @@
+"""Compiled plans: a list of graph operations turned into straight-line Python code.
+
+Each op becomes one line calling its kernel on local variables; constants and variables
+are bound once; a value is deleted after its last use, so memory is released as early as
+eagerly. ``plan.source`` shows the code. An error raised by a kernel names the op.
+
+>>> import retrograd as rg
+>>> g = rg.Graph()
+>>> with g.as_default():
+...     x = rg.compat.v1.placeholder(rg.float32, [2], name="x")
+...     y = rg.exp(x) * 2.0
+>>> plan = Plan.for_outputs([y], feeds=[x])
+>>> print(plan.source)
+def run(t0):
+    t2 = k1(t0)  # Exp 'Exp'
+    del t0
+    t5 = k4(t2, c3)  # Mul 'Mul'
+    del t2
+    return (t5,)
+>>> plan(rg.constant([0.0, 1.0])._value)[0].tolist()
+[2.0, 5.436563968658447]
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable
+from typing import Any
+
+from retrograd.errors import InvalidArgumentError, OpError
+from retrograd.graph import GraphOperation, SymbolicTensor
+from retrograd.variables import Variable
+
+__all__ = ["Plan", "ops_needed"]
+
+
+def ops_needed(
+    targets: Iterable[Any], fed: set[int], keep_stateful_of: Any = None
+) -> list[GraphOperation]:
+    """The ops that must run to compute ``targets`` (tensors or ops), in graph order.
+
+    ``fed`` holds ids of tensors given from outside. With ``keep_stateful_of`` (a graph),
+    every stateful op of that graph runs too (assignments and prints inside functions).
+    """
+    roots = [t.op if isinstance(t, SymbolicTensor) else t for t in targets if not _is_fed(t, fed)]
+    if keep_stateful_of is not None:
+        roots += [op for op in keep_stateful_of.get_operations() if op.op_def.stateful]
+    seen: dict[int, GraphOperation] = {}
+    stack = [op for op in roots if isinstance(op, GraphOperation)]
+    while stack:
+        op = stack.pop()
+        if id(op) in seen:
+            continue
+        seen[id(op)] = op
+        for value in op.inputs:
+            if isinstance(value, SymbolicTensor) and id(value) not in fed:
+                stack.append(value.op)
+    if not seen:
+        return []
+    graph = next(iter(seen.values())).graph
+    order = {id(op): i for i, op in enumerate(graph._operations)}
+    return sorted(seen.values(), key=lambda op: order[id(op)])
+
+
+def _is_fed(target: Any, fed: set[int]) -> bool:
+    return isinstance(target, SymbolicTensor) and id(target) in fed
+
+
+class Plan:
+    """Runs a fixed list of ops: ``plan(*feed_values) -> list of output values``."""
+
+    def __init__(
+        self, ops: list[GraphOperation], feeds: list[SymbolicTensor], outputs: list[Any]
+    ) -> None:
+        self.ops = ops
+        self.feeds = feeds
+        self.outputs = outputs
+        self._globals: dict[str, Any] = {}
+        self._line_ops: dict[int, GraphOperation] = {}
+        self.source = self._generate()
+        namespace = dict(
+            self._globals, __name__="retrograd.plan_code"
+        )  # warnings filter: see execute
+        exec(compile(self.source, f"<retrograd plan {id(self):x}>", "exec"), namespace)  # noqa: S102
+        self._run = namespace["run"]
+
+    @classmethod
+    def for_outputs(
+        cls, outputs: list[Any], feeds: list[SymbolicTensor], keep_stateful_of: Any = None
+    ) -> Plan:
+        """The plan computing ``outputs`` from ``feeds`` with only the ops they need."""
+        fed = {id(t) for t in feeds}
+        return cls(ops_needed(outputs, fed, keep_stateful_of), feeds, outputs)
+
+    def _generate(self) -> str:
+        exprs: dict[int, str] = {}  # id(value) -> the expression that reads it
+        local: set[int] = set()  # ids of values held in local variables (deletable)
+        fresh = itertools.count()
+
+        def expr(value: Any) -> str:
+            key = id(value)
+            if key not in exprs:
+                if isinstance(value, Variable):
+                    exprs[key] = self._bind(f"v{next(fresh)}", value) + "._value"  # read live
+                elif isinstance(value, SymbolicTensor):
+                    exprs[key] = f"t{next(fresh)}"
+                    local.add(key)
+                else:  # an eager tensor, fetched as it is
+                    exprs[key] = self._bind(f"c{next(fresh)}", value._value)
+            return exprs[key]
+
+        params = [expr(t) for t in self.feeds]
+        last_use = {id(v): op for op in self.ops for v in op.inputs}
+        kept = {id(t) for t in self.outputs}
+        lines: list[str] = []
+        for op in self.ops:
+            if op.type == "Const":
+                exprs[id(op.outputs[0])] = self._bind(f"c{next(fresh)}", op.get_attr("value"))
+                continue
+            attrs = op._attrs
+            kernel = functools.partial(op.op_def.kernel, **attrs) if attrs else op.op_def.kernel
+            call = (
+                f"{self._bind(f'k{next(fresh)}', kernel)}({', '.join(expr(v) for v in op.inputs)})"
+            )
+            targets = ", ".join(expr(t) for t in op.outputs)
+            if op.op_def.multi_output and len(op.outputs) == 1:
+                targets += ","
+            lines.append(f"    {targets} = {call}" if targets else f"    {call}")
+            lines[-1] += f"  # {op.type} '{op.name}'"
+            self._line_ops[len(lines) + 1] = op  # line 1 is the def
+            done = [v for v in op.inputs if last_use.get(id(v)) is op] + [
+                t for t in op.outputs if id(t) not in last_use
+            ]
+            dead = [exprs[id(v)] for v in done if id(v) in local and id(v) not in kept]
+            if dead:
+                lines.append(f"    del {', '.join(dict.fromkeys(dead))}")
+        results = "".join(f"{expr(t)}, " for t in self.outputs).rstrip(" ")
+        lines.append(f"    return ({results})")
+        return f"def run({', '.join(params)}):\n" + "\n".join(lines)
+
+    def _bind(self, name: str, value: Any) -> str:
+        self._globals[name] = value
+        return name
+
+    def __call__(self, *values: Any) -> tuple:
+        try:
+            return self._run(*values)
+        except (OpError, ValueError, TypeError, IndexError, ArithmeticError) as e:
+            op = self._failing_op(e)
+            if op is None:
+                raise
+            raise InvalidArgumentError(f"{op.type} '{op.name}': {e}") from None
+
+    def _failing_op(self, error: BaseException) -> GraphOperation | None:
+        tb = error.__traceback__
+        found = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename.startswith("<retrograd plan"):
+                found = self._line_ops.get(tb.tb_lineno)
+            tb = tb.tb_next
+        return found
