@@ -237,3 +237,20 @@ def test_the_global_generator_can_be_replaced():
 def test_generator_argument_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_graph_random_ops_own_their_streams_and_draw_only_when_run():
+    rg.random.set_seed(1)
+    eager = rg.random.uniform([2], seed=5).numpy()
+    g = rg.Graph()
+    with g.as_default():
+        rg.random.set_seed(1)
+        a, b = rg.random.uniform([2], seed=5), rg.random.uniform([2], seed=5)
+        c = rg.random.normal([2])
+    with rg.compat.v1.Session(graph=g) as sess:
+        first_a, first_b, _ = sess.run([a, b, c])
+        second_a, second_b = sess.run([a, b])
+    # Two ops with the same seeds give the same numbers, as TensorFlow's graph kernels do,
+    # and the first run gives what eager execution draws first.
+    assert np.array_equal(first_a, first_b) and np.array_equal(first_a, eager)
+    assert np.array_equal(second_a, second_b) and not np.array_equal(first_a, second_a)

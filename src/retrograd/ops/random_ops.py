@@ -9,7 +9,10 @@ Seeds work as in TensorFlow 2 eager mode:
   counter that ``set_seed`` restarts, so the sequence of results repeats after it;
 - an op seed ``s`` (with the global seed, or TensorFlow's default global seed 87654321 when
   none is set): one stream per (op type, dtype, global seed, op seed) continues across
-  calls, and ``set_seed`` restarts it.
+  calls, and ``set_seed`` restarts it;
+- in a graph (or ``function``), each random op owns its stream from those seeds, which
+  continues from one run to the next (TensorFlow 1 restarts it in a new Session; retrograd
+  does not). Graph construction draws nothing.
 
 The streams come from NumPy's PCG64 seeded with (global seed, op seed, op type), so the
 numbers differ from TensorFlow's (its Philox streams cannot be reproduced without its
@@ -34,7 +37,7 @@ import numpy as np
 from retrograd import dtypes
 from retrograd.dtypes import DType, as_dtype
 from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.execute import context, define_op, execute
 from retrograd.ops import broadcast, math_ops
 from retrograd.ops.define import ANY, FLOAT, INTEGER, tensor_arg, tensor_pair
 from retrograd.registry import no_gradient
@@ -103,6 +106,8 @@ def _generator(op_type: str, kind: tuple, seed: int | None) -> tuple[np.random.G
     words = [global_seed % 2**64, op_seed % 2**64, zlib.crc32(op_type.encode())]
     if seed is None:  # a counter seed: a fresh stream for this one call
         return np.random.default_rng(np.random.SeedSequence([*words, 1])), (global_seed, op_seed)
+    if context.graph is not None:  # a graph op owns its stream, as a TensorFlow kernel does
+        return np.random.default_rng(np.random.SeedSequence([*words, 0])), (global_seed, op_seed)
     key = (op_type, kind, global_seed, op_seed)
     if key not in _state.streams:
         _state.streams[key] = np.random.default_rng(np.random.SeedSequence([*words, 0]))
@@ -163,12 +168,26 @@ def _shuffle_kernel(value, seed, seed2, rng):
     return rng.permutation(value, axis=0) if value.ndim else value.copy()
 
 
-_RandomStandardNormal = define_op("RandomStandardNormal", _normal_kernel)
-_RandomUniform = define_op("RandomUniform", _uniform_kernel)
-_RandomUniformInt = define_op("RandomUniformInt", _uniform_int_kernel)
-_TruncatedNormal = define_op("TruncatedNormal", _truncated_normal_kernel)
-_Multinomial = define_op("Multinomial", _multinomial_kernel)
-_RandomShuffle = define_op("RandomShuffle", _shuffle_kernel)
+def _sampled_shape(metas, shape, dtype, **_):
+    return [(shape, dtype.as_numpy_dtype)]
+
+
+def _multinomial_shape(metas, num_samples, output_dtype, **_):
+    rows = None if metas[0].shape is None else metas[0].shape[0]
+    return [((rows, num_samples), output_dtype.as_numpy_dtype)]
+
+
+def _shuffled_shape(metas, **_):
+    return [(metas[0].shape, metas[0].dtype)]
+
+
+# Shape functions keep graph construction from running the kernels (which would draw).
+_RandomStandardNormal = define_op("RandomStandardNormal", _normal_kernel, shape_fn=_sampled_shape)
+_RandomUniform = define_op("RandomUniform", _uniform_kernel, shape_fn=_sampled_shape)
+_RandomUniformInt = define_op("RandomUniformInt", _uniform_int_kernel, shape_fn=_sampled_shape)
+_TruncatedNormal = define_op("TruncatedNormal", _truncated_normal_kernel, shape_fn=_sampled_shape)
+_Multinomial = define_op("Multinomial", _multinomial_kernel, shape_fn=_multinomial_shape)
+_RandomShuffle = define_op("RandomShuffle", _shuffle_kernel, shape_fn=_shuffled_shape)
 
 for _op_type in (
     "RandomStandardNormal",
