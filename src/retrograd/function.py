@@ -73,9 +73,10 @@ class TensorSpec:
 class ConcreteFunction:
     """One trace: a graph with placeholder inputs, captured variables and a compiled plan.
 
-    A call also returns, after the outputs, the value each variable read produced
-    (``reads``): the gradient is computed from those values rather than from the variables
-    as they are later (the function may have assigned them).
+    A call also returns, after the outputs, the value each variable read produced and
+    each stateful op (a random draw) output (``reads``): the gradient is computed from those
+    values rather than from the variables as they are later (the function may have assigned
+    them) or from new draws (dropout's gradient must use the mask of its forward pass).
     """
 
     def __init__(
@@ -96,7 +97,7 @@ class ConcreteFunction:
         self.outputs = [t for t in nest.flatten(outputs) if isinstance(t, (Tensor, Variable))]
         self.name = name
         self.variables = _captured_variables(graph) if variables is None else variables
-        self.reads = _variable_reads(graph) if reads is None else reads
+        self.reads = _saved_values(graph) if reads is None else reads
         self._plan = Plan.for_outputs(
             [*self.outputs, *self.reads], self.inputs, keep_stateful_of=graph if stateful else None
         )
@@ -143,7 +144,7 @@ class ConcreteFunction:
                 f"{self.name}_grad",
                 stateful=False,
                 reads=[],
-                variables=[] if self.reads else self.variables,
+                variables=[] if any(_is_variable_read(r) for r in self.reads) else self.variables,
             )
         return self._backward
 
@@ -153,8 +154,18 @@ class ConcreteFunction:
         )
 
 
-def _variable_reads(graph: Graph) -> list:
-    return [op.outputs[0] for op in graph.get_operations() if op.type == "ReadVariableOp"]
+def _saved_values(graph: Graph) -> list:
+    """Values a call returns for its gradient: variable reads and stateful ops' outputs."""
+    return [
+        out
+        for op in graph.get_operations()
+        if op.type == "ReadVariableOp" or op.op_def.stateful
+        for out in op.outputs
+    ]
+
+
+def _is_variable_read(value: Any) -> bool:
+    return value.op.type == "ReadVariableOp"
 
 
 def _captured_variables(graph: Graph) -> list[Variable]:
@@ -190,7 +201,7 @@ def _call_grad(op, *upstream):
     # A read value used by a higher-order gradient passes its gradient on to its variable.
     position = {id(v): n + i for i, v in enumerate(f.variables)}
     for read, g in zip(f.reads, upstream[n_out:]):
-        if read._value.dtype.kind in "fc":
+        if _is_variable_read(read) and read._value.dtype.kind in "fc":
             i = position[id(read.op.inputs[0])]
             grads[i] = g if grads[i] is None else grads[i] + g
     return grads

@@ -254,3 +254,17 @@ def test_graph_random_ops_own_their_streams_and_draw_only_when_run():
     # and the first run gives what eager execution draws first.
     assert np.array_equal(first_a, first_b) and np.array_equal(first_a, eager)
     assert np.array_equal(second_a, second_b) and not np.array_equal(first_a, second_a)
+
+
+def test_dropout_inside_function_uses_one_mask_for_values_and_gradients():
+    @rg.function
+    def f(x):
+        return rg.nn.dropout(x, 0.5, seed=1)
+
+    x = rg.constant(np.arange(1.0, 17.0))
+    for _ in range(3):
+        with rg.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        grad = tape.gradient(y, x).numpy()
+        np.testing.assert_array_equal(grad, np.where(y.numpy() != 0, 2.0, 0.0))

@@ -181,13 +181,19 @@ def _shuffled_shape(metas, **_):
     return [(metas[0].shape, metas[0].dtype)]
 
 
-# Shape functions keep graph construction from running the kernels (which would draw).
-_RandomStandardNormal = define_op("RandomStandardNormal", _normal_kernel, shape_fn=_sampled_shape)
-_RandomUniform = define_op("RandomUniform", _uniform_kernel, shape_fn=_sampled_shape)
-_RandomUniformInt = define_op("RandomUniformInt", _uniform_int_kernel, shape_fn=_sampled_shape)
-_TruncatedNormal = define_op("TruncatedNormal", _truncated_normal_kernel, shape_fn=_sampled_shape)
-_Multinomial = define_op("Multinomial", _multinomial_kernel, shape_fn=_multinomial_shape)
-_RandomShuffle = define_op("RandomShuffle", _shuffle_kernel, shape_fn=_shuffled_shape)
+def _random_op(type_name, kernel, shape_fn):
+    # Shape functions keep graph construction from running the kernel (which would draw).
+    # Stateful, as in TensorFlow: a function runs it even when its output goes unused, and
+    # returns its output for the gradient instead of drawing again there.
+    return define_op(type_name, kernel, shape_fn=shape_fn, stateful=True)
+
+
+_RandomStandardNormal = _random_op("RandomStandardNormal", _normal_kernel, _sampled_shape)
+_RandomUniform = _random_op("RandomUniform", _uniform_kernel, _sampled_shape)
+_RandomUniformInt = _random_op("RandomUniformInt", _uniform_int_kernel, _sampled_shape)
+_TruncatedNormal = _random_op("TruncatedNormal", _truncated_normal_kernel, _sampled_shape)
+_Multinomial = _random_op("Multinomial", _multinomial_kernel, _multinomial_shape)
+_RandomShuffle = _random_op("RandomShuffle", _shuffle_kernel, _shuffled_shape)
 
 for _op_type in (
     "RandomStandardNormal",
