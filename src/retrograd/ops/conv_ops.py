@@ -72,9 +72,34 @@ def _conv2d_backprop_filter_kernel(
     return dw.reshape(filter_sizes)
 
 
-_Conv2D = define_op("Conv2D", _conv2d_kernel)
-_Conv2DBackpropInput = define_op("Conv2DBackpropInput", _conv2d_backprop_input_kernel)
-_Conv2DBackpropFilter = define_op("Conv2DBackpropFilter", _conv2d_backprop_filter_kernel)
+# Shape functions, so that building a graph does not run the convolutions on dummy inputs.
+def _conv2d_shape(metas, strides, dilations, explicit_paddings, padding):
+    x, w = metas
+    depth = None if w.shape is None else w.shape[3]
+    ksize = (None, None) if w.shape is None else w.shape[:2]
+    if None in ksize:
+        return [(None if x.shape is None else (x.shape[0], None, None, depth), x.dtype)]
+    return [
+        (window.out_shape(x.shape, ksize, strides, dilations, explicit_paddings, depth), x.dtype)
+    ]
+
+
+def _backprop_input_shape(metas, input_sizes, **_):
+    dy = metas[1]
+    return [((None if dy.shape is None else dy.shape[0], *input_sizes[1:]), dy.dtype)]
+
+
+def _backprop_filter_shape(metas, filter_sizes, **_):
+    return [(tuple(filter_sizes), metas[1].dtype)]
+
+
+_Conv2D = define_op("Conv2D", _conv2d_kernel, shape_fn=_conv2d_shape)
+_Conv2DBackpropInput = define_op(
+    "Conv2DBackpropInput", _conv2d_backprop_input_kernel, shape_fn=_backprop_input_shape
+)
+_Conv2DBackpropFilter = define_op(
+    "Conv2DBackpropFilter", _conv2d_backprop_filter_kernel, shape_fn=_backprop_filter_shape
+)
 
 
 def _shape(t: Tensor) -> tuple[int, ...]:

@@ -122,15 +122,38 @@ def _avg_pool_grad_kernel(dy, orig_input_shape, ksize, strides, explicit_padding
     return window.crop(dxp, explicit_paddings)
 
 
+# Shape functions, so that building a graph does not run the pools on dummy inputs.
+def _pooled_shape(metas, ksize, strides, explicit_paddings, padding):
+    x = metas[0]
+    unit = _unit(len(ksize))
+    return [(window.out_shape(x.shape, ksize, strides, unit, explicit_paddings, None), x.dtype)]
+
+
+def _input_shape(metas, **_):  # MaxPoolGrad: shaped like x; MaxPoolGradGrad: like y
+    return [(metas[0].shape, metas[2].dtype)]
+
+
+def _output_shape(metas, **_):
+    return [(metas[1].shape, metas[2].dtype)]
+
+
+def _avg_pool_grad_shape(metas, orig_input_shape, **_):
+    dy = metas[0]
+    return [((None if dy.shape is None else dy.shape[0], *orig_input_shape[1:]), dy.dtype)]
+
+
 class _PoolOps:
     """The five op types of pooling over 2 (suffix "") or 3 (suffix "3D") spatial axes."""
 
     def __init__(self, suffix: str) -> None:
-        self.max = define_op(f"MaxPool{suffix}", _max_pool_kernel)
-        self.max_grad = define_op(f"MaxPool{suffix}Grad", _max_pool_grad_kernel)
-        self.max_grad_grad = define_op(f"MaxPool{suffix}GradGrad", _max_pool_grad_grad_kernel)
-        self.avg = define_op(f"AvgPool{suffix}", _avg_pool_kernel)
-        self.avg_grad = define_op(f"AvgPool{suffix}Grad", _avg_pool_grad_kernel)
+        def op(name, kernel, shape_fn):
+            return define_op(name.format(suffix), kernel, shape_fn=shape_fn)
+
+        self.max = op("MaxPool{}", _max_pool_kernel, _pooled_shape)
+        self.max_grad = op("MaxPool{}Grad", _max_pool_grad_kernel, _input_shape)
+        self.max_grad_grad = op("MaxPool{}GradGrad", _max_pool_grad_grad_kernel, _output_shape)
+        self.avg = op("AvgPool{}", _avg_pool_kernel, _pooled_shape)
+        self.avg_grad = op("AvgPool{}Grad", _avg_pool_grad_kernel, _avg_pool_grad_shape)
 
 
 _OPS = {2: _PoolOps(""), 3: _PoolOps("3D")}

@@ -201,3 +201,16 @@ def window_slots(offset: tuple, strides: tuple, dilations: tuple, outs: tuple) -
 def out_sizes(padded: tuple, spans: tuple, strides: tuple) -> tuple[int, ...]:
     """How many windows fit along each axis of a padded input (0 where none fits)."""
     return tuple(max(-(-(size - k + 1) // s), 0) for size, k, s in zip(padded, spans, strides))
+
+
+def out_shape(x_shape: tuple | None, ksize: tuple, strides: tuple, dilations: tuple, pads, depth):
+    """The output shape of a sliding-window op for a graph (None for what is unknown):
+    ``(batch, *windows per axis, depth)``; ``depth`` None keeps the input's channels."""
+    if x_shape is None:
+        return None
+    spans = effective_size(ksize, dilations)
+    outs = (
+        None if size is None else max(-(-(size + lo + hi - k + 1) // s), 0)
+        for size, (lo, hi), k, s in zip(x_shape[1:-1], pads, spans, strides)
+    )
+    return (x_shape[0], *outs, x_shape[-1] if depth is None else depth)
