@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from retrograd.errors import InvalidArgumentError
-from retrograd.ops import array_ops, comparison_ops, gather_ops, math_ops, reduction_ops
-from retrograd.ops.define import ANY, tensor_arg, tensor_pair
+from retrograd.ops import array_ops, clip_ops, gather_ops
+from retrograd.ops.define import ANY, tensor_arg
 from retrograd.tensor import Tensor
 
 
@@ -39,17 +39,6 @@ def _join_shards(shards: list) -> Tensor:
     return array_ops.concat(tensors, 0)
 
 
-def _clip_rows(x: Tensor, max_norm: Any, first_axis: int) -> Tensor:
-    """Each embedding (axes ``first_axis:``) scaled down to an L2 norm of at most ``max_norm``."""
-    axes = list(range(first_axis, x._value.ndim))
-    _, max_norm = tensor_pair("embedding_lookup", x, max_norm)
-    l2sum = reduction_ops.reduce_sum(x * x, axes, keepdims=True)
-    positive = comparison_ops.greater(l2sum, 0)
-    safe = array_ops.where(positive, l2sum, array_ops.ones_like(l2sum))
-    l2norm = array_ops.where(positive, math_ops.sqrt(safe), l2sum)
-    return x * max_norm / math_ops.maximum(l2norm, max_norm)
-
-
 def embedding_lookup(
     params: Any, ids: Any, max_norm: Any = None, name: str | None = None
 ) -> Tensor:
@@ -66,5 +55,6 @@ def embedding_lookup(
     if max_norm is None:
         return gather_ops.gather(params, ids, name=name)
     rows = gather_ops.gather(params, ids)
-    ids_rank = rows._value.ndim - (params._value.ndim - 1)
-    return _clip_rows(rows, max_norm, ids_rank)
+    ids_rank = rows._value.ndim - (params._value.ndim - 1)  # each embedding: the axes after
+    axes = list(range(ids_rank, rows._value.ndim))
+    return clip_ops.clip_by_norm(rows, max_norm, axes=axes, name=name)
