@@ -150,6 +150,7 @@ from retrograd.printing import print_ as print
 from retrograd.gradcheck import GradientCheckError, check_gradients
 from retrograd.tracing import Trace, trace
 from retrograd import bitwise, debugging, linalg, math, nn, optimizers, keras, test
+from retrograd import random
 
 newaxis = None
 

@@ -73,11 +73,12 @@ class TensorSpec:
 class ConcreteFunction:
     """One trace: a graph with placeholder inputs, captured variables and a compiled plan.
 
-    A call returns, after the outputs, the value each variable read produced (``reads``):
-    the gradient is computed from those values rather than from the variables as they are
-    later (the function may have assigned them). A call that a tape may differentiate also
-    returns the forward values its gradient needs (``saved``), so the gradient does not
-    compute the forward pass again.
+    A call returns, after the outputs, the value each variable read and each stateful op (a
+    random draw) produced (``reads``): the gradient is computed from those values rather than
+    from the variables as they are later (the function may have assigned them) or from new
+    draws (dropout's gradient must use the mask of its forward pass). A call that a tape may
+    differentiate also returns the forward values its gradient needs (``saved``), so the
+    gradient does not compute the forward pass again.
     """
 
     def __init__(
@@ -98,7 +99,7 @@ class ConcreteFunction:
         self.outputs = [t for t in nest.flatten(outputs) if isinstance(t, (Tensor, Variable))]
         self.name = name
         self.variables = _captured_variables(graph) if variables is None else variables
-        self.reads = _variable_reads(graph) if reads is None else reads
+        self.reads = _saved_values(graph) if reads is None else reads
         self._stateful = stateful
         self._forward_ops = len(graph.get_operations())  # later ops belong to gradients
         self._plan = self._forward_plan([])
@@ -194,7 +195,7 @@ class ConcreteFunction:
             f"{self.name}_grad",
             stateful=False,
             reads=[],
-            variables=[] if self.reads else self.variables,
+            variables=[] if any(_is_variable_read(r) for r in self.reads) else self.variables,
         )
 
     def saved(self) -> list:
@@ -242,8 +243,18 @@ def _worth_saving(op: Any) -> bool:
     return total >= _SAVE_FROM_ELEMENTS
 
 
-def _variable_reads(graph: Graph) -> list:
-    return [op.outputs[0] for op in graph.get_operations() if op.type == "ReadVariableOp"]
+def _saved_values(graph: Graph) -> list:
+    """Values a call returns for its gradient: variable reads and stateful ops' outputs."""
+    return [
+        out
+        for op in graph.get_operations()
+        if op.type == "ReadVariableOp" or op.op_def.stateful
+        for out in op.outputs
+    ]
+
+
+def _is_variable_read(value: Any) -> bool:
+    return value.op.type == "ReadVariableOp"
 
 
 def _captured_variables(graph: Graph) -> list[Variable]:
@@ -295,7 +306,7 @@ def _call_grad(op, *upstream):
     # A read value used by a higher-order gradient passes its gradient on to its variable.
     position = {id(v): n + i for i, v in enumerate(f.variables)}
     for read, g in zip(f.reads, upstream[n_out : n_out + n_reads]):
-        if g is not None and read._value.dtype.kind in "fc":
+        if g is not None and _is_variable_read(read) and read._value.dtype.kind in "fc":
             i = position[id(read.op.inputs[0])]
             grads[i] = g if grads[i] is None else grads[i] + g
     return grads

@@ -1,0 +1,398 @@
+"""Random numbers with TensorFlow's seeding semantics: normal, uniform, truncated_normal,
+categorical and shuffle. None of the sampling ops has a gradient; ``mean``, ``stddev``,
+``minval`` and ``maxval`` are applied with ordinary ops, so gradients reach them.
+
+Seeds work as in TensorFlow 2 eager mode:
+
+- no global seed and no op seed: fresh randomness every call;
+- ``set_seed(g)`` then ops without a seed: each op call takes the next op seed from a
+  counter that ``set_seed`` restarts, so the sequence of results repeats after it;
+- an op seed ``s`` (with the global seed, or TensorFlow's default global seed 87654321 when
+  none is set): one stream per (op type, dtype, global seed, op seed) continues across
+  calls, and ``set_seed`` restarts it;
+- in a graph (or ``function``), each random op owns its stream from those seeds, which
+  continues from one run to the next (TensorFlow 1 restarts it in a new Session; retrograd
+  does not). Graph construction draws nothing.
+
+The streams come from NumPy's PCG64 seeded with (global seed, op seed, op type), so the
+numbers differ from TensorFlow's (its Philox streams cannot be reproduced without its
+implementation); the distributions and the seeding semantics are the same.
+
+>>> import retrograd as rg
+>>> rg.random.set_seed(7)
+>>> a = rg.random.uniform([2], seed=1)
+>>> rg.random.set_seed(7)
+>>> rg.random.uniform([2], seed=1).numpy().tolist() == a.numpy().tolist()
+True
+>>> rg.random.set_seed(None)
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+import numpy as np
+
+from retrograd import dtypes
+from retrograd.dtypes import DType, as_dtype
+from retrograd.errors import InvalidArgumentError
+from retrograd.execute import context, define_op, execute
+from retrograd.ops import broadcast, math_ops
+from retrograd.ops.define import ANY, FLOAT, INTEGER, tensor_arg, tensor_pair
+from retrograd.registry import no_gradient
+from retrograd.tensor import Tensor
+
+DEFAULT_GRAPH_SEED = 87654321
+
+
+class _SeedState:
+    """The global seed, the counter for op seeds it implies, and the seeded streams."""
+
+    def __init__(self) -> None:
+        self.global_seed: int | None = None
+        self.counter = 0
+        self.streams: dict[tuple, np.random.Generator] = {}
+        self.unseeded: np.random.Generator | None = None
+
+
+_state = _SeedState()
+
+
+def _check_seed(where: str, seed: Any) -> int:
+    if isinstance(seed, Tensor):
+        seed = seed.numpy()
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"{where}: a seed must be an int, got {seed!r}")
+    return int(seed)
+
+
+def set_seed(seed: int | None) -> None:
+    """Sets the global random seed (None clears it) and restarts every seeded stream.
+
+    >>> import retrograd as rg
+    >>> rg.random.set_seed(3); first = rg.random.normal([3])
+    >>> rg.random.set_seed(3); again = rg.random.normal([3])
+    >>> first.numpy().tolist() == again.numpy().tolist()
+    True
+    >>> rg.random.set_seed(None)
+    """
+    _state.global_seed = None if seed is None else _check_seed("set_seed", seed)
+    _state.counter = 0
+    _state.streams.clear()
+
+
+def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
+    """The (global seed, op seed) pair an op uses, as ``tf.compat.v1.random.get_seed``."""
+    if op_seed is not None:
+        op_seed = _check_seed("seed", op_seed)
+    if _state.global_seed is not None:
+        if op_seed is None:
+            op_seed = _state.counter
+            _state.counter += 1
+        return _state.global_seed, op_seed
+    if op_seed is not None:
+        return DEFAULT_GRAPH_SEED, op_seed
+    return None, None
+
+
+def _generator(op_type: str, kind: tuple, seed: int | None) -> tuple[np.random.Generator, tuple]:
+    """The NumPy generator an op call draws from, and its (seed, seed2) attributes."""
+    global_seed, op_seed = get_seed(seed)
+    if global_seed is None:
+        if _state.unseeded is None:
+            _state.unseeded = np.random.default_rng()
+        return _state.unseeded, (0, 0)
+    words = [global_seed % 2**64, op_seed % 2**64, zlib.crc32(op_type.encode())]
+    if seed is None:  # a counter seed: a fresh stream for this one call
+        return np.random.default_rng(np.random.SeedSequence([*words, 1])), (global_seed, op_seed)
+    if context.graph is not None:  # a graph op owns its stream, as a TensorFlow kernel does
+        return np.random.default_rng(np.random.SeedSequence([*words, 0])), (global_seed, op_seed)
+    key = (op_type, kind, global_seed, op_seed)
+    if key not in _state.streams:
+        _state.streams[key] = np.random.default_rng(np.random.SeedSequence([*words, 0]))
+    return _state.streams[key], (global_seed, op_seed)
+
+
+# --- kernels ----------------------------------------------------------------------------------
+
+
+def _draw_dtype(dtype: DType) -> type:
+    return np.float64 if dtype == dtypes.float64 else np.float32
+
+
+def _normal_kernel(shape, dtype, seed, seed2, rng):
+    return rng.standard_normal(shape, dtype=_draw_dtype(dtype)).astype(dtype.as_numpy_dtype)
+
+
+def _uniform_kernel(shape, dtype, seed, seed2, rng):
+    if dtype == dtypes.float16:  # multiples of 2**-11 are exact in float16 and stay below 1
+        return (rng.integers(0, 2**11, shape) * 2.0**-11).astype(np.float16)
+    return rng.random(shape, dtype=_draw_dtype(dtype))
+
+
+def _uniform_int_kernel(minval, maxval, shape, dtype, seed, seed2, rng):
+    if not minval < maxval:
+        raise InvalidArgumentError(
+            f"RandomUniformInt: need minval < maxval, got {minval} >= {maxval}"
+        )
+    return rng.integers(minval, maxval, size=shape, dtype=dtype.as_numpy_dtype)
+
+
+def _truncated_normal_kernel(shape, dtype, seed, seed2, rng):
+    draw = _draw_dtype(dtype)
+    out = rng.standard_normal(shape, dtype=draw)
+    outside = np.abs(out) > 2
+    while np.any(outside):  # redraw beyond two standard deviations, as TensorFlow does
+        out[outside] = rng.standard_normal(int(np.count_nonzero(outside)), dtype=draw)
+        outside = np.abs(out) > 2
+    return out.astype(dtype.as_numpy_dtype)
+
+
+def _multinomial_kernel(logits, num_samples, output_dtype, seed, seed2, rng):
+    # Inverse CDF per row; non-finite logits have probability 0 and a row without any
+    # probability gives num_classes, as TensorFlow's CPU kernel does.
+    x = logits.astype(np.float64)
+    finite = np.isfinite(x)
+    top = np.max(np.where(finite, x, -np.inf), axis=1, keepdims=True, initial=-np.inf)
+    weights = np.where(finite, np.exp(x - top), 0.0)
+    cdf = np.cumsum(weights, axis=1)
+    draws = rng.random((x.shape[0], num_samples)) * cdf[:, -1:]
+    out = np.empty((x.shape[0], num_samples), dtype=output_dtype.as_numpy_dtype)
+    for row in range(x.shape[0]):
+        out[row] = np.searchsorted(cdf[row], draws[row], side="right")
+    return out
+
+
+def _shuffle_kernel(value, seed, seed2, rng):
+    return rng.permutation(value, axis=0) if value.ndim else value.copy()
+
+
+def _sampled_shape(metas, shape, dtype, **_):
+    return [(shape, dtype.as_numpy_dtype)]
+
+
+def _multinomial_shape(metas, num_samples, output_dtype, **_):
+    rows = None if metas[0].shape is None else metas[0].shape[0]
+    return [((rows, num_samples), output_dtype.as_numpy_dtype)]
+
+
+def _shuffled_shape(metas, **_):
+    return [(metas[0].shape, metas[0].dtype)]
+
+
+def _random_op(type_name, kernel, shape_fn):
+    # Shape functions keep graph construction from running the kernel (which would draw).
+    # Stateful, as in TensorFlow: a function runs it even when its output goes unused, and
+    # returns its output for the gradient instead of drawing again there.
+    return define_op(type_name, kernel, shape_fn=shape_fn, stateful=True)
+
+
+_RandomStandardNormal = _random_op("RandomStandardNormal", _normal_kernel, _sampled_shape)
+_RandomUniform = _random_op("RandomUniform", _uniform_kernel, _sampled_shape)
+_RandomUniformInt = _random_op("RandomUniformInt", _uniform_int_kernel, _sampled_shape)
+_TruncatedNormal = _random_op("TruncatedNormal", _truncated_normal_kernel, _sampled_shape)
+_Multinomial = _random_op("Multinomial", _multinomial_kernel, _multinomial_shape)
+_RandomShuffle = _random_op("RandomShuffle", _shuffle_kernel, _shuffled_shape)
+
+for _op_type in (
+    "RandomStandardNormal",
+    "RandomUniform",
+    "RandomUniformInt",
+    "TruncatedNormal",
+    "Multinomial",
+    "RandomShuffle",
+):
+    no_gradient(_op_type)
+
+
+# --- public functions -------------------------------------------------------------------------
+
+_FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
+
+
+def _dtype(op_type: str, dtype: Any, allowed: tuple) -> DType:
+    d = as_dtype(dtype)
+    if d not in allowed:
+        names = ", ".join(a.name for a in allowed)
+        raise ValueError(f"{op_type}: dtype must be one of {names}, got {d.name}")
+    return d
+
+
+def _shape(op_type: str, shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, (int, np.integer)) or (isinstance(shape, Tensor) and shape.ndim != 1):
+        raise InvalidArgumentError(f"{op_type}: shape must be a vector of ints, got {shape!r}")
+    dims = broadcast.static_shape(shape, op_type)
+    if any(d < 0 for d in dims):
+        raise InvalidArgumentError(f"{op_type}: dimensions must be >= 0, got shape {list(dims)}")
+    return dims
+
+
+def seeded(seed: int | None) -> Any:
+    """Where the ops of the module-level functions draw from: the streams of ``seed``.
+
+    A source is called with (op type, dtype-like attributes) and returns the NumPy
+    generator to draw from and the (seed, seed2) attributes to record;
+    :class:`retrograd.random.Generator` passes its own.
+    """
+    return lambda op_type, kind: _generator(op_type, kind, seed)
+
+
+def _sample(op, shape, dtype, source, name, inputs=()) -> Tensor:
+    rng, (seed1, seed2) = source(op.type, (dtype,))
+    attrs = {"shape": shape, "dtype": dtype, "seed": seed1, "seed2": seed2, "rng": rng}
+    return execute(op, inputs, attrs, name)
+
+
+def _is(value: Any, number: float) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and value == number
+
+
+def _scale_and_shift(op_type: str, rnd: Tensor, scale: Any, shift: Any, name) -> Tensor:
+    """``rnd * scale + shift`` with ops (gradients reach scale and shift), skipped for 1 and 0."""
+    if _is(scale, 1) and _is(shift, 0):
+        return rnd
+    _, scale = tensor_pair(op_type, rnd, scale, FLOAT)
+    _, shift = tensor_pair(op_type, rnd, shift, FLOAT)
+    return math_ops.add(rnd * scale, shift, name=name)
+
+
+def normal(
+    shape: Any,
+    mean: Any = 0.0,
+    stddev: Any = 1.0,
+    dtype: Any = dtypes.float32,
+    seed: int | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """Samples from the normal distribution with ``mean`` and ``stddev``."""
+    return normal_from(seeded(seed), shape, mean, stddev, dtype, name)
+
+
+def normal_from(source, shape, mean, stddev, dtype, name) -> Tensor:
+    """normal, drawing from ``source`` (see :func:`seeded`)."""
+    dtype = _dtype("RandomStandardNormal", dtype, _FLOATS)
+    dims = _shape("RandomStandardNormal", shape)
+    rnd = _sample(_RandomStandardNormal, dims, dtype, source, None)
+    return _scale_and_shift("RandomStandardNormal", rnd, stddev, mean, name)
+
+
+def truncated_normal(
+    shape: Any,
+    mean: Any = 0.0,
+    stddev: Any = 1.0,
+    dtype: Any = dtypes.float32,
+    seed: int | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """Samples from the normal distribution cut at two standard deviations (redrawn there)."""
+    return truncated_normal_from(seeded(seed), shape, mean, stddev, dtype, name)
+
+
+def truncated_normal_from(source, shape, mean, stddev, dtype, name) -> Tensor:
+    """truncated_normal, drawing from ``source`` (see :func:`seeded`)."""
+    dtype = _dtype("TruncatedNormal", dtype, _FLOATS)
+    dims = _shape("TruncatedNormal", shape)
+    rnd = _sample(_TruncatedNormal, dims, dtype, source, None)
+    return _scale_and_shift("TruncatedNormal", rnd, stddev, mean, name)
+
+
+def uniform(
+    shape: Any,
+    minval: Any = 0,
+    maxval: Any = None,
+    dtype: Any = dtypes.float32,
+    seed: int | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """Samples uniformly from ``[minval, maxval)``; integer dtypes need ``maxval``.
+
+    >>> import retrograd as rg
+    >>> x = rg.random.uniform([1000], minval=-2, maxval=3, dtype=rg.int64, seed=1)
+    >>> int(rg.reduce_min(x)), int(rg.reduce_max(x))
+    (-2, 2)
+    """
+    return uniform_from(seeded(seed), shape, minval, maxval, dtype, name)
+
+
+def uniform_from(source, shape, minval, maxval, dtype, name) -> Tensor:
+    """uniform, drawing from ``source`` (see :func:`seeded`)."""
+    dtype = _dtype("RandomUniform", dtype, (*_FLOATS, dtypes.int32, dtypes.int64))
+    dims = _shape("RandomUniform", shape)
+    if dtype.is_integer:
+        if maxval is None:
+            raise ValueError(
+                f"RandomUniformInt: maxval must be given for the integer dtype {dtype.name}"
+            )
+        lo = tensor_arg("RandomUniformInt", _as(minval, dtype), INTEGER, "minval")
+        hi = tensor_arg("RandomUniformInt", _as(maxval, dtype), INTEGER, "maxval")
+        for arg, t in (("minval", lo), ("maxval", hi)):
+            if t.dtype != dtype or t.ndim != 0:
+                raise InvalidArgumentError(
+                    f"RandomUniformInt: {arg} must be a {dtype.name} scalar, got "
+                    f"{t.dtype.name}{list(t.shape)}"
+                )
+        return _sample(_RandomUniformInt, dims, dtype, source, name, inputs=(lo, hi))
+    maxval = 1 if maxval is None else maxval
+    rnd = _sample(_RandomUniform, dims, dtype, source, None)
+    if _is(minval, 0):
+        if _is(maxval, 1):
+            return rnd
+        return math_ops.multiply(
+            rnd, tensor_pair("RandomUniform", rnd, maxval, FLOAT)[1], name=name
+        )
+    _, lo = tensor_pair("RandomUniform", rnd, minval, FLOAT)
+    _, hi = tensor_pair("RandomUniform", rnd, maxval, FLOAT)
+    return math_ops.add(rnd * (hi - lo), lo, name=name)
+
+
+def _as(value: Any, dtype: DType) -> Any:
+    """A Python number as a tensor of ``dtype``; tensors are left as they are (checked later)."""
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return Tensor(np.asarray(value, dtype=dtype.as_numpy_dtype))
+    return value
+
+
+def categorical(
+    logits: Any,
+    num_samples: int,
+    dtype: Any = None,
+    seed: int | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """``num_samples`` class indices per row of the ``[batch, num_classes]`` ``logits``
+    (unnormalised log-probabilities); int64 unless ``dtype`` is int32.
+    """
+    x = tensor_arg("Multinomial", logits, FLOAT, "logits")
+    out_dtype = _dtype(
+        "Multinomial", dtypes.int64 if dtype is None else dtype, (dtypes.int32, dtypes.int64)
+    )
+    if x.ndim != 2:
+        raise InvalidArgumentError(
+            f"Multinomial: logits must be a matrix, got shape {tuple(x.shape)}"
+        )
+    if x._value.shape[1] == 0:
+        raise InvalidArgumentError("Multinomial: num_classes must be positive, got 0")
+    if isinstance(num_samples, Tensor):
+        num_samples = num_samples.numpy()
+    if isinstance(num_samples, (bool, np.bool_)) or not isinstance(num_samples, (int, np.integer)):
+        raise TypeError(f"Multinomial: num_samples must be an int, got {num_samples!r}")
+    count = int(num_samples)
+    if count < 0:
+        raise InvalidArgumentError(f"Multinomial: num_samples must be >= 0, got {count}")
+    rng, (seed1, seed2) = _generator("Multinomial", (x.dtype, out_dtype), seed)
+    attrs = {
+        "num_samples": count,
+        "output_dtype": out_dtype,
+        "seed": seed1,
+        "seed2": seed2,
+        "rng": rng,
+    }
+    return execute(_Multinomial, (x,), attrs, name)
+
+
+def shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Tensor:
+    """``value`` with its first dimension randomly permuted."""
+    x = tensor_arg("RandomShuffle", value, ANY, "value")
+    rng, (seed1, seed2) = _generator("RandomShuffle", (x.dtype,), seed)
+    return execute(_RandomShuffle, (x,), {"seed": seed1, "seed2": seed2, "rng": rng}, name)
