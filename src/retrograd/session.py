@@ -6,8 +6,8 @@
 ...     x = rg.compat.v1.placeholder(rg.float32, [None, 2], name="x")
 ...     total = rg.reduce_sum(x * x)
 >>> with rg.compat.v1.Session(graph=g) as sess:
-...     sess.run(total, {x: np.ones((3, 2))})
-np.float32(6.0)
+...     print(sess.run(total, {x: np.ones((3, 2))}))
+6.0
 """
 
 from __future__ import annotations

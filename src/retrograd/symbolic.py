@@ -12,8 +12,8 @@ current, so the ops they use are added to it; the backward walk is the one tapes
 >>> dy
 <retrograd.Tensor 'gradients/AddN:0' shape=() dtype=float32>
 >>> with rg.compat.v1.Session(graph=g) as sess:
-...     sess.run(dy)
-np.float32(6.0)
+...     print(sess.run(dy))
+6.0
 """
 
 from __future__ import annotations
