@@ -70,14 +70,21 @@ def pack_sequence_as(structure: Any, flat_sequence: list[Any]) -> Any:
             f"pack_sequence_as: structure has {count} leaves but flat_sequence has "
             f"{len(flat_sequence)} elements"
         )
-    position = iter(flat_sequence)
+    if not is_nested(structure):
+        return flat_sequence[0]
+    return _pack(structure, iter(flat_sequence))
 
-    def pack(template: Any) -> Any:
-        if not is_nested(template):
-            return next(position)
-        return _rebuild(template, [pack(child) for child in _children(template)])
 
-    return pack(structure)
+def _pack(template: Any, position: Any) -> Any:
+    # A module-level function, not a closure calling itself: such a closure is a reference
+    # cycle that would keep the packed values (gradients) alive until the next collection.
+    return _rebuild(
+        template,
+        [
+            _pack(child, position) if is_nested(child) else next(position)
+            for child in _children(template)
+        ],
+    )
 
 
 def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True) -> None:
