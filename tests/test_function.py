@@ -120,6 +120,27 @@ def test_a_tape_outside_differentiates_through_calls_to_any_order():
     )
 
 
+def test_a_first_order_gradient_of_a_call_uses_the_forward_values_it_kept(monkeypatch):
+    from retrograd.execute import OP_DEFS
+
+    runs = []
+    kernel = OP_DEFS["Sin"].kernel
+    monkeypatch.setattr(OP_DEFS["Sin"], "kernel", lambda x: runs.append(x) or kernel(x))
+    f = tf.function(lambda x: tf.square(tf.sin(x)))  # d/dx = 2 sin(x) cos(x): needs sin(x)
+
+    def gradient(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        return tape.gradient(y, x)
+
+    gradient(tf.constant([0.5, 1.0]))  # traces and builds the gradient functions
+    runs.clear()
+    g = gradient(tf.constant([0.5, 1.0]))
+    assert len(runs) == 1  # the forward call's; the gradient reused its value
+    np.testing.assert_allclose(g.numpy(), np.sin(2 * np.array([0.5, 1.0])), rtol=1e-6)
+
+
 def test_function_calls_pass_finite_difference_checks_to_second_order():
     @tf.function
     def f(x, y):

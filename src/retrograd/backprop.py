@@ -60,30 +60,30 @@ def _walk(
     tracked: dict, targets: list, seeds: list, sources: list, batch_shape: tuple, release: bool
 ) -> list[Tensor | None]:
     source_ids = {id(s) for s in sources}
-    order = _reverse_topological(tracked, targets)
-    relevant = _reaching_sources(order, tracked, source_ids)
+    order, influenced = _plan(tracked, targets, source_ids)
     if batch_shape:
-        _check_batchable(order, relevant)
-    grads: dict[int, list[Tensor]] = {}
+        _check_batchable(order)
+    grads: dict[int, Any] = {}  # id(value) -> its gradient, or a list of parts to sum
     for t, seed in zip(targets, seeds):
         if seed is not None:
-            grads.setdefault(id(t), []).append(seed)
+            _accumulate(grads, id(t), seed)
     with broadcast.gradient_batch_dims(len(batch_shape)):
         for position, op in enumerate(order):
             if release:  # every consumer of its outputs is done: nothing needs the record
                 order[position] = None
                 for out in op.outputs:
                     tracked.pop(id(out), None)
-            if id(op) not in relevant:
-                continue
             upstream = _upstream(op, grads, source_ids, batch_shape)
             if upstream is None:
                 continue
             rule = op.grad_fn or gradient_registry.lookup(op.type)
             if rule is None:  # declared non-differentiable
                 continue
-            if len(op.inputs) > 1:  # a single input's gradient is always wanted here
-                op.skip_input_indices = _unneeded_inputs(op, tracked, source_ids, relevant)
+            inputs = op.inputs
+            if len(inputs) > 1:  # a single input's gradient is always wanted here
+                op.skip_input_indices = tuple(
+                    i for i, value in enumerate(inputs) if id(value) not in influenced
+                )
             try:
                 downstream = call_rule(rule, op, upstream, batch_shape)
             finally:
@@ -91,28 +91,63 @@ def _walk(
             if context.backward_observers:
                 for observer in context.backward_observers:
                     observer.observe_backward(op, rule, upstream, downstream)
-            for value, g in zip(op.inputs, downstream):
-                if g is not None and (id(value) in tracked or id(value) in source_ids):
-                    grads.setdefault(id(value), []).append(g)
+            for value, g in zip(inputs, downstream):
+                if g is not None and id(value) in influenced:
+                    _accumulate(grads, id(value), g)
     return [_total(grads.get(id(s))) for s in sources]
 
 
-def _unneeded_inputs(op: Operation, tracked: dict, source_ids: set, relevant: set) -> tuple:
-    """Positions of inputs through which no source is reached: their gradient is unused."""
-    skip = []
-    for i, value in enumerate(op.inputs):
-        key = id(value)
-        if key in source_ids:
+def _plan(tracked: dict, targets: list, source_ids: set) -> tuple[list[Operation], set[int]]:
+    """The ops the walk calls, every consumer before its producers, and the ids of the values
+    some source influences (the only values whose gradient is wanted).
+
+    ``tracked`` maps each value to its producer in the order the values were produced (a
+    tape's order of execution), so no sort is needed: one pass forward finds what the
+    sources influence, one pass backward what the targets depend on.
+    """
+    influenced = set(source_ids)
+    reached: list[Operation] = []
+    last = None
+    multi_output: set[int] = set()  # a multi-output op is listed once per output
+    for op in tracked.values():
+        if op is None or op is last:  # sources; the same op's next output
             continue
-        producer = tracked.get(key)
-        if producer is None or id(producer) not in relevant:
-            skip.append(i)
-    return tuple(skip)
+        last = op
+        if len(op.outputs) > 1:
+            if id(op) in multi_output:
+                continue
+            multi_output.add(id(op))
+        for value in op.inputs:
+            if id(value) in influenced:
+                reached.append(op)
+                for out in op.outputs:
+                    influenced.add(id(out))
+                break
+    needed = {id(t) for t in targets}
+    order = []
+    for op in reversed(reached):
+        for out in op.outputs:
+            if id(out) in needed:
+                order.append(op)
+                for value in op.inputs:
+                    needed.add(id(value))
+                break
+    return order, influenced
 
 
-def _check_batchable(order: list, relevant: set) -> None:
+def _accumulate(grads: dict, key: int, g: Tensor) -> None:
+    pending = grads.get(key)
+    if pending is None:
+        grads[key] = g
+    elif type(pending) is list:
+        pending.append(g)
+    else:
+        grads[key] = [pending, g]
+
+
+def _check_batchable(order: list) -> None:
     for op in order:
-        if id(op) not in relevant or (op.grad_fn is None and _batchable_type(op.type)):
+        if op.grad_fn is None and _batchable_type(op.type):
             continue
         what = f"custom gradient '{op.name}'" if op.grad_fn else f"op type '{op.type}'"
         raise NotBatchableError(f"the gradient function of {what} is not batchable")
@@ -120,44 +155,6 @@ def _check_batchable(order: list, relevant: set) -> None:
 
 def _batchable_type(op_type: str) -> bool:
     return is_batchable(op_type) or gradient_registry.lookup(op_type) is None
-
-
-def _reverse_topological(tracked: dict, targets: list) -> list[Operation]:
-    """Ops reachable from ``targets``, every consumer before its producers."""
-    order: list[Operation] = []
-    seen: set[int] = set()
-    for t in targets:
-        root = tracked.get(id(t))
-        if root is None or id(root) in seen:
-            continue
-        seen.add(id(root))
-        stack = [(root, iter(root.inputs))]
-        while stack:
-            op, inputs = stack[-1]
-            for value in inputs:
-                producer = tracked.get(id(value))
-                if producer is not None and id(producer) not in seen:
-                    seen.add(id(producer))
-                    stack.append((producer, iter(producer.inputs)))
-                    break
-            else:
-                stack.pop()
-                order.append(op)
-    order.reverse()
-    return order
-
-
-def _reaching_sources(order: list, tracked: dict, source_ids: set) -> set[int]:
-    """ids of the ops through which some source influences the targets."""
-    relevant: set[int] = set()
-    for op in reversed(order):  # producers first
-        for value in op.inputs:
-            key = id(value)
-            producer = tracked.get(key)
-            if key in source_ids or (producer is not None and id(producer) in relevant):
-                relevant.add(id(op))
-                break
-    return relevant
 
 
 def _upstream(op: Operation, grads: dict, source_ids: set, batch_shape: tuple) -> list | None:
@@ -169,13 +166,13 @@ def _upstream(op: Operation, grads: dict, source_ids: set, batch_shape: tuple) -
     if len(outputs) == 1:  # the common case
         key = id(outputs[0])
         pending = grads.get(key) if key in source_ids else grads.pop(key, None)
-        return [_total(pending)] if pending else None
+        return None if pending is None else [_total(pending)]
     upstream = []
     found = False
     for out in outputs:
         key = id(out)
         pending = grads.get(key) if key in source_ids else grads.pop(key, None)
-        if pending:
+        if pending is not None:
             found = True
             upstream.append(_total(pending))
         else:
@@ -194,10 +191,9 @@ def _upstream(op: Operation, grads: dict, source_ids: set, batch_shape: tuple) -
     return upstream
 
 
-def _total(pending: list | None) -> Tensor | None:
-    if not pending:
-        return None
-    return pending[0] if len(pending) == 1 else math_ops.add_n(pending)
+def _total(pending: Any) -> Tensor | None:
+    """The gradient kept in ``grads``: one tensor, or the sum of a list of parts."""
+    return math_ops.add_n(pending) if type(pending) is list else pending
 
 
 def describe_rule(op: Operation, rule: Any) -> str:

@@ -77,8 +77,8 @@ class ConcreteFunction:
     random draw) produced (``reads``): the gradient is computed from those values rather than
     from the variables as they are later (the function may have assigned them) or from new
     draws (dropout's gradient must use the mask of its forward pass). A call that a tape may
-    differentiate also returns the forward values its gradient needs (``saved``), so the
-    gradient does not compute the forward pass again.
+    differentiate also keeps the forward values its gradient needs (``saved``) in its record,
+    so a first-order gradient does not compute the forward pass again.
     """
 
     def __init__(
@@ -103,7 +103,7 @@ class ConcreteFunction:
         self._stateful = stateful
         self._forward_ops = len(graph.get_operations())  # later ops belong to gradients
         self._plan = self._forward_plan([])
-        self._backward: dict[str, ConcreteFunction] = {}
+        self._backward: dict[Hashable, ConcreteFunction] = {}
         self._saved: list | None = None
         self._plan_saving: Plan | None = None
 
@@ -113,9 +113,8 @@ class ConcreteFunction:
             [*self.outputs, *self.reads, *saved], self.inputs, keep_stateful_of=keep
         )
 
-    def output_specs(self, saving: bool = False) -> list[tuple]:
-        extra = self.saved() if saving else []
-        return [(t._value.shape, t._value.dtype) for t in (*self.outputs, *self.reads, *extra)]
+    def output_specs(self) -> list[tuple]:
+        return [(t._value.shape, t._value.dtype) for t in (*self.outputs, *self.reads)]
 
     def __call__(self, *args: Tensor) -> Any:
         """Runs the graph on tensors matching ``inputs``; returns the structured outputs."""
@@ -123,8 +122,13 @@ class ConcreteFunction:
             if v.trainable and (context.recording or context.variable_watchers):
                 variable_accessed(v)
         inputs = [*args, *self.captured_inputs, *self.variables]
-        attrs = {"f": self, "saving": context.recording}  # a tape may differentiate this call
+        attrs: dict[str, Any] = {"f": self}
+        if context.recording and context.graph is None:  # a tape may differentiate this call
+            attrs["residuals"] = Residuals()
         flat = execute(_PartitionedCall, inputs, attrs, self.name)
+        return self._structured(flat)
+
+    def _structured(self, flat: Any) -> Any:
         leaves = iter(flat[: len(self.outputs)])
         return nest.pack_sequence_as(
             self.structured_outputs,
@@ -134,42 +138,51 @@ class ConcreteFunction:
             ],
         )
 
-    def _run(self, values: tuple, saving: bool = False) -> tuple:
-        plan = self._plan
-        if saving:
-            if self._plan_saving is None:
-                self._plan_saving = self._forward_plan(self.saved())
-            plan = self._plan_saving
-        return plan(*values[: len(self.inputs)])
+    def _run(self, values: tuple, residuals: Residuals | None = None) -> tuple:
+        """The outputs and reads computed from ``values``; ``residuals`` receives the saved
+        forward values."""
+        values = values[: len(self.inputs)]
+        if residuals is None:
+            return self._plan(*values)
+        if self._plan_saving is None:
+            self._plan_saving = self._forward_plan(self.saved())
+        results = self._plan_saving(*values)
+        returned = len(self.outputs) + len(self.reads)
+        residuals.values = results[returned:]
+        return results[:returned]
 
-    def backward_function(
-        self, through_saved: bool = False, wanted: tuple = ()
-    ) -> ConcreteFunction:
+    def call_on_values(self, values: list) -> Any:
+        """Runs the plan on NumPy values (one per input) without recording anything, for
+        callers that already hold values: the structured outputs, as tensors."""
+        flat = self._plan(*values)  # variables are read inside the plan
+        return self._structured([Tensor(v) for v in flat])
+
+    def backward_function(self, wanted: tuple = ()) -> ConcreteFunction:
         """The gradient as a traced function of (inputs..., upstream per output..., values
-        read..., then upstream per saved value if ``through_saved``): one gradient per input
-        and per variable (None for those not ``wanted``, a tuple of flags; all by default).
-        It computes the forward pass again; see ``saving_backward``."""
+        read...): one gradient per input and per variable (None for those not ``wanted``, a
+        tuple of flags; all by default). It computes the forward pass again; see
+        ``saving_backward``."""
         targets = [*self.inputs, *self.variables]
         wanted = wanted or (True,) * len(targets)
-        key = ("through_saved" if through_saved else "plain", wanted)
+        key = ("plain", wanted)
         if key not in self._backward:
-            ys = [*self.outputs, *(self.saved() if through_saved else [])]
             with self.graph.as_default():
-                upstream = [placeholder(t.dtype, t._value.shape, name="upstream") for t in ys]
+                upstream = [
+                    placeholder(t.dtype, t._value.shape, name="upstream") for t in self.outputs
+                ]
                 # The inputs are leaves: values fed to this function (saved forward values
                 # among them) are not differentiated through the ops that made them here.
                 found = iter(
                     gradients(
-                        ys,
+                        self.outputs,
                         [t for t, w in zip(targets, wanted) if w],
                         grad_ys=upstream,
                         stop_gradients=self.inputs,
                     )
                 )
                 grads = [next(found) if w else None for w in wanted]
-            n_out = len(self.outputs)
             self._backward[key] = self._gradient_function(
-                [*self.inputs, *upstream[:n_out], *self.reads, *upstream[n_out:]], grads
+                [*self.inputs, *upstream, *self.reads], grads
             )
         return self._backward[key]
 
@@ -211,7 +224,6 @@ class ConcreteFunction:
                     and id(v) not in fed
                     and order[id(v.op)] < self._forward_ops
                     and v.op.type != "Const"
-                    and _worth_saving(v.op)
                 )
 
             found: dict[int, Any] = {}
@@ -228,19 +240,22 @@ class ConcreteFunction:
         )
 
 
-# Saving a value costs a call output (about a microsecond to hand over); recomputing it
-# costs running its op again. Values from ops that handle little data are recomputed.
-_SAVE_FROM_ELEMENTS = 1024
+class Residuals:
+    """The forward values one call keeps for its gradient, held by the call's record.
 
+    They are a cache, not outputs: a first-order gradient computed while nothing records
+    uses them; a gradient that is itself differentiated computes them again from the inputs,
+    so that higher derivatives flow through them.
+    """
 
-def _worth_saving(op: Any) -> bool:
-    total = 0
-    for t in (*op.inputs, *op.outputs):
-        size = t._value.size
-        if size is None:
-            return True  # unknown until run: may be large
-        total += size
-    return total >= _SAVE_FROM_ELEMENTS
+    __slots__ = ("values",)
+
+    def __init__(self) -> None:
+        self.values: tuple | None = None
+
+    def __repr__(self) -> str:
+        kept = "none yet" if self.values is None else len(self.values)
+        return f"<Residuals: {kept}>"
 
 
 def _saved_values(graph: Graph) -> list:
@@ -269,17 +284,17 @@ def _captured_variables(graph: Graph) -> list[Variable]:
     return list(found.values())
 
 
-def _call_kernel(*values: Any, f: ConcreteFunction, saving: bool) -> tuple:
-    return tuple(f._run(values, saving))
+def _call_kernel(*values: Any, f: ConcreteFunction, residuals: Residuals | None = None) -> tuple:
+    return tuple(f._run(values, residuals))
 
 
 _PartitionedCall = define_op(
     "PartitionedCall",
     _call_kernel,
     multi_output=True,
-    shape_fn=lambda metas, f, saving: f.output_specs(saving),
+    shape_fn=lambda metas, f, **_: f.output_specs(),
 )
-accepts_missing_upstream("PartitionedCall")  # None marks an output (a saved value) unused
+accepts_missing_upstream("PartitionedCall")  # None marks an output unused
 
 
 @RegisterGradient("PartitionedCall")
@@ -290,18 +305,16 @@ def _call_grad(op, *upstream):
     up_out = [array_ops.zeros_like(y) if g is None else g for g, y in zip(upstream, op.outputs)]
     up_out = up_out[:n_out]
     reads = op.outputs[n_out : n_out + n_reads]
-    up_saved = upstream[n_out + n_reads :]
     skip = op.skip_input_indices  # the call's inputs are the function's, then its variables
     wanted = tuple(i not in skip for i in range(len(op.inputs))) if skip else ()
-    saved = op.outputs[n_out + n_reads :]
-    if not op.get_attr("saving"):
+    residuals = op._attrs.get("residuals")
+    kept = None if residuals is None else residuals.values
+    if kept is not None and not context.recording:
+        # First order, and nothing records the gradient: run it on the kept forward values.
+        fed = (t._value for t in (*inputs, *up_out, *reads))
+        grads = f.saving_backward(wanted).call_on_values([*fed, *kept])
+    else:  # a gradient that may be differentiated again computes the forward values anew
         grads = f.backward_function(wanted=wanted)(*inputs, *up_out, *reads)
-    elif all(g is None for g in up_saved):  # first order: fed what the forward saved
-        grads = f.saving_backward(wanted)(*inputs, *up_out, *reads, *saved)
-    else:  # a higher-order gradient also reaches the saved values: through them too
-        up_saved = [array_ops.zeros_like(v) if g is None else g for g, v in zip(up_saved, saved)]
-        backward = f.backward_function(through_saved=True, wanted=wanted)
-        grads = backward(*inputs, *up_out, *reads, *up_saved)
     grads = list(grads)
     # A read value used by a higher-order gradient passes its gradient on to its variable.
     position = {id(v): n + i for i, v in enumerate(f.variables)}

@@ -21,6 +21,7 @@ both.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -169,7 +170,7 @@ class SymbolicTensor(Tensor):
 class GraphOperation(Operation):
     """An operation in a graph: an eager record's interface plus ``graph`` and ``op_def``."""
 
-    __slots__ = ("graph", "op_def")
+    __slots__ = ("graph", "op_def", "_index")
 
     def run(self, feed_dict: dict | None = None, session: Any = None) -> None:
         """Runs this operation (and what it needs) in ``session`` (TF1's ``Operation.run``)."""
@@ -182,6 +183,14 @@ class GraphOperation(Operation):
 
     def __repr__(self) -> str:
         return f"<retrograd.Operation '{self.name}' type={self.type}>"
+
+
+_creation_counter = itertools.count()
+
+
+def creation_order(op: GraphOperation) -> int:
+    """Orders graph operations by creation, across graphs: an op comes after its inputs'."""
+    return op._index
 
 
 class _OverriddenGradient:
@@ -278,7 +287,7 @@ class Graph:
         except InvalidArgumentError as e:
             raise InvalidArgumentError(f"{e} [while building op '{op_name}']") from None
         op = GraphOperation(op_def.type, inputs, (), attrs, op_name, None)
-        op.graph, op.op_def = self, op_def
+        op.graph, op.op_def, op._index = self, op_def, next(_creation_counter)
         if op_def.type in self._overrides:
             op.grad_fn = _OverriddenGradient(self._overrides[op_def.type])
         op.outputs = tuple(SymbolicTensor(meta, op, i) for i, meta in enumerate(metas))

@@ -23,7 +23,7 @@ from typing import Any
 from retrograd import nest
 from retrograd.backprop import backward
 from retrograd.execute import context
-from retrograd.graph import Graph, SymbolicTensor
+from retrograd.graph import Graph, SymbolicTensor, creation_order
 from retrograd.ops import array_ops
 from retrograd.tape import UnconnectedGradients, _policy
 from retrograd.tensor import Tensor, convert_to_tensor
@@ -95,16 +95,19 @@ def _seeds(ys: list, grad_ys: Any) -> list:
 
 
 def _producers(ys: list, stops: set[int]) -> dict[int, Any]:
-    """id(tensor) -> the op that produced it, for the part of the graph the ys depend on."""
-    tracked: dict[int, Any] = {}
+    """id(tensor) -> the op that produced it, for the part of the graph the ys depend on,
+    in the order the ops were created (the order the backward walk expects)."""
+    found: dict[int, Any] = {}
     stack = [y for y in ys if isinstance(y, SymbolicTensor)]
     while stack:
         t = stack.pop()
-        if id(t) in tracked or id(t) in stops:
+        if id(t) in stops or id(t.op) in found:
             continue
-        op = t.op
+        op = found[id(t.op)] = t.op
+        stack.extend(v for v in op.inputs if isinstance(v, SymbolicTensor))
+    tracked: dict[int, Any] = {}
+    for op in sorted(found.values(), key=creation_order):
         for out in op.outputs:
             if id(out) not in stops:
                 tracked[id(out)] = op
-        stack.extend(v for v in op.inputs if isinstance(v, SymbolicTensor))
     return tracked

@@ -290,8 +290,14 @@ def convert_to_tensor(
     elif _is_array(value):
         array = np.array(value)
     else:
-        return Tensor(_python_array(value, target))
-    return Tensor(array if target is None else _checked_cast(array, target, value))
+        return Tensor(_held(_python_array(value, target)))
+    return Tensor(_held(array if target is None else _checked_cast(array, target, value)))
+
+
+def _held(array: Any) -> Any:
+    """What a tensor keeps of a new array: a rank-0 array as a NumPy scalar, which NumPy's
+    arithmetic serves without the ufunc machinery (as rank-0 op results already are)."""
+    return array[()] if type(array) is np.ndarray and array.ndim == 0 else array
 
 
 def _is_duck_array(value: Any) -> bool:
@@ -329,7 +335,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
         array = _python_array(value, None if dtype is None else as_dtype(dtype))
     if shape is not None:
         array = _fit_shape(array, tuple(int(d) for d in shape))
-    return Tensor(array)
+    return Tensor(_held(array))
 
 
 def _fit_shape(array: Any, shape: tuple[int, ...]) -> Any:

@@ -10,6 +10,7 @@ broadcast inputs get their gradient back through ``broadcast.reduce_to_inputs``.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 import numpy as np
@@ -52,10 +53,12 @@ def _squared_difference_kernel(x, y):
 
 # --- binary arithmetic ----------------------------------------------------------------
 
-add = binary_op("add", "AddV2", np.add, NUMERIC, "x + y elementwise, with broadcasting.")
-subtract = binary_op("subtract", "Sub", np.subtract, NUMERIC, "x - y elementwise.")
-multiply = binary_op("multiply", "Mul", np.multiply, NUMERIC, "x * y elementwise.")
-realdiv = binary_op("realdiv", "RealDiv", np.true_divide, FLOAT_COMPLEX, "x / y for floats.")
+# Python's operators rather than the ufuncs: on arrays they are the same ufuncs, and on NumPy
+# scalars (rank-0 results) they take NumPy's scalar fast path, ten times cheaper than a ufunc.
+add = binary_op("add", "AddV2", operator.add, NUMERIC, "x + y elementwise, with broadcasting.")
+subtract = binary_op("subtract", "Sub", operator.sub, NUMERIC, "x - y elementwise.")
+multiply = binary_op("multiply", "Mul", operator.mul, NUMERIC, "x * y elementwise.")
+realdiv = binary_op("realdiv", "RealDiv", operator.truediv, FLOAT_COMPLEX, "x / y for floats.")
 floordiv = binary_op("floordiv", "FloorDiv", np.floor_divide, REAL, "x // y, rounding down.")
 floormod = binary_op("floormod", "FloorMod", np.mod, REAL, "x % y with the sign of y.")
 pow = binary_op("pow", "Pow", np.power, NUMERIC, "x ** y elementwise.")  # noqa: A001
@@ -187,7 +190,7 @@ truediv = divide
 
 # --- unary arithmetic -----------------------------------------------------------------
 
-negative = unary_op("negative", "Neg", np.negative, NUMERIC, "-x elementwise.")
+negative = unary_op("negative", "Neg", operator.neg, NUMERIC, "-x elementwise.")
 _abs = unary_op("abs", "Abs", np.abs, REAL, "|x| elementwise.")
 _sign = unary_op("sign", "Sign", np.sign, REAL, "-1, 0 or 1 by the sign of x.")
 square = unary_op("square", "Square", np.square, NUMERIC, "x * x elementwise.")
