@@ -17,26 +17,30 @@ from benchmarks import frameworks
 from benchmarks.workloads import WORKLOADS, Workload
 
 
-def median_time(fn: Callable[[], object], quick: bool, budget: float = 1.0) -> float:
-    """Median seconds of ``fn()`` over repeated runs (after one warm-up run).
+def paired_times(
+    reference: Callable[[], object], fn: Callable[[], object], quick: bool, budget: float = 1.0
+) -> tuple[float, float]:
+    """Median seconds of ``reference()`` and of ``fn()``, timed in alternation (after one
+    warm-up run of each) so that both see the same machine: on a shared machine the speed
+    drifts, and timing one after the other would put the drift into the ratio.
 
     The garbage collector stays on, as in real programs; :func:`run` freezes what exists
     before timing starts (imported frameworks hold millions of objects) so that collections
     cost each implementation only its own garbage.
     """
+    reference()
     fn()
-    if quick:
-        start = time.perf_counter()
-        fn()
-        return time.perf_counter() - start
+    rounds = 1 if quick else 5
+    ref_times: list[float] = []
     times: list[float] = []
     spent = 0.0
-    while len(times) < 5 or (spent < budget and len(times) < 200):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
+    while len(times) < rounds or (not quick and spent < budget and len(times) < 200):
+        for call, kept in ((reference, ref_times), (fn, times)):
+            start = time.perf_counter()
+            call()
+            kept.append(time.perf_counter() - start)
         spent += times[-1]
-    return statistics.median(times)
+    return statistics.median(ref_times), statistics.median(times)
 
 
 def check(name: str, impl: str, got: tuple, want: tuple, rtol: float) -> None:
@@ -73,10 +77,14 @@ def run(workloads: list[Workload], quick: bool, others: dict) -> list[dict]:
                 impls[framework] = lambda f=fns[w.name], i=inputs: f(**i)
         for impl, fn in impls.items():
             check(w.name, impl, fn(), reference, w.rtol)
-        base = median_time(lambda w=w, i=inputs: w.numpy(**i), quick)
-        row = {"workload": w.name, "description": w.description, "numpy_ms": base * 1e3}
+        numpy_run = lambda w=w, i=inputs: w.numpy(**i)  # noqa: E731
+        row = {"workload": w.name, "description": w.description}
+        bases = []
         for impl, fn in impls.items():
-            row[impl] = median_time(fn, quick) / base
+            base, took = paired_times(numpy_run, fn, quick)
+            bases.append(base)
+            row[impl] = took / base
+        row["numpy_ms"] = statistics.median(bases) * 1e3
         if w.name == "elementwise":
             size = inputs["e"].nbytes
             row["memory"] = {impl: peak_memory(fn) / size for impl, fn in impls.items()}

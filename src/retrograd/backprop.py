@@ -50,10 +50,12 @@ def backward(
     """
     outer_walk = context.backward_pass
     context.backward_pass = next(_walks)
+    outer_batch_dims = broadcast.set_gradient_batch_dims(len(batch_shape))
     try:
         return _walk(tracked, targets, seeds, sources, batch_shape, release)
     finally:
         context.backward_pass = outer_walk
+        broadcast.set_gradient_batch_dims(outer_batch_dims)
 
 
 def _walk(
@@ -67,33 +69,32 @@ def _walk(
     for t, seed in zip(targets, seeds):
         if seed is not None:
             _accumulate(grads, id(t), seed)
-    with broadcast.gradient_batch_dims(len(batch_shape)):
-        for position, op in enumerate(order):
-            if release:  # every consumer of its outputs is done: nothing needs the record
-                order[position] = None
-                for out in op.outputs:
-                    tracked.pop(id(out), None)
-            upstream = _upstream(op, grads, source_ids, batch_shape)
-            if upstream is None:
-                continue
-            rule = op.grad_fn or gradient_registry.lookup(op.type)
-            if rule is None:  # declared non-differentiable
-                continue
-            inputs = op.inputs
-            if len(inputs) > 1:  # a single input's gradient is always wanted here
-                op.skip_input_indices = tuple(
-                    i for i, value in enumerate(inputs) if id(value) not in influenced
-                )
-            try:
-                downstream = call_rule(rule, op, upstream, batch_shape)
-            finally:
-                op.skip_input_indices = ()
-            if context.backward_observers:
-                for observer in context.backward_observers:
-                    observer.observe_backward(op, rule, upstream, downstream)
-            for value, g in zip(inputs, downstream):
-                if g is not None and id(value) in influenced:
-                    _accumulate(grads, id(value), g)
+    for position, op in enumerate(order):
+        if release:  # every consumer of its outputs is done: nothing needs the record
+            order[position] = None
+            for out in op.outputs:
+                tracked.pop(id(out), None)
+        upstream = _upstream(op, grads, source_ids, batch_shape)
+        if upstream is None:
+            continue
+        rule = op.grad_fn or gradient_registry.lookup(op.type)
+        if rule is None:  # declared non-differentiable
+            continue
+        inputs = op.inputs
+        if len(inputs) > 1:  # a single input's gradient is always wanted here
+            op.skip_input_indices = tuple(
+                i for i, value in enumerate(inputs) if id(value) not in influenced
+            )
+        try:
+            downstream = call_rule(rule, op, upstream, batch_shape)
+        finally:
+            op.skip_input_indices = ()
+        if context.backward_observers:
+            for observer in context.backward_observers:
+                observer.observe_backward(op, rule, upstream, downstream)
+        for value, g in zip(inputs, downstream):
+            if g is not None and id(value) in influenced:
+                _accumulate(grads, id(value), g)
     return [_total(grads.get(id(s))) for s in sources]
 
 

@@ -150,6 +150,7 @@ _CustomGradient = define_op(
     lambda *values, forwarded: tuple(values[len(values) - forwarded :]),
     multi_output=True,
     shape_fn=lambda metas, forwarded: [(m.shape, m.dtype) for m in metas[len(metas) - forwarded :]],
+    forwards_inputs=True,
 )
 
 

@@ -46,10 +46,19 @@ class OpDef:
     ``shape_fn(input_metas, **attrs)`` returns ``[(shape, dtype), ...]`` for ops whose
     output shapes cannot be found by running the kernel on dummy inputs (value-dependent
     shapes) or would be costly to find that way; ``stateful`` ops (assignments, printing)
-    run even when no output of theirs is needed.
+    run even when no output of theirs is needed; ``forwards_inputs`` ops output their last
+    inputs unchanged (Identity, StopGradient), which compiled plans turn into assignments.
     """
 
-    __slots__ = ("type", "kernel", "multi_output", "elementwise", "shape_fn", "stateful")
+    __slots__ = (
+        "type",
+        "kernel",
+        "multi_output",
+        "elementwise",
+        "shape_fn",
+        "stateful",
+        "forwards_inputs",
+    )
 
     def __init__(
         self,
@@ -59,6 +68,7 @@ class OpDef:
         elementwise: bool = False,
         shape_fn: Callable[..., Any] | None = None,
         stateful: bool = False,
+        forwards_inputs: bool = False,
     ) -> None:
         self.type = type_name
         self.kernel = kernel
@@ -66,6 +76,7 @@ class OpDef:
         self.elementwise = elementwise
         self.shape_fn = shape_fn
         self.stateful = stateful
+        self.forwards_inputs = forwards_inputs
 
     def __repr__(self) -> str:
         return f"OpDef({self.type!r})"

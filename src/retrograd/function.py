@@ -97,6 +97,10 @@ class ConcreteFunction:
         self.captured_inputs = captured_inputs or []  # enclosing-graph tensors, passed in calls
         self.structured_outputs = outputs
         self.outputs = [t for t in nest.flatten(outputs) if isinstance(t, (Tensor, Variable))]
+        self._single_output = isinstance(outputs, (Tensor, Variable))
+        self._shallow_outputs = type(outputs) in (list, tuple) and not any(
+            nest.is_nested(v) for v in outputs
+        )
         self.name = name
         self.variables = _captured_variables(graph) if variables is None else variables
         self.reads = _saved_values(graph) if reads is None else reads
@@ -129,7 +133,16 @@ class ConcreteFunction:
         return self._structured(flat)
 
     def _structured(self, flat: Any) -> Any:
+        """The outputs in the structure the Python function returned them."""
+        if self._single_output:
+            return flat[0]
         leaves = iter(flat[: len(self.outputs)])
+        if self._shallow_outputs:  # a list or tuple of values: no nest needed
+            filled = [
+                next(leaves) if isinstance(v, (Tensor, Variable)) else v
+                for v in self.structured_outputs
+            ]
+            return filled if type(self.structured_outputs) is list else tuple(filled)
         return nest.pack_sequence_as(
             self.structured_outputs,
             [
@@ -316,6 +329,8 @@ def _call_grad(op, *upstream):
     else:  # a gradient that may be differentiated again computes the forward values anew
         grads = f.backward_function(wanted=wanted)(*inputs, *up_out, *reads)
     grads = list(grads)
+    if not n_reads:
+        return grads
     # A read value used by a higher-order gradient passes its gradient on to its variable.
     position = {id(v): n + i for i, v in enumerate(f.variables)}
     for read, g in zip(f.reads, upstream[n_out : n_out + n_reads]):
@@ -336,10 +351,21 @@ class Function:
         self._input_signature = None if input_signature is None else list(input_signature)
         self._name = name or getattr(python_function, "__name__", "function")
         self._traces: dict[Hashable, ConcreteFunction] = {}
+        # Calls whose arguments are all tensors, by their dtypes and shapes: the common call
+        # finds its trace without flattening arguments or building specs.
+        self._by_tensor_types: dict[tuple, ConcreteFunction] = {}
         self._tracing_count = 0
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        key = None
+        if not kwargs and self._input_signature is None:
+            key = _tensor_types(args)
+            concrete = self._by_tensor_types.get(key)
+            if concrete is not None:
+                return concrete(*args)
         concrete, tensors = self._concrete(args, kwargs)
+        if key is not None:
+            self._by_tensor_types[key] = concrete
         return concrete(*tensors)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
@@ -428,6 +454,17 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<retrograd.Function {self._name} traced {self._tracing_count} time(s)>"
+
+
+def _tensor_types(args: tuple) -> tuple | None:
+    """(dtype, shape) of each argument when all are tensors; else None."""
+    key = []
+    for a in args:
+        if type(a) is not Tensor:
+            return None
+        value = a._value
+        key.append((value.dtype, value.shape))
+    return tuple(key)
 
 
 def _as_tensor(value: Any) -> Tensor:

@@ -13,21 +13,30 @@ Dict keys are visited in sorted order; everything else (tensors, numbers, None) 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 __all__ = ["flatten", "pack_sequence_as", "map_structure", "assert_same_structure", "is_nested"]
 
 
+# Whether values of a type are nested, by type: `isinstance(x, Mapping)` is an ABC check,
+# slow for the many leaves (tensors) a structure holds.
+_NESTED_TYPES: dict[type, bool] = {list: True, tuple: True, dict: True}
+
+
 def is_nested(structure: Any) -> bool:
     """True for lists, tuples (namedtuples included) and mappings."""
-    return isinstance(structure, (list, tuple, Mapping))
+    kind = type(structure)
+    nested = _NESTED_TYPES.get(kind)
+    if nested is None:
+        nested = _NESTED_TYPES[kind] = isinstance(structure, (list, tuple, Mapping))
+    return nested
 
 
-def _children(structure: Any) -> list[Any]:
+def _children(structure: Any) -> Sequence[Any]:
     if isinstance(structure, Mapping):
         return [structure[k] for k in _sorted_keys(structure)]
-    return list(structure)
+    return structure
 
 
 def _sorted_keys(mapping: Mapping) -> list[Any]:
@@ -37,22 +46,29 @@ def _sorted_keys(mapping: Mapping) -> list[Any]:
         raise TypeError(f"nest: dict keys must be sortable, got {list(mapping)}") from e
 
 
-def _leaves(structure: Any) -> Iterator[Any]:
-    if not is_nested(structure):
-        yield structure
-        return
+def _flatten_into(structure: Any, leaves: list[Any]) -> None:
     for child in _children(structure):
-        yield from _leaves(child)
+        if is_nested(child):
+            _flatten_into(child, leaves)
+        else:
+            leaves.append(child)
 
 
 def flatten(structure: Any) -> list[Any]:
     """The leaves of ``structure`` in a deterministic order (a leaf flattens to ``[leaf]``)."""
     if not is_nested(structure):
         return [structure]
-    return list(_leaves(structure))
+    leaves: list[Any] = []
+    _flatten_into(structure, leaves)
+    return leaves
 
 
 def _rebuild(template: Any, children: list[Any]) -> Any:
+    kind = type(template)
+    if kind is list:
+        return children
+    if kind is tuple:
+        return tuple(children)
     if isinstance(template, Mapping):
         by_key = dict(zip(_sorted_keys(template), children))
         return type(template)((k, by_key[k]) for k in template)

@@ -14,9 +14,9 @@ eagerly. ``plan.source`` shows the code. An error raised by a kernel names the o
 def run(t0):
     t2 = k1(t0)  # Exp 'Exp'
     del t0
-    t5 = k4(t2, c3)  # Mul 'Mul'
+    t4 = t2 * c3  # Mul 'Mul'
     del t2
-    return (t5,)
+    return (t4,)
 >>> plan(rg.constant([0.0, 1.0])._value)[0].tolist()
 [2.0, 5.436563968658447]
 """
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections.abc import Iterable
 from typing import Any
 
@@ -33,6 +34,15 @@ from retrograd.graph import GraphOperation, SymbolicTensor
 from retrograd.variables import Variable
 
 __all__ = ["Plan", "ops_needed"]
+
+# Kernels that are Python's operators are written as operators: no call, no global lookup.
+_OPERATORS = {
+    operator.add: "+",
+    operator.sub: "-",
+    operator.mul: "*",
+    operator.truediv: "/",
+    operator.neg: "-",
+}
 
 
 def ops_needed(
@@ -118,11 +128,7 @@ class Plan:
             if op.type == "Const":
                 exprs[id(op.outputs[0])] = self._bind(f"c{next(fresh)}", op.get_attr("value"))
                 continue
-            attrs = op._attrs
-            kernel = functools.partial(op.op_def.kernel, **attrs) if attrs else op.op_def.kernel
-            call = (
-                f"{self._bind(f'k{next(fresh)}', kernel)}({', '.join(expr(v) for v in op.inputs)})"
-            )
+            call = self._call(op, [expr(v) for v in op.inputs], fresh)
             targets = ", ".join(expr(t) for t in op.outputs)
             if op.op_def.multi_output and len(op.outputs) == 1:
                 targets += ","
@@ -138,6 +144,19 @@ class Plan:
         results = "".join(f"{expr(t)}, " for t in self.outputs).rstrip(" ")
         lines.append(f"    return ({results})")
         return f"def run({', '.join(params)}):\n" + "\n".join(lines)
+
+    def _call(self, op: GraphOperation, args: list[str], fresh: Any) -> str:
+        """The expression computing ``op``'s outputs from the expressions of its inputs."""
+        op_def = op.op_def
+        if op_def.forwards_inputs:  # outputs are inputs: an assignment, no call
+            passed = args[len(args) - len(op.outputs) :]
+            return ", ".join(passed) + ("," if len(passed) == 1 and op_def.multi_output else "")
+        symbol = _OPERATORS.get(op_def.kernel)
+        if symbol is not None and not op._attrs:
+            return f"-{args[0]}" if len(args) == 1 else f"{args[0]} {symbol} {args[1]}"
+        attrs = op._attrs
+        kernel = functools.partial(op_def.kernel, **attrs) if attrs else op_def.kernel
+        return f"{self._bind(f'k{next(fresh)}', kernel)}({', '.join(args)})"
 
     def _bind(self, name: str, value: Any) -> str:
         self._globals[name] = value

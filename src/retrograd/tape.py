@@ -324,6 +324,8 @@ class GradientTape:
 
 
 def _policy(value: UnconnectedGradients | str) -> UnconnectedGradients:
+    if type(value) is UnconnectedGradients:
+        return value
     try:
         return UnconnectedGradients(
             value.value if isinstance(value, UnconnectedGradients) else value
@@ -358,7 +360,7 @@ def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
             seeds.append(None)  # integer and bool targets have no gradient
         elif g is None:
             symbolic = isinstance(t, Tensor) and type(t) is not Tensor  # a graph tensor
-            seeds.append(array_ops.ones_like(t) if symbolic else Tensor(np.ones_like(t._value)))
+            seeds.append(array_ops.ones_like(t) if symbolic else Tensor(_ones_like(t._value)))
         else:
             g = convert_to_tensor(g, dtype=t.dtype)
             if g._value.shape != t._value.shape:
@@ -368,6 +370,10 @@ def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
                 )
             seeds.append(g)
     return seeds
+
+
+def _ones_like(value: Any) -> Any:
+    return value.dtype.type(1) if value.ndim == 0 else np.ones(value.shape, value.dtype)
 
 
 def _zeros_for(value: Any, shape: tuple | None = None) -> Tensor:

@@ -278,8 +278,8 @@ def _strided_slice_grad_grad(op, grad):
 _Fill = define_op("Fill", lambda value, dims: np.full_like(value, value, shape=dims))
 _ZerosLike = define_op("ZerosLike", np.zeros_like)
 _OnesLike = define_op("OnesLike", np.ones_like)
-_Identity = define_op("Identity", lambda x: x)
-_StopGradient = define_op("StopGradient", lambda x: x)
+_Identity = define_op("Identity", lambda x: x, forwards_inputs=True)
+_StopGradient = define_op("StopGradient", lambda x: x, forwards_inputs=True)
 _SelectV2 = define_op("SelectV2", np.where)
 _Where = define_op(
     "Where",

@@ -101,12 +101,19 @@ _batch_dims = 0
 @contextlib.contextmanager
 def gradient_batch_dims(count: int) -> Iterator[None]:
     """Within this block, ``unbroadcast`` keeps the first ``count`` axes of every gradient."""
-    global _batch_dims
-    saved, _batch_dims = _batch_dims, count
+    saved = set_gradient_batch_dims(count)
     try:
         yield
     finally:
-        _batch_dims = saved
+        set_gradient_batch_dims(saved)
+
+
+def set_gradient_batch_dims(count: int) -> int:
+    """Sets the count ``gradient_batch_dims`` sets (for the backward walk, which restores it
+    itself); returns the previous count."""
+    global _batch_dims
+    saved, _batch_dims = _batch_dims, count
+    return saved
 
 
 def unbroadcast(grad: Tensor, like: Any) -> Tensor:
