@@ -233,32 +233,42 @@ def call_rule(rule: Any, op: Operation, upstream: list, batch_shape: tuple = ())
     finally:
         context.rule_depth -= 1
     grads = list(result) if isinstance(result, (list, tuple)) else [result]
-    if len(grads) != len(op.inputs):
+    inputs = op.inputs
+    if len(grads) != len(inputs):
         raise ValueError(
             f"{describe_rule(op, rule)} returned {len(grads)} gradient(s) but op '{op.name}' has "
-            f"{len(op.inputs)} input(s); return one per input (None for no gradient)"
+            f"{len(inputs)} input(s); return one per input (None for no gradient)"
         )
-    for i, (value, g) in enumerate(zip(op.inputs, grads)):
+    for i, g in enumerate(grads):
         if g is None:
             continue
-        if not isinstance(g, Tensor):
+        if type(g) is not Tensor and not isinstance(g, Tensor):
             raise TypeError(
                 f"{describe_rule(op, rule)} returned a {type(g).__name__} for "
                 f"{_input_label(op, i)}; gradients must be retrograd tensors (or None)"
             )
-        shape = value._value.shape
-        if batch_shape:
-            shape = (*batch_shape, *shape)
-        got = g._value
-        if got.shape != shape and not _same_shape(got.shape, shape):
-            bad = True
-        else:
-            bad = got.dtype is not value._value.dtype and got.dtype != value._value.dtype
-        if bad:
-            raise ValueError(
-                f"{describe_rule(op, rule)} returned a gradient of shape {tuple(g.shape)} and "
-                f"dtype {g.dtype.name} for {_input_label(op, i)}, which has shape "
-                f"{tuple(shape)} and dtype {value.dtype.name}; a gradient must match its "
-                f"input"
-            )
+        got, want = g._value, inputs[i]._value
+        if (
+            batch_shape
+            or got.shape != want.shape
+            or (got.dtype is not want.dtype and got.dtype != want.dtype)
+        ):
+            _check_gradient(rule, op, i, g, batch_shape)
     return grads
+
+
+def _check_gradient(rule: Any, op: Operation, i: int, g: Tensor, batch_shape: tuple) -> None:
+    """Raises unless gradient ``g`` for input ``i`` has the input's dtype and (batched) shape."""
+    value = op.inputs[i]
+    shape = value._value.shape
+    if batch_shape:
+        shape = (*batch_shape, *shape)
+    got = g._value
+    if _same_shape(got.shape, shape) and got.dtype == value._value.dtype:
+        return
+    raise ValueError(
+        f"{describe_rule(op, rule)} returned a gradient of shape {tuple(g.shape)} and "
+        f"dtype {g.dtype.name} for {_input_label(op, i)}, which has shape "
+        f"{tuple(shape)} and dtype {value.dtype.name}; a gradient must match its "
+        f"input"
+    )

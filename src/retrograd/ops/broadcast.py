@@ -123,9 +123,11 @@ def unbroadcast(grad: Tensor, like: Any) -> Tensor:
     Leading batch axes (see ``gradient_batch_dims``) are kept. Raises ValueError when
     ``grad`` is not shaped like a broadcast of that shape.
     """
-    shape = like if isinstance(like, tuple) else like._value.shape
+    shape = like if type(like) is tuple else like._value.shape
     grad_shape = grad._value.shape
     batch = _batch_dims
+    if grad_shape == shape and not batch and shape is not None and None not in shape:
+        return grad  # the common case: nothing was broadcast
     if not (_fully_known(shape) and _fully_known(grad_shape)):
         return execute(_UnbroadcastLike, (grad, like))  # graphs: batched passes are eager
     shape, grad_shape = tuple(shape), tuple(grad_shape)
