@@ -1,14 +1,17 @@
 """The benchmark workloads, each written once per implementation.
 
-Every workload computes a value and the gradients the issue names; every implementation
-returns them as NumPy arrays so the runner can check that they agree before timing them.
-``numpy`` is the hand-written reference doing the same forward and backward work.
+Every workload computes a value and the gradients the issue names. An implementation is a
+builder: called with the workload's NumPy inputs, it converts them to its own tensors (not
+timed: converting inputs is not forward or backward work) and returns ``run()``, which is
+timed and returns the value and gradients as NumPy arrays so the runner can check that the
+implementations agree. ``numpy`` is the hand-written reference doing the same forward and
+backward work.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,15 +24,22 @@ class Workload:
     name: str
     description: str
     make_inputs: Callable[[bool], dict]  # quick -> inputs
-    numpy: Callable[..., tuple]
-    eager: Callable[..., tuple]
-    traced: Callable[..., tuple] | None = None  # built once per input set, then called
-    others: dict[str, Callable[..., tuple]] = field(default_factory=dict)
+    numpy: Callable[..., tuple]  # the reference, called with the inputs
+    eager: Callable[..., Callable[[], tuple]]  # builders: inputs -> run()
+    traced: Callable[..., Callable[[], tuple]] | None = None
     rtol: float = 1e-4
 
 
 def _np(*values: Any) -> tuple:
     return tuple(np.asarray(v.numpy() if hasattr(v, "numpy") else v) for v in values)
+
+
+def _tensors(inputs: dict) -> dict:
+    """The inputs as retrograd constants (arrays and NumPy scalars; counts stay ints)."""
+    return {
+        k: rg.constant(v) if isinstance(v, (np.ndarray, np.generic)) else v
+        for k, v in inputs.items()
+    }
 
 
 # --- chain: y = sin(y) * 1.01, 200 times, dy/dx ---------------------------------------------
@@ -54,12 +64,16 @@ def chain_numpy(x0, steps):
 
 def chain_eager(x0, steps):
     x = rg.constant(x0)
-    with rg.GradientTape() as tape:
-        tape.watch(x)
-        y = x
-        for _ in range(steps):
-            y = rg.sin(y) * 1.01
-    return _np(y, tape.gradient(y, x))
+
+    def run():
+        with rg.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in range(steps):
+                y = rg.sin(y) * 1.01
+        return _np(y, tape.gradient(y, x))
+
+    return run
 
 
 def _chain_body(x, steps):
@@ -71,9 +85,9 @@ def _chain_body(x, steps):
 
 def chain_traced(x0, steps):
     f = rg.function(lambda x: _chain_body(x, steps))
+    x = rg.constant(x0)
 
-    def run(x0, steps):
-        x = rg.constant(x0)
+    def run():
         with rg.GradientTape() as tape:
             tape.watch(x)
             y = f(x)
@@ -95,12 +109,16 @@ def _sin_scaled(y):
 
 def custom_eager(x0, steps):
     x = rg.constant(x0)
-    with rg.GradientTape() as tape:
-        tape.watch(x)
-        y = x
-        for _ in range(steps):
-            y = _sin_scaled(y)
-    return _np(y, tape.gradient(y, x))
+
+    def run():
+        with rg.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in range(steps):
+                y = _sin_scaled(y)
+        return _np(y, tape.gradient(y, x))
+
+    return run
 
 
 def custom_traced(x0, steps):
@@ -111,9 +129,9 @@ def custom_traced(x0, steps):
         return y
 
     f = rg.function(body)
+    x = rg.constant(x0)
 
-    def run(x0, steps):
-        x = rg.constant(x0)
+    def run():
         with rg.GradientTape() as tape:
             tape.watch(x)
             y = f(x)
@@ -158,27 +176,22 @@ def _mlp_loss(x, w1, w2, labels):
     return -rg.reduce_sum(labels * rg.nn.log_softmax(logits)) / float(x.shape[0])
 
 
-def mlp_eager(x, w1, w2, labels):
-    x, labels = rg.constant(x), rg.constant(labels)
-    w1, w2 = rg.constant(w1), rg.constant(w2)
-    with rg.GradientTape() as tape:
-        tape.watch([w1, w2])
-        loss = _mlp_loss(x, w1, w2, labels)
-    return _np(loss, *tape.gradient(loss, [w1, w2]))
-
-
-def mlp_traced(x, w1, w2, labels):
-    f = rg.function(_mlp_loss)
-
-    def run(x, w1, w2, labels):
-        x, labels = rg.constant(x), rg.constant(labels)
-        w1, w2 = rg.constant(w1), rg.constant(w2)
+def _mlp_step(loss_fn, x, w1, w2, labels):
+    def run():
         with rg.GradientTape() as tape:
             tape.watch([w1, w2])
-            loss = f(x, w1, w2, labels)
+            loss = loss_fn(x, w1, w2, labels)
         return _np(loss, *tape.gradient(loss, [w1, w2]))
 
     return run
+
+
+def mlp_eager(**inputs):
+    return _mlp_step(_mlp_loss, **_tensors(inputs))
+
+
+def mlp_traced(**inputs):
+    return _mlp_step(rg.function(_mlp_loss), **_tensors(inputs))
 
 
 # --- matmul: sum(A @ B), 1024 x 1024 ----------------------------------------------------------
@@ -199,25 +212,26 @@ def matmul_numpy(a, b):
     return total, ones @ b.T, a.T @ ones
 
 
-def matmul_eager(a, b):
-    a, b = rg.constant(a), rg.constant(b)
-    with rg.GradientTape() as tape:
-        tape.watch([a, b])
-        total = rg.reduce_sum(rg.matmul(a, b))
-    return _np(total, *tape.gradient(total, [a, b]))
-
-
-def matmul_traced(a, b):
-    f = rg.function(lambda a, b: rg.reduce_sum(rg.matmul(a, b)))
-
-    def run(a, b):
-        a, b = rg.constant(a), rg.constant(b)
+def _matmul_step(total_fn, a, b):
+    def run():
         with rg.GradientTape() as tape:
             tape.watch([a, b])
-            total = f(a, b)
+            total = total_fn(a, b)
         return _np(total, *tape.gradient(total, [a, b]))
 
     return run
+
+
+def _sum_of_product(a, b):
+    return rg.reduce_sum(rg.matmul(a, b))
+
+
+def matmul_eager(**inputs):
+    return _matmul_step(_sum_of_product, **_tensors(inputs))
+
+
+def matmul_traced(**inputs):
+    return _matmul_step(rg.function(_sum_of_product), **_tensors(inputs))
 
 
 # --- hvp: Hessian-vector product of sum(tanh(x)^2), nested tapes ------------------------------
@@ -239,8 +253,7 @@ def hvp_numpy(x, v):
     return (2 * s * s - 4 * t * t * s) * v, 2 * t * s
 
 
-def hvp_eager(x, v):
-    x, v = rg.constant(x), rg.constant(v)
+def _hvp(x, v):
     with rg.GradientTape() as outer:
         outer.watch(x)
         with rg.GradientTape() as inner:
@@ -248,22 +261,17 @@ def hvp_eager(x, v):
             f = rg.reduce_sum(rg.square(rg.tanh(x)))
         g = inner.gradient(f, x)
         dot = rg.reduce_sum(g * v)
-    return _np(outer.gradient(dot, x), g)
+    return outer.gradient(dot, x), g
 
 
-def hvp_traced(x, v):
-    def body(x, v):
-        with rg.GradientTape() as outer:
-            outer.watch(x)
-            with rg.GradientTape() as inner:
-                inner.watch(x)
-                f = rg.reduce_sum(rg.square(rg.tanh(x)))
-            g = inner.gradient(f, x)
-            dot = rg.reduce_sum(g * v)
-        return outer.gradient(dot, x), g
+def hvp_eager(**inputs):
+    tensors = _tensors(inputs)
+    return lambda: _np(*_hvp(**tensors))
 
-    f = rg.function(body)
-    return lambda x, v: _np(*f(rg.constant(x), rg.constant(v)))
+
+def hvp_traced(**inputs):
+    f, tensors = rg.function(_hvp), _tensors(inputs)
+    return lambda: _np(*f(**tensors))
 
 
 # --- elementwise: sum(exp(sin(e)) * e), 4 million elements ------------------------------------
@@ -282,25 +290,26 @@ def elementwise_numpy(e):
     return total, x + e * x * np.cos(e)
 
 
-def elementwise_eager(e):
-    e = rg.constant(e)
-    with rg.GradientTape() as tape:
-        tape.watch(e)
-        total = rg.reduce_sum(rg.exp(rg.sin(e)) * e)
-    return _np(total, tape.gradient(total, e))
+def _elementwise_total(e):
+    return rg.reduce_sum(rg.exp(rg.sin(e)) * e)
 
 
-def elementwise_traced(e):
-    f = rg.function(lambda e: rg.reduce_sum(rg.exp(rg.sin(e)) * e))
-
-    def run(e):
-        e = rg.constant(e)
+def _elementwise_step(total_fn, e):
+    def run():
         with rg.GradientTape() as tape:
             tape.watch(e)
-            total = f(e)
+            total = total_fn(e)
         return _np(total, tape.gradient(total, e))
 
     return run
+
+
+def elementwise_eager(**inputs):
+    return _elementwise_step(_elementwise_total, **_tensors(inputs))
+
+
+def elementwise_traced(**inputs):
+    return _elementwise_step(rg.function(_elementwise_total), **_tensors(inputs))
 
 
 WORKLOADS = [
