@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-from tests.ops.table import Case, check_forward, check_gradient, unary
+from retrograd.ops import nn_ops
+from tests.ops.table import Case, binary, check_forward, check_gradient, unary
 
 
 def _softmax(x, axis=-1):
@@ -16,6 +17,12 @@ def _softmax(x, axis=-1):
 
 CASES = [
     *unary("Relu", rg.nn.relu, lambda x: np.maximum(x, 0), avoid=lambda a: np.abs(a) < 0.1),
+    *binary(
+        "ReluGrad",
+        nn_ops.relu_grad,
+        lambda g, f: np.where(f > 0, g, 0),
+        avoid=lambda a: np.abs(a) < 0.1,
+    ),
     *unary("Softplus", rg.nn.softplus, lambda x: np.log1p(np.exp(x))),
     Case("Softmax", rg.nn.softmax, ((2, 3),), _softmax),
     Case(
@@ -57,3 +64,15 @@ def test_softplus_is_stable_for_large_inputs():
 def test_softmax_axis_out_of_range():
     with pytest.raises(rg.errors.InvalidArgumentError, match="Softmax"):
         rg.nn.softmax(rg.ones([2]), axis=1)
+
+
+def test_the_second_derivative_of_relu_is_zeros_as_in_tensorflow():
+    x = rg.constant([1.0, -2.0, 3.0])
+    with rg.GradientTape() as outer:
+        outer.watch(x)
+        with rg.GradientTape() as inner:
+            inner.watch(x)
+            y = rg.reduce_sum(rg.nn.relu(x))
+        g = inner.gradient(y, x)
+    assert g.numpy().tolist() == [1.0, 0.0, 1.0]
+    assert outer.gradient(g, x).numpy().tolist() == [0.0, 0.0, 0.0]  # TensorFlow: zeros, not None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from retrograd.ops import array_ops, broadcast, linalg_ops, math_ops, reduction_ops
+from retrograd.ops import array_ops, broadcast, linalg_ops, math_ops, nn_ops, reduction_ops
 from retrograd.registry import RegisterForward
 from retrograd.tensor import Tensor
 
@@ -67,7 +67,7 @@ _UNARY: dict[str, Callable[[Tensor, Tensor, Tensor], Tensor]] = {
     "Tanh": lambda t, x, y: t * (1 - y * y),
     "Sigmoid": lambda t, x, y: t * (y * (1 - y)),
     "Conj": lambda t, x, y: math_ops.conj(t),
-    "Relu": lambda t, x, y: t * math_ops.cast(y > 0, t.dtype),
+    "Relu": lambda t, x, y: nn_ops.relu_grad(t, y),
     "Softplus": lambda t, x, y: t * math_ops.sigmoid(x),
     "Identity": lambda t, x, y: t,
     "ReadVariableOp": lambda t, x, y: t,

@@ -13,9 +13,10 @@ import numpy as np
 
 from retrograd.errors import InvalidArgumentError
 from retrograd.execute import define_op, execute
-from retrograd.ops import math_ops, reduction_ops
-from retrograd.ops.define import FLOAT, REAL, tensor_arg, unary_op
+from retrograd.ops import array_ops, broadcast, math_ops, reduction_ops
+from retrograd.ops.define import FLOAT, REAL, tensor_arg, tensor_pair, unary_op
 from retrograd.registry import RegisterGradient, mark_batchable
+from retrograd.shapes import broadcast_dims
 from retrograd.tensor import Tensor
 
 
@@ -45,9 +46,30 @@ _LogSoftmax = define_op("LogSoftmax", _log_softmax_kernel)
 _L2Loss = define_op("L2Loss", lambda t: (np.sum(np.square(t), dtype=t.dtype) / 2).astype(t.dtype))
 
 
+def _relu_grad_kernel(gradients, features):
+    return np.where(features > 0, gradients, 0).astype(gradients.dtype, copy=False)
+
+
+_ReluGrad = define_op("ReluGrad", _relu_grad_kernel, elementwise=True)
+
+
+def relu_grad(gradients: Any, features: Any, name: str | None = None) -> Tensor:
+    """``gradients`` where ``features > 0``, else 0, in one pass: the gradient of relu
+    (TensorFlow's ReluGrad op; ``features`` may be relu's input or its output)."""
+    g, f = tensor_pair("ReluGrad", gradients, features, REAL)
+    broadcast_dims([g._value.shape, f._value.shape], "ReluGrad")
+    return execute(_ReluGrad, (g, f), None, name)
+
+
 @RegisterGradient("Relu")
 def _relu_grad(op, grad):
-    return grad * math_ops.cast(op.outputs[0] > 0, grad.dtype)
+    return relu_grad(grad, op.outputs[0])
+
+
+@RegisterGradient("ReluGrad")
+def _relu_grad_grad(op, grad):
+    # Piecewise linear in `gradients`, piecewise constant in `features` (zero gradient).
+    return broadcast.reduce_to_inputs(op, relu_grad(grad, op.inputs[1]), array_ops.zeros_like(grad))
 
 
 @RegisterGradient("Softplus")
@@ -55,7 +77,7 @@ def _softplus_grad(op, grad):
     return grad * math_ops.sigmoid(op.inputs[0])
 
 
-mark_batchable("Relu", "Softplus")
+mark_batchable("Relu", "ReluGrad", "Softplus")
 
 
 def _softmax(op, logits, axis, name):
