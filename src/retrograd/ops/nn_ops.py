@@ -47,7 +47,8 @@ _L2Loss = define_op("L2Loss", lambda t: (np.sum(np.square(t), dtype=t.dtype) / 2
 
 
 def _relu_grad_kernel(gradients, features):
-    return np.where(features > 0, gradients, 0).astype(gradients.dtype, copy=False)
+    # A product (as TensorFlow's kernel), so a NaN gradient stays NaN where features <= 0.
+    return gradients * (features > 0)
 
 
 _ReluGrad = define_op("ReluGrad", _relu_grad_kernel, elementwise=True)
