@@ -15,7 +15,10 @@ once, e.g. the rows of a Jacobian); this needs every rule on the path to be batc
 from __future__ import annotations
 
 import itertools
+import sys
 from typing import Any
+
+import numpy as np
 
 from retrograd.execute import Operation, context
 from retrograd.ops import array_ops, broadcast, math_ops
@@ -92,10 +95,15 @@ def _walk(
         if context.backward_observers:
             for observer in context.backward_observers:
                 observer.observe_backward(op, rule, upstream, downstream)
-        for value, g in zip(inputs, downstream):
-            if g is not None and id(value) in influenced:
-                _accumulate(grads, id(value), g)
+        _pass_down(grads, inputs, downstream, influenced)
+        upstream = downstream = None  # the parts are in `grads` alone now: summable in place
     return [_total(grads.get(id(s))) for s in sources]
+
+
+def _pass_down(grads: dict, inputs: tuple, downstream: list, influenced: set) -> None:
+    for value, g in zip(inputs, downstream):
+        if g is not None and id(value) in influenced:
+            _accumulate(grads, id(value), g)
 
 
 def _plan(tracked: dict, targets: list, source_ids: set) -> tuple[list[Operation], set[int]]:
@@ -165,19 +173,14 @@ def _upstream(op: Operation, grads: dict, source_ids: set, batch_shape: tuple) -
     """
     outputs = op.outputs
     if len(outputs) == 1:  # the common case
-        key = id(outputs[0])
-        pending = grads.get(key) if key in source_ids else grads.pop(key, None)
-        return None if pending is None else [_total(pending)]
+        g = _take(grads, id(outputs[0]), source_ids)
+        return None if g is None else [g]
     upstream = []
     found = False
     for out in outputs:
-        key = id(out)
-        pending = grads.get(key) if key in source_ids else grads.pop(key, None)
-        if pending is not None:
-            found = True
-            upstream.append(_total(pending))
-        else:
-            upstream.append(None)
+        g = _take(grads, id(out), source_ids)
+        found = found or g is not None
+        upstream.append(g)
     if not found:
         return None
     if takes_missing_upstream(op.type):
@@ -192,9 +195,54 @@ def _upstream(op: Operation, grads: dict, source_ids: set, batch_shape: tuple) -
     return upstream
 
 
+def _take(grads: dict, key: int, source_ids: set) -> Tensor | None:
+    """The total gradient of a value, removed from ``grads`` (kept, summed, for a source:
+    its gradient is also a result)."""
+    if key in source_ids:
+        total = grads[key] = _total(grads.get(key))
+        return total
+    return _total(grads.pop(key, None))
+
+
 def _total(pending: Any) -> Tensor | None:
     """The gradient kept in ``grads``: one tensor, or the sum of a list of parts."""
-    return math_ops.add_n(pending) if type(pending) is list else pending
+    if type(pending) is not list:
+        return pending
+    if not context.recording:  # nothing records the sum: it may be computed in place
+        summed = _sum_in_place(pending)
+        if summed is not None:
+            return summed
+    return math_ops.add_n(pending)
+
+
+def _holders(parts: list, i: int) -> tuple[int, int]:
+    """How many references part ``i`` and its array have, seen from here."""
+    return sys.getrefcount(parts[i]), sys.getrefcount(parts[i]._value)
+
+
+# What `_holders` sees for a part that only its list holds, whose array only the part holds
+# (measured: it depends on the Python version).
+_SOLE_PART, _SOLE_ARRAY = _holders([Tensor(np.empty(2))], 0)
+
+
+def _sum_in_place(parts: list) -> Tensor | None:
+    """The sum of gradient ``parts`` accumulated into the buffer of one of them that nothing
+    but the list holds (an array owning its memory); None when there is no such part."""
+    for i in range(len(parts)):  # (not enumerate: its reused tuple would hold the part)
+        part = parts[i]
+        buffer = part._value
+        if type(buffer) is not np.ndarray or buffer.base is not None:
+            continue
+        part_refs, array_refs = _holders(parts, i)
+        # One more reference each: this function's `part` and `buffer`.
+        if part_refs <= _SOLE_PART + 1 and array_refs <= _SOLE_ARRAY + 1 and buffer.flags.writeable:
+            break
+    else:
+        return None
+    for j, other in enumerate(parts):
+        if j != i:
+            np.add(buffer, other._value, out=buffer)
+    return part
 
 
 def describe_rule(op: Operation, rule: Any) -> str:

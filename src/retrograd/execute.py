@@ -48,6 +48,9 @@ class OpDef:
     shapes) or would be costly to find that way; ``stateful`` ops (assignments, printing)
     run even when no output of theirs is needed; ``forwards_inputs`` ops output their last
     inputs unchanged (Identity, StopGradient), which compiled plans turn into assignments.
+    ``inplace(*arrays, out=array, **attrs)``, when given, computes the kernel's result into
+    ``out`` (shaped and typed like the result): compiled plans use it to write into the
+    buffer of an input that nothing needs afterwards.
     """
 
     __slots__ = (
@@ -58,6 +61,7 @@ class OpDef:
         "shape_fn",
         "stateful",
         "forwards_inputs",
+        "inplace",
     )
 
     def __init__(
@@ -69,6 +73,7 @@ class OpDef:
         shape_fn: Callable[..., Any] | None = None,
         stateful: bool = False,
         forwards_inputs: bool = False,
+        inplace: Callable[..., Any] | None = None,
     ) -> None:
         self.type = type_name
         self.kernel = kernel
@@ -77,6 +82,7 @@ class OpDef:
         self.shape_fn = shape_fn
         self.stateful = stateful
         self.forwards_inputs = forwards_inputs
+        self.inplace = inplace
 
     def __repr__(self) -> str:
         return f"OpDef({self.type!r})"

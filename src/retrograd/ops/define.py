@@ -6,6 +6,7 @@ Element kinds are NumPy's: ``f`` float, ``c`` complex, ``i`` signed and ``u`` un
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -105,11 +106,28 @@ def _named(fn: Callable[..., Any], api_name: str, doc: str, op: OpDef) -> Callab
     return fn
 
 
+# Kernels that are Python operators compute into a buffer through their ufunc.
+_OPERATOR_UFUNCS = {
+    operator.add: np.add,
+    operator.sub: np.subtract,
+    operator.mul: np.multiply,
+    operator.truediv: np.true_divide,
+    operator.neg: np.negative,
+}
+
+
+def ufunc_inplace(kernel: Callable[..., Any]) -> Callable[..., Any] | None:
+    """The in-place form (``f(*arrays, out=...)``) of a ufunc or operator kernel, else None."""
+    if isinstance(kernel, np.ufunc):
+        return kernel
+    return _OPERATOR_UFUNCS.get(kernel)
+
+
 def unary_op(
     api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str
 ) -> Callable[..., Any]:
     """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``."""
-    op = define_op(op_type, kernel, elementwise=True)
+    op = define_op(op_type, kernel, elementwise=True, inplace=ufunc_inplace(kernel))
 
     def op_function(x: Any, name: str | None = None) -> Tensor:
         x = (
@@ -126,7 +144,7 @@ def binary_op(
     api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str
 ) -> Callable[..., Any]:
     """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``."""
-    op = define_op(op_type, kernel, elementwise=True)
+    op = define_op(op_type, kernel, elementwise=True, inplace=ufunc_inplace(kernel))
 
     def op_function(x: Any, y: Any, name: str | None = None) -> Tensor:
         return execute(op, tensor_pair(op_type, x, y, kinds), None, name)

@@ -9,7 +9,6 @@ broadcast inputs get their gradient back through ``broadcast.reduce_to_inputs``.
 
 from __future__ import annotations
 
-import functools
 import operator
 from typing import Any
 
@@ -374,10 +373,23 @@ def _cast_grad(op, grad):
 
 
 def _add_n_kernel(*xs):
-    return functools.reduce(np.add, xs)
+    total = xs[0] + xs[1] if len(xs) > 1 else np.copy(xs[0])
+    for x in xs[2:]:
+        total += x  # into the sum made above (NumPy scalars simply rebind)
+    return total
 
 
-_AddN = define_op("AddN", _add_n_kernel)
+def _add_n_into(*xs, out):
+    skipped = False  # `out` is one of the inputs: add every other one (itself again if twice)
+    for x in xs:
+        if x is out and not skipped:
+            skipped = True
+            continue
+        np.add(out, x, out=out)
+    return out
+
+
+_AddN = define_op("AddN", _add_n_kernel, inplace=_add_n_into)
 
 
 def add_n(inputs: list, name: str | None = None) -> Tensor:

@@ -51,7 +51,12 @@ def _relu_grad_kernel(gradients, features):
     return gradients * (features > 0)
 
 
-_ReluGrad = define_op("ReluGrad", _relu_grad_kernel, elementwise=True)
+_ReluGrad = define_op(
+    "ReluGrad",
+    _relu_grad_kernel,
+    elementwise=True,
+    inplace=lambda gradients, features, out: np.multiply(gradients, features > 0, out=out),
+)
 
 
 def relu_grad(gradients: Any, features: Any, name: str | None = None) -> Tensor:
