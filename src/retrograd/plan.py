@@ -37,6 +37,7 @@ import numpy as np
 
 from retrograd.errors import InvalidArgumentError, OpError
 from retrograd.graph import GraphOperation, SymbolicTensor
+from retrograd.simplify import common_subexpressions
 from retrograd.variables import Variable
 
 __all__ = ["Plan", "ops_needed"]
@@ -79,7 +80,9 @@ def ops_needed(
     return sorted(seen.values(), key=lambda op: order[id(op)])
 
 
-def _reusable_input(op: GraphOperation, last_use: dict, local: set, kept: set) -> int | None:
+def _reusable_input(
+    op: GraphOperation, inputs: list, last_use: dict, local: set, kept: set
+) -> int | None:
     """The position of an input of ``op`` whose buffer its result may take: the op has an
     in-place kernel and one output; the input is a large array of the output's shape and
     dtype, held in a local variable, used last by this op, not fed in nor returned."""
@@ -88,7 +91,7 @@ def _reusable_input(op: GraphOperation, last_use: dict, local: set, kept: set) -
     out = op.outputs[0]._value
     if out.size is None or out.size < _REUSE_FROM_ELEMENTS:
         return None
-    for i, value in enumerate(op.inputs):
+    for i, value in enumerate(inputs):
         key = id(value)
         if (
             last_use.get(key) is op
@@ -169,8 +172,13 @@ class Plan:
         exprs: dict[int, str] = {}  # id(value) -> the expression that reads it
         local: set[int] = set()  # ids of values held in local variables (deletable)
         fresh = itertools.count()
+        same = common_subexpressions(self.ops)  # computed once, read wherever needed
+
+        def resolve(value: Any) -> Any:
+            return same.get(id(value), value)
 
         def expr(value: Any) -> str:
+            value = resolve(value)
             key = id(value)
             if key not in exprs:
                 if isinstance(value, Variable):
@@ -183,17 +191,20 @@ class Plan:
             return exprs[key]
 
         params = [expr(t) for t in self.feeds]
-        last_use = {id(v): op for op in self.ops for v in op.inputs}
-        kept = {id(t) for t in self.outputs}
+        ops = [op for op in self.ops if id(op.outputs[0]) not in same] if same else self.ops
+        last_use = {id(resolve(v)): op for op in ops for v in op.inputs}
+        kept = {id(resolve(t)) for t in self.outputs}
         caller_owned = kept | {id(t) for t in self.feeds}  # never written into
         lines: list[str] = []
-        for op in self.ops:
+        for op in ops:
             if op.type == "Const":
                 exprs[id(op.outputs[0])] = self._bind(f"c{next(fresh)}", op.get_attr("value"))
                 continue
             args = [expr(v) for v in op.inputs]
             call = self._call(op, args, fresh)
-            reusable = _reusable_input(op, last_use, local, caller_owned)
+            reusable = _reusable_input(
+                op, [resolve(v) for v in op.inputs], last_use, local, caller_owned
+            )
             if reusable is not None:
                 target = args[reusable]
                 inplace = self._kernel(op.op_def.inplace, op._attrs, fresh)
@@ -204,7 +215,8 @@ class Plan:
             lines.append(f"    {targets} = {call}" if targets else f"    {call}")
             lines[-1] += f"  # {op.type} '{op.name}'"
             self._line_ops[len(lines) + 1] = op  # line 1 is the def
-            done = [v for v in op.inputs if last_use.get(id(v)) is op] + [
+            inputs = [resolve(v) for v in op.inputs]
+            done = [v for v in inputs if last_use.get(id(v)) is op] + [
                 t for t in op.outputs if id(t) not in last_use
             ]
             dead = [exprs[id(v)] for v in done if id(v) in local and id(v) not in kept]
