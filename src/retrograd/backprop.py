@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -72,22 +73,32 @@ def _walk(
     for t, seed in zip(targets, seeds):
         if seed is not None:
             _accumulate(grads, id(t), seed)
-    for position, op in enumerate(order):
+    lookup = gradient_registry.lookup
+    # The loop is written out (no helper calls in the common case): it runs once per op.
+    for position in range(len(order)):
+        op = order[position]
+        outputs = op.outputs
         if release:  # every consumer of its outputs is done: nothing needs the record
             order[position] = None
-            for out in op.outputs:
+            for out in outputs:
                 tracked.pop(id(out), None)
-        upstream = _upstream(op, grads, source_ids, batch_shape)
-        if upstream is None:
-            continue
-        rule = op.grad_fn or gradient_registry.lookup(op.type)
+        if len(outputs) == 1:
+            key = id(outputs[0])
+            g = _take(grads, key, source_ids) if key in source_ids else grads.pop(key, None)
+            if g is None:
+                continue
+            upstream = [_total(g) if type(g) is list else g]
+        else:
+            upstream = _upstream(op, grads, source_ids, batch_shape)
+            if upstream is None:
+                continue
+        rule = op.grad_fn or lookup(op.type)
         if rule is None:  # declared non-differentiable
             continue
         inputs = op.inputs
         if len(inputs) > 1:  # a single input's gradient is always wanted here
-            op.skip_input_indices = tuple(
-                i for i, value in enumerate(inputs) if id(value) not in influenced
-            )
+            skip = [i for i, value in enumerate(inputs) if id(value) not in influenced]
+            op.skip_input_indices = tuple(skip) if skip else ()
         try:
             downstream = call_rule(rule, op, upstream, batch_shape)
         finally:
@@ -95,15 +106,14 @@ def _walk(
         if context.backward_observers:
             for observer in context.backward_observers:
                 observer.observe_backward(op, rule, upstream, downstream)
-        _pass_down(grads, inputs, downstream, influenced)
-        upstream = downstream = None  # the parts are in `grads` alone now: summable in place
+        for i in range(len(inputs)):
+            g = downstream[i]
+            if g is not None:
+                key = id(inputs[i])
+                if key in influenced:
+                    _accumulate(grads, key, g)
+        g = upstream = downstream = None  # the parts are in `grads` alone: summable in place
     return [_total(grads.get(id(s))) for s in sources]
-
-
-def _pass_down(grads: dict, inputs: tuple, downstream: list, influenced: set) -> None:
-    for value, g in zip(inputs, downstream):
-        if g is not None and id(value) in influenced:
-            _accumulate(grads, id(value), g)
 
 
 def _plan(tracked: dict, targets: list, source_ids: set) -> tuple[list[Operation], set[int]]:
@@ -270,8 +280,9 @@ def _same_shape(a: Any, b: Any) -> bool:
     return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b))
 
 
-def call_rule(rule: Any, op: Operation, upstream: list, batch_shape: tuple = ()) -> list:
-    """Calls a gradient function and checks that it returned one well-formed gradient per input.
+def call_rule(rule: Any, op: Operation, upstream: list, batch_shape: tuple = ()) -> Sequence:
+    """Calls a gradient function and checks that it returned one well-formed gradient per input
+    (a tuple or list, or a single tensor for a single input); returns the gradients.
 
     Each gradient must have its input's dtype and shape (after ``batch_shape``).
     """
@@ -280,14 +291,19 @@ def call_rule(rule: Any, op: Operation, upstream: list, batch_shape: tuple = ())
         result = rule(op, *upstream)
     finally:
         context.rule_depth -= 1
-    grads = list(result) if isinstance(result, (list, tuple)) else [result]
+    kind = type(result)
+    if kind is tuple or kind is list:
+        grads = result
+    else:
+        grads = tuple(result) if isinstance(result, (list, tuple)) else (result,)
     inputs = op.inputs
     if len(grads) != len(inputs):
         raise ValueError(
             f"{describe_rule(op, rule)} returned {len(grads)} gradient(s) but op '{op.name}' has "
             f"{len(inputs)} input(s); return one per input (None for no gradient)"
         )
-    for i, g in enumerate(grads):
+    for i in range(len(grads)):
+        g = grads[i]
         if g is None:
             continue
         if type(g) is not Tensor and not isinstance(g, Tensor):
