@@ -120,22 +120,29 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | N
             f"got {type(returned).__name__}"
         )
     result, grad_fn = returned
-    flat_args = [a for a in nest.flatten(args) if isinstance(a, (Tensor, Variable))]
-    variables = [v for v in read if not any(v is a for a in flat_args)]
+    if all(type(a) is Tensor for a in args) and not kwargs:  # the common call, kept cheap
+        flat_args: list = list(args)
+    else:
+        flat_args = [a for a in nest.flatten(args) if isinstance(a, (Tensor, Variable))]
+    variables = [v for v in read if not any(v is a for a in flat_args)] if read else []
     if variables and not _accepts_variables(grad_fn):
         raise TypeError(
             f"{_describe(f)} reads the variables {[v.name for v in variables]}, so its grad_fn "
             f"must accept the keyword argument 'variables' and return (input_grads, variable_grads)"
         )
-    outputs = [_as_output(f, i, y) for i, y in enumerate(nest.flatten(result))]
+    single = type(result) is Tensor
+    outputs = (
+        [result] if single else [_as_output(f, i, y) for i, y in enumerate(nest.flatten(result))]
+    )
     if context.graph is not None:
         fresh = _graph_op(f, grad_fn, flat_args, variables, outputs, (args, kwargs))
         return nest.pack_sequence_as(result, fresh)
     if not context.recording:
-        return nest.pack_sequence_as(result, outputs)
-    inputs = [convert_to_tensor(a) for a in flat_args]  # a variable argument is read (recorded)
-    fresh = tuple(Tensor(y._value) for y in outputs)
-    packed = nest.pack_sequence_as(result, list(fresh))
+        return result if single else nest.pack_sequence_as(result, outputs)
+    # A variable argument is read (recorded) by the conversion.
+    inputs = [a if type(a) is Tensor else convert_to_tensor(a) for a in flat_args]
+    fresh = tuple([Tensor(y._value) for y in outputs])
+    packed = fresh[0] if single else nest.pack_sequence_as(result, list(fresh))
     rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs))
     if jvp_fn is not None:
         rule.forward_rule = _ForwardRule(jvp_fn, args, packed, rule.describe)
@@ -203,7 +210,6 @@ class _Rule:
         "_inputs",
         "_variables",
         "_forwarded",
-        "describe",
         "call",
         "forward_rule",
     )
@@ -222,9 +228,13 @@ class _Rule:
         self._inputs = inputs
         self._variables = variables
         self._forwarded = forwarded  # graph ops: forward results passed through, no gradient
-        self.describe = _describe(f)
         self.call = call
         self.forward_rule: _ForwardRule | None = None
+
+    @property
+    def describe(self) -> str:
+        """How errors name this rule: the custom-gradient function and where it is defined."""
+        return _describe(self._f)
 
     @property
     def argument_count(self) -> int:
@@ -253,12 +263,14 @@ class _Rule:
                 )
         else:
             input_grads, variable_grads = self._grad_fn(*upstream), []
-        flat = nest.flatten(input_grads)
+        flat = [input_grads] if type(input_grads) is Tensor else nest.flatten(input_grads)
         if len(flat) != len(self._inputs):
             raise ValueError(
                 f"{self.describe}: grad_fn returned {len(flat)} gradient(s) but the function has "
                 f"{len(self._inputs)} tensor input(s); return one per input (None for no gradient)"
             )
+        if not variable_grads and not self._forwarded and all(type(g) is Tensor for g in flat):
+            return flat  # tensors for the arguments: nothing to convert
         targets = [*self._inputs, *self._variables]
         grads = [*flat, *variable_grads]
         converted = [self._as_gradient(i, g, x) for i, (g, x) in enumerate(zip(grads, targets))]
