@@ -272,10 +272,15 @@ def record_operation(
     """
     record = None
     for tape in context.tapes:
-        if tape._should_record(inputs):
-            if record is None:
-                record = Operation(op_type, tuple(inputs), outputs, attrs, name, grad_fn)
-            tape._record(record)
+        tracked = tape._tracked  # (GradientTape._should_record, inlined: once per op)
+        for value in inputs:
+            if id(value) in tracked:
+                break
+        else:
+            continue
+        if record is None:
+            record = Operation(op_type, tuple(inputs), outputs, attrs, name, grad_fn)
+        tape._record(record)
     if context.observers:
         if record is None:
             record = Operation(op_type, tuple(inputs), outputs, attrs, name, grad_fn)
