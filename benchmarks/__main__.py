@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import platform
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -61,7 +64,9 @@ def peak_memory(fn: Callable[[], object]) -> int:
         tracemalloc.stop()
 
 
-def run(workloads: list[Workload], quick: bool, others: dict) -> list[dict]:
+def run(workloads: list[Workload], quick: bool, framework: str | None = None) -> list[dict]:
+    """One row per workload: retrograd's columns, or those of ``framework``."""
+    others = frameworks.builders(framework) if framework else {}
     gc.collect()
     gc.freeze()
     rows = []
@@ -69,12 +74,13 @@ def run(workloads: list[Workload], quick: bool, others: dict) -> list[dict]:
         inputs = w.make_inputs(quick)
         reference = w.numpy(**inputs)
         # Each implementation converts the inputs to its tensors once, untimed.
-        impls: dict[str, Callable] = {"retrograd": w.eager(**inputs)}
-        if w.traced is not None:
-            impls["retrograd function"] = w.traced(**inputs)
-        for framework, builders in others.items():
-            if w.name in builders:
-                impls[framework] = builders[w.name](**inputs)
+        impls: dict[str, Callable] = {}
+        if framework is None:
+            impls["retrograd"] = w.eager(**inputs)
+            if w.traced is not None:
+                impls["retrograd function"] = w.traced(**inputs)
+        elif w.name in others:
+            impls[framework] = others[w.name](**inputs)
         for impl, fn in impls.items():
             check(w.name, impl, fn(), reference, w.rtol)
         numpy_run = lambda w=w, i=inputs: w.numpy(**i)  # noqa: E731
@@ -85,12 +91,47 @@ def run(workloads: list[Workload], quick: bool, others: dict) -> list[dict]:
             bases.append(base)
             row[impl] = took / base
         row["numpy_ms"] = statistics.median(bases) * 1e3
-        if w.name == "elementwise":
+        if w.name == "elementwise":  # tracemalloc sees NumPy's allocations only
             size = inputs["e"].nbytes
-            row["memory"] = {impl: peak_memory(fn) / size for impl, fn in impls.items()}
+            row["memory"] = {
+                impl: peak_memory(fn) / size
+                for impl, fn in impls.items()
+                if impl.startswith("retrograd") or impl in frameworks.NUMPY_BACKED
+            }
             row["memory"]["numpy"] = peak_memory(lambda w=w, i=inputs: w.numpy(**i)) / size
         rows.append(row)
     return rows
+
+
+def run_framework(name: str, names: list[str], quick: bool) -> list[dict]:
+    """``framework``'s rows, measured in a process of its own; [] if it fails there."""
+    command = [sys.executable, "-m", "benchmarks", "--framework", name, "--only", *names]
+    done = subprocess.run(
+        command + (["--quick"] if quick else []),
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    if done.returncode != 0:
+        print(f"# {name} could not be measured: {done.stderr.strip().splitlines()[-1:]}")
+        return []
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def merge(rows: list[dict], framework_rows: list[dict]) -> None:
+    """Adds a framework's columns (and its memory figure) to the rows of the same workloads."""
+    by_name = {r["workload"]: r for r in rows}
+    for extra in framework_rows:
+        row = by_name.get(extra["workload"])
+        if row is None:
+            continue
+        for key, value in extra.items():
+            if key == "memory":
+                row.setdefault("memory", {}).update(
+                    {k: v for k, v in value.items() if k != "numpy"}
+                )
+            elif key not in ("workload", "description", "numpy_ms"):
+                row[key] = value
 
 
 def render(rows: list[dict], markdown: bool) -> str:
@@ -142,16 +183,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="workload names")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--no-frameworks", action="store_true", help="skip PyTorch/JAX/TF/autograd")
+    parser.add_argument("--framework", help=argparse.SUPPRESS)  # one framework's rows, as JSON
     args = parser.parse_args(argv)
     chosen = [w for w in WORKLOADS if not args.only or w.name in args.only]
-    others = {} if args.no_frameworks else frameworks.available()
+    if args.framework:
+        print(json.dumps(run(chosen, args.quick, args.framework)))
+        return 0
     print(
         f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, NumPy {np.__version__}"
     )
     print(
         "# ratios: median time / median time of hand-written NumPy doing the same work (lower is better)"
     )
-    print(render(run(chosen, args.quick, others), args.markdown))
+    rows = run(chosen, args.quick)
+    for name in [] if args.no_frameworks else frameworks.installed():
+        merge(rows, run_framework(name, [w.name for w in chosen], args.quick))
+    print(render(rows, args.markdown))
     return 0
 
 

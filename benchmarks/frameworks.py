@@ -1,6 +1,8 @@
 """The workloads in PyTorch, JAX, TensorFlow and HIPS autograd, for comparison columns.
 
-Each framework is used only if it can be imported; none is a dependency. As in
+Each framework is used only if it can be imported; none is a dependency. The runner
+measures each one in a process of its own (frameworks start thread pools that would slow
+whatever runs beside them). As in
 ``workloads``, every entry is a builder: given the workload's NumPy inputs it makes the
 framework's tensors (untimed) and returns ``run()``, which does the forward and backward
 work and returns NumPy arrays (value, gradients).
@@ -16,21 +18,28 @@ import numpy as np
 Builder = Callable[..., Callable[[], tuple]]
 
 
-def available() -> dict[str, dict[str, Builder]]:
-    """{framework: {workload: builder}} for the frameworks importable here."""
-    found = {}
-    for name, module, build in (
-        ("pytorch", "torch", _torch),
-        ("jax", "jax", _jax),
-        ("tensorflow", "tensorflow", _tensorflow),
-        ("autograd", "autograd", _autograd),
-    ):
-        if importlib.util.find_spec(module) is not None:
-            try:
-                found[name] = build()
-            except Exception as e:  # a broken install should not stop the benchmark
-                print(f"# {name} is installed but could not be used: {e}")
-    return found
+# The module each framework is imported as, and how its workloads are built.
+_FRAMEWORKS = {
+    "pytorch": "torch",
+    "jax": "jax",
+    "tensorflow": "tensorflow",
+    "autograd": "autograd",
+}
+
+# Frameworks whose arrays are NumPy's: tracemalloc sees their memory, so it is reported.
+NUMPY_BACKED = {"autograd"}
+
+
+def installed() -> list[str]:
+    """The frameworks importable here (found without importing them)."""
+    return [name for name, module in _FRAMEWORKS.items() if importlib.util.find_spec(module)]
+
+
+def builders(name: str) -> dict[str, Builder]:
+    """{workload: builder} for framework ``name`` (imports it)."""
+    return {"pytorch": _torch, "jax": _jax, "tensorflow": _tensorflow, "autograd": _autograd}[
+        name
+    ]()
 
 
 def _torch() -> dict[str, Builder]:

@@ -39,3 +39,11 @@ def test_jacobian_benchmark_runs_and_checks_its_values(capsys):
         "tall jacfwd vs jacrev",
     }
     assert "speedup" in capsys.readouterr().out
+
+
+def test_framework_columns_measured_elsewhere_join_their_workloads():
+    from benchmarks.__main__ import merge
+
+    rows = [{"workload": "chain", "numpy_ms": 0.1, "retrograd": 5.0}]
+    merge(rows, [{"workload": "chain", "numpy_ms": 0.2, "pytorch": 14.0}, {"workload": "x"}])
+    assert rows == [{"workload": "chain", "numpy_ms": 0.1, "retrograd": 5.0, "pytorch": 14.0}]
