@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
+from retrograd.ops import math_ops
 from tests.ops.table import Case, binary, check_forward, check_gradient, unary
 
 
@@ -48,6 +49,8 @@ CASES = [
     *unary("Tan", rg.tan, np.tan, domain=(-1.2, 1.2)),
     *unary("Tanh", rg.tanh, np.tanh),
     *unary("Sigmoid", rg.sigmoid, _sigmoid),
+    *binary("TanhGrad", math_ops.tanh_grad, lambda y, dy: dy * (1 - y * y)),
+    *binary("SigmoidGrad", math_ops.sigmoid_grad, lambda y, dy: dy * y * (1 - y)),
     # Through float32 and back: finite differences need a step far above float32 rounding.
     *unary(
         "Cast",

@@ -148,7 +148,8 @@ def unbroadcast(grad: Tensor, like: Any) -> Tensor:
 
 def reduce_to_inputs(op, *grads: Tensor | None) -> tuple[Tensor | None, ...]:
     """Each gradient unbroadcast to the shape of the matching input of ``op`` (None stays)."""
-    return tuple(None if g is None else unbroadcast(g, x) for g, x in zip(grads, op.inputs))
+    inputs = op.inputs
+    return tuple([None if g is None else unbroadcast(g, inputs[i]) for i, g in enumerate(grads)])
 
 
 @RegisterGradient("BroadcastTo")

@@ -313,16 +313,45 @@ def _tan_grad(op, grad):
     return grad * square(reciprocal(cos(conj(op.inputs[0]))))
 
 
+# The gradients of tanh and sigmoid in terms of their outputs, one op each (TensorFlow's
+# TanhGrad and SigmoidGrad): one pass over the data instead of three.
+tanh_grad = binary_op(
+    "tanh_grad",
+    "TanhGrad",
+    lambda y, dy: dy * (1 - y * y),
+    FLOAT_COMPLEX,
+    "dy * (1 - y * y): the gradient of tanh from its output y and upstream gradient dy.",
+)
+sigmoid_grad = binary_op(
+    "sigmoid_grad",
+    "SigmoidGrad",
+    lambda y, dy: dy * (y * (1 - y)),
+    FLOAT_COMPLEX,
+    "dy * y * (1 - y): the gradient of sigmoid from its output y and upstream gradient dy.",
+)
+
+
 @RegisterGradient("Tanh")
 def _tanh_grad(op, grad):
-    y = conj(op.outputs[0])
-    return grad * (1 - y * y)
+    return tanh_grad(conj(op.outputs[0]), grad)
+
+
+@RegisterGradient("TanhGrad")
+def _tanh_grad_grad(op, grad):
+    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
+    return broadcast.reduce_to_inputs(op, grad * -2.0 * dy * y, tanh_grad(y, grad))
 
 
 @RegisterGradient("Sigmoid")
 def _sigmoid_grad(op, grad):
-    y = conj(op.outputs[0])
-    return grad * (y * (1 - y))
+    return sigmoid_grad(conj(op.outputs[0]), grad)
+
+
+@RegisterGradient("SigmoidGrad")
+def _sigmoid_grad_grad(op, grad):
+    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
+    scaled = grad * dy
+    return broadcast.reduce_to_inputs(op, scaled - 2.0 * scaled * y, sigmoid_grad(y, grad))
 
 
 @RegisterGradient("Conj")
@@ -466,4 +495,5 @@ mark_batchable(
     *("AddV2", "Sub", "Mul", "RealDiv", "FloorMod", "Pow", "Maximum", "Minimum", "AddN"),
     *("Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Reciprocal", "Exp", "Log", "Log1p", "Expm1"),
     *("Sin", "Cos", "Tan", "Tanh", "Sigmoid", "Conj", "Cast", "ClipByValue"),
+    *("TanhGrad", "SigmoidGrad"),
 )

@@ -142,8 +142,8 @@ def _kept_shape(reduced_shape: tuple, reduced: tuple[int, ...], ndim: int) -> tu
 
 def _keep_dims(t: Tensor, op) -> Tensor:
     """An output or upstream gradient of reduction ``op`` with its reduced axes back, as 1."""
-    if op.get_attr("keepdims"):
-        return t
+    if op.get_attr("keepdims") or t._value.shape == ():
+        return t  # (a scalar broadcasts to any shape as it is)
     ndim = op.inputs[0]._value.ndim
     reduced = _reduced(tuple(range(ndim)), op.get_attr("axis"))
     if t._value.shape is not None and None not in t._value.shape:
