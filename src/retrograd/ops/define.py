@@ -124,10 +124,18 @@ def ufunc_inplace(kernel: Callable[..., Any]) -> Callable[..., Any] | None:
 
 
 def unary_op(
-    api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str
+    api_name: str,
+    op_type: str,
+    kernel: Callable[..., Any],
+    kinds: str,
+    doc: str,
+    inplace: Callable[..., Any] | None = None,
 ) -> Callable[..., Any]:
-    """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``."""
-    op = define_op(op_type, kernel, elementwise=True, inplace=ufunc_inplace(kernel))
+    """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``.
+
+    ``inplace`` is the kernel computing into a buffer (see OpDef), derived for ufuncs."""
+    inplace = inplace or ufunc_inplace(kernel)
+    op = define_op(op_type, kernel, elementwise=True, inplace=inplace)
 
     def op_function(x: Any, name: str | None = None) -> Tensor:
         x = (

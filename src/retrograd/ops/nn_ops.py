@@ -32,7 +32,12 @@ def _log_softmax_kernel(x, axis):
 
 
 relu = unary_op(
-    "relu", "Relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False), REAL, "max(x, 0)."
+    "relu",
+    "Relu",
+    lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
+    REAL,
+    "max(x, 0).",
+    inplace=lambda x, out: np.maximum(x, 0, out=out),
 )
 softplus = unary_op(
     "softplus",
