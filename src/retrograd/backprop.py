@@ -44,29 +44,42 @@ def backward(
     sources: list,
     batch_shape: tuple = (),
     release: bool = False,
+    watched: set[int] | None = None,
 ) -> list[Tensor | None]:
     """Propagates ``seeds`` (one per target) back through ``tracked`` to ``sources``.
 
     Seeds and results have ``batch_shape`` leading axes in front of their value's shape.
     With ``release``, each record is dropped from ``tracked`` once it has been used, so the
     values it saved are freed during the walk (a non-persistent tape's last use of them).
-    The walk is numbered in ``context.backward_pass`` while it runs.
+    ``watched`` (a tape's watched values, by id): when every one is a source, every record
+    is influenced by a source (a tape records only ops on what it tracks), so the walk need
+    not work out which. The walk is numbered in ``context.backward_pass`` while it runs.
     """
     outer_walk = context.backward_pass
     context.backward_pass = next(_walks)
     outer_batch_dims = broadcast.set_gradient_batch_dims(len(batch_shape))
     try:
-        return _walk(tracked, targets, seeds, sources, batch_shape, release)
+        return _walk(tracked, targets, seeds, sources, batch_shape, release, watched)
     finally:
         context.backward_pass = outer_walk
         broadcast.set_gradient_batch_dims(outer_batch_dims)
 
 
 def _walk(
-    tracked: dict, targets: list, seeds: list, sources: list, batch_shape: tuple, release: bool
+    tracked: dict,
+    targets: list,
+    seeds: list,
+    sources: list,
+    batch_shape: tuple,
+    release: bool,
+    watched: set[int] | None,
 ) -> list[Tensor | None]:
     source_ids = {id(s) for s in sources}
-    order, influenced = _plan(tracked, targets, source_ids)
+    influenced: Any
+    if watched is not None and watched <= source_ids:
+        order, influenced = _consumers_first(tracked), tracked  # (see `backward`)
+    else:
+        order, influenced = _plan(tracked, targets, source_ids)
     if batch_shape:
         _check_batchable(order)
     grads: dict[int, Any] = {}  # id(value) -> its gradient, or a list of parts to sum
@@ -152,6 +165,23 @@ def _plan(tracked: dict, targets: list, source_ids: set) -> tuple[list[Operation
                     needed.add(id(value))
                 break
     return order, influenced
+
+
+def _consumers_first(tracked: dict) -> list[Operation]:
+    """Every record of ``tracked`` (kept in execution order) once, consumers first."""
+    order = []
+    last = None
+    multi_output: set[int] = set()
+    for op in reversed(tracked.values()):
+        if op is None or op is last:
+            continue
+        last = op
+        if len(op.outputs) > 1:
+            if id(op) in multi_output:
+                continue
+            multi_output.add(id(op))
+        order.append(op)
+    return order
 
 
 def _accumulate(grads: dict, key: int, g: Tensor) -> None:

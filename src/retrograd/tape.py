@@ -317,7 +317,8 @@ class GradientTape:
         batch_shape: tuple = (),
         release: bool = False,
     ) -> list[Tensor | None]:
-        return backward(self._tracked, targets, seeds, sources, batch_shape, release)
+        watched = {id(v) for v in self._kept}
+        return backward(self._tracked, targets, seeds, sources, batch_shape, release, watched)
 
 
 # --- helpers for targets, seeds and results -------------------------------------------------
