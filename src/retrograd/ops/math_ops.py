@@ -318,14 +318,14 @@ def _tan_grad(op, grad):
 tanh_grad = binary_op(
     "tanh_grad",
     "TanhGrad",
-    lambda y, dy: dy * (1 - y * y),
+    lambda y, dy: dy * (y.dtype.type(1) - y * y),  # (a typed 1: NumPy 1.x promotes scalars)
     FLOAT_COMPLEX,
     "dy * (1 - y * y): the gradient of tanh from its output y and upstream gradient dy.",
 )
 sigmoid_grad = binary_op(
     "sigmoid_grad",
     "SigmoidGrad",
-    lambda y, dy: dy * (y * (1 - y)),
+    lambda y, dy: dy * (y * (y.dtype.type(1) - y)),
     FLOAT_COMPLEX,
     "dy * y * (1 - y): the gradient of sigmoid from its output y and upstream gradient dy.",
 )
