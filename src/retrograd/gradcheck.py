@@ -30,13 +30,13 @@ retrograd.gradcheck.GradientCheckError: gradient of 'wrong_square' at order 1 is
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from retrograd import nest
+from retrograd.forward import ForwardAccumulator
 from retrograd.ops import array_ops, complex_ops, reduction_ops
 from retrograd.tape import GradientTape
 from retrograd.tensor import Tensor, constant
@@ -45,7 +45,6 @@ __all__ = [
     "check_gradients",
     "numerical_gradient",
     "GradientCheckError",
-    "forward_accumulator",
     "directional_difference",
 ]
 
@@ -63,33 +62,13 @@ def _name(f: Callable) -> str:
     return getattr(f, "__qualname__", getattr(f, "__name__", repr(f)))
 
 
-def forward_accumulator() -> Any:
-    """``retrograd.autodiff.ForwardAccumulator``, or NotImplementedError when it is absent."""
-    if importlib.util.find_spec("retrograd.autodiff") is not None:
-        from retrograd import autodiff
-
-        accumulator = getattr(autodiff, "ForwardAccumulator", None)
-        if accumulator is not None:
-            return accumulator
-    raise NotImplementedError(
-        "forward mode is not available: this retrograd has no "
-        "retrograd.autodiff.ForwardAccumulator; check with modes=('reverse',)"
-    )
-
-
 def _modes(modes: Sequence[str] | str | None) -> tuple[str, ...]:
-    if modes is None:  # both where forward mode exists
-        try:
-            forward_accumulator()
-        except NotImplementedError:
-            return ("reverse",)
+    if modes is None:
         return MODES
     chosen = (modes,) if isinstance(modes, str) else tuple(modes)
     unknown = [m for m in chosen if m not in MODES]
     if unknown or not chosen:
         raise ValueError(f"check_gradients: modes must be a subset of {MODES}, got {modes!r}")
-    if "forward" in chosen:
-        forward_accumulator()
     return chosen
 
 
@@ -254,8 +233,8 @@ def check_gradients(
     differences.
 
     Arguments are converted to float64 tensors. ``modes``: ``"reverse"`` (tapes) and/or
-    ``"forward"`` (``retrograd.autodiff.ForwardAccumulator``); by default both, forward
-    where that module exists. ``directions`` random directions are tried per argument and
+    ``"forward"`` (``retrograd.autodiff.ForwardAccumulator``); by default both (forward on
+    real values only). ``directions`` random directions are tried per argument and
     order. An error larger than ``atol + rtol * magnitude`` fails.
     """
     if int(order) < 1:
@@ -349,14 +328,13 @@ class _Check:
         )
 
     def forward(self, level: int, level_fn: Callable) -> None:
-        accumulator = forward_accumulator()
         for i, x in enumerate(self.xs):
             for v in _directions(self.rng, x.shape, self.directions):
                 tangents = [
                     constant(v) if j == i else constant(np.zeros(t.shape))
                     for j, t in enumerate(self.xs)
                 ]
-                with accumulator(self.xs, tangents) as acc:
+                with ForwardAccumulator(self.xs, tangents) as acc:
                     outputs = _float_outputs(nest.flatten(level_fn(*self.xs)))
                 jvps = [acc.jvp(y) for y in outputs]
                 computed = [
