@@ -312,7 +312,7 @@ accepts_missing_upstream("PartitionedCall")  # None marks an output unused
 
 @RegisterGradient("PartitionedCall")
 def _call_grad(op, *upstream):
-    f = op.get_attr("f")
+    f = op._attrs["f"]
     n, n_out, n_reads = len(f.inputs), len(f.outputs), len(f.reads)
     inputs = op.inputs[:n]
     up_out = [array_ops.zeros_like(y) if g is None else g for g, y in zip(upstream, op.outputs)]

@@ -1,11 +1,11 @@
 """Compiled plans: a list of graph operations turned into straight-line Python code.
 
 Each op becomes one line calling its kernel on local variables; constants and variables
-are bound once; a value is deleted after its last use, so memory is released as early as
-eagerly. An op with an in-place kernel whose input dies with it writes its result into
-that input's buffer when, at run time, nothing else holds the buffer (large arrays only:
-fewer allocations, fewer page faults, a smaller peak). ``plan.source`` shows the code. An
-error raised by a kernel names the op.
+are bound once; a value is deleted after its last use (scalars excepted), so memory is
+released as early as eagerly. An op with an in-place kernel whose input dies with it
+writes its result into that input's buffer when, at run time, nothing else holds the
+buffer (large arrays only: fewer allocations, fewer page faults, a smaller peak).
+``plan.source`` shows the code. An error raised by a kernel names the op.
 
 >>> import retrograd as rg
 >>> g = rg.Graph()
@@ -219,7 +219,11 @@ class Plan:
             done = [v for v in inputs if last_use.get(id(v)) is op] + [
                 t for t in op.outputs if id(t) not in last_use
             ]
-            dead = [exprs[id(v)] for v in done if id(v) in local and id(v) not in kept]
+            dead = [
+                exprs[id(v)]
+                for v in done
+                if id(v) in local and id(v) not in kept and v._value.shape != ()
+            ]  # (scalars are left to the end of the run: deleting them costs more than they hold)
             if dead:
                 lines.append(f"    del {', '.join(dict.fromkeys(dead))}")
         results = "".join(f"{expr(t)}, " for t in self.outputs).rstrip(" ")

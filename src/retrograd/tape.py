@@ -160,15 +160,17 @@ class GradientTape:
         """
         policy = _policy(unconnected_gradients)
         self._begin("gradient")
-        targets = _as_values(nest.flatten(target), "target")
+        targets = [target] if type(target) is Tensor else _as_values(nest.flatten(target), "target")
         seeds = _seeds(targets, output_gradients, target)
-        flat_sources = _as_values(nest.flatten(sources), "sources")
+        single = type(sources) is Tensor
+        flat_sources = [sources] if single else _as_values(nest.flatten(sources), "sources")
         try:
             # A non-persistent tape lets the walk free each record once it is used.
             grads = self._backward(targets, seeds, flat_sources, release=not self._persistent)
         finally:
             self._end()
-        return nest.pack_sequence_as(sources, _apply_policy(grads, flat_sources, policy))
+        grads = _apply_policy(grads, flat_sources, policy)
+        return grads[0] if single else nest.pack_sequence_as(sources, grads)
 
     def jacobian(
         self,
