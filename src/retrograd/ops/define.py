@@ -75,8 +75,15 @@ def tensor_pair(op_type: str, x: Any, y: Any, kinds: str = ANY) -> tuple[Tensor,
     different dtypes raise TypeError naming the op and both dtypes.
     """
     tx, ty = type(x), type(y)
-    if tx is Tensor and (ty is float or ty is int):
-        y = _number_operand(y, x._value.dtype)
+    if tx is Tensor:
+        if ty is Tensor:  # the common case first, in as few steps as possible
+            dx = x._value.dtype
+            if dx is y._value.dtype and dx.kind in kinds:
+                return x, y
+        elif ty is float or ty is int:
+            dx = x._value.dtype
+            if dx.kind in kinds:  # the number is converted to x's dtype (or raises)
+                return x, _number_operand(y, dx)
     elif ty is Tensor and (tx is float or tx is int):
         x = _number_operand(x, y._value.dtype)
     if type(x) is Tensor and type(y) is Tensor:
