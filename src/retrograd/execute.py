@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from retrograd.errors import InvalidArgumentError
@@ -100,6 +101,9 @@ def define_op(type_name: str, kernel: Callable[..., Any], **properties: Any) -> 
     return op
 
 
+_NO_ATTRS = MappingProxyType({})  # shared by records without attributes (read-only)
+
+
 class Operation:
     """A recorded op, with TensorFlow's Operation interface.
 
@@ -135,7 +139,7 @@ class Operation:
         self.type = op_type
         self.inputs = inputs
         self.outputs = outputs
-        self._attrs = attrs or {}
+        self._attrs = attrs or _NO_ATTRS
         self._name = name
         self.grad_fn = grad_fn
         # Set by the backward walk while the gradient function runs: the inputs whose
