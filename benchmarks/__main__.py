@@ -103,6 +103,18 @@ def run(workloads: list[Workload], quick: bool, framework: str | None = None) ->
     return rows
 
 
+def median_rows(runs: list[list[dict]]) -> list[dict]:
+    """The rows of several runs, each number the median of its values across the runs."""
+    merged = []
+    for rows in zip(*runs):
+        row = dict(rows[0])
+        for key, value in rows[0].items():
+            if isinstance(value, float):
+                row[key] = statistics.median(r[key] for r in rows)
+        merged.append(row)
+    return merged
+
+
 def run_framework(name: str, names: list[str], quick: bool) -> list[dict]:
     """``framework``'s rows, measured in a process of its own; [] if it fails there."""
     command = [sys.executable, "-m", "benchmarks", "--framework", name, "--only", *names]
@@ -183,11 +195,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="workload names")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--no-frameworks", action="store_true", help="skip PyTorch/JAX/TF/autograd")
+    parser.add_argument(
+        "--runs", type=int, default=1, help="repeat everything; report each cell's median"
+    )
     parser.add_argument("--framework", help=argparse.SUPPRESS)  # one framework's rows, as JSON
     args = parser.parse_args(argv)
     chosen = [w for w in WORKLOADS if not args.only or w.name in args.only]
     if args.framework:
-        print(json.dumps(run(chosen, args.quick, args.framework)))
+        print(json.dumps(median_rows([run(chosen, args.quick, args.framework)])))
         return 0
     print(
         f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, NumPy {np.__version__}"
@@ -195,9 +210,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "# ratios: median time / median time of hand-written NumPy doing the same work (lower is better)"
     )
-    rows = run(chosen, args.quick)
+    runs = max(1, args.runs)
+    rows = median_rows([run(chosen, args.quick) for _ in range(runs)])
     for name in [] if args.no_frameworks else frameworks.installed():
-        merge(rows, run_framework(name, [w.name for w in chosen], args.quick))
+        measured = [run_framework(name, [w.name for w in chosen], args.quick) for _ in range(runs)]
+        merge(rows, median_rows([m for m in measured if m]) if any(measured) else [])
     print(render(rows, args.markdown))
     return 0
 

@@ -47,3 +47,13 @@ def test_framework_columns_measured_elsewhere_join_their_workloads():
     rows = [{"workload": "chain", "numpy_ms": 0.1, "retrograd": 5.0}]
     merge(rows, [{"workload": "chain", "numpy_ms": 0.2, "pytorch": 14.0}, {"workload": "x"}])
     assert rows == [{"workload": "chain", "numpy_ms": 0.1, "retrograd": 5.0, "pytorch": 14.0}]
+
+
+def test_repeated_runs_report_each_cells_median():
+    from benchmarks.__main__ import median_rows
+
+    runs = [
+        [{"workload": "chain", "retrograd": r, "pytorch": p}]
+        for r, p in [(3.0, 9.0), (1.0, 7.0), (2.0, 8.0)]
+    ]
+    assert median_rows(runs) == [{"workload": "chain", "retrograd": 2.0, "pytorch": 8.0}]
