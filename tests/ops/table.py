@@ -133,6 +133,16 @@ def check_gradient(case: Case) -> None:
     )
 
 
+def gradient_of(f: Callable, x: Any) -> Any:
+    """The tape gradient of ``f`` at ``x`` (a tensor, or a value made a constant); None
+    where unconnected. For the rows' special points: kinks, ties, zeros."""
+    x = x if isinstance(x, rg.Tensor) else rg.constant(x)
+    with rg.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x)
+
+
 def recorded_op_types(case: Case) -> set[str]:
     """The op types a row's function records when its inputs are watched."""
     seen: set[str] = set()

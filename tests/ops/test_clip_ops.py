@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-from tests.ops.table import Case, check_forward, check_gradient
+from tests.ops.table import Case, check_forward, check_gradient, gradient_of
 
 
 def _clip(t, clip, axes=None):
@@ -95,20 +95,13 @@ def test_gradient_matches_finite_differences(case):
     check_gradient(case)
 
 
-def _gradient(f, x):
-    with rg.GradientTape() as tape:
-        tape.watch(x)
-        y = f(x)
-    return tape.gradient(y, x)
-
-
 def test_clip_by_norm_of_zeros_passes_the_gradient_through():
-    g = _gradient(lambda x: rg.clip_by_norm(x, 1.0), rg.zeros([2]))
+    g = gradient_of(lambda x: rg.clip_by_norm(x, 1.0), rg.zeros([2]))
     assert g.numpy().tolist() == [1.0, 1.0]
 
 
 def test_clip_by_global_norm_of_zeros_has_a_nan_gradient_like_tensorflow():
-    g = _gradient(lambda x: rg.clip_by_global_norm([x], 1.0)[0][0], rg.zeros([2]))
+    g = gradient_of(lambda x: rg.clip_by_global_norm([x], 1.0)[0][0], rg.zeros([2]))
     assert np.isnan(g.numpy()).all()
 
 
@@ -116,7 +109,7 @@ def test_negative_clip_norm_counts_as_zero():
     assert rg.clip_by_norm([3.0, 4.0], -1.0).numpy().tolist() == [0.0, 0.0]
     c = rg.constant(-1.0)
     assert rg.clip_by_norm([3.0, 4.0], c).numpy().tolist() == [0.0, 0.0]
-    assert _gradient(lambda c: rg.clip_by_norm([3.0, 4.0], c), c).numpy() == 0.0
+    assert gradient_of(lambda c: rg.clip_by_norm([3.0, 4.0], c), c).numpy() == 0.0
 
 
 def test_clip_norm_is_cast_to_the_dtype_of_t():

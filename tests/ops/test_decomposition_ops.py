@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-from tests.ops.table import Case, check_forward, check_gradient
+from tests.ops.table import Case, check_forward, check_gradient, gradient_of
 from tests.ops.test_matrix_inverse_ops import np_spd, spd
 
 UNIT = (-1.0, 1.0)
@@ -127,25 +127,17 @@ def test_gradient_matches_finite_differences(case):
     check_gradient(case)
 
 
-def _gradient(f, x):
-    x = rg.constant(x)
-    with rg.GradientTape() as tape:
-        tape.watch(x)
-        y = f(x)
-    return tape.gradient(y, x).numpy()
-
-
 def test_cholesky_reads_the_lower_triangle_and_its_gradient_is_symmetric():
     a = np_spd(np.random.default_rng(0).uniform(-1, 1, (3, 3)))
     upper_changed = a + np.triu(np.full((3, 3), 5.0), 1)
     np.testing.assert_allclose(rg.linalg.cholesky(upper_changed).numpy(), np.linalg.cholesky(a))
-    grad = _gradient(lambda x: rg.reduce_sum(rg.linalg.cholesky(x) ** 2), a)
+    grad = gradient_of(lambda x: rg.reduce_sum(rg.linalg.cholesky(x) ** 2), a).numpy()
     np.testing.assert_allclose(grad, grad.T)
 
 
 def test_eigh_gradient_is_lower_triangular_as_in_tensorflow():
     a = np_spread(np.random.default_rng(0).uniform(-1, 1, (3, 3)))
-    grad = _gradient(lambda x: rg.linalg.eigvalsh(x)[-1], a)
+    grad = gradient_of(lambda x: rg.linalg.eigvalsh(x)[-1], a).numpy()
     assert np.all(np.triu(grad, 1) == 0)
     _, v = np.linalg.eigh(a)
     top = np.outer(v[:, -1], v[:, -1])
@@ -276,4 +268,4 @@ def test_errors_name_the_op_and_the_problem(call, error, match):
 def test_repeated_and_zero_values_give_tensorflows_finite_gradient(f, x, expected):
     """Where eigen/singular values coincide (or a singular value is 0) the coupling terms
     drop out, as in TensorFlow: losses of the values alone keep their true gradient."""
-    np.testing.assert_allclose(_gradient(f, x), expected, atol=1e-12)
+    np.testing.assert_allclose(gradient_of(f, x).numpy(), expected, atol=1e-12)

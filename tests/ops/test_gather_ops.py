@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-from tests.ops.table import Case, check_forward, check_gradient
+from tests.ops.table import Case, check_forward, check_gradient, gradient_of
 
 
 def _batch_gather(x, idx, axis, batch_dims):
@@ -130,21 +130,17 @@ def test_gradient_matches_finite_differences(case):
     check_gradient(case)
 
 
-def _grad(f, x):
-    x = rg.constant(x)
-    with rg.GradientTape() as tape:
-        tape.watch(x)
-        y = f(x)
-    return tape.gradient(y, x)
-
-
 def test_duplicate_indices_accumulate_gradients():
     weights = rg.constant([1.0, 2.0, 3.0, 4.0])
-    g = _grad(lambda x: rg.gather(x, [2, 0, 2, 2]) * weights, [1.0, 2.0, 3.0])
+    g = gradient_of(lambda x: rg.gather(x, [2, 0, 2, 2]) * weights, [1.0, 2.0, 3.0])
     assert g.numpy().tolist() == [2.0, 0.0, 8.0]
-    g = _grad(lambda x: rg.gather_nd(x, [[1, 0], [1, 0]]) * weights[:2], [[1.0, 2.0], [3.0, 4.0]])
+    g = gradient_of(
+        lambda x: rg.gather_nd(x, [[1, 0], [1, 0]]) * weights[:2], [[1.0, 2.0], [3.0, 4.0]]
+    )
     assert g.numpy().tolist() == [[0.0, 0.0], [3.0, 0.0]]
-    g = _grad(lambda x: rg.gather(x, [[0, 0], [1, 1]], axis=1, batch_dims=1), [[1.0, 2.0]] * 2)
+    g = gradient_of(
+        lambda x: rg.gather(x, [[0, 0], [1, 1]], axis=1, batch_dims=1), [[1.0, 2.0]] * 2
+    )
     assert g.numpy().tolist() == [[2.0, 0.0], [0.0, 2.0]]
 
 

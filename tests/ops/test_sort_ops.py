@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-from tests.ops.table import Case, check_forward, check_gradient
+from tests.ops.table import Case, check_forward, check_gradient, gradient_of
 
 
 def _top_k(x, k):
@@ -40,24 +40,18 @@ def test_gradient_matches_finite_differences(case):
     check_gradient(case)
 
 
-def _gradient(f, x):
-    x = rg.constant(x)
-    with rg.GradientTape() as tape:
-        tape.watch(x)
-        y = f(x)
-    return tape.gradient(y, x).numpy().tolist()
-
-
 def test_ties_keep_index_order_and_the_gradient_goes_to_the_chosen_entries():
     # As TensorFlow: top_k and sorts are stable, and each output's gradient reaches exactly
     # the entry it came from (no sharing between equal values, unlike reduce_max).
     values, indices = rg.math.top_k([1.0, 3.0, 3.0, 2.0], 2)
     assert values.numpy().tolist() == [3.0, 3.0] and indices.numpy().tolist() == [1, 2]
-    assert _gradient(lambda x: rg.math.top_k(x, 1).values, [1.0, 3.0, 3.0, 2.0]) == [0, 1, 0, 0]
+    ties = [1.0, 3.0, 3.0, 2.0]
+    assert gradient_of(lambda x: rg.math.top_k(x, 1).values, ties).numpy().tolist() == [0, 1, 0, 0]
     weights = rg.range(4.0)
-    assert _gradient(lambda x: rg.sort(x) * weights, [1.0, 3.0, 3.0, 2.0]) == [0, 2, 3, 1]
-    descending = _gradient(lambda x: rg.sort(x, direction="DESCENDING") * weights, [1.0, 3, 3, 2])
-    assert descending == [3, 0, 1, 2]
+    ascending = gradient_of(lambda x: rg.sort(x) * weights, ties)
+    assert ascending.numpy().tolist() == [0, 2, 3, 1]
+    descending = gradient_of(lambda x: rg.sort(x, direction="DESCENDING") * weights, ties)
+    assert descending.numpy().tolist() == [3, 0, 1, 2]
     assert rg.argsort([3.0, 1.0, 3.0, 1.0]).numpy().tolist() == [1, 3, 0, 2]
     assert rg.argsort([3, 1, 3, 1], direction="DESCENDING").numpy().tolist() == [0, 2, 1, 3]
     assert rg.argsort([1, 1, 1], stable=True).numpy().tolist() == [0, 1, 2]
