@@ -42,6 +42,32 @@ def _tensors(inputs: dict) -> dict:
     }
 
 
+def _differentiated(value_fn: Callable, inputs: dict, wrt: tuple) -> Callable[[], tuple]:
+    """``run()``: ``value_fn`` of the inputs (positionally, in order) under a tape watching the
+    inputs named in ``wrt``; returns the value and its gradients with respect to them."""
+    tensors = _tensors(inputs)
+    args = list(tensors.values())
+    sources = [tensors[k] for k in wrt]
+    watched = sources[0] if len(sources) == 1 else sources  # one source: the common call
+
+    def run():
+        with rg.GradientTape() as tape:
+            tape.watch(watched)
+            value = value_fn(*args)
+        grads = tape.gradient(value, watched)
+        return _np(value, *(grads if isinstance(grads, list) else [grads]))
+
+    return run
+
+
+def _eager_and_traced(value_fn: Callable, wrt: tuple) -> tuple[Callable, Callable]:
+    """The eager and the ``function`` builders of a workload differentiating ``value_fn``."""
+    return (
+        lambda **inputs: _differentiated(value_fn, inputs, wrt),
+        lambda **inputs: _differentiated(rg.function(value_fn), inputs, wrt),
+    )
+
+
 # --- chain: y = sin(y) * 1.01, 200 times, dy/dx ---------------------------------------------
 
 
@@ -62,38 +88,31 @@ def chain_numpy(x0, steps):
     return y, g
 
 
-def chain_eager(x0, steps):
-    x = rg.constant(x0)
-
-    def run():
-        with rg.GradientTape() as tape:
-            tape.watch(x)
-            y = x
-            for _ in range(steps):
-                y = rg.sin(y) * 1.01
-        return _np(y, tape.gradient(y, x))
-
-    return run
+def _sin_step(y):
+    return rg.sin(y) * 1.01
 
 
-def _chain_body(x, steps):
+def _repeat(step: Callable, x, steps: int):
     y = x
     for _ in range(steps):
-        y = rg.sin(y) * 1.01
+        y = step(y)
     return y
 
 
-def chain_traced(x0, steps):
-    f = rg.function(lambda x: _chain_body(x, steps))
-    x = rg.constant(x0)
+def _chain_builders(step: Callable) -> tuple[Callable, Callable]:
+    """Eager and ``function`` builders of the chain of ``steps`` calls of ``step``."""
 
-    def run():
-        with rg.GradientTape() as tape:
-            tape.watch(x)
-            y = f(x)
-        return _np(y, tape.gradient(y, x))
+    def eager(**inputs):
+        return _differentiated(lambda x, steps: _repeat(step, x, steps), inputs, ("x0",))
 
-    return run
+    def traced(**inputs):
+        f = rg.function(lambda x: _repeat(step, x, inputs["steps"]))
+        return _differentiated(lambda x, steps: f(x), inputs, ("x0",))
+
+    return eager, traced
+
+
+chain_eager, chain_traced = _chain_builders(_sin_step)
 
 
 # --- custom: the same chain, each step a custom_gradient op ---------------------------------
@@ -107,37 +126,7 @@ def _sin_scaled(y):
     return rg.sin(y) * 1.01, grad
 
 
-def custom_eager(x0, steps):
-    x = rg.constant(x0)
-
-    def run():
-        with rg.GradientTape() as tape:
-            tape.watch(x)
-            y = x
-            for _ in range(steps):
-                y = _sin_scaled(y)
-        return _np(y, tape.gradient(y, x))
-
-    return run
-
-
-def custom_traced(x0, steps):
-    def body(x):
-        y = x
-        for _ in range(steps):
-            y = _sin_scaled(y)
-        return y
-
-    f = rg.function(body)
-    x = rg.constant(x0)
-
-    def run():
-        with rg.GradientTape() as tape:
-            tape.watch(x)
-            y = f(x)
-        return _np(y, tape.gradient(y, x))
-
-    return run
+custom_eager, custom_traced = _chain_builders(_sin_scaled)
 
 
 # --- mlp: 128x784 -> relu 512 -> 10 logits, softmax cross-entropy ----------------------------
@@ -176,22 +165,7 @@ def _mlp_loss(x, w1, w2, labels):
     return -rg.reduce_sum(labels * rg.nn.log_softmax(logits)) / float(x.shape[0])
 
 
-def _mlp_step(loss_fn, x, w1, w2, labels):
-    def run():
-        with rg.GradientTape() as tape:
-            tape.watch([w1, w2])
-            loss = loss_fn(x, w1, w2, labels)
-        return _np(loss, *tape.gradient(loss, [w1, w2]))
-
-    return run
-
-
-def mlp_eager(**inputs):
-    return _mlp_step(_mlp_loss, **_tensors(inputs))
-
-
-def mlp_traced(**inputs):
-    return _mlp_step(rg.function(_mlp_loss), **_tensors(inputs))
+mlp_eager, mlp_traced = _eager_and_traced(_mlp_loss, ("w1", "w2"))
 
 
 # --- matmul: sum(A @ B), 1024 x 1024 ----------------------------------------------------------
@@ -212,26 +186,11 @@ def matmul_numpy(a, b):
     return total, ones @ b.T, a.T @ ones
 
 
-def _matmul_step(total_fn, a, b):
-    def run():
-        with rg.GradientTape() as tape:
-            tape.watch([a, b])
-            total = total_fn(a, b)
-        return _np(total, *tape.gradient(total, [a, b]))
-
-    return run
-
-
 def _sum_of_product(a, b):
     return rg.reduce_sum(rg.matmul(a, b))
 
 
-def matmul_eager(**inputs):
-    return _matmul_step(_sum_of_product, **_tensors(inputs))
-
-
-def matmul_traced(**inputs):
-    return _matmul_step(rg.function(_sum_of_product), **_tensors(inputs))
+matmul_eager, matmul_traced = _eager_and_traced(_sum_of_product, ("a", "b"))
 
 
 # --- hvp: Hessian-vector product of sum(tanh(x)^2), nested tapes ------------------------------
@@ -294,22 +253,7 @@ def _elementwise_total(e):
     return rg.reduce_sum(rg.exp(rg.sin(e)) * e)
 
 
-def _elementwise_step(total_fn, e):
-    def run():
-        with rg.GradientTape() as tape:
-            tape.watch(e)
-            total = total_fn(e)
-        return _np(total, tape.gradient(total, e))
-
-    return run
-
-
-def elementwise_eager(**inputs):
-    return _elementwise_step(_elementwise_total, **_tensors(inputs))
-
-
-def elementwise_traced(**inputs):
-    return _elementwise_step(rg.function(_elementwise_total), **_tensors(inputs))
+elementwise_eager, elementwise_traced = _eager_and_traced(_elementwise_total, ("e",))
 
 
 WORKLOADS = [
