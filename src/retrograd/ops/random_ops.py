@@ -271,10 +271,14 @@ def normal(
 
 def normal_from(source, shape, mean, stddev, dtype, name) -> Tensor:
     """normal, drawing from ``source`` (see :func:`seeded`)."""
-    dtype = _dtype("RandomStandardNormal", dtype, _FLOATS)
-    dims = _shape("RandomStandardNormal", shape)
-    rnd = _sample(_RandomStandardNormal, dims, dtype, source, None)
-    return _scale_and_shift("RandomStandardNormal", rnd, stddev, mean, name)
+    return _scaled_draw(_RandomStandardNormal, source, shape, mean, stddev, dtype, name)
+
+
+def _scaled_draw(op, source, shape, mean, stddev, dtype, name) -> Tensor:
+    """A standard draw of ``op`` (a normal-like distribution), times stddev plus mean."""
+    dtype = _dtype(op.type, dtype, _FLOATS)
+    rnd = _sample(op, _shape(op.type, shape), dtype, source, None)
+    return _scale_and_shift(op.type, rnd, stddev, mean, name)
 
 
 def truncated_normal(
@@ -291,10 +295,7 @@ def truncated_normal(
 
 def truncated_normal_from(source, shape, mean, stddev, dtype, name) -> Tensor:
     """truncated_normal, drawing from ``source`` (see :func:`seeded`)."""
-    dtype = _dtype("TruncatedNormal", dtype, _FLOATS)
-    dims = _shape("TruncatedNormal", shape)
-    rnd = _sample(_TruncatedNormal, dims, dtype, source, None)
-    return _scale_and_shift("TruncatedNormal", rnd, stddev, mean, name)
+    return _scaled_draw(_TruncatedNormal, source, shape, mean, stddev, dtype, name)
 
 
 def uniform(
