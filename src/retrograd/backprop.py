@@ -139,16 +139,7 @@ def _plan(tracked: dict, targets: list, source_ids: set) -> tuple[list[Operation
     """
     influenced = set(source_ids)
     reached: list[Operation] = []
-    last = None
-    multi_output: set[int] = set()  # a multi-output op is listed once per output
-    for op in tracked.values():
-        if op is None or op is last:  # sources; the same op's next output
-            continue
-        last = op
-        if len(op.outputs) > 1:
-            if id(op) in multi_output:
-                continue
-            multi_output.add(id(op))
+    for op in _each_record(tracked.values()):
         for value in op.inputs:
             if id(value) in influenced:
                 reached.append(op)
@@ -169,19 +160,25 @@ def _plan(tracked: dict, targets: list, source_ids: set) -> tuple[list[Operation
 
 def _consumers_first(tracked: dict) -> list[Operation]:
     """Every record of ``tracked`` (kept in execution order) once, consumers first."""
-    order = []
+    return _each_record(reversed(tracked.values()))
+
+
+def _each_record(producers: Any) -> list[Operation]:
+    """The records among ``producers`` (values of a ``tracked`` map, in its order or reversed)
+    once each: sources (None) are skipped, and a multi-output op is listed once per output."""
+    records = []
     last = None
     multi_output: set[int] = set()
-    for op in reversed(tracked.values()):
-        if op is None or op is last:
+    for op in producers:
+        if op is None or op is last:  # a source; the same op's next output
             continue
         last = op
         if len(op.outputs) > 1:
             if id(op) in multi_output:
                 continue
             multi_output.add(id(op))
-        order.append(op)
-    return order
+        records.append(op)
+    return records
 
 
 def _accumulate(grads: dict, key: int, g: Tensor) -> None:
@@ -207,17 +204,14 @@ def _batchable_type(op_type: str) -> bool:
 
 
 def _upstream(op: Operation, grads: dict, source_ids: set, batch_shape: tuple) -> list | None:
-    """The summed gradient of each output of ``op``; None when no output has one.
+    """The summed gradient of each output of a multi-output ``op`` (the walk takes a single
+    output's itself); None when no output has one.
 
     Outputs without a gradient get zeros (floating outputs) or None, as in TensorFlow.
     """
-    outputs = op.outputs
-    if len(outputs) == 1:  # the common case
-        g = _take(grads, id(outputs[0]), source_ids)
-        return None if g is None else [g]
     upstream = []
     found = False
-    for out in outputs:
+    for out in op.outputs:
         g = _take(grads, id(out), source_ids)
         found = found or g is not None
         upstream.append(g)
