@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.execute import Operation, context
+from retrograd.execute import Operation, context, writable_buffer
 from retrograd.ops import array_ops, broadcast, math_ops
 from retrograd.registry import gradient_registry, is_batchable, takes_missing_upstream
 from retrograd.tensor import Tensor
@@ -265,11 +265,11 @@ def _sum_in_place(parts: list) -> Tensor | None:
     for i in range(len(parts)):  # (not enumerate: its reused tuple would hold the part)
         part = parts[i]
         buffer = part._value
-        if type(buffer) is not np.ndarray or buffer.base is not None:
+        if not writable_buffer(buffer):
             continue
         part_refs, array_refs = _holders(parts, i)
         # One more reference each: this function's `part` and `buffer`.
-        if part_refs <= _SOLE_PART + 1 and array_refs <= _SOLE_ARRAY + 1 and buffer.flags.writeable:
+        if part_refs <= _SOLE_PART + 1 and array_refs <= _SOLE_ARRAY + 1:
             break
     else:
         return None

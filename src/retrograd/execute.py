@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from retrograd.errors import InvalidArgumentError
 from retrograd.tensor import Tensor
 
@@ -90,6 +92,12 @@ class OpDef:
 
 
 OP_DEFS: dict[str, OpDef] = {}
+
+
+def writable_buffer(value: Any) -> bool:
+    """Whether ``value`` is an array owning its memory (not a view) that may be written: what
+    an in-place kernel may target once nothing else holds it (callers count references)."""
+    return type(value) is np.ndarray and value.base is None and value.flags.writeable
 
 
 def define_op(type_name: str, kernel: Callable[..., Any], **properties: Any) -> OpDef:

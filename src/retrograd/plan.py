@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.errors import InvalidArgumentError, OpError
+from retrograd.execute import writable_buffer
 from retrograd.graph import GraphOperation, SymbolicTensor
 from retrograd.simplify import common_subexpressions
 from retrograd.variables import Variable
@@ -135,12 +136,7 @@ _SOLE_REFERENCES = _sole_references()
 def owned(value: Any) -> bool:
     """Whether ``value`` is an array that only the calling plan's variable holds, owning its
     memory (not a view): the plan may then write an op's result into it."""
-    return (
-        type(value) is np.ndarray
-        and value.base is None
-        and value.flags.writeable
-        and _reference_count(value) <= _SOLE_REFERENCES
-    )
+    return writable_buffer(value) and _reference_count(value) <= _SOLE_REFERENCES
 
 
 class Plan:
