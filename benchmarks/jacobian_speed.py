@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 import retrograd as rg
-from retrograd import functional as F
+from retrograd.autodiff import functional as F
 
 
 def best_time(fn, repeats: int) -> float:

@@ -20,8 +20,10 @@ A program written for TensorFlow 2's custom-gradient API runs with ``import retr
 <retrograd.Tensor: shape=(), dtype=float32, numpy=2.0>
 """
 
+import sys as _sys
+
 from retrograd import dtypes, errors, nest
-from retrograd.dtypes import (
+from retrograd.core.dtypes import (
     DType,
     as_dtype,
     bool,
@@ -38,9 +40,9 @@ from retrograd.dtypes import (
     int64,
     uint8,
 )
-from retrograd.shapes import TensorShape
-from retrograd.tensor import Tensor, convert_to_tensor, is_tensor
-from retrograd.registry import (
+from retrograd.core.shapes import TensorShape
+from retrograd.core.tensor import Tensor, convert_to_tensor, is_tensor
+from retrograd.core.registry import (
     NotDifferentiable,
     RegisterForward,
     RegisterGradient,
@@ -48,7 +50,7 @@ from retrograd.registry import (
     gradient_registry,
     no_gradient,
 )
-from retrograd.variables import Variable
+from retrograd.core.variables import Variable
 from retrograd import ops  # noqa: E402  (defines every op and binds the operators)
 from retrograd.ops.array_ops import (
     concat,
@@ -137,21 +139,189 @@ from retrograd.ops.reduction_ops import (
 )
 from retrograd.ops.sort_ops import argsort, sort
 from retrograd.ops.statistics_ops import reduce_logsumexp
-from retrograd.tape import GradientTape, UnconnectedGradients
-from retrograd.custom_gradient import custom_gradient
-from retrograd.graph import Graph, constant, executing_eagerly, get_default_graph, name_scope
-from retrograd.symbolic import gradients
-from retrograd.function import TensorSpec, function
-from retrograd.control_flow import cond, while_loop
+from retrograd.autodiff.tape import GradientTape, UnconnectedGradients
+from retrograd.autodiff.custom_gradient import custom_gradient
+from retrograd.graph.graph import Graph, constant, executing_eagerly, get_default_graph, name_scope
+from retrograd.graph.symbolic import gradients
+from retrograd.graph.function import TensorSpec, function
+from retrograd.graph.control_flow import cond, while_loop
 from retrograd import compat
-from retrograd import forward, functional, autodiff
-from retrograd.gradient_wrappers import grad_pass_through, recompute_grad
-from retrograd.printing import print_ as print
-from retrograd.gradcheck import GradientCheckError, check_gradients
-from retrograd.tracing import Trace, trace
-from retrograd import bitwise, debugging, linalg, math, nn, optimizers, keras, test
+from retrograd import autodiff, functional
+from retrograd.autodiff.gradient_wrappers import grad_pass_through, recompute_grad
+from retrograd.ops.print_ops import print_ as print
+from retrograd.checking.gradcheck import GradientCheckError, check_gradients
+from retrograd.checking.tracing import Trace, trace
+from retrograd import bitwise, debugging, linalg, math, nn, keras, test
 from retrograd import random
+from retrograd.keras import optimizers
 
 newaxis = None
 
 __version__ = "0.1.0"
+
+# `import retrograd.optimizers` keeps working: TensorFlow 2's `tf.optimizers` is the Keras one.
+_sys.modules[__name__ + ".optimizers"] = optimizers
+
+__all__ = [
+    "DType",
+    "GradientCheckError",
+    "GradientTape",
+    "Graph",
+    "NotDifferentiable",
+    "RegisterForward",
+    "RegisterGradient",
+    "Tensor",
+    "TensorShape",
+    "TensorSpec",
+    "Trace",
+    "UnconnectedGradients",
+    "Variable",
+    "abs",
+    "acos",
+    "acosh",
+    "add",
+    "add_n",
+    "argmax",
+    "argmin",
+    "argsort",
+    "as_dtype",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "autodiff",
+    "bitwise",
+    "bool",
+    "boolean_mask",
+    "broadcast_to",
+    "cast",
+    "check_gradients",
+    "clip_by_global_norm",
+    "clip_by_norm",
+    "clip_by_value",
+    "compat",
+    "complex",
+    "complex128",
+    "complex64",
+    "concat",
+    "cond",
+    "constant",
+    "convert_to_tensor",
+    "cos",
+    "cosh",
+    "cumsum",
+    "custom_gradient",
+    "debugging",
+    "divide",
+    "double",
+    "dtypes",
+    "einsum",
+    "equal",
+    "errors",
+    "executing_eagerly",
+    "exp",
+    "expand_dims",
+    "eye",
+    "fill",
+    "float16",
+    "float32",
+    "float64",
+    "floor",
+    "forward_registry",
+    "function",
+    "functional",
+    "gather",
+    "gather_nd",
+    "get_default_graph",
+    "grad_pass_through",
+    "gradient_registry",
+    "gradients",
+    "greater",
+    "greater_equal",
+    "half",
+    "identity",
+    "int16",
+    "int32",
+    "int64",
+    "int8",
+    "is_tensor",
+    "keras",
+    "less",
+    "less_equal",
+    "linalg",
+    "linspace",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "math",
+    "matmul",
+    "maximum",
+    "meshgrid",
+    "minimum",
+    "multiply",
+    "name_scope",
+    "negative",
+    "nest",
+    "newaxis",
+    "nn",
+    "no_gradient",
+    "norm",
+    "not_equal",
+    "one_hot",
+    "ones",
+    "ones_like",
+    "optimizers",
+    "pad",
+    "pow",
+    "print",
+    "random",
+    "range",
+    "rank",
+    "realdiv",
+    "recompute_grad",
+    "reduce_all",
+    "reduce_any",
+    "reduce_logsumexp",
+    "reduce_max",
+    "reduce_mean",
+    "reduce_min",
+    "reduce_prod",
+    "reduce_sum",
+    "reshape",
+    "reverse",
+    "roll",
+    "round",
+    "scatter_nd",
+    "shape",
+    "sigmoid",
+    "sign",
+    "sin",
+    "sinh",
+    "size",
+    "sort",
+    "split",
+    "sqrt",
+    "square",
+    "squeeze",
+    "stack",
+    "stop_gradient",
+    "strided_slice",
+    "subtract",
+    "tan",
+    "tanh",
+    "tensor_scatter_nd_add",
+    "tensor_scatter_nd_update",
+    "tensordot",
+    "test",
+    "tile",
+    "trace",
+    "transpose",
+    "truediv",
+    "uint8",
+    "unstack",
+    "where",
+    "while_loop",
+    "zeros",
+    "zeros_like",
+]

@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_trace(script: str, script_args: list[str], output: str, max_ops: int) -> int:
     """Runs ``script`` as ``__main__`` under a trace; writes ``output``; 1 if the script failed."""
-    from retrograd.tracing import trace
+    from retrograd.checking.tracing import trace
 
     status = 0
     saved_argv, saved_path = sys.argv, list(sys.path)
@@ -155,7 +155,7 @@ def _arguments(args: argparse.Namespace) -> list[Any]:
 
 
 def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from retrograd.gradcheck import GradientCheckError, check_gradients
+    from retrograd.checking.gradcheck import GradientCheckError, check_gradients
 
     try:
         f = load_function(args.target)

@@ -1,21 +1,27 @@
-"""Data types: TensorFlow's DType objects over NumPy dtypes.
-
-Rules (TensorFlow's): a Python float becomes float32, a Python int int32 (int64 when it
-does not fit), a Python bool bool, a Python complex complex128; NumPy arrays keep their
-dtype. Tensors of different dtypes never mix implicitly.
+"""Data types (TensorFlow's ``tf.dtypes``): DType objects over NumPy dtypes.
 
 >>> import retrograd as rg
->>> rg.float32.name, rg.float32.is_floating, rg.float32 == "float32"
-('float32', True, True)
->>> rg.as_dtype("int64").as_numpy_dtype
-<class 'numpy.int64'>
+>>> rg.dtypes.as_dtype("int64") is rg.dtypes.int64
+True
 """
 
-from __future__ import annotations
-
-from typing import Any
-
-import numpy as np
+from retrograd.core.dtypes import (
+    DType,
+    as_dtype,
+    bool,
+    complex64,
+    complex128,
+    double,
+    float16,
+    float32,
+    float64,
+    half,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
 
 __all__ = [
     "DType",
@@ -34,161 +40,3 @@ __all__ = [
     "half",
     "double",
 ]
-
-
-class DType:
-    """A tensor element type, wrapping a NumPy dtype.
-
-    >>> import retrograd as rg
-    >>> rg.float64.is_floating, rg.int32.is_integer, rg.complex64.real_dtype
-    (True, True, retrograd.float32)
-    """
-
-    __slots__ = ("_np", "name")
-
-    def __init__(self, np_dtype: np.dtype, name: str) -> None:
-        self._np = np_dtype
-        self.name = name
-
-    @property
-    def as_numpy_dtype(self) -> type:
-        """The NumPy scalar type (``np.float32``, ...)."""
-        return self._np.type
-
-    @property
-    def is_floating(self) -> bool:
-        return self._np.kind == "f"
-
-    @property
-    def is_complex(self) -> bool:
-        return self._np.kind == "c"
-
-    @property
-    def is_integer(self) -> bool:
-        return self._np.kind in "iu"
-
-    @property
-    def is_unsigned(self) -> bool:
-        return self._np.kind == "u"
-
-    @property
-    def is_bool(self) -> bool:
-        return self._np.kind == "b"
-
-    @property
-    def is_trainable(self) -> bool:
-        """Whether gradients flow through tensors of this type (floating or complex)."""
-        return self._np.kind in "fc"
-
-    @property
-    def real_dtype(self) -> DType:
-        """The real counterpart: complex64 → float32, complex128 → float64, else itself."""
-        if self._np.kind == "c":
-            return _BY_NP[np.dtype(np.float32 if self._np.itemsize == 8 else np.float64)]
-        return self
-
-    @property
-    def base_dtype(self) -> DType:
-        return self
-
-    @property
-    def size(self) -> int:
-        return self._np.itemsize
-
-    @property
-    def min(self) -> Any:
-        return np.finfo(self._np).min if self._np.kind in "fc" else _int_info(self._np).min
-
-    @property
-    def max(self) -> Any:
-        return np.finfo(self._np).max if self._np.kind in "fc" else _int_info(self._np).max
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, DType):
-            return self._np == other._np
-        try:
-            return self._np == as_dtype(other)._np  # type: ignore[arg-type]
-        except TypeError:
-            return False
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(self._np)
-
-    def __repr__(self) -> str:
-        return f"retrograd.{self.name}"
-
-    def __str__(self) -> str:
-        return f"<dtype: {self.name!r}>"
-
-    def __reduce__(self):
-        return as_dtype, (self.name,)
-
-
-def _int_info(np_dtype: np.dtype):
-    if np_dtype.kind == "b":
-        return _BoolInfo
-    return np.iinfo(np_dtype)
-
-
-class _BoolInfo:
-    min = False
-    max = True
-
-
-_BY_NP: dict[np.dtype, DType] = {}
-_BY_NAME: dict[str, DType] = {}
-
-
-def _define(np_type: type, name: str, *aliases: str) -> DType:
-    dtype = DType(np.dtype(np_type), name)
-    _BY_NP[dtype._np] = dtype
-    for key in (name, *aliases):
-        _BY_NAME[key] = dtype
-    return dtype
-
-
-float16 = half = _define(np.float16, "float16", "half")
-float32 = _define(np.float32, "float32", "float")
-float64 = double = _define(np.float64, "float64", "double")
-int8 = _define(np.int8, "int8")
-int16 = _define(np.int16, "int16")
-int32 = _define(np.int32, "int32")
-int64 = _define(np.int64, "int64")
-uint8 = _define(np.uint8, "uint8")
-bool = _define(np.bool_, "bool")  # noqa: A001 - TensorFlow's name
-complex64 = _define(np.complex64, "complex64")
-complex128 = _define(np.complex128, "complex128")
-
-
-def as_dtype(value: Any) -> DType:
-    """Converts a DType, NumPy dtype or type, or name (``"float32"``) to a DType.
-
-    >>> import numpy as np, retrograd as rg
-    >>> rg.as_dtype(np.float32) is rg.float32
-    True
-    """
-    if isinstance(value, DType):
-        return value
-    if isinstance(value, str) and value in _BY_NAME:
-        return _BY_NAME[value]
-    try:
-        found = _BY_NP.get(np.dtype(value))
-    except TypeError:
-        found = None
-    if found is None:
-        raise TypeError(
-            f"Cannot convert {value!r} to a retrograd DType; expected one of "
-            f"{sorted(d.name for d in _BY_NP.values())}"
-        )
-    return found
-
-
-def from_numpy(np_dtype: np.dtype) -> DType:
-    """The DType for a NumPy dtype object (fast path used by tensors)."""
-    found = _BY_NP.get(np_dtype)
-    if found is None:
-        raise TypeError(f"NumPy dtype {np_dtype} has no retrograd DType")
-    return found

@@ -1,32 +1,16 @@
-"""Error types with TensorFlow's names (``tf.errors``).
+"""Error types with TensorFlow's names (``tf.errors``): each also derives from the Python
+exception a NumPy user would expect.
 
-Each also derives from the Python exception a NumPy user would expect, so both
-``except retrograd.errors.InvalidArgumentError`` and ``except ValueError`` catch a bad
-argument found while an op runs.
+>>> import retrograd as rg
+>>> issubclass(rg.errors.InvalidArgumentError, ValueError)
+True
 """
 
-from __future__ import annotations
-
-
-class OpError(Exception):
-    """Base class for errors raised while an op runs (TensorFlow's ``tf.errors.OpError``)."""
-
-
-class InvalidArgumentError(OpError, ValueError):
-    """An op received an argument it cannot handle (bad shape, index or value)."""
-
-
-class UnimplementedError(OpError, NotImplementedError):
-    """The op exists but not for these arguments."""
-
-
-class MissingDependencyError(ImportError):
-    """An op needs an optional dependency that is not installed; the message says which extra
-    to install (``pip install 'retrograd[special]'``)."""
-
-
-class LookupErrorInRegistry(LookupError):
-    """An op type has no registered gradient function."""
-
+from retrograd.core.errors import (
+    InvalidArgumentError,
+    MissingDependencyError,
+    OpError,
+    UnimplementedError,
+)
 
 __all__ = ["OpError", "InvalidArgumentError", "UnimplementedError", "MissingDependencyError"]

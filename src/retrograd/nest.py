@@ -1,139 +1,16 @@
 """Nested structures (TensorFlow's ``tf.nest``): lists, tuples, namedtuples and dicts.
 
-Dict keys are visited in sorted order; everything else (tensors, numbers, None) is a leaf.
-
 >>> import retrograd as rg
 >>> rg.nest.flatten({"b": [1, 2], "a": (3,)})
 [3, 1, 2]
->>> rg.nest.pack_sequence_as({"b": [0, 0], "a": (0,)}, [30, 10, 20])
-{'b': [10, 20], 'a': (30,)}
->>> rg.nest.map_structure(lambda x, y: x + y, [1, (2,)], [10, (20,)])
-[11, (22,)]
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from retrograd.core.nest import (
+    assert_same_structure,
+    flatten,
+    is_nested,
+    map_structure,
+    pack_sequence_as,
+)
 
 __all__ = ["flatten", "pack_sequence_as", "map_structure", "assert_same_structure", "is_nested"]
-
-
-# Whether values of a type are nested, by type: `isinstance(x, Mapping)` is an ABC check,
-# slow for the many leaves (tensors) a structure holds.
-_NESTED_TYPES: dict[type, bool] = {list: True, tuple: True, dict: True}
-
-
-def is_nested(structure: Any) -> bool:
-    """True for lists, tuples (namedtuples included) and mappings."""
-    kind = type(structure)
-    nested = _NESTED_TYPES.get(kind)
-    if nested is None:
-        nested = _NESTED_TYPES[kind] = isinstance(structure, (list, tuple, Mapping))
-    return nested
-
-
-def _children(structure: Any) -> Sequence[Any]:
-    if isinstance(structure, Mapping):
-        return [structure[k] for k in _sorted_keys(structure)]
-    return structure
-
-
-def _sorted_keys(mapping: Mapping) -> list[Any]:
-    try:
-        return sorted(mapping)
-    except TypeError as e:
-        raise TypeError(f"nest: dict keys must be sortable, got {list(mapping)}") from e
-
-
-def _flatten_into(structure: Any, leaves: list[Any]) -> None:
-    for child in _children(structure):
-        if is_nested(child):
-            _flatten_into(child, leaves)
-        else:
-            leaves.append(child)
-
-
-def flatten(structure: Any) -> list[Any]:
-    """The leaves of ``structure`` in a deterministic order (a leaf flattens to ``[leaf]``)."""
-    if not is_nested(structure):
-        return [structure]
-    leaves: list[Any] = []
-    _flatten_into(structure, leaves)
-    return leaves
-
-
-def _rebuild(template: Any, children: list[Any]) -> Any:
-    kind = type(template)
-    if kind is list:
-        return children
-    if kind is tuple:
-        return tuple(children)
-    if isinstance(template, Mapping):
-        by_key = dict(zip(_sorted_keys(template), children))
-        return type(template)((k, by_key[k]) for k in template)
-    if isinstance(template, tuple) and hasattr(template, "_fields"):
-        return type(template)(*children)
-    return type(template)(children)
-
-
-def pack_sequence_as(structure: Any, flat_sequence: list[Any]) -> Any:
-    """Builds ``structure``'s shape again with the leaves of ``flat_sequence``."""
-    flat_sequence = list(flat_sequence)
-    count = len(flatten(structure))
-    if count != len(flat_sequence):
-        raise ValueError(
-            f"pack_sequence_as: structure has {count} leaves but flat_sequence has "
-            f"{len(flat_sequence)} elements"
-        )
-    if not is_nested(structure):
-        return flat_sequence[0]
-    return _pack(structure, iter(flat_sequence))
-
-
-def _pack(template: Any, position: Any) -> Any:
-    # A module-level function, not a closure calling itself: such a closure is a reference
-    # cycle that would keep the packed values (gradients) alive until the next collection.
-    return _rebuild(
-        template,
-        [
-            _pack(child, position) if is_nested(child) else next(position)
-            for child in _children(template)
-        ],
-    )
-
-
-def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True) -> None:
-    """Raises ValueError (or TypeError for differing sequence types) when structures differ."""
-    if is_nested(nest1) != is_nested(nest2):
-        raise ValueError(
-            f"The two structures don't have the same nested structure: {nest1!r} vs {nest2!r}"
-        )
-    if not is_nested(nest1):
-        return
-    if check_types and type(nest1) is not type(nest2):
-        raise TypeError(
-            f"The two structures don't have the same sequence type: {type(nest1).__name__} vs "
-            f"{type(nest2).__name__}"
-        )
-    if isinstance(nest1, Mapping) and set(nest1) != set(nest2):
-        raise ValueError(
-            f"The two dicts don't have the same keys: {sorted(nest1)} vs {sorted(nest2)}"
-        )
-    c1, c2 = _children(nest1), _children(nest2)
-    if len(c1) != len(c2):
-        raise ValueError(
-            f"The two structures don't have the same number of elements: {len(c1)} vs {len(c2)}"
-        )
-    for a, b in zip(c1, c2):
-        assert_same_structure(a, b, check_types)
-
-
-def map_structure(func: Callable[..., Any], *structures: Any, check_types: bool = True) -> Any:
-    """Applies ``func`` to corresponding leaves of ``structures``; returns the first's shape."""
-    if not structures:
-        raise ValueError("map_structure needs at least one structure")
-    for other in structures[1:]:
-        assert_same_structure(structures[0], other, check_types)
-    flats = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-from retrograd.execute import OP_DEFS, execute
+from retrograd.core.execute import OP_DEFS, execute
 from tests.ops.table import Case, check_forward, check_gradient
 
 

@@ -65,7 +65,7 @@ def test_static_shapes_with_an_unknown_batch(case):
 
 
 def test_building_a_graph_runs_no_convolution_or_pool(monkeypatch):
-    from retrograd.execute import OP_DEFS
+    from retrograd.core.execute import OP_DEFS
 
     def refuse(*args, **kwargs):
         raise AssertionError("a kernel ran while the graph was built")

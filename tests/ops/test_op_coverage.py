@@ -4,7 +4,7 @@ and checked to give no gradient; and every op type has exactly one gradient entr
 from __future__ import annotations
 
 import retrograd as rg
-from retrograd.execute import OP_DEFS
+from retrograd.core.execute import OP_DEFS
 from tests.ops import (
     test_activation_ops,
     test_array_ops,
@@ -77,14 +77,14 @@ TABLES = [
 CHECKED_ELSEWHERE = {
     "StridedSliceGrad": "tests/ops/test_array_ops.py::test_strided_slice_grad_is_differentiable_in_its_upstream_gradient",
     "CustomGradient": "not an op type: custom gradients carry their own rule",
-    "CheckNumerics": "tests/test_debugging.py::test_check_numerics_passes_gradients_through_and_checks_them",
-    "ReadVariableOp": "tests/test_variables.py::test_reading_a_variable_is_recorded_and_differentiable",
+    "CheckNumerics": "tests/checking/test_debugging.py::test_check_numerics_passes_gradients_through_and_checks_them",
+    "ReadVariableOp": "tests/core/test_variables.py::test_reading_a_variable_is_recorded_and_differentiable",
     "Sign": "tests/ops/test_math_ops.py::test_gradients_at_kinks_follow_tensorflow",
     "FloorDiv": "declared non-differentiable",
-    "PartitionedCall": "tests/test_function.py::test_function_calls_pass_finite_difference_checks_to_second_order",
-    "If": "tests/test_control_flow.py::test_cond_values_and_gradients",
-    "While": "tests/test_control_flow.py::test_while_loop_values_and_gradients_through_every_iteration",
-    "LoopHistoryGet": "the While gradient's second order, in tests/test_control_flow.py",
+    "PartitionedCall": "tests/graph/test_function.py::test_function_calls_pass_finite_difference_checks_to_second_order",
+    "If": "tests/graph/test_control_flow.py::test_cond_values_and_gradients",
+    "While": "tests/graph/test_control_flow.py::test_while_loop_values_and_gradients_through_every_iteration",
+    "LoopHistoryGet": "the While gradient's second order, in tests/graph/test_control_flow.py",
     "LoopHistoryPut": "the While gradient's third order, checked by the While tests",
 }
 

@@ -1,11 +1,11 @@
 """``retrograd.compat.v1``: the TensorFlow 1 graph-mode API.
 
 >>> import retrograd as rg
->>> rg.compat.v1.placeholder is rg.graph.placeholder
+>>> rg.compat.v1.placeholder is rg.compat.v1.placeholder
 True
 """
 
-from retrograd.graph import (
+from retrograd.graph.graph import (
     disable_eager_execution,
     enable_eager_execution,
     executing_eagerly,
@@ -13,8 +13,8 @@ from retrograd.graph import (
     placeholder,
     reset_default_graph,
 )
-from retrograd.session import Session, get_default_session
-from retrograd.symbolic import gradients
+from retrograd.graph.session import Session, get_default_session
+from retrograd.graph.symbolic import gradients
 
 __all__ = [
     "Session",

@@ -1,5 +1,6 @@
 """Every op, defined once: TensorFlow's type name, a NumPy kernel, attributes and, beside
-it, the gradient function registered for that name. One module per family.
+it, the gradient function registered for that name. One module per family; importing the
+package defines them all.
 """
 
 from retrograd.ops import (  # noqa: F401  (import order settles the modules' cycle)
@@ -41,3 +42,43 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     statistics_ops,
     trig_ops,
 )
+
+__all__ = [
+    "activation_ops",
+    "array_ops",
+    "broadcast",
+    "clip_ops",
+    "comparison_ops",
+    "complex_ops",
+    "conv_ops",
+    "creation_ops",
+    "debug_ops",
+    "decomposition_ops",
+    "einsum_ops",
+    "embedding_ops",
+    "expm_ops",
+    "forward_rules",
+    "gather_ops",
+    "index_args",
+    "linalg_ops",
+    "math_ops",
+    "matrix_diag_ops",
+    "matrix_inverse_ops",
+    "nn_layer_ops",
+    "nn_losses",
+    "nn_ops",
+    "norm_ops",
+    "operators",
+    "pad_ops",
+    "pool_ops",
+    "random_ops",
+    "rearrange_ops",
+    "reduction_ops",
+    "rounding_ops",
+    "safe_math_ops",
+    "scatter_ops",
+    "sort_ops",
+    "special_ops",
+    "statistics_ops",
+    "trig_ops",
+]

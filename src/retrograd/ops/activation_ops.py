@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd import dtypes
-from retrograd.execute import define_op, execute
+from retrograd.core import dtypes
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, comparison_ops, math_ops, nn_ops, special_ops
 from retrograd.ops.define import FLOAT, FLOAT_COMPLEX, REAL, tensor_arg
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor, convert_to_tensor
 
 # SELU's constants (Klambauer et al. 2017), as TensorFlow uses them.
 _SELU_SCALE = 1.0507009873554804934193349852946

@@ -12,16 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from retrograd import dtypes
-from retrograd.dtypes import as_dtype
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core import dtypes
+from retrograd.core.dtypes import as_dtype
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
+from retrograd.core.shapes import broadcast_dims
+from retrograd.core.tensor import Tensor, convert_to_tensor, set_stack_op
 from retrograd.ops import broadcast
 from retrograd.ops.define import ANY, BOOL, tensor_arg, tensor_pair
 from retrograd.ops.indexing import normalize_index
-from retrograd.registry import RegisterGradient, mark_batchable, no_gradient
-from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor, convert_to_tensor
 
 # --- reshaping --------------------------------------------------------------------------
 
@@ -165,6 +165,9 @@ def stack(values: list, axis: int = 0, name: str | None = None) -> Tensor:
         )
     axis = _axis_in("Pack", axis, tensors[0]._value.ndim + 1)
     return execute(_Pack, tensors, {"axis": axis}, name)
+
+
+set_stack_op(stack)
 
 
 def unstack(

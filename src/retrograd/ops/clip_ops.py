@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, math_ops, reduction_ops
 from retrograd.ops.define import FLOAT, tensor_arg, tensor_pair
-from retrograd.tensor import Tensor, convert_to_tensor
 
 
 def _is_number(x: Any) -> bool:

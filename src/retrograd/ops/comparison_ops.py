@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from retrograd.core.registry import no_gradient
 from retrograd.ops.define import ANY, BOOL, FLOAT, INTEGER, REAL, binary_op, unary_op
-from retrograd.registry import no_gradient
 
 less = binary_op("less", "Less", np.less, REAL, "x < y elementwise (bool).")
 less_equal = binary_op("less_equal", "LessEqual", np.less_equal, REAL, "x <= y elementwise.")

@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.execute import define_op, execute
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.shapes import broadcast_dims
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, math_ops, safe_math_ops
 from retrograd.ops.define import FLOAT_COMPLEX, NUMERIC, tensor_arg, tensor_pair
-from retrograd.registry import RegisterGradient
-from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor
 
 _COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
 

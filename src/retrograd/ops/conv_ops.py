@@ -23,12 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, window
 from retrograd.ops.define import FLOAT, tensor_pair
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
 
 # --- kernels (NHWC arrays; filters [height, width, in_channels, out_channels]) ------------
 

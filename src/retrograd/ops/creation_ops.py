@@ -16,16 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from retrograd import dtypes
-from retrograd.dtypes import as_dtype
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core import dtypes
+from retrograd.core.dtypes import as_dtype
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import no_gradient
+from retrograd.core.shapes import broadcast_dims
+from retrograd.core.tensor import Tensor, constant, convert_to_tensor
 from retrograd.ops import array_ops, broadcast, math_ops
 from retrograd.ops.define import ANY, tensor_arg, tensor_pair
 from retrograd.ops.index_args import index_tensor, static_int
-from retrograd.registry import no_gradient
-from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor, constant, convert_to_tensor
 
 # --- one_hot -----------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""CheckNumerics: passes a tensor through, failing if it holds NaN or infinity.
+"""CheckNumerics: passes a tensor through, failing if it holds NaN or infinity; and the
+eager assertions of ``tf.debugging`` (``assert_rank``, ``assert_equal``).
 
 Its gradient checks the gradient the same way, so a NaN found in the backward pass names
 the same place.
@@ -10,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient, mark_batchable
+from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops.define import FLOAT_COMPLEX, tensor_arg
-from retrograd.registry import RegisterGradient, mark_batchable
-from retrograd.tensor import Tensor
 
 
 def _check_numerics_kernel(tensor, message):
@@ -47,3 +48,38 @@ def _check_numerics_grad(op, grad):
 
 
 mark_batchable("CheckNumerics")
+
+
+def _prefix(message: str | None) -> str:
+    return f"{message}. " if message else ""
+
+
+def assert_rank(x: Any, rank: int, message: str | None = None, name: str | None = None) -> None:
+    """Raises ValueError unless ``x`` has rank ``rank``."""
+    t = convert_to_tensor(x)
+    if t.ndim != int(rank):
+        raise ValueError(
+            f"{_prefix(message)}Tensor must have rank {int(rank)}. Received rank {t.ndim}, "
+            f"shape {tuple(t.shape)}"
+        )
+
+
+def assert_equal(
+    x: Any,
+    y: Any,
+    message: str | None = None,
+    summarize: int | None = None,
+    name: str | None = None,
+) -> None:
+    """Raises InvalidArgumentError unless ``x == y`` everywhere (broadcasting)."""
+    a, b = convert_to_tensor(x), convert_to_tensor(y)
+    if a.dtype != b.dtype:
+        b = convert_to_tensor(y, dtype=a.dtype)
+    try:
+        equal = np.all(np.equal(a._value, b._value))
+    except ValueError:
+        equal = False
+    if not equal:
+        raise InvalidArgumentError(
+            f"{_prefix(message)}Condition x == y did not hold. x = {a.numpy()!r}, y = {b.numpy()!r}"
+        )

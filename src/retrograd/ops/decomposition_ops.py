@@ -27,12 +27,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError, UnimplementedError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError, UnimplementedError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, math_ops, matrix_diag_ops, matrix_inverse_ops
 from retrograd.ops.linalg_ops import adjoint, matmul, matrix_arg
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
 
 Qr = namedtuple("Qr", ["q", "r"])
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from retrograd import dtypes
-from retrograd.execute import OpDef, define_op, execute
-from retrograd.tensor import Tensor, convert_to_tensor
+from retrograd.core import dtypes
+from retrograd.core.execute import OpDef, define_op, execute
+from retrograd.core.tensor import Tensor, convert_to_tensor
 
 FLOAT = "f"
 FLOAT_COMPLEX = "fc"

@@ -21,12 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor, constant
 from retrograd.ops import broadcast, math_ops
 from retrograd.ops.define import tensor_arg, tensor_pair
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor, constant
 
 _TERM = re.compile(r"^[a-zA-Z]*(\.\.\.)?[a-zA-Z]*$")
 _OPTIMIZE = ("greedy", "optimal", "branch-2", "branch-all", "auto")

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from retrograd.errors import InvalidArgumentError
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, clip_ops, gather_ops
 from retrograd.ops.define import ANY, tensor_arg
-from retrograd.tensor import Tensor
 
 
 def _join_shards(shards: list) -> Tensor:

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.execute import define_op, execute
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops
 from retrograd.ops.linalg_ops import adjoint, matrix_arg
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
 
 # Padé degree m -> (theta_m, coefficients b_0..b_m), double precision (Higham 2005, Table 2.3).
 _PADE = {

@@ -4,7 +4,7 @@ derived from the gradient function: elementwise ops, sums, shape ops, matmul, ac
 A rule ``fn(op, *tangents)`` gets one tangent per input (None where an input has none) and
 returns one per output, written with retrograd ops so that it differentiates again. Op
 types not listed here (Prod, Max, Cumprod, custom gradients, ops added later) get their
-forward rule derived from their gradient function by :mod:`retrograd.forward`; tests check
+forward rule derived from their gradient function by :mod:`retrograd.autodiff.forward`; tests check
 every rule here against that derivation and against reverse mode on the op tables.
 
 >>> import retrograd as rg
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from retrograd.core.registry import RegisterForward
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, linalg_ops, math_ops, nn_ops, reduction_ops
-from retrograd.registry import RegisterForward
-from retrograd.tensor import Tensor
 
 
 def _plus(*terms: Tensor | None) -> Tensor | None:

@@ -18,8 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor, constant
 from retrograd.ops import array_ops, math_ops, scatter_ops
 from retrograd.ops.define import ANY, BOOL, NUMERIC, tensor_arg
 from retrograd.ops.index_args import (
@@ -30,8 +32,6 @@ from retrograd.ops.index_args import (
     out_of_bounds_rows,
     static_int,
 )
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor, constant
 
 GATHER_INDEX_DTYPES = ("int16", "int32", "int64")
 

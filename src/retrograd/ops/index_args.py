@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.tensor import Tensor, constant, constant_value, convert_to_tensor
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.tensor import Tensor, constant, constant_value, convert_to_tensor
 
 INDEX_DTYPES = ("int32", "int64")
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
+from retrograd.core.errors import InvalidArgumentError
 
 _VALID = (
     "Only integers, slices (`:`), ellipsis (`...`), retrograd.newaxis (`None`) and scalar "

@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient, mark_batchable
+from retrograd.core.shapes import broadcast_dims
+from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import array_ops, broadcast, math_ops
 from retrograd.ops.define import ANY, FLOAT_COMPLEX, NUMERIC, REAL, tensor_arg, tensor_pair
-from retrograd.registry import RegisterGradient, mark_batchable
-from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor, constant_value
 
 
 def _blas_ready(x):

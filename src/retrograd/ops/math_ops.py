@@ -14,9 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.dtypes import as_dtype
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.dtypes import as_dtype
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
+from retrograd.core.shapes import broadcast_dims
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, complex_ops, safe_math_ops
 from retrograd.ops.define import (
     ANY,
@@ -28,9 +31,6 @@ from retrograd.ops.define import (
     tensor_pair,
     unary_op,
 )
-from retrograd.registry import RegisterGradient, mark_batchable, no_gradient
-from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor
 
 
 def _conj_kernel(x):

@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from retrograd import dtypes
-from retrograd.dtypes import as_dtype
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core import dtypes
+from retrograd.core.dtypes import as_dtype
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, NUMERIC, tensor_arg, tensor_pair
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor, constant_value
 
 _ALIGNMENTS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
 

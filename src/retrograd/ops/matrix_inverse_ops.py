@@ -18,8 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.shapes import broadcast_dims
+from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import (
     array_ops,
     broadcast,
@@ -30,9 +33,6 @@ from retrograd.ops import (
 )
 from retrograd.ops.define import FLOAT, tensor_pair
 from retrograd.ops.linalg_ops import adjoint, matmul, matrix_arg
-from retrograd.registry import RegisterGradient
-from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor, constant_value
 
 LogMatrixDeterminant = namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
 

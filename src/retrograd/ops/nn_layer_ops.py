@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, math_ops, random_ops, reduction_ops
 from retrograd.ops.define import FLOAT, NUMERIC, tensor_arg, tensor_pair
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
 
 
 def _bias_add_kernel(value, bias, data_format):

@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from retrograd import dtypes
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core import dtypes
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops, nn_ops, reduction_ops
 from retrograd.ops.define import FLOAT, INTEGER, tensor_arg, tensor_pair
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
 
 
 def _log_softmax_last(logits):

@@ -11,13 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient, mark_batchable
+from retrograd.core.shapes import broadcast_dims
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, math_ops, reduction_ops
 from retrograd.ops.define import FLOAT, REAL, tensor_arg, tensor_pair, unary_op
-from retrograd.registry import RegisterGradient, mark_batchable
-from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor
 
 
 def _softmax_kernel(x, axis):

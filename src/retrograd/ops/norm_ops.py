@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, decomposition_ops, math_ops, reduction_ops
 from retrograd.ops.define import FLOAT_COMPLEX, tensor_arg
-from retrograd.tensor import Tensor
 
 _MATRIX_ORDS = ("euclidean", "fro", 1, 2, np.inf)
 

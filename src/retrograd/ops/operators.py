@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.shapes import broadcast_dims
+from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.core.variables import Variable
 from retrograd.ops import array_ops, comparison_ops, linalg_ops, math_ops
 from retrograd.ops.define import tensor_pair
-from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor, convert_to_tensor
-from retrograd.variables import Variable
 
 
 def _logical_or_bitwise(logical, bitwise, op_type):

@@ -22,12 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, window
 from retrograd.ops.define import FLOAT, REAL, tensor_arg
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
 
 # --- kernels: channels-last arrays, any number of spatial axes -------------------------------
 

@@ -34,14 +34,14 @@ from typing import Any
 
 import numpy as np
 
-from retrograd import dtypes
-from retrograd.dtypes import DType, as_dtype
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import context, define_op, execute
+from retrograd.core import dtypes
+from retrograd.core.dtypes import DType, as_dtype
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import context, define_op, execute
+from retrograd.core.registry import no_gradient
+from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast, math_ops
 from retrograd.ops.define import ANY, FLOAT, INTEGER, tensor_arg, tensor_pair
-from retrograd.registry import no_gradient
-from retrograd.tensor import Tensor
 
 DEFAULT_GRAPH_SEED = 87654321
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
 from retrograd.ops.index_args import static_ints
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
 
 _Tile = define_op("Tile", lambda x, multiples: np.tile(x, multiples))
 _ReverseV2 = define_op("ReverseV2", lambda x, axis: np.flip(x, axis))

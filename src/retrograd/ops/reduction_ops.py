@@ -15,15 +15,15 @@ from typing import Any
 
 import numpy as np
 
-from retrograd import dtypes
-from retrograd.dtypes import as_dtype
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core import dtypes
+from retrograd.core.dtypes import as_dtype
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient, no_gradient
+from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops
 from retrograd.ops.define import BOOL, NUMERIC, REAL, tensor_arg
 from retrograd.ops.index_args import static_int
-from retrograd.registry import RegisterGradient, no_gradient
-from retrograd.tensor import Tensor, constant_value
 
 
 def normalize_axes(op_type: str, axis: Any, ndim: int) -> tuple[int, ...] | None:

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.registry import no_gradient
+from retrograd.core.tensor import Tensor
 from retrograd.ops.define import FLOAT, REAL, tensor_arg, unary_op
-from retrograd.registry import no_gradient
-from retrograd.tensor import Tensor
 
 floor = unary_op("floor", "Floor", np.floor, FLOAT, "The largest integer <= x, elementwise.")
 ceil = unary_op("ceil", "Ceil", np.ceil, FLOAT, "The smallest integer >= x, elementwise.")

@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.execute import define_op, execute
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.shapes import broadcast_dims
+from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast, comparison_ops, math_ops
 from retrograd.ops.define import FLOAT_COMPLEX, binary_op
-from retrograd.registry import RegisterGradient
-from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor
 
 
 def _zero_where(condition, value):

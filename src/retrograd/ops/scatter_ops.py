@@ -20,8 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, gather_ops
 from retrograd.ops.define import ANY, NUMERIC, tensor_arg, tensor_pair
 from retrograd.ops.index_args import (
@@ -31,8 +33,6 @@ from retrograd.ops.index_args import (
     out_of_bounds_rows,
     static_ints,
 )
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor
 
 SCATTER_INDEX_DTYPES = ("int32", "int64")
 

@@ -21,14 +21,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from retrograd.dtypes import as_dtype
-from retrograd.errors import InvalidArgumentError
-from retrograd.execute import define_op, execute
+from retrograd.core.dtypes import as_dtype
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import Tensor, constant
 from retrograd.ops import array_ops, comparison_ops, math_ops, scatter_ops
 from retrograd.ops.define import REAL, tensor_arg
 from retrograd.ops.index_args import static_int
-from retrograd.registry import RegisterGradient
-from retrograd.tensor import Tensor, constant
 
 DIRECTIONS = ("ASCENDING", "DESCENDING")
 

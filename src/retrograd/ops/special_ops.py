@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import MissingDependencyError
-from retrograd.execute import define_op, execute
+from retrograd.core.errors import MissingDependencyError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.shapes import broadcast_dims
+from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast, math_ops
 from retrograd.ops.define import FLOAT, tensor_pair, unary_op
-from retrograd.registry import RegisterGradient
-from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor
 
 _TWO_OVER_SQRT_PI = 1.1283791670955126
 

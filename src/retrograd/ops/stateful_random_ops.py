@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from retrograd import dtypes
+from retrograd.core import dtypes
+from retrograd.core.tensor import Tensor
 from retrograd.ops import random_ops
-from retrograd.tensor import Tensor
 
 _ALGORITHMS = (None, "philox", "threefry", "auto_select", 1, 2, 3)
 _TAG = 0x52474E  # keeps Generator.from_seed(s) apart from the op streams of seed s

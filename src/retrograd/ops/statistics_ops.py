@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, comparison_ops, math_ops, reduction_ops
 from retrograd.ops.define import FLOAT, REAL, tensor_arg
-from retrograd.tensor import Tensor
 
 
 def reduce_logsumexp(

@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.execute import define_op, execute
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.shapes import broadcast_dims
+from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast, math_ops
 from retrograd.ops.define import FLOAT, FLOAT_COMPLEX, tensor_pair, unary_op
-from retrograd.registry import RegisterGradient
-from retrograd.shapes import broadcast_dims
-from retrograd.tensor import Tensor
 
 asin = unary_op("asin", "Asin", np.arcsin, FLOAT_COMPLEX, "Inverse sine elementwise.")
 acos = unary_op("acos", "Acos", np.arccos, FLOAT_COMPLEX, "Inverse cosine elementwise.")

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.errors import InvalidArgumentError, UnimplementedError
-from retrograd.tensor import Tensor
+from retrograd.core.errors import InvalidArgumentError, UnimplementedError
+from retrograd.core.tensor import Tensor
 
 _FORMATS = {
     1: ("NWC", "NCW"),

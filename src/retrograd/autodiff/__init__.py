@@ -1,0 +1,38 @@
+"""Automatic differentiation in one namespace: ``GradientTape`` (reverse mode) and
+``ForwardAccumulator`` (forward mode), as ``tf.autodiff`` names them, and the function
+transforms of :mod:`retrograd.functional` (``grad``, ``vjp``, ``jvp``, ``jacfwd``,
+``jacrev``, ``hessian``, ``hvp``), as JAX names them.
+
+>>> import retrograd as rg
+>>> rg.autodiff.hessian(lambda x: x * x * x)(rg.constant(2.0))
+<retrograd.Tensor: shape=(), dtype=float32, numpy=12.0>
+"""
+
+from retrograd.autodiff.forward import ForwardAccumulator
+from retrograd.autodiff.functional import (
+    grad,
+    hessian,
+    hvp,
+    jacfwd,
+    jacobian,
+    jacrev,
+    jvp,
+    value_and_grad,
+    vjp,
+)
+from retrograd.autodiff.tape import GradientTape, UnconnectedGradients
+
+__all__ = [
+    "ForwardAccumulator",
+    "GradientTape",
+    "UnconnectedGradients",
+    "grad",
+    "value_and_grad",
+    "vjp",
+    "jvp",
+    "jacfwd",
+    "jacrev",
+    "jacobian",
+    "hessian",
+    "hvp",
+]

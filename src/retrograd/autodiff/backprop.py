@@ -1,0 +1,365 @@
+"""The backward walk: from target gradients back to sources, through recorded operations.
+
+``backward`` orders the recorded ops reachable from the targets so that every consumer
+comes before its producers (an iterative depth-first search: graphs of any depth work),
+keeps only ops through which a source influences a target, and calls each op's gradient
+function with the summed gradients of its outputs. ``call_rule`` checks what a rule
+returns — one tensor (or None) per input, with the input's shape and dtype — and names
+the rule when it does not. Nothing here knows any particular op.
+
+With ``batch_shape``, every seed carries extra leading axes (several backward passes at
+once, e.g. the rows of a Jacobian); this needs every rule on the path to be batchable
+(``registry.mark_batchable``), else ``NotBatchableError`` is raised before any rule runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from retrograd.core.execute import Operation, context, writable_buffer
+from retrograd.core.registry import gradient_registry, is_batchable, takes_missing_upstream
+from retrograd.core.tensor import Tensor
+from retrograd.core.variables import Variable
+from retrograd.ops import array_ops, broadcast, math_ops
+
+__all__ = ["backward", "call_rule", "describe_rule", "NotBatchableError"]
+
+
+class NotBatchableError(ValueError):
+    """A batched backward pass met an op whose gradient function is not batchable."""
+
+
+_walks = itertools.count(1)
+
+
+def backward(
+    tracked: dict,
+    targets: list,
+    seeds: list,
+    sources: list,
+    batch_shape: tuple = (),
+    release: bool = False,
+    watched: set[int] | None = None,
+) -> list[Tensor | None]:
+    """Propagates ``seeds`` (one per target) back through ``tracked`` to ``sources``.
+
+    Seeds and results have ``batch_shape`` leading axes in front of their value's shape.
+    With ``release``, each record is dropped from ``tracked`` once it has been used, so the
+    values it saved are freed during the walk (a non-persistent tape's last use of them).
+    ``watched`` (a tape's watched values, by id): when every one is a source, every record
+    is influenced by a source (a tape records only ops on what it tracks), so the walk need
+    not work out which. The walk is numbered in ``context.backward_pass`` while it runs.
+    """
+    outer_walk = context.backward_pass
+    context.backward_pass = next(_walks)
+    outer_batch_dims = broadcast.set_gradient_batch_dims(len(batch_shape))
+    try:
+        return _walk(tracked, targets, seeds, sources, batch_shape, release, watched)
+    finally:
+        context.backward_pass = outer_walk
+        broadcast.set_gradient_batch_dims(outer_batch_dims)
+
+
+def _walk(
+    tracked: dict,
+    targets: list,
+    seeds: list,
+    sources: list,
+    batch_shape: tuple,
+    release: bool,
+    watched: set[int] | None,
+) -> list[Tensor | None]:
+    source_ids = {id(s) for s in sources}
+    influenced: Any
+    if watched is not None and watched <= source_ids:
+        order, influenced = _consumers_first(tracked), tracked  # (see `backward`)
+    else:
+        order, influenced = _plan(tracked, targets, source_ids)
+    if batch_shape:
+        _check_batchable(order)
+    grads: dict[int, Any] = {}  # id(value) -> its gradient, or a list of parts to sum
+    for t, seed in zip(targets, seeds):
+        if seed is not None:
+            _accumulate(grads, id(t), seed)
+    lookup = gradient_registry.lookup
+    # The loop is written out (no helper calls in the common case): it runs once per op.
+    for position in range(len(order)):
+        op = order[position]
+        outputs = op.outputs
+        if release:  # every consumer of its outputs is done: nothing needs the record
+            order[position] = None
+            for out in outputs:
+                tracked.pop(id(out), None)
+        if len(outputs) == 1:
+            key = id(outputs[0])
+            g = _take(grads, key, source_ids) if key in source_ids else grads.pop(key, None)
+            if g is None:
+                continue
+            upstream = [_total(g) if type(g) is list else g]
+        else:
+            upstream = _upstream(op, grads, source_ids, batch_shape)
+            if upstream is None:
+                continue
+        rule = op.grad_fn or lookup(op.type)
+        if rule is None:  # declared non-differentiable
+            continue
+        inputs = op.inputs
+        if len(inputs) > 1:  # a single input's gradient is always wanted here
+            skip = [i for i, value in enumerate(inputs) if id(value) not in influenced]
+            op.skip_input_indices = tuple(skip) if skip else ()
+        try:
+            downstream = call_rule(rule, op, upstream, batch_shape)
+        finally:
+            op.skip_input_indices = ()
+        if context.backward_observers:
+            for observer in context.backward_observers:
+                observer.observe_backward(op, rule, upstream, downstream)
+        for i in range(len(inputs)):
+            g = downstream[i]
+            if g is not None:
+                key = id(inputs[i])
+                if key in influenced:
+                    _accumulate(grads, key, g)
+        g = upstream = downstream = None  # the parts are in `grads` alone: summable in place
+    return [_total(grads.get(id(s))) for s in sources]
+
+
+def _plan(tracked: dict, targets: list, source_ids: set) -> tuple[list[Operation], set[int]]:
+    """The ops the walk calls, every consumer before its producers, and the ids of the values
+    some source influences (the only values whose gradient is wanted).
+
+    ``tracked`` maps each value to its producer in the order the values were produced (a
+    tape's order of execution), so no sort is needed: one pass forward finds what the
+    sources influence, one pass backward what the targets depend on.
+    """
+    influenced = set(source_ids)
+    reached: list[Operation] = []
+    for op in _each_record(tracked.values()):
+        for value in op.inputs:
+            if id(value) in influenced:
+                reached.append(op)
+                for out in op.outputs:
+                    influenced.add(id(out))
+                break
+    needed = {id(t) for t in targets}
+    order = []
+    for op in reversed(reached):
+        for out in op.outputs:
+            if id(out) in needed:
+                order.append(op)
+                for value in op.inputs:
+                    needed.add(id(value))
+                break
+    return order, influenced
+
+
+def _consumers_first(tracked: dict) -> list[Operation]:
+    """Every record of ``tracked`` (kept in execution order) once, consumers first."""
+    return _each_record(reversed(tracked.values()))
+
+
+def _each_record(producers: Any) -> list[Operation]:
+    """The records among ``producers`` (values of a ``tracked`` map, in its order or reversed)
+    once each: sources (None) are skipped, and a multi-output op is listed once per output."""
+    records = []
+    last = None
+    multi_output: set[int] = set()
+    for op in producers:
+        if op is None or op is last:  # a source; the same op's next output
+            continue
+        last = op
+        if len(op.outputs) > 1:
+            if id(op) in multi_output:
+                continue
+            multi_output.add(id(op))
+        records.append(op)
+    return records
+
+
+def _accumulate(grads: dict, key: int, g: Tensor) -> None:
+    pending = grads.get(key)
+    if pending is None:
+        grads[key] = g
+    elif type(pending) is list:
+        pending.append(g)
+    else:
+        grads[key] = [pending, g]
+
+
+def _check_batchable(order: list) -> None:
+    for op in order:
+        if op.grad_fn is None and _batchable_type(op.type):
+            continue
+        what = f"custom gradient '{op.name}'" if op.grad_fn else f"op type '{op.type}'"
+        raise NotBatchableError(f"the gradient function of {what} is not batchable")
+
+
+def _batchable_type(op_type: str) -> bool:
+    return is_batchable(op_type) or gradient_registry.lookup(op_type) is None
+
+
+def _upstream(op: Operation, grads: dict, source_ids: set, batch_shape: tuple) -> list | None:
+    """The summed gradient of each output of a multi-output ``op`` (the walk takes a single
+    output's itself); None when no output has one.
+
+    Outputs without a gradient get zeros (floating outputs) or None, as in TensorFlow.
+    """
+    upstream = []
+    found = False
+    for out in op.outputs:
+        g = _take(grads, id(out), source_ids)
+        found = found or g is not None
+        upstream.append(g)
+    if not found:
+        return None
+    if takes_missing_upstream(op.type):
+        return upstream
+    for i, (out, g) in enumerate(zip(op.outputs, upstream)):
+        if g is None and out._value.dtype.kind in "fc":
+            upstream[i] = (
+                array_ops.zeros((*batch_shape, *out.shape), out.dtype)
+                if batch_shape
+                else array_ops.zeros_like(out)
+            )
+    return upstream
+
+
+def _take(grads: dict, key: int, source_ids: set) -> Tensor | None:
+    """The total gradient of a value, removed from ``grads`` (kept, summed, for a source:
+    its gradient is also a result)."""
+    if key in source_ids:
+        total = grads[key] = _total(grads.get(key))
+        return total
+    return _total(grads.pop(key, None))
+
+
+def _total(pending: Any) -> Tensor | None:
+    """The gradient kept in ``grads``: one tensor, or the sum of a list of parts."""
+    if type(pending) is not list:
+        return pending
+    if not context.recording:  # nothing records the sum: it may be computed in place
+        summed = _sum_in_place(pending)
+        if summed is not None:
+            return summed
+    return math_ops.add_n(pending)
+
+
+def _holders(parts: list, i: int) -> tuple[int, int]:
+    """How many references part ``i`` and its array have, seen from here."""
+    return sys.getrefcount(parts[i]), sys.getrefcount(parts[i]._value)
+
+
+# What `_holders` sees for a part that only its list holds, whose array only the part holds
+# (measured: it depends on the Python version).
+_SOLE_PART, _SOLE_ARRAY = _holders([Tensor(np.empty(2))], 0)
+
+
+def _sum_in_place(parts: list) -> Tensor | None:
+    """The sum of gradient ``parts`` accumulated into the buffer of one of them that nothing
+    but the list holds (an array owning its memory); None when there is no such part."""
+    for i in range(len(parts)):  # (not enumerate: its reused tuple would hold the part)
+        part = parts[i]
+        buffer = part._value
+        if not writable_buffer(buffer):
+            continue
+        part_refs, array_refs = _holders(parts, i)
+        # One more reference each: this function's `part` and `buffer`.
+        if part_refs <= _SOLE_PART + 1 and array_refs <= _SOLE_ARRAY + 1:
+            break
+    else:
+        return None
+    for j, other in enumerate(parts):
+        if j != i:
+            np.add(buffer, other._value, out=buffer)
+    return part
+
+
+def describe_rule(op: Operation, rule: Any) -> str:
+    """How error messages name the rule that computed ``op``'s gradient."""
+    described = getattr(rule, "describe", None)
+    if described is not None:
+        return described
+    return (
+        f"the gradient function for op type '{op.type}' "
+        f"(registered at {gradient_registry.location(op.type)})"
+    )
+
+
+def _input_label(op: Operation, i: int) -> str:
+    value = op.inputs[i]
+    return f"variable '{value.name}'" if isinstance(value, Variable) else f"input {i}"
+
+
+def _same_shape(a: Any, b: Any) -> bool:
+    """Equal shapes; in graphs, shapes that could be equal once unknown dimensions are known."""
+    if a == b:
+        return True
+    if a is None or b is None:
+        return True  # unknown rank
+    return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b))
+
+
+def call_rule(rule: Any, op: Operation, upstream: list, batch_shape: tuple = ()) -> Sequence:
+    """Calls a gradient function and checks that it returned one well-formed gradient per input
+    (a tuple or list, or a single tensor for a single input); returns the gradients.
+
+    Each gradient must have its input's dtype and shape (after ``batch_shape``).
+    """
+    context.rule_depth += 1
+    try:
+        result = rule(op, *upstream)
+    finally:
+        context.rule_depth -= 1
+    kind = type(result)
+    if kind is tuple or kind is list:
+        grads = result
+    else:
+        grads = tuple(result) if isinstance(result, (list, tuple)) else (result,)
+    inputs = op.inputs
+    if len(grads) != len(inputs):
+        raise ValueError(
+            f"{describe_rule(op, rule)} returned {len(grads)} gradient(s) but op '{op.name}' has "
+            f"{len(inputs)} input(s); return one per input (None for no gradient)"
+        )
+    for i in range(len(grads)):
+        g = grads[i]
+        if g is None:
+            continue
+        if type(g) is not Tensor and not isinstance(g, Tensor):
+            raise TypeError(
+                f"{describe_rule(op, rule)} returned a {type(g).__name__} for "
+                f"{_input_label(op, i)}; gradients must be retrograd tensors (or None)"
+            )
+        got, want = g._value, inputs[i]._value
+        kind = type(got)
+        if kind is type(want) and kind is not np.ndarray and not batch_shape:
+            continue  # NumPy scalars of one type: the same dtype and shape
+        if (
+            batch_shape
+            or got.shape != want.shape
+            or (got.dtype is not want.dtype and got.dtype != want.dtype)
+        ):
+            _check_gradient(rule, op, i, g, batch_shape)
+    return grads
+
+
+def _check_gradient(rule: Any, op: Operation, i: int, g: Tensor, batch_shape: tuple) -> None:
+    """Raises unless gradient ``g`` for input ``i`` has the input's dtype and (batched) shape."""
+    value = op.inputs[i]
+    shape = value._value.shape
+    if batch_shape:
+        shape = (*batch_shape, *shape)
+    got = g._value
+    if _same_shape(got.shape, shape) and got.dtype == value._value.dtype:
+        return
+    raise ValueError(
+        f"{describe_rule(op, rule)} returned a gradient of shape {tuple(g.shape)} and "
+        f"dtype {g.dtype.name} for {_input_label(op, i)}, which has shape "
+        f"{tuple(shape)} and dtype {value.dtype.name}; a gradient must match its "
+        f"input"
+    )

@@ -1,0 +1,334 @@
+"""``custom_gradient``: a function whose gradient is the one you write.
+
+``f(*x)`` returns ``(y, grad_fn)``; ``grad_fn(*upstream)`` returns one gradient per tensor
+argument — the upstream gradient times the local derivative (a vector-Jacobian product).
+
+How it composes (as in TensorFlow): ``f`` runs with tapes recording, so what ``grad_fn``
+captures stays connected to ``x``; the outputs are fresh tensors produced by one recorded
+op whose gradient is ``grad_fn``; and ``grad_fn`` runs while outer tapes record, so a custom
+gradient used inside ``grad_fn`` defines the second derivative.
+
+In forward mode (``ForwardAccumulator``, ``jvp``) the tangents of the outputs are derived
+from ``grad_fn`` (so ``grad_fn`` then runs during the forward pass), or computed by a forward
+rule given with ``f.defjvp(jvp_fn)``, which then takes precedence. Neither changes how the
+gradient is computed, so Hessians work in every combination of modes.
+
+>>> import retrograd as rg
+>>> @rg.custom_gradient
+... def log1pexp(x):
+...     e = rg.exp(x)
+...     def grad(upstream):
+...         return upstream * (1 - 1 / (1 + e))
+...     return rg.math.log(1 + e), grad
+>>> x = rg.constant(100.0)
+>>> with rg.GradientTape() as tape:
+...     tape.watch(x)
+...     y = log1pexp(x)
+>>> tape.gradient(y, x)
+<retrograd.Tensor: shape=(), dtype=float32, numpy=1.0>
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from retrograd.core import nest
+from retrograd.core.execute import context, define_op, execute, record_operation
+from retrograd.core.registry import function_location, no_gradient
+from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.core.variables import Variable
+
+__all__ = ["custom_gradient"]
+
+
+def custom_gradient(f: Callable[..., Any] | None = None) -> Callable[..., Any]:
+    """Decorates ``f(*x) -> (y, grad_fn)`` so that its gradient is computed by ``grad_fn``.
+
+    Tensor and Variable arguments (also inside lists, tuples and dicts) are the inputs;
+    other arguments are passed through and get no gradient. If ``f`` reads trainable
+    variables that are not arguments, ``grad_fn(*upstream, variables=None)`` must return
+    ``(input_grads, variable_grads)`` with one gradient per variable in ``variables``.
+    """
+    if f is None:
+        return custom_gradient
+    forward: list[Callable[..., Any]] = []  # the defjvp rule, once given
+
+    @functools.wraps(f)
+    def decorated(*args: Any, **kwargs: Any) -> Any:
+        return _call(f, args, kwargs, forward[0] if forward else None)
+
+    def defjvp(jvp_fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Gives ``f`` a forward-mode rule: ``jvp_fn(primals, tangents, outputs)``.
+
+        ``primals`` is the tuple of positional arguments of the call, ``tangents`` the same
+        structure with a tangent for each tensor or variable (zeros where it has none, None
+        for other arguments), ``outputs`` what the call returned. It returns the tangents
+        of the outputs in their structure (the Jacobian-vector product), written with
+        retrograd ops. Usable as a decorator; the gradient is still ``grad_fn``'s.
+
+        >>> import retrograd as rg
+        >>> @rg.custom_gradient
+        ... def softplus(x):
+        ...     return rg.math.log(1 + rg.exp(x)), lambda dy: dy * rg.sigmoid(x)
+        >>> @softplus.defjvp
+        ... def _(primals, tangents, outputs):
+        ...     return tangents[0] * rg.sigmoid(primals[0])
+        >>> x = rg.constant(0.0)
+        >>> with rg.autodiff.ForwardAccumulator(x, rg.constant(1.0)) as acc:
+        ...     y = softplus(x)
+        >>> acc.jvp(y)
+        <retrograd.Tensor: shape=(), dtype=float32, numpy=0.5>
+        """
+        if not callable(jvp_fn):
+            raise TypeError(f"{_describe(f)}: defjvp expects a function, got {jvp_fn!r}")
+        try:
+            inspect.signature(jvp_fn).bind(None, None, None)
+        except TypeError:
+            raise TypeError(
+                f"{_describe(f)}: the forward rule must accept (primals, tangents, outputs); "
+                f"{getattr(jvp_fn, '__qualname__', jvp_fn)} has signature "
+                f"{inspect.signature(jvp_fn)}"
+            ) from None
+        except ValueError:  # no signature to inspect (a builtin): trust it
+            pass
+        forward[:] = [jvp_fn]
+        return jvp_fn
+
+    decorated.defjvp = defjvp  # type: ignore[attr-defined]
+    return decorated
+
+
+def _describe(f: Callable[..., Any]) -> str:
+    return f"custom_gradient function '{f.__qualname__}' (defined at {function_location(f)})"
+
+
+def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | None) -> Any:
+    read: list[Variable] = []
+    context.variable_watchers.append(read)
+    try:
+        returned = f(*args, **kwargs)
+    finally:
+        context.variable_watchers.pop()
+    if not (isinstance(returned, (tuple, list)) and len(returned) == 2 and callable(returned[1])):
+        raise TypeError(
+            f"{_describe(f)} must return a pair (outputs, grad_fn) with grad_fn callable; "
+            f"got {type(returned).__name__}"
+        )
+    result, grad_fn = returned
+    if all(type(a) is Tensor for a in args) and not kwargs:  # the common call, kept cheap
+        flat_args: list = list(args)
+    else:
+        flat_args = [a for a in nest.flatten(args) if isinstance(a, (Tensor, Variable))]
+    variables = [v for v in read if not any(v is a for a in flat_args)] if read else []
+    if variables and not _accepts_variables(grad_fn):
+        raise TypeError(
+            f"{_describe(f)} reads the variables {[v.name for v in variables]}, so its grad_fn "
+            f"must accept the keyword argument 'variables' and return (input_grads, variable_grads)"
+        )
+    single = type(result) is Tensor
+    outputs = (
+        [result] if single else [_as_output(f, i, y) for i, y in enumerate(nest.flatten(result))]
+    )
+    if context.graph is not None:
+        fresh = _graph_op(f, grad_fn, flat_args, variables, outputs, (args, kwargs))
+        return nest.pack_sequence_as(result, fresh)
+    if not context.recording:
+        return result if single else nest.pack_sequence_as(result, outputs)
+    # A variable argument is read (recorded) by the conversion.
+    inputs = [a if type(a) is Tensor else convert_to_tensor(a) for a in flat_args]
+    fresh = tuple([Tensor(y._value) for y in outputs])
+    packed = fresh[0] if single else nest.pack_sequence_as(result, list(fresh))
+    rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs))
+    if jvp_fn is not None:
+        rule.forward_rule = _ForwardRule(jvp_fn, args, packed, rule.describe)
+    record_operation("CustomGradient", [*inputs, *variables], fresh, None, f.__name__, rule)
+    return packed
+
+
+# In a graph, the custom op also takes the forward results as inputs and passes them through:
+# the graph then computes them before it, and its gradient goes to the arguments only.
+_CustomGradient = define_op(
+    "CustomGradient",
+    lambda *values, forwarded: tuple(values[len(values) - forwarded :]),
+    multi_output=True,
+    shape_fn=lambda metas, forwarded: [(m.shape, m.dtype) for m in metas[len(metas) - forwarded :]],
+    forwards_inputs=True,
+)
+
+
+no_gradient("CustomGradient")  # never looked up: each CustomGradient op carries its own rule
+
+
+def _graph_op(
+    f: Callable, grad_fn: Callable, flat_args: list, variables: list, outputs: list, call: tuple
+) -> list:
+    inputs = [convert_to_tensor(a) for a in flat_args]
+    rule = _Rule(f, grad_fn, inputs, variables, call, forwarded=len(outputs))
+    fresh = execute(
+        _CustomGradient, [*inputs, *variables, *outputs], {"forwarded": len(outputs)}, f.__name__
+    )
+    fresh[0].op.grad_fn = rule
+    return list(fresh)
+
+
+def _accepts_variables(grad_fn: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(grad_fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def _as_output(f: Callable[..., Any], i: int, y: Any) -> Tensor:
+    if isinstance(y, Tensor):
+        return y
+    try:
+        return convert_to_tensor(y)
+    except (TypeError, ValueError) as e:
+        raise TypeError(
+            f"{_describe(f)} returned output {i} of type {type(y).__name__}, which is not a "
+            f"tensor ({e})"
+        ) from None
+
+
+class _Rule:
+    """The gradient function of one custom-gradient call: runs ``grad_fn`` and checks it.
+
+    ``call`` keeps the call's ``(args, kwargs)`` so that checkers can run ``f`` again;
+    ``forwarded`` counts the forward results a graph op passes through (no gradient);
+    ``forward_rule`` is the ``defjvp`` rule, when one was given.
+    """
+
+    __slots__ = (
+        "_f",
+        "_grad_fn",
+        "_inputs",
+        "_variables",
+        "_forwarded",
+        "call",
+        "forward_rule",
+    )
+
+    def __init__(
+        self,
+        f: Callable,
+        grad_fn: Callable,
+        inputs: list,
+        variables: list,
+        call: tuple,
+        forwarded: int = 0,
+    ) -> None:
+        self._f = f
+        self._grad_fn = grad_fn
+        self._inputs = inputs
+        self._variables = variables
+        self._forwarded = forwarded  # graph ops: forward results passed through, no gradient
+        self.call = call
+        self.forward_rule: _ForwardRule | None = None
+
+    @property
+    def describe(self) -> str:
+        """How errors name this rule: the custom-gradient function and where it is defined."""
+        return _describe(self._f)
+
+    @property
+    def argument_count(self) -> int:
+        """How many of the op's inputs are arguments (the rest are variables read inside)."""
+        return len(self._inputs)
+
+    def jvp(self, tangents: list) -> list:
+        """The tangents of the outputs by the ``defjvp`` rule, from the arguments' tangents."""
+        return self.forward_rule(self._inputs, tangents)
+
+    def __call__(self, op: Any, *upstream: Any) -> list:
+        if self._variables:
+            returned = self._grad_fn(*upstream, variables=self._variables)
+            if not (isinstance(returned, (tuple, list)) and len(returned) == 2):
+                raise TypeError(
+                    f"{self.describe}: grad_fn was called with variables, so it must return a pair "
+                    f"(input_grads, variable_grads); got {type(returned).__name__}"
+                )
+            input_grads, variable_grads = returned
+            variable_grads = nest.flatten(variable_grads)
+            if len(variable_grads) != len(self._variables):
+                raise ValueError(
+                    f"{self.describe}: grad_fn must return one gradient per variable: got "
+                    f"{len(variable_grads)} for {len(self._variables)} variable(s) "
+                    f"{[v.name for v in self._variables]}"
+                )
+        else:
+            input_grads, variable_grads = self._grad_fn(*upstream), []
+        flat = [input_grads] if type(input_grads) is Tensor else nest.flatten(input_grads)
+        if len(flat) != len(self._inputs):
+            raise ValueError(
+                f"{self.describe}: grad_fn returned {len(flat)} gradient(s) but the function has "
+                f"{len(self._inputs)} tensor input(s); return one per input (None for no gradient)"
+            )
+        if not variable_grads and not self._forwarded and all(type(g) is Tensor for g in flat):
+            return flat  # tensors for the arguments: nothing to convert
+        targets = [*self._inputs, *self._variables]
+        grads = [*flat, *variable_grads]
+        converted = [self._as_gradient(i, g, x) for i, (g, x) in enumerate(zip(grads, targets))]
+        return converted + [None] * self._forwarded
+
+    def _as_gradient(self, i: int, g: Any, x: Any) -> Tensor | None:
+        if g is None or isinstance(g, Tensor):
+            return g
+        if callable(g):
+            raise TypeError(
+                f"{self.describe}: grad_fn returned a function for input {i}. To define a second "
+                f"derivative, decorate an inner function with @custom_gradient inside grad_fn and "
+                f"call it (the first_order_custom pattern), rather than returning a function."
+            )
+        if isinstance(g, (int, float, complex, np.ndarray, np.generic)):
+            return convert_to_tensor(
+                g, dtype=x.dtype
+            )  # a Python number or array, as TensorFlow allows
+        raise TypeError(
+            f"{self.describe}: grad_fn returned a {type(g).__name__} for input {i}; gradients must "
+            f"be tensors (or None)"
+        )
+
+
+class _ForwardRule:
+    """A ``defjvp`` rule bound to one call: its arguments and outputs."""
+
+    __slots__ = ("_jvp_fn", "_args", "_outputs", "_describe")
+
+    def __init__(self, jvp_fn: Callable, args: tuple, outputs: Any, describe: str) -> None:
+        self._jvp_fn = jvp_fn
+        self._args = args
+        self._outputs = outputs
+        self._describe = describe
+
+    def __call__(self, inputs: list, tangents: list) -> list:
+        given = iter(
+            Tensor(np.zeros(x._value.shape, x._value.dtype)) if t is None else t
+            for x, t in zip(inputs, tangents)
+        )
+        structured = nest.pack_sequence_as(
+            self._args,
+            [
+                next(given) if isinstance(a, (Tensor, Variable)) else None
+                for a in nest.flatten(self._args)
+            ],
+        )
+        returned = self._jvp_fn(self._args, structured, self._outputs)
+        outputs, found = nest.flatten(self._outputs), nest.flatten(returned)
+        if len(found) != len(outputs):
+            raise ValueError(
+                f"{self._describe}: the forward rule returned {len(found)} tangent(s) for "
+                f"{len(outputs)} output(s); return one per output, in the structure of the outputs"
+            )
+        return [_as_tangent(t, y) for t, y in zip(found, outputs)]
+
+
+def _as_tangent(t: Any, y: Tensor) -> Any:
+    if isinstance(t, (int, float, complex, np.ndarray, np.generic)):
+        return convert_to_tensor(t, dtype=y.dtype)
+    return t

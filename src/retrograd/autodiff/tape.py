@@ -1,0 +1,420 @@
+"""GradientTape: records the ops applied to watched values and walks them backwards.
+
+A tape maps each value it tracks (by identity) to the Operation that produced it, or to
+None for a watched source. ``gradient`` walks those records from the targets in reverse
+topological order (iteratively, so chains of any length work), calls each op's gradient
+function, checks what it returned, and sums gradients that meet. Gradient functions run
+while other tapes record, so nesting tapes gives higher derivatives.
+
+>>> import retrograd as rg
+>>> x = rg.constant(3.0)
+>>> with rg.GradientTape() as outer:
+...     outer.watch(x)
+...     with rg.GradientTape() as inner:
+...         inner.watch(x)
+...         y = x * x * x
+...     dy = inner.gradient(y, x)
+>>> dy
+<retrograd.Tensor: shape=(), dtype=float32, numpy=27.0>
+>>> outer.gradient(dy, x)
+<retrograd.Tensor: shape=(), dtype=float32, numpy=18.0>
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from retrograd.autodiff.backprop import NotBatchableError, backward
+from retrograd.core import nest
+from retrograd.core.execute import Operation, context
+from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.core.variables import Variable
+from retrograd.ops import array_ops
+
+__all__ = ["GradientTape", "UnconnectedGradients"]
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+class GradientTape:
+    """Records operations on watched tensors and variables for reverse-mode differentiation.
+
+    Trainable variables read inside the tape are watched automatically (unless
+    ``watch_accessed_variables=False``). A non-persistent tape computes one set of gradients
+    and then frees what it recorded; ``persistent=True`` allows several.
+    """
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
+        self._persistent = bool(persistent)
+        self._watch_accessed_variables = bool(watch_accessed_variables)
+        self._tracked: dict[int, Operation | None] = {}  # id(value) -> producer; None: source
+        self._kept: list[Any] = []  # watched values, kept alive so their ids stay theirs
+        self._variables: list[Variable] = []
+        self._recording = False
+        self._spent = False
+
+    # -- recording ---------------------------------------------------------------------
+    def __enter__(self) -> GradientTape:
+        if self._recording:
+            raise ValueError(
+                "Tape is still recording: a GradientTape cannot be re-entered while active."
+            )
+        self._push()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._recording:
+            self._pop()
+
+    def _push(self) -> None:
+        context.push_tape(self)
+        self._recording = True
+
+    def _pop(self) -> None:
+        context.pop_tape(self)
+        self._recording = False
+
+    @contextlib.contextmanager
+    def stop_recording(self) -> Iterator[None]:
+        """Within this block, this tape records nothing."""
+        if not self._recording:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self._pop()
+        try:
+            yield
+        finally:
+            self._push()
+
+    def reset(self) -> None:
+        """Forgets everything recorded, as if the tape had just been entered."""
+        self._tracked, self._kept, self._variables = {}, [], []
+        self._spent = False
+
+    def watch(self, tensor: Any) -> None:
+        """Watches a tensor, a variable, or a nested structure of them.
+
+        Non-floating values are not differentiable and are not watched (with a warning).
+        """
+        for value in nest.flatten(tensor):
+            if not isinstance(value, (Tensor, Variable)):
+                raise ValueError(
+                    f"GradientTape.watch: passed an object of type {type(value).__name__}, "
+                    f"not a retrograd.Tensor or retrograd.Variable: {value!r}"
+                )
+            self._watch_one(value)
+
+    def _watch_one(self, value: Any) -> None:
+        if value._value.dtype.kind not in "fc":
+            warnings.warn(
+                f"GradientTape.watch: the dtype of the watched value must be floating or complex, "
+                f"got {value.dtype.name}; it will get no gradient",
+                stacklevel=3,
+            )
+            return
+        key = id(value)
+        if key not in self._tracked:
+            self._tracked[key] = None
+            self._kept.append(value)
+            if isinstance(value, Variable):
+                self._variables.append(value)
+
+    def watched_variables(self) -> tuple[Variable, ...]:
+        """The variables this tape watches, in the order they were first watched."""
+        return tuple(self._variables)
+
+    def _should_record(self, inputs: Any) -> bool:
+        tracked = self._tracked
+        for value in inputs:  # noqa: SIM110 - a plain loop is faster than any() on this hot path
+            if id(value) in tracked:
+                return True
+        return False
+
+    def _record(self, op: Operation) -> None:
+        tracked = self._tracked
+        for out in op.outputs:
+            if out._value.dtype.kind in "fc":  # integer and bool results carry no gradient
+                tracked[id(out)] = op
+
+    # -- differentiation -------------------------------------------------------------------
+    def gradient(
+        self,
+        target: Any,
+        sources: Any,
+        output_gradients: Any = None,
+        unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+    ) -> Any:
+        """d(sum of targets)/d(source) for each source, in the structure of ``sources``.
+
+        ``output_gradients`` weights the targets (the upstream gradient; ones by default).
+        """
+        policy = _policy(unconnected_gradients)
+        self._begin("gradient")
+        targets = [target] if type(target) is Tensor else _as_values(nest.flatten(target), "target")
+        seeds = _seeds(targets, output_gradients, target)
+        single = type(sources) is Tensor
+        flat_sources = [sources] if single else _as_values(nest.flatten(sources), "sources")
+        try:
+            # A non-persistent tape lets the walk free each record once it is used.
+            grads = self._backward(targets, seeds, flat_sources, release=not self._persistent)
+        finally:
+            self._end()
+        grads = _apply_policy(grads, flat_sources, policy)
+        return grads[0] if single else nest.pack_sequence_as(sources, grads)
+
+    def jacobian(
+        self,
+        target: Any,
+        sources: Any,
+        unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+        parallel_iterations: int | None = None,
+        experimental_use_pfor: bool = True,
+    ) -> Any:
+        """The full Jacobian: for each source, shape ``target.shape + source.shape``.
+
+        Vectorised: when every gradient function between the sources and ``target`` is
+        batchable (``mark_batchable``), all rows come from one backward pass whose seeds are
+        stacked on a leading axis (``parallel_iterations`` rows per pass when given, to bound
+        memory). Otherwise (a custom gradient, a reshape, a reduction on the path), or with
+        ``experimental_use_pfor=False``, it falls back to one backward pass per element of
+        ``target``. Both give the same values.
+
+        >>> import retrograd as rg
+        >>> x = rg.constant([1.0, 2.0])
+        >>> with rg.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = x * x
+        >>> tape.jacobian(y, x).numpy().tolist()
+        [[2.0, 0.0], [0.0, 4.0]]
+        """
+        policy = _policy(unconnected_gradients)
+        self._begin("jacobian")
+        (y,) = _as_values([target], "target")
+        flat_sources = _as_values(nest.flatten(sources), "sources")
+        shape, dtype = tuple(y._value.shape), y._value.dtype
+        try:
+            rows = self._rows(
+                y,
+                int(np.prod(shape, dtype=np.int64)),
+                lambda lo, hi: _unit_rows(lo, hi, shape, dtype),
+                flat_sources,
+                parallel_iterations,
+                experimental_use_pfor,
+            )
+        finally:
+            self._end()
+        result = [_shaped(r, (*shape, *s.shape), s, policy) for r, s in zip(rows, flat_sources)]
+        return nest.pack_sequence_as(sources, result)
+
+    def batch_jacobian(
+        self,
+        target: Any,
+        source: Any,
+        unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+        parallel_iterations: int | None = None,
+        experimental_use_pfor: bool = True,
+    ) -> Any:
+        """Per-example Jacobians: ``[b, *target.shape[1:], *source.shape[1:]]``.
+
+        Assumes example ``i`` of ``target`` depends only on example ``i`` of ``source``.
+        Vectorised as ``jacobian`` is, with one backward pass per element of an example as
+        the fallback.
+        """
+        policy = _policy(unconnected_gradients)
+        self._begin("batch_jacobian")
+        (y,) = _as_values([target], "target")
+        (x,) = _as_values([source], "source")
+        if y.ndim < 1 or x.ndim < 1 or y.shape[0] != x.shape[0]:
+            raise ValueError(
+                f"batch_jacobian: target {tuple(y.shape)} and source {tuple(x.shape)} need the "
+                f"same first (batch) dimension"
+            )
+        batch, rest = y._value.shape[0], tuple(y._value.shape[1:])
+        dtype = y._value.dtype
+
+        def seeds(lo: int, hi: int) -> np.ndarray:
+            units = _unit_rows(lo, hi, rest, dtype)[:, None]
+            return np.broadcast_to(units, (hi - lo, batch, *rest)).copy()
+
+        try:
+            (rows,) = self._rows(
+                y,
+                int(np.prod(rest, dtype=np.int64)),
+                seeds,
+                [x],
+                parallel_iterations,
+                experimental_use_pfor,
+            )
+        finally:
+            self._end()
+        if rows is not None:  # [rows, batch, *x_rest] -> [batch, rows, *x_rest]
+            rows = array_ops.transpose(rows, (1, 0, *range(2, rows.ndim)))
+        return _shaped(rows, (batch, *rest, *x.shape[1:]), x, policy)
+
+    def _rows(
+        self,
+        y: Any,
+        count: int,
+        seeds: Any,
+        sources: list,
+        parallel_iterations: int | None,
+        vectorize: bool,
+    ) -> list[Tensor | None]:
+        """Backward passes from ``y`` for ``count`` seeds (``seeds(lo, hi)`` stacks seeds
+        ``lo..hi-1``); for each source, the gradients stacked as ``[count, *source.shape]``.
+        """
+        if parallel_iterations is not None and int(parallel_iterations) < 1:
+            raise ValueError(
+                f"parallel_iterations must be a positive integer, got {parallel_iterations!r}"
+            )
+        if vectorize and count:
+            step = int(parallel_iterations or count)
+            try:
+                parts = [
+                    self._backward(
+                        [y],
+                        [Tensor(seeds(lo, min(lo + step, count)))],
+                        sources,
+                        (min(lo + step, count) - lo,),
+                    )
+                    for lo in range(0, count, step)
+                ]
+            except NotBatchableError:
+                pass  # the fallback below
+            else:
+                return [_joined([p[j] for p in parts]) for j in range(len(sources))]
+        rows = [self._backward([y], [Tensor(seeds(i, i + 1)[0])], sources) for i in range(count)]
+        return [_stacked([row[j] for row in rows], s) for j, s in enumerate(sources)]
+
+    def _begin(self, what: str) -> None:
+        if self._spent:
+            raise RuntimeError(
+                f"A non-persistent GradientTape can only be used to compute one set of gradients "
+                f"(or jacobians); GradientTape.{what} was called again. Use "
+                f"GradientTape(persistent=True) to compute several."
+            )
+        if self._recording and not self._persistent:
+            self._pop()  # as TensorFlow: a non-persistent tape stops recording here
+
+    def _end(self) -> None:
+        if not self._persistent:
+            self._tracked, self._kept, self._variables = {}, [], []
+            self._spent = True
+
+    def _backward(
+        self,
+        targets: list,
+        seeds: list,
+        sources: list,
+        batch_shape: tuple = (),
+        release: bool = False,
+    ) -> list[Tensor | None]:
+        watched = {id(v) for v in self._kept}
+        return backward(self._tracked, targets, seeds, sources, batch_shape, release, watched)
+
+
+# --- helpers for targets, seeds and results -------------------------------------------------
+
+
+def _policy(value: UnconnectedGradients | str) -> UnconnectedGradients:
+    if type(value) is UnconnectedGradients:
+        return value
+    try:
+        return UnconnectedGradients(
+            value.value if isinstance(value, UnconnectedGradients) else value
+        )
+    except ValueError:
+        raise ValueError(
+            f"unconnected_gradients must be UnconnectedGradients.NONE or .ZERO, got {value!r}"
+        ) from None
+
+
+def _as_values(values: list, what: str) -> list:
+    for i, v in enumerate(values):
+        if not isinstance(v, (Tensor, Variable)):
+            raise TypeError(
+                f"GradientTape: {what}[{i}] must be a retrograd.Tensor or Variable, "
+                f"got {type(v).__name__}: {v!r}"
+            )
+    return values
+
+
+def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
+    """The upstream gradient of each target: ones unless ``output_gradients`` says otherwise."""
+    given = [None] * len(targets) if output_gradients is None else nest.flatten(output_gradients)
+    if len(given) != len(targets):
+        raise ValueError(
+            f"GradientTape.gradient: output_gradients has {len(given)} element(s) for "
+            f"{len(targets)} target(s)"
+        )
+    seeds = []
+    for i, (t, g) in enumerate(zip(targets, given)):
+        if t._value.dtype.kind not in "fc":
+            seeds.append(None)  # integer and bool targets have no gradient
+        elif g is None:
+            symbolic = isinstance(t, Tensor) and type(t) is not Tensor  # a graph tensor
+            seeds.append(array_ops.ones_like(t) if symbolic else Tensor(_ones_like(t._value)))
+        else:
+            g = convert_to_tensor(g, dtype=t.dtype)
+            if g._value.shape != t._value.shape:
+                raise ValueError(
+                    f"GradientTape.gradient: output_gradients[{i}] has shape {tuple(g.shape)} but "
+                    f"target {i} has shape {tuple(t.shape)}"
+                )
+            seeds.append(g)
+    return seeds
+
+
+def _ones_like(value: Any) -> Any:
+    return value.dtype.type(1) if value.ndim == 0 else np.ones(value.shape, value.dtype)
+
+
+def _zeros_for(value: Any, shape: tuple | None = None) -> Tensor:
+    if shape is None and isinstance(value, Tensor) and type(value) is not Tensor:
+        return array_ops.zeros_like(value)  # a graph tensor: zeros when the graph runs
+    return Tensor(
+        np.zeros(value._value.shape if shape is None else shape, dtype=value._value.dtype)
+    )
+
+
+def _apply_policy(grads: list, sources: list, policy: UnconnectedGradients) -> list:
+    if policy is UnconnectedGradients.NONE:
+        return grads
+    return [_zeros_for(s) if g is None else g for g, s in zip(grads, sources)]
+
+
+def _unit_rows(lo: int, hi: int, shape: tuple, dtype: Any) -> np.ndarray:
+    """Unit seeds ``lo..hi-1`` (in row-major order of ``shape``) stacked on a leading axis."""
+    size = int(np.prod(shape, dtype=np.int64))
+    rows = np.zeros((hi - lo, size), dtype=dtype)
+    rows[np.arange(hi - lo), np.arange(lo, hi)] = 1
+    return rows.reshape((hi - lo, *shape))
+
+
+def _joined(parts: list) -> Tensor | None:
+    if parts[0] is None:
+        return None
+    return parts[0] if len(parts) == 1 else array_ops.concat(parts, 0)
+
+
+def _stacked(rows: list, source: Any) -> Tensor | None:
+    if all(r is None for r in rows):
+        return None
+    return array_ops.stack([_zeros_for(source) if r is None else r for r in rows])
+
+
+def _shaped(rows: Tensor | None, shape: tuple, source: Any, policy: UnconnectedGradients) -> Any:
+    """Stacked gradient rows reshaped to the Jacobian's ``shape``; unconnected: the policy."""
+    if rows is None:
+        return None if policy is UnconnectedGradients.NONE else _zeros_for(source, shape)
+    return array_ops.reshape(rows, shape)

@@ -1,0 +1,91 @@
+"""Shared helpers for the tools built on the execution hooks (traces, checks, NaN origin).
+
+``paused()`` runs code unseen by tapes and observers (a checker's finite differences must
+not be recorded, traced or checked again). ``inside_gradient_rule()`` tells whether the op
+now running is part of a gradient computation rather than of the forward program.
+``summarize`` renders a value in one short line, whatever its size.
+
+>>> import numpy as np
+>>> summarize(np.arange(3.0)), summarize(np.float32(16.0))
+('[0 1 2]', '16.0')
+>>> summarize(np.zeros((100, 100), np.float32))
+'float32[100,100] min=0 max=0 mean=0'
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from retrograd.core.execute import context
+from retrograd.ops.print_ops import format_value
+
+__all__ = ["paused", "inside_gradient_rule", "summarize", "as_array"]
+
+
+@contextlib.contextmanager
+def paused() -> Iterator[None]:
+    """No tape records, no observer sees, no backward observer hears and no custom_gradient
+    collects the variables read by what runs inside."""
+    saved = (
+        context.tapes,
+        context.observers,
+        context.recording,
+        context.backward_observers,
+        context.variable_watchers,
+    )
+    context.tapes, context.observers, context.recording = [], [], False
+    context.backward_observers, context.variable_watchers = [], []
+    try:
+        yield
+    finally:
+        (
+            context.tapes,
+            context.observers,
+            context.recording,
+            context.backward_observers,
+            context.variable_watchers,
+        ) = saved
+
+
+def inside_gradient_rule() -> bool:
+    """True while a gradient function called by the backward walk is running."""
+    return context.rule_depth > 0
+
+
+def as_array(value: Any) -> np.ndarray | None:
+    """The array a tensor, variable or array-like holds (None stays None)."""
+    if value is None:
+        return None
+    inner = getattr(value, "_value", value)
+    return np.asarray(inner)
+
+
+def summarize(value: Any, limit: int = 6) -> str:
+    """One line: the values when there are at most ``limit`` of them, else dtype, shape, stats."""
+    a = as_array(value)
+    if a is None:
+        return "None"
+    if a.ndim == 0:
+        return str(a[()])
+    if a.size <= limit:
+        return " ".join(format_value(a, summarize=-1).split())
+    shape = ",".join(str(d) for d in a.shape)
+    if a.dtype.kind not in "iuf" or a.size == 0:
+        return f"{a.dtype.name}[{shape}]"
+    finite = a[np.isfinite(a)] if a.dtype.kind == "f" else a
+    stats = (
+        f"min={_g(finite.min())} max={_g(finite.max())} mean={_g(finite.mean())}"
+        if finite.size
+        else "no finite values"
+    )
+    if finite.size != a.size:
+        stats += f" non-finite={a.size - finite.size}"
+    return f"{a.dtype.name}[{shape}] {stats}"
+
+
+def _g(x: Any) -> str:
+    return f"{float(x):.4g}"

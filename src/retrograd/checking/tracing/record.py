@@ -1,0 +1,277 @@
+"""``trace()``: what ran forward and what each gradient rule received and returned.
+
+A :class:`Trace` is an op observer and a backward observer at once. Forward, it keeps one
+:class:`OpRecord` per op (custom-gradient calls included, with the ops of their own
+forward attached as children, and ops run by gradient functions marked as such). Backward,
+it keeps one :class:`GradientRecord` per rule call: upstream gradients, downstream
+gradients per input, and the local derivative where one is defined (every input and output
+a scalar, or an elementwise op). Values are the tensors themselves (immutable), so
+recording copies nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from retrograd.autodiff.backprop import call_rule
+from retrograd.checking.observing import as_array, inside_gradient_rule, paused
+from retrograd.core.execute import OP_DEFS, Operation, context
+from retrograd.core.registry import function_location, gradient_registry
+from retrograd.core.tensor import Tensor
+
+__all__ = ["Trace", "OpRecord", "GradientRecord", "trace"]
+
+_PACKAGE = __file__.rsplit("tracing", 1)[0]
+
+
+class OpRecord:
+    """One op seen running forward."""
+
+    def __init__(self, index: int, op: Operation, in_backward: bool, created_at: str) -> None:
+        self.index = index
+        self.op = op
+        self.in_backward = in_backward
+        self.created_at = created_at
+        self.parent: OpRecord | None = None
+        self.children: list[OpRecord] = []
+        self.recorded = False  # by some tape
+        self.input_tracked: list[bool] = []  # per input: watched or produced by a recorded op
+        self.gradients: list[GradientRecord] = []
+        # Inputs are summarised now: a variable's value may change later.
+        self.input_values = [as_array(v) for v in op.inputs]
+
+    @property
+    def custom(self) -> bool:
+        return self.op.type == "CustomGradient"
+
+    @property
+    def label(self) -> str:
+        """The function name for custom gradients, else the op's name (its type by default)."""
+        return self.op.name
+
+    @property
+    def defined_at(self) -> str:
+        """Where the gradient rule comes from: the function, or the registration."""
+        rule = self.op.grad_fn
+        if rule is not None and hasattr(rule, "_f"):
+            return function_location(rule._f)
+        if self.op.type in gradient_registry:
+            return gradient_registry.location(self.op.type)
+        return "no gradient registered"
+
+
+class GradientRecord:
+    """One call of a gradient rule: what came in (upstream) and what went out (downstream)."""
+
+    def __init__(self, index, pass_index, op, rule, record, upstream, downstream) -> None:
+        self.index = index
+        self.pass_index = pass_index
+        self.op: Operation = op
+        self.rule = rule
+        self.record: OpRecord | None = record
+        self.upstream: list[np.ndarray | None] = [as_array(u) for u in upstream]
+        self.downstream: list[np.ndarray | None] = [as_array(g) for g in downstream]
+        self.inputs: list[np.ndarray] = [as_array(v) for v in op.inputs]
+        self._local: list | None = None
+
+    @property
+    def custom(self) -> bool:
+        return self.op.type == "CustomGradient"
+
+    @property
+    def label(self) -> str:
+        return self.op.name
+
+    @property
+    def local(self) -> list[np.ndarray | None]:
+        """d output / d input per input where defined (scalars, elementwise ops), else None."""
+        if self._local is None:
+            self._local = _local_derivatives(self)
+        return self._local
+
+
+def _local_derivatives(g: GradientRecord) -> list[np.ndarray | None]:
+    op = g.op
+    outputs = [as_array(y) for y in op.outputs]
+    none = [None] * len(g.inputs)
+    if len(outputs) != 1 or outputs[0].dtype.kind != "f":
+        return none
+    scalar = all(a.size == 1 for a in [*g.inputs, outputs[0]])
+    definition = OP_DEFS.get(op.type)
+    elementwise = definition is not None and definition.elementwise
+    if not (scalar or elementwise):
+        return none
+    up = g.upstream[0]
+    if up is not None and np.all(up != 0):
+        # downstream = upstream * local, elementwise, for inputs of the output's shape
+        return [None if d is None or d.shape != up.shape else d / up for d in g.downstream]
+    if g.custom:  # calling a user's grad_fn again could print or count: leave it unknown
+        return none
+    with paused():
+        ones = Tensor(np.ones_like(outputs[0]))
+        result = call_rule(g.rule, op, [ones])
+    return [
+        None if r is None or as_array(r).shape != outputs[0].shape else as_array(r) for r in result
+    ]
+
+
+class Trace:
+    """Records forward ops and gradient rule calls while active (``with retrograd.trace()``).
+
+    ``table()`` gives the backward pass as seed 000's table, ``rules()`` which rules fired and
+    which custom functions were bypassed, ``to_dot()``, ``to_svg()`` and ``to_html(path)``
+    the picture.
+    """
+
+    def __init__(self, max_ops: int = 20_000) -> None:
+        self.max_ops = int(max_ops)
+        self.ops: list[OpRecord] = []
+        self.gradients: list[GradientRecord] = []
+        self.truncated = False
+        self._by_op: dict[int, OpRecord] = {}
+        self._open: dict[int, list[OpRecord]] = {}  # custom nesting depth -> ops seen inside
+        self._passes: dict[int, int] = {}  # the engine's backward-walk number -> this trace's
+        self._pass_count = 0
+        self._active = False
+
+    # -- as a context manager ------------------------------------------------------------
+    def __enter__(self) -> Trace:
+        if self._active:
+            raise RuntimeError("this trace is already recording")
+        self._active = True
+        context.push_observer(self)
+        context.backward_observers.append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._active = False
+        context.pop_observer(self)
+        context.backward_observers.remove(self)
+
+    # -- observing -----------------------------------------------------------------------
+    def observe(self, op: Operation) -> None:
+        if len(self.ops) >= self.max_ops:
+            self.truncated = True
+            return
+        record = OpRecord(len(self.ops), op, inside_gradient_rule(), _user_line())
+        record.recorded = any(_tape_holds(t, op) for t in context.tapes)
+        record.input_tracked = [any(id(v) in t._tracked for t in context.tapes) for v in op.inputs]
+        depth = len(context.variable_watchers)  # custom_gradient calls being run, nested
+        if record.custom:
+            for child in self._open.pop(depth + 1, []):
+                child.parent = record
+                record.children.append(child)
+        if depth:
+            self._open.setdefault(depth, []).append(record)
+        self.ops.append(record)
+        self._by_op[id(op)] = record
+
+    def observe_backward(self, op: Operation, rule: Any, upstream: list, downstream: list) -> None:
+        pass_index = self._pass_of(context.backward_pass)
+        record = self._by_op.get(id(op))
+        if record is not None and record.op is not op:
+            record = None
+        g = GradientRecord(len(self.gradients), pass_index, op, rule, record, upstream, downstream)
+        self.gradients.append(g)
+        if record is not None:
+            record.gradients.append(g)
+
+    def _pass_of(self, walk: int) -> int:
+        """This trace's number for the backward walk numbered ``walk`` by the engine."""
+        number = self._passes.get(walk)
+        if number is None:
+            self._pass_count += 1
+            number = self._passes[walk] = self._pass_count
+        return number
+
+    # -- queries -------------------------------------------------------------------------
+    @property
+    def passes(self) -> int:
+        """How many backward passes ran while recording."""
+        return self._pass_count
+
+    def forward_ops(self) -> Iterator[OpRecord]:
+        """Ops of the program itself: not run by a gradient function, not inside a custom one."""
+        return (r for r in self.ops if not r.in_backward and r.parent is None)
+
+    def record_of(self, op: Operation) -> OpRecord | None:
+        record = self._by_op.get(id(op))
+        return record if record is not None and record.op is op else None
+
+    # -- output (see report.py, graph.py, html.py) ----------------------------------------
+    def table(self, custom_only: bool = False, pass_index: int | None = None) -> str:
+        """The gradient records as a table: op, x, upstream, local, downstream per input."""
+        from retrograd.checking.tracing.report import table
+
+        return table(self, custom_only=custom_only, pass_index=pass_index)
+
+    def rules(self) -> Any:
+        """Which rules fired, how often, and which custom functions were never reached."""
+        from retrograd.checking.tracing.report import RulesReport
+
+        return RulesReport(self)
+
+    def to_dot(self) -> str:
+        """Graphviz DOT text of the forward graph with the gradients flowing back."""
+        from retrograd.checking.tracing.graph import to_dot
+
+        return to_dot(self)
+
+    def to_svg(self) -> str:
+        """SVG: through Graphviz's ``dot`` when installed, else retrograd's own layout."""
+        from retrograd.checking.tracing.graph import to_svg
+
+        return to_svg(self)
+
+    def to_html(self, path: Any = None) -> str:
+        """One self-contained page (no external resources); written to ``path`` if given."""
+        from retrograd.checking.tracing.html import to_html
+
+        return to_html(self, path)
+
+    def _repr_html_(self) -> str:
+        from retrograd.checking.tracing.html import fragment
+
+        return fragment(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"<retrograd.Trace: {len(self.ops)} ops, {len(self.gradients)} gradient records, "
+            f"{self.passes} backward passes>"
+        )
+
+
+def trace(max_ops: int = 20_000) -> Trace:
+    """Records the forward ops and gradient rule calls of a ``with`` block.
+
+    >>> import retrograd as rg
+    >>> x = rg.constant(3.0)
+    >>> with rg.trace() as tr:
+    ...     with rg.GradientTape() as tape:
+    ...         tape.watch(x)
+    ...         y = rg.square(x) * 2.0
+    ...     _ = tape.gradient(y, x)
+    >>> print(tr.table())
+    step  op      x    upstream  local  downstream
+    1     Mul[0]  9.0  1.0       2.0    2.0
+    2     Square  3.0  2.0       6.0    12.0
+    """
+    return Trace(max_ops)
+
+
+def _tape_holds(tape: Any, op: Operation) -> bool:
+    return any(tape._tracked.get(id(y)) is op for y in op.outputs)
+
+
+def _user_line() -> str:
+    """``file:line`` of the innermost frame outside retrograd (where the op was created)."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+    if frame is None:
+        return "retrograd"
+    return f"{frame.f_code.co_filename}:{frame.f_lineno}"

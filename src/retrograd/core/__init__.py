@@ -1,0 +1,6 @@
+"""Layer 1, the core: dtypes, shapes, ``Tensor``, ``Variable``, ``execute`` (the one door
+every op goes through, and the records tapes keep), the gradient registry, ``nest`` and the
+error types. It imports nothing from the layers above; ops register the few hooks it needs
+(``tensor.set_stack_op``)."""
+
+__all__ = ["dtypes", "errors", "execute", "nest", "registry", "shapes", "tensor", "variables"]

@@ -1,0 +1,220 @@
+"""Variable: mutable, trainable state. Reading one is a recorded op (``ReadVariableOp``).
+
+>>> import retrograd as rg
+>>> v = rg.Variable(1.0)
+>>> v.assign_add(2.0)
+<retrograd.Variable 'Variable:0' shape=() dtype=float32, numpy=3.0>
+>>> with rg.GradientTape() as tape:
+...     y = v * v
+>>> tape.gradient(y, v)
+<retrograd.Tensor: shape=(), dtype=float32, numpy=6.0>
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from retrograd.core import dtypes
+from retrograd.core.dtypes import DType
+from retrograd.core.execute import context, define_op, execute, variable_accessed
+from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
+from retrograd.core.shapes import TensorShape
+from retrograd.core.tensor import (
+    Reference,
+    Tensor,
+    _readonly,
+    constant,
+    convert_to_tensor,
+    numpy_text,
+)
+
+__all__ = ["Variable"]
+
+_ReadVariableOp = define_op("ReadVariableOp", lambda value: value)
+
+
+@RegisterGradient("ReadVariableOp")
+def _read_variable_grad(op, grad):
+    return grad
+
+
+def _assign_kernel(value, variable):
+    variable._value = value
+    return ()
+
+
+# Assignments inside a graph happen when it runs, in program order (a stateful op).
+_AssignVariableOp = define_op(
+    "AssignVariableOp",
+    _assign_kernel,
+    multi_output=True,
+    stateful=True,
+    shape_fn=lambda metas, variable: [],
+)
+no_gradient("AssignVariableOp")
+
+mark_batchable("ReadVariableOp")
+
+
+class Variable:
+    """A mutable tensor-like value whose reads are recorded (TensorFlow's ResourceVariable).
+
+    Its shape and dtype are fixed at creation. ``assign`` replaces the stored array, so
+    tensors read earlier keep their values.
+    """
+
+    __slots__ = ("_value", "_name", "_trainable", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(
+        self,
+        initial_value: Any = None,
+        trainable: bool = True,
+        name: str | None = None,
+        dtype: Any = None,
+        shape: Any = None,
+    ) -> None:
+        if initial_value is None:
+            raise ValueError("Variable: initial_value must be given")
+        if callable(initial_value):
+            initial_value = initial_value()
+        value = constant(initial_value, dtype=dtype)._value
+        if shape is not None and not TensorShape(shape).is_compatible_with(value.shape):
+            raise ValueError(f"Variable: initial value shape {value.shape} is not {tuple(shape)}")
+        self._value = value
+        self._name = (name or "Variable") + ":0"
+        self._trainable = bool(trainable)
+
+    # -- reading -------------------------------------------------------------------------
+    def read_value(self) -> Tensor:
+        """The current value as a tensor; recorded on tapes that watch this variable."""
+        if self._trainable and (context.recording or context.variable_watchers):
+            variable_accessed(self)
+        return execute(_ReadVariableOp, (self,))
+
+    value = read_value
+
+    def _as_tensor(self) -> Tensor:
+        return self.read_value()
+
+    def numpy(self) -> Any:
+        """The current value: a NumPy scalar for rank 0, else a read-only array snapshot."""
+        return _readonly(self._value)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        return np.array(self._value, dtype=dtype)
+
+    # -- writing -------------------------------------------------------------------------
+    def assign(
+        self,
+        value: Any,
+        use_locking: bool = False,
+        name: str | None = None,
+        read_value: bool = True,
+    ):
+        """Replaces the value; shape and dtype must match (ValueError otherwise).
+
+        In a graph, adds an AssignVariableOp that assigns each time the graph runs.
+        """
+        if context.graph is not None:
+            new = convert_to_tensor(value, dtype=self.dtype)
+            if not new.shape.is_compatible_with(self._value.shape):
+                raise self._shape_mismatch(new.shape)
+            execute(_AssignVariableOp, (new,), {"variable": self}, name)
+            return self if read_value else None
+        new = convert_to_tensor(value, dtype=self.dtype)._value
+        if new.shape != self._value.shape:
+            raise self._shape_mismatch(new.shape)
+        self._value = new  # arrays are never mutated, so sharing one with a tensor is safe
+        return self if read_value else None
+
+    def _shape_mismatch(self, shape: Any) -> ValueError:
+        return ValueError(
+            f"Cannot assign value to variable '{self._name}': Shape mismatch. The variable "
+            f"shape {tuple(self._value.shape)}, and the assigned value shape {tuple(shape)} are "
+            f"incompatible."
+        )
+
+    def assign_add(
+        self,
+        delta: Any,
+        use_locking: bool = False,
+        name: str | None = None,
+        read_value: bool = True,
+    ):
+        """Adds ``delta`` to the value."""
+        if context.graph is not None:
+            return self.assign(self.read_value() + delta, read_value=read_value)
+        return self.assign(
+            self._value + convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value
+        )
+
+    def assign_sub(
+        self,
+        delta: Any,
+        use_locking: bool = False,
+        name: str | None = None,
+        read_value: bool = True,
+    ):
+        """Subtracts ``delta`` from the value."""
+        if context.graph is not None:
+            return self.assign(self.read_value() - delta, read_value=read_value)
+        return self.assign(
+            self._value - convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value
+        )
+
+    # -- description ---------------------------------------------------------------------
+    @property
+    def dtype(self) -> DType:
+        return dtypes.from_numpy(self._value.dtype)
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    def ref(self) -> Reference:
+        return Reference(self)
+
+    __hash__ = object.__hash__
+
+    def __len__(self) -> int:
+        if self._value.ndim == 0:
+            raise TypeError("Scalar variable has no `len()`")
+        return self._value.shape[0]
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __format__(self, format_spec: str) -> str:
+        return format(self.read_value(), format_spec)
+
+    def __repr__(self) -> str:
+        return (
+            f"<retrograd.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
+            f"numpy={numpy_text(self._value)}>"
+        )
+
+    __str__ = __repr__

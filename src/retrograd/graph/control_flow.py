@@ -1,0 +1,414 @@
+"""``cond`` and ``while_loop``: control flow that works eagerly, in graphs and under tapes.
+
+Eagerly they are Python's ``if`` and ``while``: the ops that run are recorded like any
+others. In a graph, ``cond`` adds an ``If`` op holding both branches traced as functions,
+and ``while_loop`` a ``While`` op holding the traced condition and body. Their gradients
+are built from the same parts: the gradient of ``If`` is a ``cond`` between the branches'
+gradient functions; the gradient of ``While`` runs the loop again keeping each
+iteration's values, then a backward ``While`` walks them in reverse, calling the body's
+gradient function once per iteration. Both are differentiable again.
+
+>>> import retrograd as rg
+>>> @rg.function
+... def power(x, n):
+...     i, y = rg.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * x), [0, 1.0])
+...     return y
+>>> x = rg.constant(2.0)
+>>> with rg.GradientTape() as tape:
+...     tape.watch(x)
+...     y = power(x, rg.constant(5))
+>>> print(y.numpy(), tape.gradient(y, x).numpy())
+32.0 80.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from retrograd.core import nest
+from retrograd.core.execute import context, define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.shapes import TensorShape
+from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.core.variables import Variable
+from retrograd.graph.function import ConcreteFunction
+from retrograd.graph.graph import Graph, placeholder
+from retrograd.ops import array_ops
+
+__all__ = ["cond", "while_loop"]
+
+
+def _trace(fn: Callable, specs: list, name: str) -> tuple[Graph, list, Any]:
+    """Traces ``fn`` on placeholders of ``specs`` in a graph nested in the current one."""
+    graph = Graph(outer=context.graph)
+    with graph.as_default():
+        inputs = [placeholder(dtype, shape, name=name) for dtype, shape in specs]
+        outputs = fn(*inputs)
+    return graph, inputs, outputs
+
+
+def _tensor_leaves(structure: Any, what: str) -> list:
+    leaves = nest.flatten(structure)
+    for leaf in leaves:
+        if leaf is not None and not isinstance(leaf, (Tensor, Variable)):
+            raise TypeError(f"{what} must return tensors, got {type(leaf).__name__}: {leaf!r}")
+    return leaves
+
+
+def _function(
+    graph: Graph, inputs: list, outputs: Any, captures: list, variables: list, name: str
+) -> ConcreteFunction:
+    """A traced branch or body: its inputs are ``inputs`` then the given captures (the union
+    over the traced functions, so every function takes the same inputs)."""
+    own = {id(external): internal for external, internal in graph.external_captures}
+    capture_inputs = []
+    with graph.as_default():
+        for external in captures:
+            internal = own.get(id(external))
+            if internal is None:  # used only by the other branch: an input it ignores
+                internal = placeholder(external.dtype, external._value.shape, name="unused")
+            capture_inputs.append(internal)
+    return ConcreteFunction(
+        graph, [*inputs, *capture_inputs], outputs, name, reads=[], variables=variables
+    )
+
+
+def _union_captures(*graphs: Graph) -> list:
+    seen: dict[int, Any] = {}
+    for graph in graphs:
+        for external, _ in graph.external_captures:
+            seen.setdefault(id(external), external)
+    return list(seen.values())
+
+
+def _union_variables(*graphs: Graph) -> list:
+    from retrograd.graph.function import _captured_variables
+
+    seen: dict[int, Variable] = {}
+    for graph in graphs:
+        for v in _captured_variables(graph):
+            seen.setdefault(id(v), v)
+    return list(seen.values())
+
+
+def _merged_specs(metas_a: list, metas_b: list) -> list:
+    out = []
+    for (shape_a, dtype), (shape_b, _) in zip(metas_a, metas_b):
+        if shape_a is None or shape_b is None or len(shape_a) != len(shape_b):
+            out.append((None, dtype))
+        else:
+            out.append((tuple(a if a == b else None for a, b in zip(shape_a, shape_b)), dtype))
+    return out
+
+
+# --- cond ------------------------------------------------------------------------------------
+
+
+def cond(
+    pred: Any,
+    true_fn: Callable | None = None,
+    false_fn: Callable | None = None,
+    name: str | None = None,
+) -> Any:
+    """``true_fn()`` if ``pred`` else ``false_fn()`` — in a graph, decided when it runs.
+
+    Both functions take no arguments and must return the same structure of tensors.
+    """
+    if true_fn is None or false_fn is None:
+        raise TypeError("cond: true_fn and false_fn are both required")
+    if context.graph is None:
+        return true_fn() if bool(pred) else false_fn()
+    pred = convert_to_tensor(pred)
+    if pred.dtype.name != "bool" or pred._value.shape not in ((), None):
+        raise TypeError(
+            f"cond: pred must be a scalar bool tensor, got {pred.dtype.name}{pred.shape}"
+        )
+    then_graph, _, then_out = _trace(lambda: true_fn(), [], "then")
+    else_graph, _, else_out = _trace(lambda: false_fn(), [], "else")
+    try:
+        nest.assert_same_structure(then_out, else_out)
+    except (TypeError, ValueError) as e:
+        raise ValueError(
+            f"cond: true_fn and false_fn must return the same structure: {e}"
+        ) from None
+    then_leaves = _tensor_leaves(then_out, "cond: true_fn")
+    else_leaves = _tensor_leaves(else_out, "cond: false_fn")
+    for i, (a, b) in enumerate(zip(then_leaves, else_leaves)):
+        if (a is None) != (b is None) or (a is not None and a.dtype != b.dtype):
+            raise TypeError(
+                f"cond: output {i} of true_fn ({_describe(a)}) and false_fn ({_describe(b)}) differ"
+            )
+    captures = _union_captures(then_graph, else_graph)
+    variables = _union_variables(then_graph, else_graph)
+    then_fn = _function(then_graph, [], then_out, captures, variables, "cond_true")
+    else_fn = _function(else_graph, [], else_out, captures, variables, "cond_false")
+    attrs = {"then_branch": then_fn, "else_branch": else_fn}
+    flat = execute(_If, [pred, *captures, *variables], attrs, name)
+    results = iter(flat)
+    return nest.pack_sequence_as(
+        then_out, [None if leaf is None else next(results) for leaf in then_leaves]
+    )
+
+
+def _describe(t: Any) -> str:
+    return "None" if t is None else f"{t.dtype.name}{t.shape}"
+
+
+def _if_kernel(
+    pred: Any, *values: Any, then_branch: ConcreteFunction, else_branch: ConcreteFunction
+) -> tuple:
+    return tuple((then_branch if pred else else_branch)._run(values))
+
+
+_If = define_op(
+    "If",
+    _if_kernel,
+    multi_output=True,
+    shape_fn=lambda metas, then_branch, else_branch: _merged_specs(
+        then_branch.output_specs(), else_branch.output_specs()
+    ),
+)
+
+
+def _dense(grads: list, inputs: tuple) -> list:
+    """Gradients with zeros for unconnected floating inputs, so both branches agree."""
+    return [
+        array_ops.zeros_like(x) if g is None and x._value.dtype.kind in "fc" else g
+        for g, x in zip(grads, inputs)
+    ]
+
+
+@RegisterGradient("If")
+def _if_grad(op, *upstream):
+    then_fn, else_fn = op.get_attr("then_branch"), op.get_attr("else_branch")
+    captured = op.inputs[1 : 1 + len(then_fn.inputs)]
+    upstream = [array_ops.zeros_like(y) if g is None else g for g, y in zip(upstream, op.outputs)]
+    targets = op.inputs[1:]
+
+    def branch(fn: ConcreteFunction) -> Callable:
+        return lambda: _dense(list(fn.backward_function()(*captured, *upstream)), targets)
+
+    return [None, *cond(op.inputs[0], branch(then_fn), branch(else_fn))]
+
+
+# --- while_loop ------------------------------------------------------------------------------
+
+
+def while_loop(
+    cond: Callable,
+    body: Callable,
+    loop_vars: Any,
+    shape_invariants: Any = None,
+    parallel_iterations: int = 10,
+    back_prop: bool = True,
+    swap_memory: bool = False,
+    maximum_iterations: Any = None,
+    name: str | None = None,
+) -> Any:
+    """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)`` (at most
+    ``maximum_iterations`` times); returns the final loop variables in their structure.
+
+    In a graph, the body must keep each loop variable's dtype and shape (or stay within
+    ``shape_invariants``, where None marks a dimension that may change).
+    """
+    limit = None if maximum_iterations is None else int(maximum_iterations)
+    if context.graph is None:
+        count = 0
+        while (limit is None or count < limit) and bool(cond(*_as_list(loop_vars))):
+            loop_vars = _same_structure(loop_vars, body(*_as_list(loop_vars)))
+            count += 1
+        return loop_vars
+    flat = [convert_to_tensor(v) for v in nest.flatten(loop_vars)]
+    if shape_invariants is None:
+        invariants = [v._value.shape for v in flat]
+    else:
+        invariants = _invariant_leaves(loop_vars, shape_invariants)  # fmt: skip
+    specs = [(v.dtype, shape) for v, shape in zip(flat, invariants)]
+
+    def structured(fn: Callable) -> Callable:
+        return lambda *xs: fn(*_as_list(nest.pack_sequence_as(loop_vars, list(xs))))
+
+    cond_graph, cond_inputs, cond_out = _trace(structured(cond), specs, "loop_var")
+    body_graph, body_inputs, body_out = _trace(
+        lambda *xs: nest.flatten(_same_structure(loop_vars, structured(body)(*xs))),
+        specs,
+        "loop_var",
+    )
+    _check_body(flat, invariants, body_out)
+    captures = _union_captures(cond_graph, body_graph)
+    variables = _union_variables(cond_graph, body_graph)
+    cond_fn = _function(
+        cond_graph, cond_inputs, [convert_to_tensor(cond_out)], captures, variables, "while_cond"
+    )
+    body_fn = _function(body_graph, body_inputs, body_out, captures, variables, "while_body")
+    attrs = {
+        "cond": cond_fn,
+        "body": body_fn,
+        "n_vars": len(flat),
+        "maximum_iterations": limit,
+        "keep_history": False,
+    }
+    finals = execute(_While, [*flat, *captures, *variables], attrs, name)
+    return nest.pack_sequence_as(loop_vars, list(finals))
+
+
+def _invariant_leaves(loop_vars: Any, invariants: Any) -> list:
+    """One shape per loop variable, walking ``invariants`` in the structure of ``loop_vars``
+    (its leaves are shapes, which are tuples themselves)."""
+    if nest.is_nested(loop_vars):
+        if isinstance(loop_vars, dict):  # in nest.flatten's order: sorted keys
+            keys = sorted(loop_vars)
+            children, invariants = [loop_vars[k] for k in keys], [invariants[k] for k in keys]
+        else:
+            children = list(loop_vars)
+        if len(invariants) != len(children):
+            raise ValueError("while_loop: shape_invariants must have the structure of loop_vars")
+        return [shape for c, i in zip(children, invariants) for shape in _invariant_leaves(c, i)]
+    return [None if invariants is None else TensorShape(invariants)]
+
+
+def _as_list(loop_vars: Any) -> list:
+    return list(loop_vars) if isinstance(loop_vars, (list, tuple)) else [loop_vars]
+
+
+def _same_structure(loop_vars: Any, result: Any) -> Any:
+    if not isinstance(loop_vars, (list, tuple)):
+        result = result[0] if isinstance(result, (list, tuple)) and len(result) == 1 else result
+    elif not isinstance(result, (list, tuple)):
+        result = [result]
+    try:
+        nest.assert_same_structure(loop_vars, result, check_types=False)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"while_loop: body must return the structure of loop_vars: {e}") from None
+    return result
+
+
+def _check_body(flat: list, invariants: list, outputs: list) -> None:
+    for i, (v, shape, out) in enumerate(zip(flat, invariants, outputs)):
+        out = convert_to_tensor(out)
+        if out.dtype != v.dtype:
+            raise TypeError(
+                f"while_loop: loop variable {i} enters as {v.dtype.name} but the body returns "
+                f"{out.dtype.name}"
+            )
+        if shape is not None and not out.shape.is_compatible_with(shape):
+            raise ValueError(
+                f"while_loop: loop variable {i} enters the loop with shape {tuple(shape)}, but has "
+                f"shape {out.shape} after one iteration; give shape_invariants (None for a "
+                f"dimension that changes)"
+            )
+
+
+def _while_kernel(*values, cond, body, n_vars, maximum_iterations, keep_history):
+    state = list(values[:n_vars])
+    captured = values[n_vars : n_vars + len(body.inputs) - n_vars]
+    history: list[list] = [[] for _ in state]
+    count = 0
+    while (maximum_iterations is None or count < maximum_iterations) and cond._run(
+        (*state, *captured)
+    )[0]:
+        if keep_history:
+            for kept, value in zip(history, state):
+                kept.append(value)
+        state = list(body._run((*state, *captured)))
+        count += 1
+    if not keep_history:
+        return tuple(state)
+    stacks = [
+        np.stack(kept) if kept else np.zeros((0, *np.shape(v)), np.asarray(v).dtype)
+        for kept, v in zip(history, values[:n_vars])
+    ]
+    return (*state, np.array(count, np.int32), *stacks)
+
+
+def _while_shapes(metas, cond, body, n_vars, maximum_iterations, keep_history):
+    finals = [(t._value.shape, t._value.dtype) for t in body.inputs[:n_vars]]  # the invariants
+    if not keep_history:
+        return finals
+    stacks = [(None if s is None else (None, *s), d) for s, d in finals]
+    return [*finals, ((), np.dtype(np.int32)), *stacks]
+
+
+_While = define_op("While", _while_kernel, multi_output=True, shape_fn=_while_shapes)
+
+
+# Reading iteration k of a loop's kept values, and its gradient: k's slot of zeros.
+def _history_get_kernel(history, k):
+    return history[int(k)]
+
+
+def _history_put_kernel(grad, k, like):
+    out = np.zeros_like(grad, shape=np.shape(like))
+    out[int(k)] = grad
+    return out
+
+
+_LoopHistoryGet = define_op(
+    "LoopHistoryGet",
+    _history_get_kernel,
+    shape_fn=lambda metas: [
+        (None if metas[0].shape is None else metas[0].shape[1:], metas[0].dtype)
+    ],
+)
+_LoopHistoryPut = define_op(
+    "LoopHistoryPut", _history_put_kernel, shape_fn=lambda metas: [(metas[2].shape, metas[0].dtype)]
+)
+
+
+@RegisterGradient("LoopHistoryGet")
+def _history_get_grad(op, grad):
+    history, k = op.inputs
+    return execute(_LoopHistoryPut, (grad, k, history)), None
+
+
+@RegisterGradient("LoopHistoryPut")
+def _history_put_grad(op, grad):
+    return execute(_LoopHistoryGet, (grad, op.inputs[1])), None, None
+
+
+@RegisterGradient("While")
+def _while_grad(op, *upstream):
+    attrs = op.attrs
+    n = attrs["n_vars"]
+    body_fn: ConcreteFunction = attrs["body"]
+    captured = list(op.inputs[n : len(body_fn.inputs)])
+    variables = list(op.inputs[len(body_fn.inputs) :])
+    if attrs["keep_history"]:
+        finals, count, stacks = op.outputs[:n], op.outputs[n], op.outputs[n + 1 :]
+        stack_upstream = list(upstream[n + 1 :])
+    else:  # run the loop again, keeping each iteration's values
+        rerun = execute(_While, list(op.inputs), dict(attrs, keep_history=True))
+        finals, count, stacks = rerun[:n], rerun[n], rerun[n + 1 :]
+        stack_upstream = [None] * n
+    grads = [array_ops.zeros_like(y) if g is None else g for g, y in zip(upstream[:n], finals)]
+    trainable = [x._value.dtype.kind in "fc" for x in [*captured, *variables]]
+    sums = [array_ops.zeros_like(x) for x, t in zip([*captured, *variables], trainable) if t]
+    backward = body_fn.backward_function()
+
+    def step(k, *carried):
+        g_vars, g_sums = list(carried[:n]), list(carried[n:])
+        values = [execute(_LoopHistoryGet, (stack, k)) for stack in stacks]
+        step_grads = _dense(
+            list(backward(*values, *captured, *g_vars)), [*values, *captured, *variables]
+        )
+        # Integer loop variables carry no gradient: they keep their zeros.
+        g_vars = [g if g is not None else old for g, old in zip(step_grads[:n], g_vars)]
+        for i, up in enumerate(stack_upstream):  # upstream on iteration k's kept inputs
+            if up is not None and g_vars[i]._value.dtype.kind in "fc":
+                g_vars[i] = g_vars[i] + execute(_LoopHistoryGet, (up, k))
+        new_sums = iter(g_sums)
+        g_sums = [next(new_sums) + g for g, t in zip(step_grads[n:], trainable) if t]
+        return (k - 1, *g_vars, *g_sums)
+
+    start = count - 1
+    results = while_loop(lambda k, *rest: k >= 0, step, [start, *grads, *sums])
+    initial_grads = [
+        g if x._value.dtype.kind in "fc" else None
+        for g, x in zip(results[1 : 1 + n], op.inputs[:n])
+    ]
+    sum_iter = iter(results[1 + n :])
+    other_grads = [next(sum_iter) if t else None for t in trainable]
+    return [*initial_grads, *other_grads]

@@ -1,0 +1,135 @@
+"""Session (TensorFlow 1): runs what the fetched values need, with fed placeholders.
+
+>>> import numpy as np, retrograd as rg
+>>> g = rg.Graph()
+>>> with g.as_default():
+...     x = rg.compat.v1.placeholder(rg.float32, [None, 2], name="x")
+...     total = rg.reduce_sum(x * x)
+>>> with rg.compat.v1.Session(graph=g) as sess:
+...     print(sess.run(total, {x: np.ones((3, 2))}))
+6.0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from retrograd.core import nest
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.shapes import TensorShape
+from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.core.variables import Variable
+from retrograd.graph.graph import Graph, GraphOperation, SymbolicTensor, get_default_graph
+from retrograd.graph.plan import Plan, ops_needed
+
+__all__ = ["Session", "get_default_session"]
+
+_default_sessions: list[Session] = []
+
+
+def get_default_session() -> Session | None:
+    """The innermost session entered with ``with``, if any."""
+    return _default_sessions[-1] if _default_sessions else None
+
+
+class Session:
+    """Runs parts of ``graph`` (the default graph unless given)."""
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
+        self.graph = graph if graph is not None else get_default_graph()
+        self._plans: dict[tuple, tuple[Plan, list, list]] = {}
+        self._closed = False
+        self._graph_context: Any = None
+
+    def __enter__(self) -> Session:
+        _default_sessions.append(self)
+        self._graph_context = self.graph.as_default()
+        self._graph_context.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._graph_context.__exit__(*exc)
+        _default_sessions.remove(self)
+        self.close()
+
+    def close(self) -> None:
+        self._closed = True
+        self._plans.clear()
+
+    def run(
+        self,
+        fetches: Any,
+        feed_dict: dict | None = None,
+        options: Any = None,
+        run_metadata: Any = None,
+    ) -> Any:
+        """Values of ``fetches`` (any nested structure of tensors, ops or their names);
+        operations give None. ``feed_dict`` maps placeholders (or names) to values."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        leaves = [self._element(f) for f in nest.flatten(fetches)]
+        feeds = {self._element(k): v for k, v in (feed_dict or {}).items()}
+        feed_tensors = list(feeds)
+        outputs = [leaf for leaf in leaves if not isinstance(leaf, GraphOperation)]
+        key = (tuple(id(x) for x in leaves), tuple(id(t) for t in feed_tensors))
+        entry = self._plans.get(key)
+        if entry is None:  # the entry keeps the leaves alive, so the ids in `key` stay theirs
+            entry = self._plans[key] = (
+                self._plan(leaves, outputs, feed_tensors),
+                leaves,
+                feed_tensors,
+            )
+        plan = entry[0]
+        values = iter(plan(*[_feed_value(t, feeds[t]) for t in feed_tensors]))
+        results = [
+            None if isinstance(leaf, GraphOperation) else _as_numpy(next(values)) for leaf in leaves
+        ]
+        return nest.pack_sequence_as(fetches, results)
+
+    def _element(self, item: Any) -> Any:
+        item = self.graph.as_graph_element(item)
+        if isinstance(item, (SymbolicTensor, GraphOperation)) and item.graph is not self.graph:
+            raise ValueError(f"Fetch or feed {item.name} is not an element of this session's graph")
+        if not isinstance(item, (SymbolicTensor, GraphOperation, Tensor, Variable)):
+            raise TypeError(f"Session.run: cannot fetch or feed a {type(item).__name__}: {item!r}")
+        return item
+
+    def _plan(self, leaves: list, outputs: list, feeds: list) -> Plan:
+        fed = {id(t) for t in feeds}
+        ops = ops_needed(
+            [leaf for leaf in leaves if isinstance(leaf, (SymbolicTensor, GraphOperation))], fed
+        )
+        for op in ops:
+            if op.type == "Placeholder":
+                shape = op.get_attr("shape")
+                dims = "unknown" if shape is None else [("?" if d is None else d) for d in shape]
+                raise InvalidArgumentError(
+                    f"You must feed a value for placeholder tensor '{op.name}' with dtype "
+                    f"{op.get_attr('dtype').name} and shape {dims}"
+                )
+        return Plan(ops, feeds, outputs)
+
+
+def _feed_value(tensor: Any, value: Any) -> Any:
+    if not isinstance(tensor, SymbolicTensor):
+        raise TypeError(f"Session.run: only graph tensors can be fed, got {tensor!r}")
+    try:
+        array = convert_to_tensor(value, dtype=tensor.dtype)._value
+    except (TypeError, ValueError) as e:
+        raise TypeError(
+            f"Cannot feed value of type {type(value).__name__} for Tensor {tensor.name} with "
+            f"dtype {tensor.dtype.name}: {e}"
+        ) from None
+    if not TensorShape(tensor._value.shape).is_compatible_with(np.shape(array)):
+        raise ValueError(
+            f"Cannot feed value of shape {np.shape(array)} for Tensor {tensor.name}, which has "
+            f"shape {tensor.shape}"
+        )
+    return array
+
+
+def _as_numpy(value: Any) -> Any:
+    """What Session.run returns: NumPy scalars for rank 0, fresh arrays otherwise."""
+    return value[()] if np.ndim(value) == 0 else np.array(value)

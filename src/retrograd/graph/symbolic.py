@@ -1,0 +1,113 @@
+"""Symbolic gradients (TensorFlow's ``tf.gradients``): gradient ops added to a graph.
+
+The registered gradient functions are called on the graph's operations while the graph is
+current, so the ops they use are added to it; the backward walk is the one tapes use.
+
+>>> import retrograd as rg
+>>> g = rg.Graph()
+>>> with g.as_default():
+...     x = rg.constant(3.0)
+...     y = x * x
+...     (dy,) = rg.gradients(y, x)
+>>> dy
+<retrograd.Tensor 'gradients/AddN:0' shape=() dtype=float32>
+>>> with rg.compat.v1.Session(graph=g) as sess:
+...     print(sess.run(dy))
+6.0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from retrograd.autodiff.backprop import backward
+from retrograd.autodiff.tape import UnconnectedGradients, _policy
+from retrograd.core import nest
+from retrograd.core.execute import context
+from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.core.variables import Variable
+from retrograd.graph.graph import Graph, SymbolicTensor, creation_order
+from retrograd.ops import array_ops
+
+__all__ = ["gradients"]
+
+
+def gradients(
+    ys: Any,
+    xs: Any,
+    grad_ys: Any = None,
+    name: str = "gradients",
+    gate_gradients: bool = False,
+    aggregation_method: Any = None,
+    stop_gradients: Any = None,
+    unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+) -> list[Any]:
+    """Symbolic d(sum of ys)/d(x) for each x in ``xs`` (a list, None where unconnected).
+
+    ``grad_ys`` weights the ys; ``stop_gradients`` are treated as constants. Only valid
+    while building a graph; eagerly, use GradientTape.
+    """
+    policy = _policy(unconnected_gradients)
+    ys, xs = nest.flatten(ys), nest.flatten(xs)
+    graph = _graph_of(ys)
+    for i, x in enumerate(xs):
+        if not isinstance(x, (Tensor, Variable)):
+            raise TypeError(f"gradients: xs[{i}] must be a tensor or a Variable, got {x!r}")
+    # An eager tensor used in the graph became a constant there: differentiate with respect
+    # to that constant (a tensor never captured is simply not connected).
+    xs = [graph.captured(x) if type(x) is Tensor else x for x in xs]
+    stops = {id(t) for t in nest.flatten(stop_gradients)} if stop_gradients is not None else set()
+    with graph.as_default(), graph.name_scope(name):
+        seeds = _seeds(ys, grad_ys)
+        grads = backward(_producers(ys, stops), ys, seeds, xs)
+        if policy is UnconnectedGradients.ZERO:
+            grads = [array_ops.zeros_like(x) if g is None else g for g, x in zip(grads, xs)]
+    return grads
+
+
+def _graph_of(ys: list) -> Graph:
+    for y in ys:
+        if isinstance(y, SymbolicTensor):
+            return y.graph
+    if context.graph is not None:
+        return context.graph
+    raise RuntimeError(
+        "retrograd.gradients is not supported when eager execution is enabled. Use "
+        "retrograd.GradientTape instead."
+    )
+
+
+def _seeds(ys: list, grad_ys: Any) -> list:
+    given = [None] * len(ys) if grad_ys is None else nest.flatten(grad_ys)
+    if len(given) != len(ys):
+        raise ValueError(f"gradients: grad_ys has {len(given)} element(s) for {len(ys)} y(s)")
+    seeds = []
+    for y, g in zip(ys, given):
+        if not isinstance(y, (Tensor, Variable)):
+            raise TypeError(f"gradients: ys must be tensors, got {y!r}")
+        if y.dtype.is_trainable:
+            seeds.append(
+                array_ops.ones_like(y) if g is None else convert_to_tensor(g, dtype=y.dtype)
+            )
+        else:
+            seeds.append(None)
+    return seeds
+
+
+def _producers(ys: list, stops: set[int]) -> dict[int, Any]:
+    """id(tensor) -> the op that produced it, for the part of the graph the ys depend on,
+    in the order the ops were created (the order the backward walk expects)."""
+    found: dict[int, Any] = {}
+    stack = [y for y in ys if isinstance(y, SymbolicTensor)]
+    while stack:
+        t = stack.pop()
+        if id(t) in stops or id(t.op) in found:
+            continue
+        op = found[id(t.op)] = t.op
+        stack.extend(v for v in op.inputs if isinstance(v, SymbolicTensor))
+    tracked: dict[int, Any] = {}
+    for op in sorted(found.values(), key=creation_order):
+        for out in op.outputs:
+            if id(out) not in stops:
+                tracked[id(out)] = op
+    return tracked

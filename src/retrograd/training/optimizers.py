@@ -1,0 +1,243 @@
+"""Optimizers with Keras's defaults and update formulas: SGD, Adam, RMSprop, Adagrad.
+
+Updates are computed in each variable's dtype, in the order Keras computes them, so
+float32 training follows Keras step for step.
+
+>>> import retrograd as rg
+>>> w = rg.Variable(1.0)
+>>> opt = rg.optimizers.SGD(learning_rate=0.1)
+>>> _ = opt.minimize(lambda: w * w, [w])
+>>> print(w.numpy())
+0.8
+"""
+
+from __future__ import annotations
+
+import abc
+import inspect
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from retrograd.autodiff.tape import GradientTape
+from retrograd.core import dtypes
+from retrograd.core.tensor import convert_to_tensor
+from retrograd.core.variables import Variable
+
+__all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad"]
+
+
+class Optimizer(abc.ABC):
+    """Base class: validates gradients, keeps per-variable slots, counts ``iterations``."""
+
+    _slot_names: tuple[str, ...] = ()
+
+    def __init__(self, learning_rate: float | Callable[[], float], name: str) -> None:
+        self.learning_rate = learning_rate
+        self.name = name
+        self.iterations = Variable(0, trainable=False, dtype=dtypes.int64, name="iteration")
+        self._slots: dict[int, tuple[Variable, dict[str, np.ndarray]]] = {}
+
+    def _current_learning_rate(self) -> float:
+        """The learning rate: a number, a callable of no argument, or a schedule of the step."""
+        lr = self.learning_rate
+        if not callable(lr):
+            return float(lr)
+        try:
+            takes_step = len(inspect.signature(lr).parameters) >= 1
+        except (TypeError, ValueError):
+            takes_step = False
+        return float(lr(self.iterations.numpy()) if takes_step else lr())
+
+    def _initial_slot(self, name: str, value: np.ndarray) -> np.ndarray:
+        return np.zeros_like(value)
+
+    def _slots_for(self, variable: Variable) -> dict[str, np.ndarray]:
+        entry = self._slots.get(id(variable))
+        if entry is None:
+            slots = {n: self._initial_slot(n, variable._value) for n in self._slot_names}
+            entry = self._slots[id(variable)] = (variable, slots)
+        return entry[1]
+
+    def apply_gradients(
+        self, grads_and_vars: Iterable[tuple[Any, Variable]], name: str | None = None
+    ) -> Variable:
+        """Applies one update per (gradient, variable) pair; a None gradient skips its variable.
+
+        Every pair is checked before any variable changes.
+        """
+        updates = []
+        pairs = list(grads_and_vars)
+        for i, (grad, variable) in enumerate(pairs):
+            if not isinstance(variable, Variable):
+                raise TypeError(
+                    f"{self.name}.apply_gradients: pair {i} has a "
+                    f"{type(variable).__name__}, not a Variable"
+                )
+            if grad is None:
+                continue
+            g = convert_to_tensor(grad)
+            if g._value.dtype.kind != "f" or variable.dtype.is_integer or variable.dtype.is_bool:
+                raise TypeError(
+                    f"{self.name}.apply_gradients: gradient {i} ({g.dtype.name}) cannot update "
+                    f"variable '{variable.name}' ({variable.dtype.name})"
+                )
+            if g._value.shape != variable._value.shape:
+                raise ValueError(
+                    f"{self.name}.apply_gradients: gradient {i} has shape {tuple(g.shape)} but "
+                    f"variable '{variable.name}' has shape {tuple(variable.shape)}"
+                )
+            updates.append((g._value.astype(variable._value.dtype, copy=False), variable))
+        if pairs and not updates:
+            raise ValueError(
+                f"{self.name}.apply_gradients: no gradients provided for any variable "
+                f"{[v.name for _, v in pairs]}"
+            )
+        lr = self._current_learning_rate()
+        step = int(self.iterations.numpy()) + 1
+        for g, variable in updates:
+            dt = variable._value.dtype.type
+            variable.assign(
+                self._update(variable._value, g, dt(lr), dt(step), self._slots_for(variable), dt)
+            )
+        self.iterations.assign_add(1)
+        return self.iterations
+
+    def minimize(
+        self, loss: Any, var_list: list[Variable], tape: GradientTape | None = None
+    ) -> Variable:
+        """Computes the gradients of ``loss`` and applies them.
+
+        ``loss`` is a callable of no argument, or a tensor together with the ``tape`` that
+        recorded it.
+        """
+        var_list = list(var_list)
+        if callable(loss):
+            with GradientTape() as tape:
+                value = loss()
+        elif tape is None:
+            raise ValueError(
+                f"{self.name}.minimize: `tape` is required when a tensor loss is passed"
+            )
+        else:
+            value = loss
+        grads = tape.gradient(value, var_list)
+        return self.apply_gradients(zip(grads, var_list))
+
+    @abc.abstractmethod
+    def _update(
+        self, value: np.ndarray, g: np.ndarray, lr: Any, step: Any, slots: dict, dt: type
+    ) -> np.ndarray:
+        """The variable's new value from its gradient ``g`` (``slots`` updated in place)."""
+
+    def variables(self) -> list[Any]:
+        return [self.iterations]
+
+
+class SGD(Optimizer):
+    """Gradient descent, with optional (Nesterov) momentum."""
+
+    def __init__(
+        self,
+        learning_rate: float = 0.01,
+        momentum: float = 0.0,
+        nesterov: bool = False,
+        name: str = "SGD",
+    ) -> None:
+        super().__init__(learning_rate, name)
+        if not 0 <= momentum <= 1:
+            raise ValueError(f"SGD: momentum must be in [0, 1], got {momentum}")
+        self.momentum, self.nesterov = momentum, nesterov
+        self._slot_names = ("momentum",) if momentum else ()
+
+    def _update(self, value, g, lr, step, slots, dt):
+        if not self.momentum:
+            return value - g * lr
+        m = slots["momentum"] = slots["momentum"] * dt(self.momentum) - g * lr
+        if self.nesterov:
+            return value + (m * dt(self.momentum) - g * lr)
+        return value + m
+
+
+class Adam(Optimizer):
+    """Adam (and AMSGrad): bias-corrected moving averages of the gradient and its square."""
+
+    def __init__(
+        self,
+        learning_rate: float = 0.001,
+        beta_1: float = 0.9,
+        beta_2: float = 0.999,
+        epsilon: float = 1e-7,
+        amsgrad: bool = False,
+        name: str = "adam",
+    ) -> None:
+        super().__init__(learning_rate, name)
+        self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
+        self._slot_names = ("m", "v", "v_hat") if amsgrad else ("m", "v")
+
+    def _update(self, value, g, lr, step, slots, dt):
+        alpha = lr * np.sqrt(dt(1) - dt(self.beta_2) ** step) / (dt(1) - dt(self.beta_1) ** step)
+        m = slots["m"] = slots["m"] + (g - slots["m"]) * dt(1 - self.beta_1)
+        v = slots["v"] = slots["v"] + (np.square(g) - slots["v"]) * dt(1 - self.beta_2)
+        if self.amsgrad:
+            v = slots["v_hat"] = np.maximum(slots["v_hat"], v)
+        return value - m * alpha / (np.sqrt(v) + dt(self.epsilon))
+
+
+class RMSprop(Optimizer):
+    """RMSprop: divides by a moving root-mean-square of gradients (optionally centred)."""
+
+    def __init__(
+        self,
+        learning_rate: float = 0.001,
+        rho: float = 0.9,
+        momentum: float = 0.0,
+        epsilon: float = 1e-7,
+        centered: bool = False,
+        name: str = "rmsprop",
+    ) -> None:
+        super().__init__(learning_rate, name)
+        self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
+        self._slot_names = (
+            ("velocity",)
+            + (("momentum",) if momentum > 0 else ())
+            + (("average_gradient",) if centered else ())
+        )
+
+    def _update(self, value, g, lr, step, slots, dt):
+        rho = dt(self.rho)
+        velocity = slots["velocity"] = rho * slots["velocity"] + dt(1 - self.rho) * np.square(g)
+        if self.centered:
+            average = slots["average_gradient"] = (
+                rho * slots["average_gradient"] + dt(1 - self.rho) * g
+            )
+            denominator = velocity - np.square(average) + dt(self.epsilon)
+        else:
+            denominator = velocity + dt(self.epsilon)
+        increment = lr * g / np.sqrt(denominator)
+        if self.momentum > 0:
+            increment = slots["momentum"] = dt(self.momentum) * slots["momentum"] + increment
+        return value - increment
+
+
+class Adagrad(Optimizer):
+    """Adagrad: divides by the root of the running sum of squared gradients."""
+
+    def __init__(
+        self,
+        learning_rate: float = 0.001,
+        initial_accumulator_value: float = 0.1,
+        epsilon: float = 1e-7,
+        name: str = "adagrad",
+    ) -> None:
+        super().__init__(learning_rate, name)
+        self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
+        self._slot_names = ("accumulator",)
+
+    def _initial_slot(self, name, value):
+        return np.full_like(value, self.initial_accumulator_value)
+
+    def _update(self, value, g, lr, step, slots, dt):
+        accumulator = slots["accumulator"] = slots["accumulator"] + np.square(g)
+        return value - lr * g / np.sqrt(accumulator + dt(self.epsilon))

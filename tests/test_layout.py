@@ -1,0 +1,133 @@
+"""The layout is the architecture: one package per layer of DESIGN.md, imports only
+downwards, a small top level of public namespaces, files of readable size, and public
+namespaces that show only their public names."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pathlib
+
+import pytest
+
+import retrograd
+
+PACKAGE = pathlib.Path(retrograd.__file__).parent
+
+# Layer of each package; a module may import its own layer and the layers below.
+LAYERS = {
+    "core": 1,
+    "ops": 2,
+    "autodiff": 3,
+    "graph": 4,
+    "checking": 5,
+    "training": 6,
+    "keras": 7,
+    "compat": 7,
+}
+TOP = 8  # the public namespaces, the CLI and the demo
+
+PUBLIC_NAMESPACES = [
+    "retrograd",
+    "retrograd.autodiff",
+    "retrograd.bitwise",
+    "retrograd.compat",
+    "retrograd.compat.v1",
+    "retrograd.debugging",
+    "retrograd.dtypes",
+    "retrograd.errors",
+    "retrograd.functional",
+    "retrograd.keras",
+    "retrograd.keras.optimizers",
+    "retrograd.linalg",
+    "retrograd.math",
+    "retrograd.nest",
+    "retrograd.nn",
+    "retrograd.optimizers",
+    "retrograd.random",
+    "retrograd.test",
+]
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    if len(parts) == 1:
+        return TOP
+    return LAYERS.get(parts[1], TOP)
+
+
+def _modules() -> list[tuple[str, pathlib.Path]]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found.append((".".join(parts), path))
+    return found
+
+
+def _imports(path: pathlib.Path) -> list[tuple[int, str]]:
+    """Every module of retrograd imported anywhere in the file (lazy imports included)."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.startswith("retrograd"):
+                names.append((node.lineno, node.module))
+                names += [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
+        elif isinstance(node, ast.Import):
+            names += [(node.lineno, a.name) for a in node.names if a.name.startswith("retrograd")]
+    return [(line, name) for line, name in names if _is_module(name)]
+
+
+def _is_module(name: str) -> bool:
+    path = PACKAGE.parent.joinpath(*name.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+@pytest.mark.parametrize("module, path", _modules(), ids=[m for m, _ in _modules()])
+def test_imports_point_downwards(module, path):
+    if module.split(".")[-1] in ("__main__",) or module == "retrograd":
+        return
+    upward = [
+        f"line {line}: {name}"
+        for line, name in _imports(path)
+        if name != "retrograd" and _layer(name) > _layer(module)
+    ]
+    assert not upward, f"{module} (layer {_layer(module)}) imports from above: {upward}"
+
+
+def test_the_top_level_holds_at_most_fifteen_files():
+    files = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(files) <= 15, files
+
+
+@pytest.mark.parametrize("module, path", _modules(), ids=[m for m, _ in _modules()])
+def test_files_stay_readable(module, path):
+    assert len(path.read_text().splitlines()) <= 520, f"{path} has grown past ~500 lines"
+
+
+PACKAGES = [m for m, path in _modules() if path.name == "__init__.py"]
+
+
+@pytest.mark.parametrize("name", sorted(set(PACKAGES + PUBLIC_NAMESPACES)))
+def test_packages_and_namespaces_declare_all(name):
+    assert "__all__" in vars(importlib.import_module(name)), f"{name} has no __all__"
+
+
+@pytest.mark.parametrize("name", PUBLIC_NAMESPACES)
+def test_public_namespaces_show_only_public_names(name):
+    namespace = importlib.import_module(name)
+    public = set(namespace.__all__)
+    missing = [n for n in public if not hasattr(namespace, n)]
+    assert not missing, f"{name}.__all__ names what it does not hold: {missing}"
+    extra = {
+        n
+        for n, value in vars(namespace).items()
+        if not n.startswith("_") and n not in public and not _is_subpackage(name, value)
+    }
+    assert not extra, f"dir({name}) shows names outside __all__: {sorted(extra)}"
+
+
+def _is_subpackage(name: str, value: object) -> bool:
+    """Submodules of a package are bound on it by Python's import system."""
+    return getattr(value, "__name__", "").startswith(name + ".") and hasattr(value, "__file__")
