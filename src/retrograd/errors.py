@@ -12,5 +12,12 @@ from retrograd.core.errors import (
     OpError,
     UnimplementedError,
 )
+from retrograd.training.storage import CheckpointFormatError
 
-__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError", "MissingDependencyError"]
+__all__ = [
+    "OpError",
+    "InvalidArgumentError",
+    "UnimplementedError",
+    "MissingDependencyError",
+    "CheckpointFormatError",
+]

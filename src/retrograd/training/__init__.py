@@ -1,3 +1,3 @@
-"""Layer 6, training: optimizers (and the state they keep)."""
+"""Layer 6, training: optimizers (and the state they keep) and checkpoint files (``storage``)."""
 
-__all__ = ["optimizers"]
+__all__ = ["optimizers", "storage"]
