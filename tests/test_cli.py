@@ -103,3 +103,34 @@ def test_the_module_entry_point(files):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("ok:")
+
+
+def test_run_answers_import_tensorflow_with_retrograd(tmp_path):
+    script = tmp_path / "program.py"
+    script.write_text(
+        "import sys\n"
+        "import tensorflow as tf\n"
+        "from tensorflow import math as tfm\n"
+        "x = tf.constant(3.0)\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = tfm.square(x)\n"
+        "print(tape.gradient(y, x).numpy(), sys.argv[1:])\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "retrograd", "run", str(script), "a", "--flag"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "6.0 ['a', '--flag']\n"
+
+
+def test_run_says_plainly_which_tensorflow_module_is_missing(tmp_path):
+    script = tmp_path / "program.py"
+    script.write_text("import tensorflow.contrib\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "retrograd", "run", str(script)], capture_output=True, text=True
+    )
+    assert result.returncode != 0
+    assert "retrograd does not implement the module 'tensorflow.contrib'" in result.stderr

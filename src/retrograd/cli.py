@@ -1,5 +1,8 @@
-"""The commands behind ``python -m retrograd``: ``demo``, ``trace`` and ``check``.
+"""The commands behind ``python -m retrograd``: ``demo``, ``run``, ``trace`` and ``check``.
 
+``run [--tf1] script.py [ARGS...]`` runs an unmodified TensorFlow program on retrograd
+(``import tensorflow`` gives retrograd; ``--tf1`` gives the TensorFlow 1 namespace in graph
+mode).
 ``trace script.py [-o trace.html] [-- script args]`` runs a script with a trace recording
 and writes the picture (``.html``, ``.svg`` or ``.dot`` by the output's extension), then
 prints the backward table and the rules report. ``check module:function [ARG ...]``
@@ -31,6 +34,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("demo", help="walk through the seed programs: custom gradients explained")
+
+    run = commands.add_parser(
+        "run",
+        help="run an unmodified TensorFlow program on retrograd",
+        description="Runs SCRIPT with `import tensorflow` answered by retrograd; arguments after "
+        "SCRIPT go to the script.",
+    )
+    run.add_argument(
+        "--tf1",
+        action="store_true",
+        help="`tensorflow` is the TensorFlow 1 namespace (compat.v1), in graph mode",
+    )
+    run.add_argument("script", help="the Python script to run")
+    run.add_argument("script_args", nargs=argparse.REMAINDER, help="arguments for the script")
 
     trace = commands.add_parser(
         "trace",
@@ -79,6 +96,11 @@ def main(argv: list[str] | None = None) -> int:
         from retrograd import demo
 
         demo.run()
+        return 0
+    if args.command == "run":
+        from retrograd.compat.runner import run_script
+
+        run_script(args.script, args.script_args, tf1=args.tf1)
         return 0
     if args.command == "trace":
         return run_trace(args.script, args.script_args + passed_on, args.output, args.max_ops)
