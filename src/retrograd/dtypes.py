@@ -5,38 +5,5 @@
 True
 """
 
-from retrograd.core.dtypes import (
-    DType,
-    as_dtype,
-    bool,
-    complex64,
-    complex128,
-    double,
-    float16,
-    float32,
-    float64,
-    half,
-    int8,
-    int16,
-    int32,
-    int64,
-    uint8,
-)
-
-__all__ = [
-    "DType",
-    "as_dtype",
-    "float16",
-    "float32",
-    "float64",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "bool",
-    "complex64",
-    "complex128",
-    "half",
-    "double",
-]
+from retrograd.core.dtypes import *  # noqa: F403  (exactly the names of its __all__)
+from retrograd.core.dtypes import __all__  # noqa: F401

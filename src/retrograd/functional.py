@@ -7,26 +7,5 @@
 [3.0, 12.0]
 """
 
-from retrograd.autodiff.functional import (
-    grad,
-    hessian,
-    hvp,
-    jacfwd,
-    jacobian,
-    jacrev,
-    jvp,
-    value_and_grad,
-    vjp,
-)
-
-__all__ = [
-    "grad",
-    "value_and_grad",
-    "vjp",
-    "jvp",
-    "jacfwd",
-    "jacrev",
-    "jacobian",
-    "hessian",
-    "hvp",
-]
+from retrograd.autodiff.functional import *  # noqa: F403  (exactly the names of its __all__)
+from retrograd.autodiff.functional import __all__  # noqa: F401

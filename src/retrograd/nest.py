@@ -5,12 +5,5 @@
 [3, 1, 2]
 """
 
-from retrograd.core.nest import (
-    assert_same_structure,
-    flatten,
-    is_nested,
-    map_structure,
-    pack_sequence_as,
-)
-
-__all__ = ["flatten", "pack_sequence_as", "map_structure", "assert_same_structure", "is_nested"]
+from retrograd.core.nest import *  # noqa: F403  (exactly the names of its __all__)
+from retrograd.core.nest import __all__  # noqa: F401
