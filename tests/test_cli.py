@@ -7,7 +7,6 @@ import argparse
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -223,10 +222,3 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     process.stderr.close()
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
     assert process.returncode in (0, 141)
-
-
-def test_the_console_script_is_declared():
-    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
-
-    text = (Path(__file__).parents[1] / "pyproject.toml").read_text()
-    assert tomllib.loads(text)["project"]["scripts"]["retrograd"] == "retrograd.cli:console"
