@@ -19,13 +19,14 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import TensorOperators
 from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.shapes import TensorShape
 
 __all__ = ["Tensor", "constant", "convert_to_tensor", "is_tensor"]
 
 
-class Tensor:
+class Tensor(TensorOperators):
     """An immutable multi-dimensional value with a dtype and a shape.
 
     Create tensors with :func:`constant` or :func:`convert_to_tensor`; ops return them.

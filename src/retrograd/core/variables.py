@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import TensorOperators
 from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
@@ -58,7 +59,7 @@ no_gradient("AssignVariableOp")
 mark_batchable("ReadVariableOp")
 
 
-class Variable:
+class Variable(TensorOperators):
     """A mutable tensor-like value whose reads are recorded (TensorFlow's ResourceVariable).
 
     Its shape and dtype are fixed at creation. ``assign`` replaces the stored array, so
