@@ -22,7 +22,6 @@ import importlib.util
 import os
 import runpy
 import sys
-import tempfile
 import traceback
 from typing import Any, NoReturn
 
@@ -275,6 +274,8 @@ def run_trace(script: str, script_args: list[str], output: str, max_ops: int) ->
 
 def _write(tr: Any, output: str, extension: str) -> None:
     """Writes the trace in the format of ``extension``, atomically (no half-written file)."""
+    from retrograd.checking.tracing.html import write_text_atomically
+
     if extension in (".html", ".htm"):
         text = tr.to_html()
     elif extension == ".svg":
@@ -283,16 +284,7 @@ def _write(tr: Any, output: str, extension: str) -> None:
         text = f"{tr.table()}\n\n{tr.rules()}\n"
     else:
         text = tr.to_dot()
-    folder = os.path.dirname(os.path.abspath(output))
-    fd, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=extension, dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(temporary, output)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    write_text_atomically(output, text)
 
 
 def load_function(target: str) -> Any:
