@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import dtypes
+from retrograd.core import display, dtypes
 from retrograd.core.annotations import TensorOperators
 from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.shapes import TensorShape
@@ -115,6 +115,10 @@ class Tensor(TensorOperators):
         value = self._value
         text = str(value[()] if value.ndim == 0 else value)
         return f"retrograd.Tensor({text}, shape={self.shape}, dtype={self.dtype.name})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: shape, dtype and the values, summarised when there are many."""
+        return display.value_html("retrograd.Tensor", self._value)
 
     # Graph-only attributes, explained when asked for in eager mode.
     @property

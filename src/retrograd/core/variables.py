@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import dtypes
+from retrograd.core import display, dtypes
 from retrograd.core.annotations import TensorOperators
 from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
@@ -219,3 +219,7 @@ class Variable(TensorOperators):
         )
 
     __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: name, shape, dtype and the values, summarised when there are many."""
+        return display.value_html("retrograd.Variable", self._value, self._name)

@@ -19,6 +19,7 @@ import numpy as np
 
 from retrograd.autodiff.backprop import call_rule
 from retrograd.checking.observing import as_array, inside_gradient_rule, paused
+from retrograd.core.display import source_location
 from retrograd.core.execute import OP_DEFS, Operation, context
 from retrograd.core.registry import function_location, gradient_registry
 from retrograd.core.tensor import Tensor
@@ -297,4 +298,4 @@ def _user_line() -> str:
         frame = frame.f_back
     if frame is None:
         return "retrograd"
-    return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+    return source_location(frame.f_code.co_filename, frame.f_lineno)
