@@ -222,3 +222,10 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     process.stderr.close()
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
     assert process.returncode in (0, 141)
+
+
+def test_check_shows_progress_on_request(files, monkeypatch, capsys):
+    monkeypatch.chdir(files)
+    assert cli.main(["check", "functions:good", "[0.5, 2.0]", "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert "checking functions:good:  " in err and "evaluations of the function" in err

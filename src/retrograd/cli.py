@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import importlib
 import importlib.util
 import os
@@ -158,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         help="seed of the random directions and --shapes arguments (default: 0)",
+    )
+    check.add_argument(
+        "--progress",
+        action="store_true",
+        help="count the evaluations of FUNCTION on stderr as the check runs (shown anyway "
+        "when stderr is a terminal; RETROGRAD_PROGRESS=0 silences it)",
     )
     return parser
 
@@ -330,6 +337,7 @@ def _arguments(args: argparse.Namespace) -> list[Any]:
 
 def run_check(args: argparse.Namespace) -> int:
     from retrograd.checking.gradcheck import GradientCheckError, check_gradients
+    from retrograd.checking.progress import Progress
 
     usage = "retrograd check: error:"
     if args.order > MAX_ORDER:
@@ -353,11 +361,19 @@ def run_check(args: argparse.Namespace) -> int:
         f = load_function(args.target)
     except Exception as e:  # a module that fails to import is the caller's to fix
         raise UsageError(f"{usage} cannot load {args.target!r}: {_one_line(e)}") from None
+    display = Progress(None, f"checking {args.target}:", enabled=True if args.progress else None)
+
+    @functools.wraps(f)
+    def counted(*call_args: Any, **kwargs: Any) -> Any:
+        display.update(note="evaluations of the function")
+        return f(*call_args, **kwargs)
+
     try:
-        check_gradients(
-            f, *values, order=args.order, modes=modes, atol=args.atol, rtol=args.rtol,
-            seed=args.seed,
-        )  # fmt: skip
+        with display:
+            check_gradients(
+                counted, *values, order=args.order, modes=modes, atol=args.atol,
+                rtol=args.rtol, seed=args.seed,
+            )  # fmt: skip
     except GradientCheckError as e:
         print(f"FAILED: {e}")
         return 1
