@@ -7,6 +7,7 @@ Element kinds are NumPy's: ``f`` float, ``c`` complex, ``i`` signed and ``u`` un
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -111,6 +112,9 @@ def tensor_pair(op_type: str, x: Any, y: Any, kinds: str = ANY) -> tuple[Tensor,
 
 def _named(fn: _F, api_name: str, doc: str, op: OpDef) -> _F:
     fn.__name__ = fn.__qualname__ = api_name
+    # The module that defined the op (the caller of unary_op / binary_op), as for any
+    # function: help(), documentation tools and tracebacks find it there.
+    fn.__module__ = sys._getframe(2).f_globals.get("__name__", fn.__module__)
     fn.__doc__ = doc
     fn.op_def = op  # type: ignore[attr-defined]
     return fn
