@@ -229,3 +229,15 @@ def test_check_shows_progress_on_request(files, monkeypatch, capsys):
     assert cli.main(["check", "functions:good", "[0.5, 2.0]", "--progress"]) == 0
     err = capsys.readouterr().err
     assert "checking functions:good:  " in err and "evaluations of the function" in err
+
+
+def test_a_function_that_raises_fails_the_check_in_one_line(files, monkeypatch, capsys):
+    (files / "broken.py").write_text("def f(x):\n    raise RuntimeError('boom\\nsecond line')\n")
+    (files / "import_fails.py").write_text("raise RuntimeError('at import')\n")
+    monkeypatch.chdir(files)
+    assert cli.main(["check", "broken:f", "1.0"]) == 1
+    out = capsys.readouterr().out
+    assert out == "FAILED: checking 'broken:f' raised RuntimeError: boom second line\n"
+    assert cli.main(["check", "import_fails:f", "1.0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "RuntimeError: at import" in err

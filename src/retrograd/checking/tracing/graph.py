@@ -26,6 +26,8 @@ from retrograd.core.variables import Variable
 
 __all__ = [
     "build",
+    "records_by_pass",
+    "has_groups",
     "to_dot",
     "to_svg",
     "dot_svg",
@@ -117,6 +119,17 @@ class View:
         return f"{where}: {', '.join(parts)} drawn{cut}"
 
 
+_TEXTS: dict[int, tuple[Any, str]] = {}  # id(array) -> (array, summary), per build
+
+
+def _text(value: Any) -> str:
+    """``summarize(value)``, once per array while a view is built (values repeat a lot)."""
+    found = _TEXTS.get(id(value))
+    if found is None or found[0] is not value:
+        found = _TEXTS[id(value)] = (value, summarize(value))
+    return found[1]
+
+
 def _shape_text(a: Any) -> str:
     return f"{a.dtype.name}[{','.join(str(d) for d in a.shape)}]"
 
@@ -130,15 +143,27 @@ def _short(value: Any, limit: int = 3) -> str:
     return text if len(text) <= 28 else text[:27] + "…"
 
 
-def _records(trace: Any, pass_index: int | None) -> list:
-    """The top-level records of a view, in execution order."""
-    if pass_index is None:
-        return [r for r in trace.ops if r.parent is None and (not r.in_backward or r.gradients)]
-    return [
-        r
+def records_by_pass(trace: Any) -> dict[int | None, list]:
+    """The top-level records of each view, in execution order (``None``: every op)."""
+    out: dict[int | None, list] = {None: []}
+    for r in trace.ops:
+        if r.parent is not None:
+            continue
+        if not r.in_backward or r.gradients:
+            out[None].append(r)
+        for p in dict.fromkeys(g.pass_index for g in r.gradients):
+            out.setdefault(p, []).append(r)
+    return out
+
+
+def has_groups(trace: Any) -> bool:
+    """Whether collapsing changes anything: a name scope, or a custom gradient's own ops."""
+    return any(
+        "/" in r.label
+        or (r.custom and r.children)
+        or (r.op.type == "ReadVariableOp" and "/" in getattr(r.op.inputs[0], "name", ""))
         for r in trace.ops
-        if r.parent is None and any(g.pass_index == pass_index for g in r.gradients)
-    ]
+    )
 
 
 def _descendants(record: Any) -> list:
@@ -206,7 +231,7 @@ class _Builder:
         if tracked or as_array(array).size > 1:  # a scalar constant: a copy per use, as in
             self.producer[id(value)] = node_id  # TensorBoard, instead of edges from afar
         name = "watched" if tracked else "constant"
-        self.add_node(Node(node_id, "source", name, [_short(array)], None, summarize(array)))
+        self.add_node(Node(node_id, "source", name, [_short(array)], None, _text(array)))
         return node_id
 
     def variable(self, record: Any) -> None:
@@ -227,7 +252,7 @@ class _Builder:
                 name,
                 [_shape_text(value)],
                 record,
-                f"Variable {v.name}\nvalue read: {summarize(value)}",
+                f"Variable {v.name}\nvalue read: {_text(value)}",
             )
             self.variable_nodes[id(v)] = node
             self.add_node(node)
@@ -272,9 +297,9 @@ class _Builder:
                 if i < len(g.downstream) and g.downstream[i] is not None
             ]
             tracked = i < len(r.input_tracked) and r.input_tracked[i]
-            title = f"value {summarize(r.input_values[i])}"
+            title = f"value {_text(r.input_values[i])}"
             if grads and tracked:
-                title += f"\ngradient back: {summarize(grads[-1])}"
+                title += f"\ngradient back: {_text(grads[-1])}"
                 if src.startswith("s"):
                     self.received.setdefault(src, []).append(as_array(grads[-1]))
             self.edge(src, node_id, title, bool(grads) and tracked)
@@ -317,18 +342,24 @@ class _Builder:
                 seeds = [s for s in seeds if s is not None]
                 out_id = f"o{r.index}_{k}"
                 lines = [_short(y), f"∇ {_short(seeds[-1])}" if seeds else "∇ -"]
-                if not self.add_node(Node(out_id, "output", "output", lines, None, summarize(y))):
+                if not self.add_node(Node(out_id, "output", "output", lines, None, _text(y))):
                     return
-                self.edge(self.producer[id(y)], out_id, f"value {summarize(y)}", bool(seeds))
+                self.edge(self.producer[id(y)], out_id, f"value {_text(y)}", bool(seeds))
 
 
-def build(trace: Any, pass_index: int | None = None, collapse: bool = False) -> View:
-    """The view of one backward pass (``pass_index``, from 1) or of every op (``None``)."""
+def build(
+    trace: Any, pass_index: int | None = None, collapse: bool = False, records: Any = None
+) -> View:
+    """The view of one backward pass (``pass_index``, from 1) or of every op (``None``).
+
+    ``records``: :func:`records_by_pass` of the trace, when several views are built."""
     b = _Builder(trace, pass_index, collapse)
-    records = _records(trace, pass_index)
+    records = (records or records_by_pass(trace)).get(pass_index, [])
+    _TEXTS.clear()
     for r in records:
         b.op(r)
     b.outputs(records)
+    _TEXTS.clear()
     for n in b.view.nodes:  # what reached each input, summed over the ops that used it
         parts = b.received.get(n.id)
         if parts and all(p.shape == parts[0].shape for p in parts):
@@ -343,9 +374,9 @@ def _op_title(r: Any) -> str:
     if r.custom:
         lines.append(f"rule defined at {r.defined_at}")
     for i, v in enumerate(r.input_values):
-        lines.append(f"input {i}: {summarize(v)}")
+        lines.append(f"input {i}: {_text(v)}")
     for i, y in enumerate(r.op.outputs):
-        lines.append(f"output {i}: {summarize(y)}")
+        lines.append(f"output {i}: {_text(y)}")
     return "\n".join(lines)
 
 

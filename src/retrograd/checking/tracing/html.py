@@ -12,6 +12,7 @@ import itertools
 import json
 import os
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from retrograd.checking.observing import summarize
@@ -22,6 +23,8 @@ from retrograd.checking.tracing.graph import (
     KIND_NAMES,
     build,
     dot_svg,
+    has_groups,
+    records_by_pass,
     view_dot,
 )
 from retrograd.checking.tracing.layout import layout_svg
@@ -32,6 +35,7 @@ __all__ = ["to_html", "fragment", "write_text_atomically"]
 _counter = itertools.count()
 MAX_VIEWS = 30  # backward passes with a view of their own; later ones are in "every op"
 MAX_ROWS = 2000  # table rows per view on the page
+GRAPHVIZ_BUDGET = 3000  # nodes laid out by Graphviz per page; beyond, the built-in layout
 
 
 def _node_data(nodes: list) -> dict:
@@ -75,9 +79,22 @@ def _views(trace: Any) -> list[tuple[str, str, int | None]]:
     return views
 
 
-def _picture(root: str, key: str, view: Any) -> str:
+def _drawings(root: str, views: list[tuple[str, Any]]) -> list[str]:
+    """The SVG of each ``(key, view)``: Graphviz's (several ``dot`` processes at once) for
+    the first views up to GRAPHVIZ_BUDGET nodes in all, the built-in layout for the rest
+    (a page of many big passes would otherwise take minutes)."""
+    budget, chosen = GRAPHVIZ_BUDGET, []
+    for _, view in views:
+        budget -= len(view.nodes)
+        chosen.append(budget >= 0)
+    texts = [view_dot(v, f"{root}-{k}-") if c else None for (k, v), c in zip(views, chosen)]
+    with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+        drawn = list(pool.map(lambda t: None if t is None else dot_svg(t), texts))
+    return [svg or layout_svg(view, f"{root}-{key}-") for (key, view), svg in zip(views, drawn)]
+
+
+def _picture(root: str, key: str, view: Any, svg: str) -> str:
     prefix = f"{root}-{key}-"
-    svg = dot_svg(view_dot(view, prefix)) or layout_svg(view, prefix)
     c = view.counts()
     nodes = sum(v for k, v in c.items() if k not in ("edges", "gradient edges"))
     return (
@@ -113,21 +130,28 @@ def fragment(trace: Any) -> str:
     root = f"rg-trace-{os.getpid()}-{next(_counter)}"
     esc = html.escape
     views = _views(trace)
+    records = records_by_pass(trace)
+    groups = has_groups(trace)  # the switch is there when something can collapse
     built = [
-        (key, title, p, build(trace, p, collapse=False), build(trace, p, collapse=True))
+        (
+            key,
+            title,
+            p,
+            build(trace, p, False, records),
+            build(trace, p, True, records) if groups else None,
+        )
         for key, title, p in views
     ]
-    # The switch is there when some view has something to collapse.
-    groups = any(e.groups or any(n.kind == "scope" for n in c.nodes) for _, _, _, e, c in built)
-    pictures, options, tables, all_nodes = [], [], [], []
+    options, tables, drawn = [], [], []
     for key, title, p, expanded, collapsed in built:
         options.append(f'<option value="{key}">{esc(title)}</option>')
-        pictures.append(_picture(root, f"{key}-e", expanded))
-        all_nodes += expanded.nodes
+        drawn.append((f"{key}-e", expanded))
         if groups:
-            pictures.append(_picture(root, f"{key}-c", collapsed))
-            all_nodes += collapsed.nodes
+            drawn.append((f"{key}-c", collapsed))
         tables.append(_rows(trace, key, p))
+    svgs = _drawings(root, drawn)
+    pictures = [_picture(root, key, view, svg) for (key, view), svg in zip(drawn, svgs)]
+    all_nodes = [n for _, view in drawn for n in view.nodes]
     data = json.dumps({"nodes": _node_data(all_nodes)}).replace("<", "\\u003c")
     summary = (
         f"Recorded {len(trace.ops)} ops (inputs and outputs not counted) and "
