@@ -107,8 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
         "-o",
         "--output",
         default="trace.html",
-        help="where to write the trace; its suffix chooses the format: .html (page), .svg "
-        "(picture), .dot (Graphviz), .txt (table and rules) (default: trace.html)",
+        help="where to write the trace; its suffix chooses the format: .html (page with every "
+        "backward pass), .svg (picture of the last pass), .dot (Graphviz source of it), .txt "
+        "(table and rules) (default: trace.html)",
     )
     trace.add_argument(
         "--max-ops",
@@ -285,12 +286,12 @@ def _write(tr: Any, output: str, extension: str) -> None:
 
     if extension in (".html", ".htm"):
         text = tr.to_html()
-    elif extension == ".svg":
-        text = tr.to_svg()
+    elif extension == ".svg":  # one picture: the last backward pass (every op if none ran)
+        text = tr.to_svg(tr.passes or None)
     elif extension == ".txt":
         text = f"{tr.table()}\n\n{tr.rules()}\n"
     else:
-        text = tr.to_dot()
+        text = tr.to_dot(tr.passes or None)
     write_text_atomically(output, text)
 
 
