@@ -4,6 +4,9 @@ Each node goes on the layer one below its lowest producer (inputs and variables 
 above their first consumer); the nodes of a layer are ordered by the mean position of
 their neighbours (a few sweeps down and up, which untangles most crossings), then placed
 left to right without overlapping, each as close as it can get to its neighbours' centre.
+An edge between neighbouring layers is a curve through the gap between them; one that
+skips layers runs through the gaps and down a lane of its own right of the layers it
+skips, so no edge crosses a node.
 Node sizes come from their text in a monospace font, so text never leaves its box, and no
 text is drawn on edges, so no label can overlap another.
 
@@ -53,6 +56,11 @@ def _topological(ids: list[str], parents: dict, children: dict) -> list[str]:
 
 def positions(view: View) -> dict[str, tuple[float, float, float, float]]:
     """Node id -> (x, y, width, height) of its box."""
+    return _layout(view)[0]
+
+
+def _layout(view: View) -> tuple[dict, dict[str, int], list[tuple[float, float, float]]]:
+    """Boxes, each node's layer, and each layer's (top, bottom, right end)."""
     ids = [n.id for n in view.nodes]
     sizes = {n.id: _size(node_text(n)) for n in view.nodes}
     parents: dict[str, list[str]] = {i: [] for i in ids}
@@ -88,6 +96,7 @@ def positions(view: View) -> dict[str, tuple[float, float, float, float]]:
     place: dict[str, tuple[float, float, float, float]] = {}
     y = MARGIN
     centres: dict[str, float] = {}
+    extents: list[tuple[float, float, float]] = []
     for row in layers:
         height = max((sizes[i][1] for i in row), default=0.0)
         wanted = []
@@ -101,14 +110,29 @@ def positions(view: View) -> dict[str, tuple[float, float, float, float]]:
             place[i] = (left, y + (height - h) / 2, w, h)
             centres[i] = left + w / 2
             x = left + w + GAP_X
+        extents.append((y, y + height, x - GAP_X))
         y += height + GAP_Y
-    return place
+    return place, layer, extents
 
 
 def layout_svg(view: View, prefix: str = "") -> str:
     """The view as SVG without Graphviz (see the module's docstring)."""
-    place = positions(view)
-    width = max((x + w for x, _, w, _ in place.values()), default=0.0) + MARGIN
+    place, layer, extents = _layout(view)
+    edges = []
+    lanes = 0  # edges that skip layers run down lanes right of the layers they skip
+    for k, e in enumerate(view.edges):
+        if e.source not in place or e.target not in place:
+            continue
+        first, last = layer[e.source], layer[e.target]
+        points = None
+        if last - first > 1:
+            lane = max(extents[i][2] for i in range(first + 1, last)) + GAP_X / 2 + 7 * lanes
+            lanes += 1
+            points = (extents[first][1] + GAP_Y / 2, lane, extents[last][0] - GAP_Y / 2)
+        edges.append(_edge(k, e, place[e.source], place[e.target], points, prefix, html.escape))
+    right = max((x + w for x, _, w, _ in place.values()), default=0.0)
+    width = max(right, max((extents[i][2] for i in range(len(extents))), default=0.0)) + MARGIN
+    width += 7 * lanes + GAP_X / 2 if lanes else 0
     height = max((y + h for _, y, _, h in place.values()), default=0.0) + MARGIN
     esc = html.escape
     parts = [
@@ -122,9 +146,7 @@ def layout_svg(view: View, prefix: str = "") -> str:
         f'stroke="{GRADIENT_COLOR}" stroke-width="1.5"/></marker>',
         "</defs>",
     ]
-    for k, e in enumerate(view.edges):
-        if e.source in place and e.target in place:
-            parts.append(_edge(k, e, place[e.source], place[e.target], prefix, esc))
+    parts += edges
     for n in view.nodes:
         x, y, w, h = place[n.id]
         round_ = h / 2 if n.kind in ("source", "output", "variable") else 6
@@ -148,13 +170,19 @@ def layout_svg(view: View, prefix: str = "") -> str:
     return "\n".join(parts)
 
 
-def _edge(k: int, e: Any, a: tuple, b: tuple, prefix: str, esc: Any) -> str:
+def _edge(k: int, e: Any, a: tuple, b: tuple, lane: Any, prefix: str, esc: Any) -> str:
+    """From the bottom of box ``a`` to the top of box ``b``: a curve between neighbouring
+    layers; through the gaps and down ``lane`` = (below a, x, above b) when it skips some."""
     ax, ay = a[0] + a[2] / 2, a[1] + a[3]
     bx, by = b[0] + b[2] / 2, b[1]
-    bend = max(12.0, (by - ay) / 2)
-    path = (
-        f"M{ax:.1f},{ay:.1f} C{ax:.1f},{ay + bend:.1f} {bx:.1f},{by - bend:.1f} {bx:.1f},{by:.1f}"
-    )
+    if lane is None:
+        bend = max(12.0, (by - ay) / 2)
+        path = f"M{ax:.1f},{ay:.1f} C{ax:.1f},{ay + bend:.1f} {bx:.1f},{by - bend:.1f} "
+        path += f"{bx:.1f},{by:.1f}"
+    else:
+        below, x, above = lane
+        corners = [(ax, below), (x, below), (x, above), (bx, above), (bx, by)]
+        path = f"M{ax:.1f},{ay:.1f} " + " ".join(f"L{px:.1f},{py:.1f}" for px, py in corners)
     if e.gradient:
         style = (
             f'stroke="{GRADIENT_COLOR}" stroke-width="1.6" stroke-dasharray="5,3" '
