@@ -35,3 +35,18 @@ def test_the_guides_have_examples():
 )
 def test_example_runs_alone_and_prints_what_it_promises(page, code, shown):
     run_block(code, shown, str(page.relative_to(ROOT)))
+
+
+def test_doctest_sessions_in_docstrings_become_code_in_the_reference():
+    pytest.importorskip("griffe")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "doctest_fences", ROOT / "docs" / "extensions" / "doctest_fences.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = "Adds.\n\n>>> 1 + 1\n2\n\nMore prose.\n    >>> x = 1\n"
+    assert module.fence_doctests(text) == (
+        "Adds.\n\n```pycon\n>>> 1 + 1\n2\n```\n\nMore prose.\n    ```pycon\n    >>> x = 1\n    ```"
+    )

@@ -259,7 +259,7 @@ def test_a_view_per_pass_and_counts_that_match_the_drawing():
     counts = first.counts()
     assert counts == {"source": 2, "op": 3, "output": 1, "edges": 5, "gradient edges": 4}
     assert first.caption() == (
-        "pass 1: 3 ops, 2 inputs, 1 output(s), 5 edges (4 carried gradients back) drawn"
+        "pass 1: 3 ops, 2 inputs, 1 output, 5 edges (4 carried gradients back) drawn"
     )
 
 
@@ -313,3 +313,22 @@ def test_notebooks_get_html_with_an_svg_fallback():
     assert bundle["image/svg+xml"].startswith("<svg") and bundle["text/plain"] == repr(tr)
     width = re.search(r'<svg[^>]* width="([0-9.]+)pt"', bundle["image/svg+xml"])
     assert width and float(width.group(1)) < 1200  # drawn at its size, not squeezed to a cell
+
+
+def test_ops_of_a_second_order_pass_are_marked_as_made_by_the_first():
+    x = tf.constant(2.0)
+    with tf.trace() as tr:
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.sin(x) * x
+            dy = inner.gradient(y, x)
+        outer.gradient(dy, x)
+    first, second = graph.build(tr, 1), graph.build(tr, 2)
+    assert {n.kind for n in first.nodes if n.record} == {"op"}
+    made = [n.record.op.type for n in second.nodes if n.kind == "backward"]
+    assert sorted(made) == ["AddN", "Cos", "Mul", "Mul", "Mul"]
+    assert 'class="rg-node rg-backward"' in tr.to_dot(
+        2
+    ) and 'style="rounded,filled,dashed"' in tr.to_dot(2)

@@ -104,16 +104,16 @@ class View:
     def caption(self) -> str:
         c = self.counts()
         ops = sum(c.get(k, 0) for k in ("op", "custom", "backward"))
-        parts = [f"{ops} ops"]
+        parts = [_count(ops, "op")]
         for kind, word in (
-            ("scope", "groups"),
-            ("variable", "variables"),
-            ("source", "inputs"),
-            ("output", "output(s)"),
+            ("scope", "group"),
+            ("variable", "variable"),
+            ("source", "input"),
+            ("output", "output"),
         ):
             if c.get(kind):
-                parts.append(f"{c[kind]} {word}")
-        parts.append(f"{c['edges']} edges ({c['gradient edges']} carried gradients back)")
+                parts.append(_count(c[kind], word))
+        parts.append(f"{_count(c['edges'], 'edge')} ({c['gradient edges']} carried gradients back)")
         where = "every op recorded" if self.pass_index is None else f"pass {self.pass_index}"
         cut = f"; stopped at {MAX_NODES} nodes" if self.cut else ""
         return f"{where}: {', '.join(parts)} drawn{cut}"
@@ -128,6 +128,10 @@ def _text(value: Any) -> str:
     if found is None or found[0] is not value:
         found = _TEXTS[id(value)] = (value, summarize(value))
     return found[1]
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _shape_text(a: Any) -> str:
