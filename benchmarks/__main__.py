@@ -18,6 +18,7 @@ import numpy as np
 
 from benchmarks import frameworks
 from benchmarks.workloads import WORKLOADS, Workload
+from retrograd.checking.progress import Progress
 
 
 def paired_times(
@@ -64,13 +65,20 @@ def peak_memory(fn: Callable[[], object]) -> int:
         tracemalloc.stop()
 
 
-def run(workloads: list[Workload], quick: bool, framework: str | None = None) -> list[dict]:
+def run(
+    workloads: list[Workload],
+    quick: bool,
+    framework: str | None = None,
+    progress: Progress | None = None,
+) -> list[dict]:
     """One row per workload: retrograd's columns, or those of ``framework``."""
     others = frameworks.builders(framework) if framework else {}
     gc.collect()
     gc.freeze()
     rows = []
     for w in workloads:
+        if progress is not None:
+            progress.update(0, note=w.name)
         inputs = w.make_inputs(quick)
         reference = w.numpy(**inputs)
         # Each implementation converts the inputs to its tensors once, untimed.
@@ -100,6 +108,8 @@ def run(workloads: list[Workload], quick: bool, framework: str | None = None) ->
             }
             row["memory"]["numpy"] = peak_memory(lambda w=w, i=inputs: w.numpy(**i)) / size
         rows.append(row)
+        if progress is not None:
+            progress.update()
     return rows
 
 
@@ -211,10 +221,17 @@ def main(argv: list[str] | None = None) -> int:
         "# ratios: median time / median time of hand-written NumPy doing the same work (lower is better)"
     )
     runs = max(1, args.runs)
-    rows = median_rows([run(chosen, args.quick) for _ in range(runs)])
-    for name in [] if args.no_frameworks else frameworks.installed():
-        measured = [run_framework(name, [w.name for w in chosen], args.quick) for _ in range(runs)]
-        merge(rows, median_rows([m for m in measured if m]) if any(measured) else [])
+    others = [] if args.no_frameworks else frameworks.installed()
+    # On stderr, where a terminal shows it (RETROGRAD_PROGRESS=1/0 forces it on or off).
+    with Progress(runs * (len(chosen) + len(others)), "benchmarks") as shown:
+        rows = median_rows([run(chosen, args.quick, progress=shown) for _ in range(runs)])
+        for name in others:
+            measured = []
+            for _ in range(runs):
+                shown.update(0, note=f"{name}, in a process of its own")
+                measured.append(run_framework(name, [w.name for w in chosen], args.quick))
+                shown.update()
+            merge(rows, median_rows([m for m in measured if m]) if any(measured) else [])
     print(render(rows, args.markdown))
     return 0
 

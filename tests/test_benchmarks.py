@@ -9,11 +9,13 @@ from pathlib import Path
 from benchmarks.__main__ import main
 
 
-def test_benchmarks_run_in_quick_mode(capsys):
+def test_benchmarks_run_in_quick_mode(capsys, monkeypatch):
+    monkeypatch.setenv("RETROGRAD_PROGRESS", "1")  # progress on stderr, even off a terminal
     assert main(["--quick", "--no-frameworks"]) == 0
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
     for name in ["chain", "custom", "mlp", "matmul", "hvp", "elementwise", "peak memory"]:
-        assert name in out
+        assert name in captured.out
+    assert "benchmarks  6/6 [########################] 100%" in captured.err
 
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"

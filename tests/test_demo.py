@@ -18,7 +18,12 @@ def test_demo_prints_each_section_with_its_numbers():
         "final dy/dx=1024.0",
         "autodiff gradient at x=100: nan",
         "custom   gradient at x=100: 1",
-        "10 0 0 0.09957",
+        "step  loss      gradient             x   y",
+        "  10     0             0  0.0995739922   1",
+        "Adam's momentum",
+        "x=1, ddy: -1.71828198 (the seed's rule 1 - e)",
+        "x=1, true second derivative: 0.196611926",
+        "exp(100) overflows float32 to inf",
         "[[573 816]\n [1295 1844]]",
         "x=100, ddy: -inf",
     ]:

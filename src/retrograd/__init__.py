@@ -51,6 +51,7 @@ from retrograd.core.registry import (
     no_gradient,
 )
 from retrograd.core.variables import Variable
+from retrograd.core.annotations import TensorLike
 from retrograd import ops  # noqa: E402  (defines every op and binds the operators)
 from retrograd.ops.array_ops import (
     concat,
@@ -171,6 +172,7 @@ __all__ = [
     "RegisterForward",
     "RegisterGradient",
     "Tensor",
+    "TensorLike",
     "TensorShape",
     "TensorSpec",
     "Trace",

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-
-from retrograd.cli import main
+from retrograd.cli import console
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

@@ -1,39 +1,83 @@
-"""The commands behind ``python -m retrograd``: ``demo``, ``run``, ``trace`` and ``check``.
+"""The ``retrograd`` command (or ``python -m retrograd``): ``demo``, ``run``, ``trace``, ``check``.
 
 ``run [--tf1] script.py [ARGS...]`` runs an unmodified TensorFlow program on retrograd
 (``import tensorflow`` gives retrograd; ``--tf1`` gives the TensorFlow 1 namespace in graph
 mode).
 ``trace script.py [-o trace.html] [-- script args]`` runs a script with a trace recording
-and writes the picture (``.html``, ``.svg`` or ``.dot`` by the output's extension), then
+and writes it (``.html``, ``.svg``, ``.dot`` or ``.txt`` by the output's suffix), then
 prints the backward table and the rules report. ``check module:function [ARG ...]``
 runs ``check_gradients`` on a function from the shell; arguments are Python literals
 (``1.5``, ``"[1.0, 2.0]"``) or random arrays of the shapes given with ``--shapes``.
+
+Exit status: 0 done; 1 the script failed or a gradient is wrong; 2 a usage error (one line
+on stderr, nothing run, nothing written).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import importlib
 import importlib.util
 import os
 import runpy
 import sys
 import traceback
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 TABLE_ROWS = 40  # rows of the backward table printed by `trace`; the page has them all
 
 
+class UsageError(Exception):
+    """A command line that cannot run: said in one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors in one line (``retrograd check: error: ...``), status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+_positive_int.__name__ = "positive integer"  # how argparse names the type in its message
+
+
+def _tolerance(text: str) -> float:
+    value = float(text)
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(text)
+    return value
+
+
+_tolerance.__name__ = "finite non-negative number"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m retrograd",
+    from retrograd import __version__
+
+    parser = _Parser(
+        prog="retrograd",
         description="retrograd: TensorFlow's custom gradients on NumPy, checked and explained.",
+        epilog="Exit status: 0 success; 1 the script failed or a gradient is wrong; 2 usage "
+        "error. Also runs as `python -m retrograd`.",
     )
-    commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("demo", help="walk through the seed programs: custom gradients explained")
+    parser.add_argument("--version", action="version", version=f"retrograd {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands.add_parser(
+        "demo",
+        help="walk through the seed programs: custom gradients explained",
+        description="Runs the five seed programs with explanations of what each prints.",
+    )
 
     run = commands.add_parser(
         "run",
@@ -53,22 +97,40 @@ def build_parser() -> argparse.ArgumentParser:
         "trace",
         help="run a script, recording every backward pass; write it as a page",
         description="Runs SCRIPT with a trace recording (arguments for it go after --), "
-        "writes the forward graph with its gradients to OUTPUT (.html, .svg or .dot) and prints "
-        "the backward table and which rules fired or were bypassed.",
+        "writes the forward graph with its gradients to OUTPUT and prints the backward table "
+        "and which rules fired or were bypassed. OUTPUT's suffix says the format: "
+        f"{', '.join(OUTPUT_FORMATS)}.",
     )
     trace.add_argument("script", help="the Python script to run")
     trace.add_argument("script_args", nargs="*", help="arguments for the script (after --)")
-    trace.add_argument("-o", "--output", default="trace.html", help="default: trace.html")
-    trace.add_argument("--max-ops", type=int, default=20_000, help="ops recorded at most")
+    trace.add_argument(
+        "-o",
+        "--output",
+        default="trace.html",
+        help="where to write the trace; its suffix chooses the format: .html (page with every "
+        "backward pass), .svg (picture of the last pass), .dot (Graphviz source of it), .txt "
+        "(table and rules) (default: trace.html)",
+    )
+    trace.add_argument(
+        "--max-ops",
+        type=_positive_int,
+        default=20_000,
+        help="record at most this many ops (default: 20000)",
+    )
 
     check = commands.add_parser(
         "check",
         help="check a function's gradients against finite differences",
         description="Imports FUNCTION from MODULE (a module name or a .py path) and runs "
         "retrograd.check_gradients on it. Exit status 0: right; 1: wrong (the message says "
-        "where).",
+        "where); 2: usage error.",
     )
-    check.add_argument("target", metavar="MODULE:FUNCTION")
+    check.add_argument(
+        "target",
+        metavar="MODULE:FUNCTION",
+        help="the function to check: a module importable from the current folder, or a .py "
+        "path, a colon, and the function's name",
+    )
     check.add_argument("args", nargs="*", metavar="ARG", help="Python literals, one per argument")
     check.add_argument(
         "--shapes",
@@ -76,15 +138,65 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SHAPE",
         help="random normal arguments of these shapes instead, e.g. 3,4 5 '' (scalar)",
     )
-    check.add_argument("--order", type=int, default=2)
-    check.add_argument("--modes", default=None, help="reverse, forward or reverse,forward")
-    check.add_argument("--atol", type=float, default=1e-6)
-    check.add_argument("--rtol", type=float, default=1e-5)
-    check.add_argument("--seed", type=int, default=0)
+    check.add_argument(
+        "--order",
+        type=_positive_int,
+        default=2,
+        help=f"highest derivative order checked, 1 to {MAX_ORDER} (default: 2)",
+    )
+    check.add_argument(
+        "--modes",
+        default=None,
+        help="reverse, forward or reverse,forward (default: both, forward on real values)",
+    )
+    check.add_argument(
+        "--atol", type=_tolerance, default=1e-6, help="absolute tolerance (default: 1e-6)"
+    )
+    check.add_argument(
+        "--rtol", type=_tolerance, default=1e-5, help="relative tolerance (default: 1e-5)"
+    )
+    check.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the random directions and --shapes arguments (default: 0)",
+    )
+    check.add_argument(
+        "--progress",
+        action="store_true",
+        help="count the evaluations of FUNCTION on stderr as the check runs (shown anyway "
+        "when stderr is a terminal; RETROGRAD_PROGRESS=0 silences it)",
+    )
     return parser
 
 
+def console() -> None:
+    """The ``retrograd`` console script: :func:`main`, with a closed pipe (``| head``) and
+    Ctrl-C ending quietly."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away: send what is left of stdout nowhere, exit as SIGPIPE would.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        status = 128 + 13
+    except KeyboardInterrupt:
+        print("retrograd: interrupted", file=sys.stderr)
+        status = 130
+    sys.exit(status)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Runs one command; returns the exit status. Usage errors print one line and give 2."""
+    try:
+        return _main(argv)
+    except UsageError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     passed_on: list[str] = []
@@ -100,17 +212,49 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "run":
         from retrograd.compat.runner import run_script
 
+        _require_script("run", args.script)
         run_script(args.script, args.script_args, tf1=args.tf1)
         return 0
     if args.command == "trace":
         return run_trace(args.script, args.script_args + passed_on, args.output, args.max_ops)
-    return run_check(parser, args)
+    return run_check(args)
+
+
+# Output suffix -> what `trace` writes there.
+OUTPUT_FORMATS = (".html", ".htm", ".svg", ".dot", ".gv", ".txt")
+MAX_ORDER = 10  # finite differences of order k lose about k * 5 digits: beyond this, noise
+
+
+def _require_script(command: str, script: str) -> None:
+    if not os.path.isfile(script):
+        what = "is a folder" if os.path.isdir(script) else "does not exist"
+        raise UsageError(f"retrograd {command}: error: the script {script!r} {what}")
+
+
+def _output_format(output: str) -> str:
+    extension = os.path.splitext(output)[1].lower()
+    if extension not in OUTPUT_FORMATS:
+        raise UsageError(
+            f"retrograd trace: error: cannot tell the format of {output!r} from its suffix "
+            f"{extension or '(none)'!r}: use one of {', '.join(OUTPUT_FORMATS)}"
+        )
+    folder = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(folder):
+        raise UsageError(f"retrograd trace: error: the folder {folder!r} does not exist")
+    if os.path.isdir(output):
+        raise UsageError(f"retrograd trace: error: the output {output!r} is a folder")
+    return extension
 
 
 def run_trace(script: str, script_args: list[str], output: str, max_ops: int) -> int:
-    """Runs ``script`` as ``__main__`` under a trace; writes ``output``; 1 if the script failed."""
+    """Runs ``script`` as ``__main__`` under a trace; writes ``output``; 1 if the script failed.
+
+    Usage errors (no such script, an output suffix that names no format) raise
+    :class:`UsageError` before anything runs or is written."""
     from retrograd.checking.tracing import trace
 
+    extension = _output_format(output)
+    _require_script("trace", script)
     status = 0
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [script, *script_args]
@@ -125,7 +269,7 @@ def run_trace(script: str, script_args: list[str], output: str, max_ops: int) ->
             status = 1
         finally:
             sys.argv, sys.path[:] = saved_argv, saved_path
-    _write(tr, output)
+    _write(tr, output, extension)
     lines = tr.table().splitlines()
     print(f"\nBackward passes: {tr.passes}; gradient records: {len(tr.gradients)}")
     print("\n".join(lines[: TABLE_ROWS + 1]))
@@ -136,14 +280,19 @@ def run_trace(script: str, script_args: list[str], output: str, max_ops: int) ->
     return status
 
 
-def _write(tr: Any, output: str) -> None:
-    extension = os.path.splitext(output)[1].lower()
+def _write(tr: Any, output: str, extension: str) -> None:
+    """Writes the trace in the format of ``extension``, atomically (no half-written file)."""
+    from retrograd.checking.tracing.html import write_text_atomically
+
     if extension in (".html", ".htm"):
-        tr.to_html(output)
-        return
-    text = {".svg": tr.to_svg, ".dot": tr.to_dot, ".gv": tr.to_dot}.get(extension, tr.to_html)()
-    with open(output, "w", encoding="utf-8") as f:
-        f.write(text)
+        text = tr.to_html()
+    elif extension == ".svg":  # one picture: the last backward pass (every op if none ran)
+        text = tr.to_svg(tr.passes or None)
+    elif extension == ".txt":
+        text = f"{tr.table()}\n\n{tr.rules()}\n"
+    else:
+        text = tr.to_dot(tr.passes or None)
+    write_text_atomically(output, text)
 
 
 def load_function(target: str) -> Any:
@@ -168,30 +317,69 @@ def load_function(target: str) -> Any:
     return value
 
 
+def _shape(text: str) -> tuple[int, ...]:
+    try:
+        shape = tuple(int(d) for d in text.split(",") if d.strip())
+    except ValueError:
+        shape = (-1,)
+    if any(d < 0 for d in shape):
+        raise ValueError(f"a shape is sizes separated by commas, like 3,4 (or '' for a scalar), "
+                         f"got {text!r}")  # fmt: skip
+    return shape
+
+
 def _arguments(args: argparse.Namespace) -> list[Any]:
     if args.shapes:
         rng = np.random.default_rng(args.seed)
-        shapes = [tuple(int(d) for d in s.split(",") if d.strip()) for s in args.shapes]
+        shapes = [_shape(s) for s in args.shapes]
         return [rng.standard_normal(shape) for shape in shapes]
     return [ast.literal_eval(a) for a in args.args]
 
 
-def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def run_check(args: argparse.Namespace) -> int:
     from retrograd.checking.gradcheck import GradientCheckError, check_gradients
+    from retrograd.checking.progress import Progress
 
+    usage = "retrograd check: error:"
+    if args.order > MAX_ORDER:
+        raise UsageError(f"{usage} argument --order: at most {MAX_ORDER}, got {args.order}")
+    modes = None
+    if args.modes is not None:
+        modes = [m.strip() for m in args.modes.split(",")]
+        unknown = [m for m in modes if m not in ("reverse", "forward")]
+        if unknown or not modes:
+            raise UsageError(
+                f"{usage} argument --modes: expected reverse, forward or reverse,forward, "
+                f"got {args.modes!r}"
+            )
+    if args.shapes and args.args:
+        raise UsageError(f"{usage} give ARG values or --shapes, not both")
+    try:
+        values = _arguments(args)
+    except (ValueError, SyntaxError, TypeError, MemoryError) as e:
+        raise UsageError(f"{usage} cannot read the arguments: {e}") from None
     try:
         f = load_function(args.target)
-        values = _arguments(args)
-    except (ValueError, SyntaxError, ImportError, AttributeError, OSError) as e:
-        parser.error(f"check: {e}")
-    modes = None if args.modes is None else [m.strip() for m in args.modes.split(",")]
+    except Exception as e:  # a module that fails to import is the caller's to fix
+        raise UsageError(f"{usage} cannot load {args.target!r}: {_one_line(e)}") from None
+    display = Progress(None, f"checking {args.target}:", enabled=True if args.progress else None)
+
+    @functools.wraps(f)
+    def counted(*call_args: Any, **kwargs: Any) -> Any:
+        display.update(note="evaluations of the function")
+        return f(*call_args, **kwargs)
+
     try:
-        check_gradients(
-            f, *values, order=args.order, modes=modes, atol=args.atol, rtol=args.rtol,
-            seed=args.seed,
-        )  # fmt: skip
+        with display:
+            check_gradients(
+                counted, *values, order=args.order, modes=modes, atol=args.atol,
+                rtol=args.rtol, seed=args.seed,
+            )  # fmt: skip
     except GradientCheckError as e:
         print(f"FAILED: {e}")
+        return 1
+    except Exception as e:
+        print(f"FAILED: checking '{args.target}' raised {_one_line(e)}")
         return 1
     name = getattr(f, "__qualname__", args.target)
     print(
@@ -199,3 +387,8 @@ def run_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         f"for {len(values)} argument(s)"
     )
     return 0
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__

@@ -79,8 +79,10 @@ def sign_with_sigmoid_backward(out: TextIO) -> None:
     """Seed 002: a non-differentiable forward pass trained through a surrogate gradient."""
     _heading(out, 3, "Training through sign(x) with a sigmoid-shaped gradient", (
         "Forward: sign(x). Backward: sigmoid'(x). Adam(0.1) drives x from -1 until\n"
-        "sign(x) = 1; columns: step, loss, gradient, x, y."
+        "sign(x) = 1. Once it is, the loss and its gradient are 0, yet x keeps moving:\n"
+        "Adam's momentum (its running mean of past gradients) decays slowly, not at once."
     ))  # fmt: skip
+    print(f"{'step':>4}  {'loss':>4}  {'gradient':>12}  {'x':>12}  {'y':>2}", file=out)
 
     @tf.custom_gradient
     def differentiable_sign(x):
@@ -103,7 +105,9 @@ def sign_with_sigmoid_backward(out: TextIO) -> None:
         grads = tape.gradient(loss, x)
         opt.apply_gradients(zip([grads], [x]))
         if i % 10 == 0:
-            tf.print(i, loss, grads, x, y, output_stream=out)
+            g = float(grads.numpy())
+            print(f"{i:>4}  {float(loss):>4g}  {g:>12.9g}  {float(x.numpy()):>12.9g}  "
+                  f"{float(y):>2g}", file=out)  # fmt: skip
 
 
 def matmul_gradient(out: TextIO) -> None:
@@ -133,7 +137,12 @@ def custom_second_derivative(out: TextIO) -> None:
     """Seed 004: a custom second derivative through a nested custom gradient."""
     _heading(out, 5, "A custom second derivative", (
         "The first derivative returns dy * first_order_custom(x), itself a custom\n"
-        "gradient whose gradient (here 1 - e, as in the seed) is the second derivative."
+        "gradient: whatever its rule returns is what a second tape sees as the second\n"
+        "derivative. The seed's rule 1 - e is a deliberate stand-in (its author calls the\n"
+        "true one numerically unstable), NOT the true second derivative of log(1 + e^x),\n"
+        "which is e^x / (1 + e^x)^2 = sigmoid(x) * (1 - sigmoid(x)): printed beside it.\n"
+        "At x = 100, e = exp(100) overflows float32 to inf, so the seed's 1 - e is -inf;\n"
+        "the true value, about 3.7e-44, computes as 0 in float32 (sigmoid(100) rounds to 1)."
     ))  # fmt: skip
 
     @tf.custom_gradient
@@ -163,8 +172,10 @@ def custom_second_derivative(out: TextIO) -> None:
                 y = log1pexp2(x)
             dy = inner.gradient(y, x)
         ddy = outer.gradient(dy, x)
+        true = tf.math.sigmoid(x) * (1 - tf.math.sigmoid(x))
         tf.print(f"x={value:g}, dy:", dy, output_stream=out)
-        tf.print(f"x={value:g}, ddy:", ddy, output_stream=out)
+        tf.print(f"x={value:g}, ddy:", ddy, "(the seed's rule 1 - e)", output_stream=out)
+        tf.print(f"x={value:g}, true second derivative:", true, output_stream=out)
 
 
 SECTIONS = [

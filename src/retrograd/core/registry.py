@@ -27,6 +27,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from retrograd.core.display import source_location
+
 __all__ = [
     "RegisterGradient",
     "RegisterForward",
@@ -100,11 +102,12 @@ def _location(fn: Any) -> str:
 
 
 def function_location(fn: Any) -> str:
-    """``file:line`` where a Python function was defined (its qualified name otherwise)."""
+    """``file:line`` where a Python function was defined (``In [3], line 2`` in a notebook;
+    its qualified name when it has no code)."""
     code = getattr(inspect.unwrap(fn), "__code__", None)
     if code is None:
         return getattr(fn, "__qualname__", repr(fn))
-    return f"{code.co_filename}:{code.co_firstlineno}"
+    return source_location(code.co_filename, code.co_firstlineno)
 
 
 gradient_registry = Registry(

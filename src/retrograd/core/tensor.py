@@ -18,14 +18,15 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import dtypes
+from retrograd.core import display, dtypes
+from retrograd.core.annotations import TensorOperators
 from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.shapes import TensorShape
 
 __all__ = ["Tensor", "constant", "convert_to_tensor", "is_tensor"]
 
 
-class Tensor:
+class Tensor(TensorOperators):
     """An immutable multi-dimensional value with a dtype and a shape.
 
     Create tensors with :func:`constant` or :func:`convert_to_tensor`; ops return them.
@@ -114,6 +115,10 @@ class Tensor:
         value = self._value
         text = str(value[()] if value.ndim == 0 else value)
         return f"retrograd.Tensor({text}, shape={self.shape}, dtype={self.dtype.name})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: shape, dtype and the values, summarised when there are many."""
+        return display.value_html("retrograd.Tensor", self._value)
 
     # Graph-only attributes, explained when asked for in eager mode.
     @property

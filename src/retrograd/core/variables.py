@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import dtypes
+from retrograd.core import display, dtypes
+from retrograd.core.annotations import TensorOperators
 from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
@@ -58,7 +59,7 @@ no_gradient("AssignVariableOp")
 mark_batchable("ReadVariableOp")
 
 
-class Variable:
+class Variable(TensorOperators):
     """A mutable tensor-like value whose reads are recorded (TensorFlow's ResourceVariable).
 
     Its shape and dtype are fixed at creation. ``assign`` replaces the stored array, so
@@ -218,3 +219,7 @@ class Variable:
         )
 
     __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: name, shape, dtype and the values, summarised when there are many."""
+        return display.value_html("retrograd.Variable", self._value, self._name)

@@ -7,14 +7,18 @@ Element kinds are NumPy's: ``f`` float, ``c`` complex, ``i`` signed and ``u`` un
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import BinaryOp, UnaryOp
 from retrograd.core.execute import OpDef, define_op, execute
 from retrograd.core.tensor import Tensor, convert_to_tensor
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 FLOAT = "f"
 FLOAT_COMPLEX = "fc"
@@ -106,8 +110,11 @@ def tensor_pair(op_type: str, x: Any, y: Any, kinds: str = ANY) -> tuple[Tensor,
     return x, y
 
 
-def _named(fn: Callable[..., Any], api_name: str, doc: str, op: OpDef) -> Callable[..., Any]:
+def _named(fn: _F, api_name: str, doc: str, op: OpDef) -> _F:
     fn.__name__ = fn.__qualname__ = api_name
+    # The module that defined the op (the caller of unary_op / binary_op), as for any
+    # function: help(), documentation tools and tracebacks find it there.
+    fn.__module__ = sys._getframe(2).f_globals.get("__name__", fn.__module__)
     fn.__doc__ = doc
     fn.op_def = op  # type: ignore[attr-defined]
     return fn
@@ -137,7 +144,7 @@ def unary_op(
     kinds: str,
     doc: str,
     inplace: Callable[..., Any] | None = None,
-) -> Callable[..., Any]:
+) -> UnaryOp:
     """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``.
 
     ``inplace`` is the kernel computing into a buffer (see OpDef), derived for ufuncs."""
@@ -157,7 +164,7 @@ def unary_op(
 
 def binary_op(
     api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str
-) -> Callable[..., Any]:
+) -> BinaryOp:
     """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``."""
     op = define_op(op_type, kernel, elementwise=True, inplace=ufunc_inplace(kernel))
 

@@ -1,14 +1,21 @@
-"""A trace as a graph: the forward ops left to right, the gradients flowing back on it.
+"""A trace as a graph: the forward ops top-down, marked where gradients flowed back.
 
-``build(trace)`` gives nodes (sources, ops, custom-gradient calls, outputs) and edges
-(forward values; gradients, drawn backwards). ``to_dot`` writes Graphviz DOT; ``layout_svg``
-draws the same graph without Graphviz (columns by depth); ``to_svg`` uses Graphviz's
-``dot`` when it is installed and the built-in layout otherwise.
+``build(trace, pass_index, collapse)`` gives one *view*: the nodes (inputs, variables by
+name, ops, custom-gradient calls, outputs) and the forward edges of one backward pass (or
+of every op recorded, ``pass_index=None``). A gradient flows back along exactly the forward
+edges it came by, so an edge is drawn once, orange and dashed where a gradient went back
+along it in this view; each node says the gradient its output received (``∇``). Nothing is
+written on the edges (values are in the nodes and the hover text), so no label can
+overlap another. ``collapse=True`` draws each name scope (an op name ``scope/op``) and each
+custom-gradient function as one node; expanded, the ops a custom-gradient function ran
+forward are drawn inside it.
+
+``to_dot`` writes Graphviz DOT; ``to_svg`` uses Graphviz's ``dot`` when it is installed
+and :mod:`~retrograd.checking.tracing.layout` (layered, top-down) otherwise.
 """
 
 from __future__ import annotations
 
-import html
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -17,140 +24,364 @@ from typing import Any
 from retrograd.checking.observing import as_array, summarize
 from retrograd.core.variables import Variable
 
-__all__ = ["build", "to_dot", "to_svg", "layout_svg", "Node", "Edge", "MAX_NODES"]
+__all__ = [
+    "build",
+    "records_by_pass",
+    "has_groups",
+    "to_dot",
+    "to_svg",
+    "dot_svg",
+    "graphviz",
+    "View",
+    "Node",
+    "Edge",
+    "MAX_NODES",
+    "COLORS",
+    "GRADIENT_COLOR",
+]
 
-MAX_NODES = 600  # ops drawn at most; a longer trace is drawn up to there
+MAX_NODES = 600  # nodes drawn at most in one view; a bigger view is drawn up to there
 COLORS = {
     "op": "#e7f0fd",
     "custom": "#ffd8a8",
-    "backward": "#eeeeee",
+    "backward": "#e9e9e9",
     "source": "#e6f4ea",
+    "variable": "#fff3bf",
     "output": "#f3e8fd",
+    "scope": "#dbe4ff",
 }
 GRADIENT_COLOR = "#d9480f"
+KIND_NAMES = {
+    "op": "op",
+    "custom": "custom gradient",
+    "backward": "made by a backward pass",
+    "source": "input",
+    "variable": "variable",
+    "output": "output",
+    "scope": "collapsed group",
+}
 
 
 @dataclass
 class Node:
     id: str
-    kind: str  # op, custom, backward, source, output
+    kind: str  # op, custom, backward, source, variable, output, scope
     label: str
-    detail: str
+    lines: list[str]  # the text drawn under the label
     record: Any = None  # the OpRecord of an op node
-    title: str = ""
+    title: str = ""  # hover text
+    group: str = ""  # the cluster (custom-gradient call) it is drawn inside, expanded
 
 
 @dataclass
 class Edge:
     source: str
     target: str
-    kind: str  # forward, gradient
-    label: str
     title: str = ""
-    values: list = field(default_factory=list)
-    input: int = -1  # for gradients: the index of the input they belong to
+    gradient: bool = False  # a gradient flowed back along it in this view
 
 
-def _value_text(value: Any) -> str:
+@dataclass
+class View:
+    """One picture: the nodes and edges of one backward pass (or of all ops)."""
+
+    pass_index: int | None
+    collapse: bool
+    nodes: list[Node] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    groups: dict[str, str] = field(default_factory=dict)  # cluster id -> its title
+    cut: bool = False  # stopped at MAX_NODES
+
+    def counts(self) -> dict[str, int]:
+        """What is drawn: nodes by kind, edges, and edges that carried a gradient back."""
+        out: dict[str, int] = {}
+        for n in self.nodes:
+            out[n.kind] = out.get(n.kind, 0) + 1
+        out["edges"] = len(self.edges)
+        out["gradient edges"] = sum(e.gradient for e in self.edges)
+        return out
+
+    def caption(self) -> str:
+        c = self.counts()
+        ops = sum(c.get(k, 0) for k in ("op", "custom", "backward"))
+        parts = [_count(ops, "op")]
+        for kind, word in (
+            ("scope", "group"),
+            ("variable", "variable"),
+            ("source", "input"),
+            ("output", "output"),
+        ):
+            if c.get(kind):
+                parts.append(_count(c[kind], word))
+        parts.append(f"{_count(c['edges'], 'edge')} ({c['gradient edges']} carried gradients back)")
+        where = "every op recorded" if self.pass_index is None else f"pass {self.pass_index}"
+        cut = f"; stopped at {MAX_NODES} nodes" if self.cut else ""
+        return f"{where}: {', '.join(parts)} drawn{cut}"
+
+
+_TEXTS: dict[int, tuple[Any, str]] = {}  # id(array) -> (array, summary), per build
+
+
+def _text(value: Any) -> str:
+    """``summarize(value)``, once per array while a view is built (values repeat a lot)."""
+    found = _TEXTS.get(id(value))
+    if found is None or found[0] is not value:
+        found = _TEXTS[id(value)] = (value, summarize(value))
+    return found[1]
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _shape_text(a: Any) -> str:
+    return f"{a.dtype.name}[{','.join(str(d) for d in a.shape)}]"
+
+
+def _short(value: Any, limit: int = 3) -> str:
+    """The value itself when it has at most ``limit`` elements, else dtype and shape."""
     a = as_array(value)
-    return f"{a.dtype.name}{list(a.shape)}"
+    if a is None:
+        return "None"
+    text = summarize(a) if a.size <= limit else _shape_text(a)
+    return text if len(text) <= 28 else text[:27] + "…"
 
 
-def _short(value: Any) -> str:
-    """The value itself when it has at most 3 elements, else dtype and shape."""
-    a = as_array(value)
-    return summarize(a) if a.size <= 3 else _value_text(a)
-
-
-def build(trace: Any) -> tuple[list[Node], list[Edge], bool]:
-    """Nodes, edges, and whether the drawing stopped at MAX_NODES ops."""
-    records = [r for r in trace.ops if r.parent is None and (not r.in_backward or r.gradients)]
-    cut = len(records) > MAX_NODES
-    records = records[:MAX_NODES]
-    nodes: list[Node] = []
-    edges: list[Edge] = []
-    producer: dict[int, str] = {}  # id(tensor) -> node id
-    kept: list[Any] = []  # values whose ids key `producer`
-    consumed: set[int] = set()
-    for r in records:
-        kind = "custom" if r.custom else ("backward" if r.in_backward else "op")
-        detail = (
-            "custom gradient → "
-            if r.custom
-            else ("→ " if r.label == r.op.type else f"{r.op.type} → ")
-        )
-        out = ", ".join(_value_text(y) for y in r.op.outputs)
-        node = Node(f"n{r.index}", kind, r.label, detail + out, r, _op_title(r))
-        for i, value in enumerate(r.op.inputs):
-            src = producer.get(id(value))
-            if src is None:
-                src = f"s{len(kept)}"
-                kept.append(value)
-                producer[id(value)] = src
-                tracked = r.input_tracked[i] if i < len(r.input_tracked) else False
-                nodes.append(_source_node(src, value, r.input_values[i], tracked))
-            consumed.add(id(value))
-            edges.append(Edge(src, node.id, "forward", _short(r.input_values[i])))
-        nodes.append(node)
-        for y in r.op.outputs:
-            producer[id(y)] = node.id
-            kept.append(y)
-        _gradient_edges(r, node.id, [producer[id(v)] for v in r.op.inputs], edges)
-    _drop_untracked_gradients(records, edges)
-    for r in records:
-        if not r.gradients:
+def records_by_pass(trace: Any) -> dict[int | None, list]:
+    """The top-level records of each view, in execution order (``None``: every op)."""
+    out: dict[int | None, list] = {None: []}
+    for r in trace.ops:
+        if r.parent is not None:
             continue
-        for k, y in enumerate(r.op.outputs):
-            if id(y) in consumed:
+        if not r.in_backward or r.gradients:
+            out[None].append(r)
+        for p in dict.fromkeys(g.pass_index for g in r.gradients):
+            out.setdefault(p, []).append(r)
+    return out
+
+
+def has_groups(trace: Any) -> bool:
+    """Whether collapsing changes anything: a name scope, or a custom gradient's own ops."""
+    return any(
+        "/" in r.label
+        or (r.custom and r.children)
+        or (r.op.type == "ReadVariableOp" and "/" in getattr(r.op.inputs[0], "name", ""))
+        for r in trace.ops
+    )
+
+
+def _descendants(record: Any) -> list:
+    out, stack = [], list(reversed(record.children))
+    while stack:
+        r = stack.pop()
+        out.append(r)
+        stack.extend(reversed(r.children))
+    return out
+
+
+def _scope(record: Any) -> str:
+    name = record.label
+    return name.split("/", 1)[0] if "/" in name else ""
+
+
+def _gradients(record: Any, pass_index: int | None) -> list:
+    return [g for g in record.gradients if pass_index is None or g.pass_index == pass_index]
+
+
+def _upstream_text(gradients: list) -> str:
+    if not gradients:
+        return "∇ -"
+    ups = gradients[-1].upstream
+    text = "; ".join(_short(u) for u in ups if u is not None) or "-"
+    many = f" (×{len(gradients)})" if len(gradients) > 1 else ""
+    return f"∇ {text}{many}"
+
+
+class _Builder:
+    def __init__(self, trace: Any, pass_index: int | None, collapse: bool) -> None:
+        self.view = View(pass_index, collapse)
+        self.pass_index = pass_index
+        self.producer: dict[int, str] = {}  # id(tensor) -> node id
+        self.kept: list[Any] = []  # values whose ids key `producer`
+        self.consumed: set[int] = set()
+        self.variable_nodes: dict[int, Node] = {}
+        self.edge_at: dict[tuple[str, str], Edge] = {}
+        self.scope_nodes: dict[str, Node] = {}
+        self.scope_members: dict[str, dict[str, int]] = {}
+        self.received: dict[str, list] = {}  # input node id -> gradients that reached it
+
+    def add_node(self, node: Node) -> bool:
+        if len(self.view.nodes) >= MAX_NODES:
+            self.view.cut = True
+            return False
+        self.view.nodes.append(node)
+        return True
+
+    def edge(self, source: str, target: str, title: str, gradient: bool) -> None:
+        if source == target:
+            return
+        found = self.edge_at.get((source, target))
+        if found is None:
+            found = self.edge_at[(source, target)] = Edge(source, target, title, gradient)
+            self.view.edges.append(found)
+        else:
+            found.gradient = found.gradient or gradient
+            if title not in found.title:
+                found.title += "\n" + title
+
+    def source(self, value: Any, array: Any, tracked: bool) -> str:
+        node_id = f"s{len(self.kept)}"
+        self.kept.append(value)
+        if tracked or as_array(array).size > 1:  # a scalar constant: a copy per use, as in
+            self.producer[id(value)] = node_id  # TensorBoard, instead of edges from afar
+        name = "watched" if tracked else "constant"
+        self.add_node(Node(node_id, "source", name, [_short(array)], None, _text(array)))
+        return node_id
+
+    def variable(self, record: Any) -> None:
+        """A read of a variable is drawn as the variable, by name (one node per variable)."""
+        v = record.op.inputs[0]
+        name = v.name[:-2] if v.name.endswith(":0") else v.name
+        if self.view.collapse and "/" in name:  # a variable of a name scope joins its group
+            node_id = self._scope_node(name.split("/", 1)[0], name, "variable")
+            self.producer[id(record.op.outputs[0])] = node_id
+            self.kept.append(record.op.outputs[0])
+            return
+        node = self.variable_nodes.get(id(v))
+        if node is None:
+            value = as_array(record.op.outputs[0])
+            node = Node(
+                f"v{record.index}",
+                "variable",
+                name,
+                [_shape_text(value)],
+                record,
+                f"Variable {v.name}\nvalue read: {_text(value)}",
+            )
+            self.variable_nodes[id(v)] = node
+            self.add_node(node)
+        self.producer[id(record.op.outputs[0])] = node.id
+        self.kept.append(record.op.outputs[0])
+        gradients = _gradients(record, self.pass_index)
+        if gradients:
+            node.lines = [node.lines[0], _upstream_text(gradients)]
+
+    def op(self, r: Any, group: str = "") -> None:
+        if r.op.type == "ReadVariableOp" and r.op.inputs and isinstance(r.op.inputs[0], Variable):
+            self.variable(r)
+            return
+        scope = _scope(r) if self.view.collapse else ""
+        if scope:
+            node_id = self._scope_node(scope, f"{r.label} ({r.op.type}) n{r.index}", "op")
+        else:
+            kind = "custom" if r.custom else ("backward" if r.in_backward else "op")
+            label = r.label if r.label == r.op.type else f"{r.label} ({r.op.type})"
+            if r.custom:
+                label = f"{r.label} (custom gradient)"
+            outputs = ", ".join(_short(y) for y in r.op.outputs)
+            lines = [f"→ {outputs}", _upstream_text(_gradients(r, self.pass_index))]
+            if r.custom and not self.view.collapse and r.children:
+                group = f"n{r.index}"  # the call is drawn in the box of its forward ops
+            node = Node(f"n{r.index}", kind, label, lines, r, _op_title(r), group)
+            node_id = node.id
+        sources = []
+        for i, value in enumerate(r.op.inputs):  # inputs first: nodes in an order of use
+            src = self.producer.get(id(value))
+            if src is None:
+                tracked = r.input_tracked[i] if i < len(r.input_tracked) else False
+                src = self.source(value, r.input_values[i], tracked)
+            sources.append(src)
+        if not scope and not self.add_node(node):
+            return
+        for i, (value, src) in enumerate(zip(r.op.inputs, sources)):
+            self.consumed.add(id(value))
+            grads = [
+                g.downstream[i]
+                for g in _gradients(r, self.pass_index)
+                if i < len(g.downstream) and g.downstream[i] is not None
+            ]
+            tracked = i < len(r.input_tracked) and r.input_tracked[i]
+            title = f"value {_text(r.input_values[i])}"
+            if grads and tracked:
+                title += f"\ngradient back: {_text(grads[-1])}"
+                if src.startswith("s"):
+                    self.received.setdefault(src, []).append(as_array(grads[-1]))
+            self.edge(src, node_id, title, bool(grads) and tracked)
+        for y in r.op.outputs:
+            self.producer[id(y)] = node_id
+            self.kept.append(y)
+        if r.custom and not self.view.collapse and r.children:
+            self.view.groups[f"n{r.index}"] = f"{r.label}: its forward ops"
+            inner = _descendants(r)
+            for child in inner:
+                self.op(child, group=f"n{r.index}")
+            ends = [c for c in inner if not any(id(y) in self.consumed for y in c.op.outputs)]
+            for c in ends[-1:]:  # what the function returned (as the call's outputs)
+                self.edge(self.producer[id(c.op.outputs[0])], node_id, "returned", False)
+
+    def _scope_node(self, scope: str, member: str, kind: str) -> str:
+        node = self.scope_nodes.get(scope)
+        if node is None:
+            node = Node(f"g_{scope}", "scope", f"{scope}/", [], None, f"name scope {scope}")
+            self.scope_members[scope] = {"op": 0, "variable": 0}
+            self.scope_nodes[scope] = node
+            self.add_node(node)
+        if member in node.title.splitlines():
+            return node.id
+        node.title += f"\n{member}"
+        members = self.scope_members[scope]
+        members[kind] += 1
+        counts = [f"{k} {w}{'s' if k > 1 else ''}" for w, k in members.items() if k]
+        node.lines = [", ".join(counts) + " (name scope)"]
+        return node.id
+
+    def outputs(self, records: list) -> None:
+        for r in records:
+            if not _gradients(r, self.pass_index) or r.op.type == "ReadVariableOp":
                 continue
-            out_id = f"o{r.index}_{k}"
-            nodes.append(Node(out_id, "output", "output", _value_text(y), None, summarize(y)))
-            edges.append(Edge(f"n{r.index}", out_id, "forward", _short(y)))
-            seeds = [g.upstream[k] for g in r.gradients]
-            edges.append(_gradient_edge(out_id, f"n{r.index}", seeds, r.gradients))
-    return nodes, edges, cut
+            for k, y in enumerate(r.op.outputs):
+                if id(y) in self.consumed or id(y) not in self.producer:
+                    continue
+                seeds = [g.upstream[k] for g in _gradients(r, self.pass_index)]
+                seeds = [s for s in seeds if s is not None]
+                out_id = f"o{r.index}_{k}"
+                lines = [_short(y), f"∇ {_short(seeds[-1])}" if seeds else "∇ -"]
+                if not self.add_node(Node(out_id, "output", "output", lines, None, _text(y))):
+                    return
+                self.edge(self.producer[id(y)], out_id, f"value {_text(y)}", bool(seeds))
 
 
-def _source_node(node_id: str, value: Any, array: Any, tracked: bool) -> Node:
-    name = "watched" if tracked else "constant"
-    if isinstance(value, Variable):
-        name = value.name
-    return Node(node_id, "source", name, _short(array), None, summarize(array))
+def build(
+    trace: Any, pass_index: int | None = None, collapse: bool = False, records: Any = None
+) -> View:
+    """The view of one backward pass (``pass_index``, from 1) or of every op (``None``).
 
-
-def _drop_untracked_gradients(records: list, edges: list[Edge]) -> None:
-    """Gradients a rule computed for inputs no tape tracked (constants) go nowhere: not drawn."""
-    untracked = set()
+    ``records``: :func:`records_by_pass` of the trace, when several views are built."""
+    b = _Builder(trace, pass_index, collapse)
+    records = (records or records_by_pass(trace)).get(pass_index, [])
+    _TEXTS.clear()
     for r in records:
-        for i, tracked in enumerate(r.input_tracked):
-            if not tracked:
-                untracked.add((f"n{r.index}", i))
-    keep = [e for e in edges if not (e.kind == "gradient" and (e.source, e.input) in untracked)]
-    edges[:] = keep
+        b.op(r)
+    b.outputs(records)
+    _TEXTS.clear()
+    for n in b.view.nodes:  # what reached each input, summed over the ops that used it
+        parts = b.received.get(n.id)
+        if parts and all(p.shape == parts[0].shape for p in parts):
+            n.lines = [n.lines[0], f"∇ {_short(sum(parts[1:], parts[0]))}"]
+    return b.view
 
 
 def _op_title(r: Any) -> str:
-    lines = [f"{r.label} ({r.op.type})", f"created at {r.created_at}"]
+    lines = [f"{r.label} ({r.op.type}) n{r.index}", f"created at {r.created_at}"]
+    if r.in_backward:
+        lines.append("made by a backward pass (a gradient computation)")
     if r.custom:
         lines.append(f"rule defined at {r.defined_at}")
     for i, v in enumerate(r.input_values):
-        lines.append(f"input {i}: {summarize(v)}")
+        lines.append(f"input {i}: {_text(v)}")
     for i, y in enumerate(r.op.outputs):
-        lines.append(f"output {i}: {summarize(y)}")
+        lines.append(f"output {i}: {_text(y)}")
     return "\n".join(lines)
-
-
-def _gradient_edges(r: Any, node_id: str, input_nodes: list[str], edges: list[Edge]) -> None:
-    for i, src in enumerate(input_nodes):
-        values = [g.downstream[i] for g in r.gradients if g.downstream[i] is not None]
-        if values:
-            edges.append(_gradient_edge(node_id, src, values, r.gradients, i))
-
-
-def _gradient_edge(source: str, target: str, values: list, gradients: list, i: int = -1) -> Edge:
-    passes = ", ".join(f"pass {g.pass_index}: {summarize(v)}" for g, v in zip(gradients, values))
-    label = "∇ " + _short(values[-1]) + (f" (×{len(values)})" if len(values) > 1 else "")
-    return Edge(source, target, "gradient", label, passes, values, i)
 
 
 # --- Graphviz DOT ---------------------------------------------------------------------
@@ -160,145 +391,90 @@ def _dot_text(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
-def to_dot(trace: Any) -> str:
-    """The graph as Graphviz DOT text (forward edges solid, gradients dashed and orange)."""
-    nodes, edges, cut = build(trace)
+def node_text(n: Node) -> list[str]:
+    """The lines drawn in a node: the label with the node's id, then its values."""
+    return [f"{n.label}  {n.id}" if n.record is not None else n.label, *n.lines]
+
+
+def view_dot(view: View, prefix: str = "") -> str:
+    """One view as DOT, top-down; ``prefix`` starts every SVG element id Graphviz writes."""
     lines = [
         "digraph trace {",
-        "  rankdir=LR;",
-        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=11];',
-        '  edge [fontname="Helvetica", fontsize=9];',
+        "  rankdir=TB; nodesep=0.25; ranksep=0.35;",
+        '  node [shape=box, style="rounded,filled", fontname="monospace", fontsize=11, '
+        'margin="0.12,0.05"];',
+        '  edge [color="#666666", arrowsize=0.7];',
     ]
-    if cut:
-        lines.append(f'  label="first {MAX_NODES} ops of the trace";')
-    for n in nodes:
-        shape = ", shape=ellipse" if n.kind in ("source", "output") else ""
-        pen = ", penwidth=2" if n.kind == "custom" else ""
-        lines.append(
-            f'  {n.id} [label="{_dot_text(n.label + chr(10) + n.detail)}", '
-            f'fillcolor="{COLORS[n.kind]}"{shape}{pen}, tooltip="{_dot_text(n.title)}"];'
-        )
-    for e in edges:
-        if e.kind == "forward":
-            lines.append(f'  {e.source} -> {e.target} [label="{_dot_text(e.label)}"];')
-        else:
+    groups: dict[str, list[Node]] = {}
+    for n in view.nodes:
+        groups.setdefault(n.group, []).append(n)
+    for group, members in groups.items():
+        indent = "  "
+        if group:
+            lines.append(f"  subgraph cluster_{group} {{")
             lines.append(
-                f'  {e.source} -> {e.target} [label="{_dot_text(e.label)}", '
-                f'color="{GRADIENT_COLOR}", fontcolor="{GRADIENT_COLOR}", style=dashed, '
-                f'constraint=false, tooltip="{_dot_text(e.title)}"];'
+                f'    label="{_dot_text(view.groups[group])}"; style="dashed,rounded"; '
+                f'color="{GRADIENT_COLOR}"; fontname="monospace"; fontsize=10;'
             )
+            indent = "    "
+        for n in members:
+            shape = ", shape=ellipse" if n.kind in ("source", "output", "variable") else ""
+            pen = ", penwidth=2" if n.kind in ("custom", "scope") else ""
+            dashed = ', style="rounded,filled,dashed"' if n.kind == "backward" else ""
+            lines.append(
+                f'{indent}{n.id} [id="{prefix}{n.id}", class="rg-node rg-{n.kind}", '
+                f'label="{_dot_text(chr(10).join(node_text(n)))}", '
+                f'fillcolor="{COLORS[n.kind]}"{shape}{pen}{dashed}, '
+                f'tooltip="{_dot_text(n.title)}"];'
+            )
+        if group:
+            lines.append("  }")
+    for k, e in enumerate(view.edges):
+        style = (
+            f', color="{GRADIENT_COLOR}", style=dashed, penwidth=1.6, dir=both, arrowtail=onormal'
+            if e.gradient
+            else ""
+        )
+        lines.append(
+            f'  {e.source} -> {e.target} [id="{prefix}e{k}", class="rg-edge", '
+            f'tooltip="{_dot_text(e.title)}"{style}];'
+        )
+    if view.cut:
+        lines.append(f'  label="drawn up to {MAX_NODES} nodes";')
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def to_svg(trace: Any) -> str:
-    """SVG through Graphviz's ``dot`` when installed, else :func:`layout_svg`."""
-    dot = shutil.which("dot")
-    if dot is not None:
+def to_dot(trace: Any, pass_index: int | None = None, collapse: bool = False) -> str:
+    """The trace (one backward pass, or every op) as Graphviz DOT text."""
+    return view_dot(build(trace, pass_index, collapse))
+
+
+def graphviz() -> str | None:
+    """The path of Graphviz's ``dot`` program, None when it is not installed."""
+    return shutil.which("dot")
+
+
+def dot_svg(dot_text: str) -> str | None:
+    """SVG from Graphviz's ``dot`` (None when it is not installed or fails)."""
+    dot = graphviz()
+    if dot is None:
+        return None
+    try:
         done = subprocess.run(
-            [dot, "-Tsvg"], input=to_dot(trace), capture_output=True, text=True, timeout=120
+            [dot, "-Tsvg"], input=dot_text, capture_output=True, text=True, timeout=120
         )
-        if done.returncode == 0:
-            return done.stdout
-    return layout_svg(*build(trace)[:2])
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0 or "<svg" not in done.stdout:
+        return None
+    # Graphviz escapes every '-' as a character reference; the same text, made readable.
+    return done.stdout[done.stdout.index("<svg") :].replace("&#45;", "-")
 
 
-# --- the built-in layout ----------------------------------------------------------------
+def to_svg(trace: Any, pass_index: int | None = None, collapse: bool = False) -> str:
+    """SVG through Graphviz's ``dot`` when installed, else the built-in layered layout."""
+    from retrograd.checking.tracing.layout import layout_svg
 
-WIDTH, HEIGHT, COLUMN, ROW, MARGIN = 170, 46, 250, 84, 30
-
-
-def _positions(nodes: list[Node], edges: list[Edge]) -> dict[str, tuple[float, float]]:
-    inputs: dict[str, list[str]] = {}
-    for e in edges:
-        if e.kind == "forward":
-            inputs.setdefault(e.target, []).append(e.source)
-    kinds = {n.id: n.kind for n in nodes}
-    rank: dict[str, int] = {}
-    for n in nodes:  # creation order: producers before consumers; sources placed below
-        if n.kind != "source":
-            ranks = [rank[s] for s in inputs.get(n.id, []) if kinds[s] != "source"]
-            rank[n.id] = 1 + max(ranks, default=0)
-    for target, sources in inputs.items():
-        for s in sources:
-            if kinds[s] == "source":
-                rank[s] = min(rank.get(s, rank[target] - 1), rank[target] - 1)
-    rows: dict[int, int] = {}
-    place = {}
-    for n in nodes:
-        r = rank[n.id]
-        place[n.id] = (MARGIN + r * COLUMN, MARGIN + 20 + rows.get(r, 0) * ROW)
-        rows[r] = rows.get(r, 0) + 1
-    return place
-
-
-def layout_svg(nodes: list[Node], edges: list[Edge], prefix: str = "") -> str:
-    """The graph drawn without Graphviz: ranks as columns, creation order as rows.
-
-    Every node and edge is a ``<g>`` with ``data-node`` / ``data-edge`` attributes and a
-    ``<title>`` (hover text), for pages to attach click handlers to.
-    """
-    place = _positions(nodes, edges)
-    width = max([x for x, _ in place.values()] + [0]) + WIDTH + MARGIN
-    height = max([y for _, y in place.values()] + [0]) + HEIGHT + 2 * MARGIN
-    esc = html.escape
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="rg-graph" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, '
-        f'sans-serif" font-size="11">',
-        "<defs>",
-        f'<marker id="{prefix}arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
-        'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
-        'fill="#555"/></marker>',
-        f'<marker id="{prefix}garrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
-        f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
-        f'fill="{GRADIENT_COLOR}"/></marker>',
-        "</defs>",
-    ]
-    for k, e in enumerate(edges):
-        parts.append(_svg_edge(k, e, place, prefix, esc))
-    for n in nodes:
-        x, y = place[n.id]
-        rx = HEIGHT / 2 if n.kind in ("source", "output") else 8
-        stroke = GRADIENT_COLOR if n.kind == "custom" else "#5b6b82"
-        sw = 2.5 if n.kind == "custom" else 1
-        parts.append(
-            f'<g class="rg-node rg-{n.kind}" data-node="{esc(n.id)}" tabindex="0">'
-            f"<title>{esc(n.title)}</title>"
-            f'<rect x="{x}" y="{y}" width="{WIDTH}" height="{HEIGHT}" rx="{rx}" '
-            f'fill="{COLORS[n.kind]}" stroke="{stroke}" stroke-width="{sw}"/>'
-            f'<text x="{x + WIDTH / 2}" y="{y + 19}" text-anchor="middle" font-weight="bold">'
-            f"{esc(_clip(n.label, 26))}</text>"
-            f'<text x="{x + WIDTH / 2}" y="{y + 35}" text-anchor="middle" fill="#444">'
-            f"{esc(_clip(n.detail, 30))}</text></g>"
-        )
-    parts.append("</svg>")
-    return "\n".join(parts)
-
-
-def _svg_edge(k: int, e: Edge, place: dict, prefix: str, esc: Any) -> str:
-    (x1, y1), (x2, y2) = place[e.source], place[e.target]
-    if e.kind == "forward":
-        ax, ay, bx, by = x1 + WIDTH, y1 + HEIGHT / 2, x2, y2 + HEIGHT / 2
-        bend = max(40.0, abs(bx - ax) / 2)
-        path = f"M{ax},{ay} C{ax + bend},{ay} {bx - bend},{by} {bx},{by}"
-        style = 'stroke="#555" fill="none"'
-        marker, color, ly = f"{prefix}arrow", "#333", (ay + by) / 2 - 4
-    else:  # backwards, below the forward edges: from the consumer's left to the producer
-        ax, ay, bx, by = x1, y1 + HEIGHT - 6, x2 + WIDTH, y2 + HEIGHT - 6
-        drop = 34 if abs(ay - by) < 1 else 18
-        path = f"M{ax},{ay} C{ax - 40},{ay + drop} {bx + 40},{by + drop} {bx},{by}"
-        style = f'stroke="{GRADIENT_COLOR}" stroke-dasharray="5,3" fill="none"'
-        marker, color, ly = f"{prefix}garrow", GRADIENT_COLOR, (ay + by) / 2 + drop + 2
-    lx = (ax + bx) / 2
-    title = esc(e.title or e.label)
-    return (
-        f'<g class="rg-edge rg-{e.kind}" data-edge="{k}"><title>{title}</title>'
-        f'<path d="{path}" {style} stroke-width="1.4" marker-end="url(#{marker})"/>'
-        f'<text x="{lx}" y="{ly}" text-anchor="middle" fill="{color}">'
-        f"{esc(_clip(e.label, 34))}</text></g>"
-    )
-
-
-def _clip(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
+    view = build(trace, pass_index, collapse)
+    return dot_svg(view_dot(view)) or layout_svg(view)

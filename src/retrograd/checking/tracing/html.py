@@ -1,6 +1,9 @@
-"""A trace as one self-contained HTML page: the graph (built-in SVG layout), details of any
-op on click (inputs, outputs, upstream, local and downstream gradients per pass), the
-table and the rules report. No external resources: it opens offline, from a file."""
+"""A trace as one self-contained HTML page: the graph of each backward pass (Graphviz's
+layout when ``dot`` is installed, the built-in layered one otherwise) with pan, zoom, fit
+and a switch that collapses name scopes and custom-gradient functions; details of any node
+on click (inputs, outputs, upstream, local and downstream gradients per pass); the table
+of each pass in a monospace grid and the rules report. No external resources: it opens
+offline, from a file or in a notebook."""
 
 from __future__ import annotations
 
@@ -8,100 +11,43 @@ import html
 import itertools
 import json
 import os
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from retrograd.checking.observing import summarize
-from retrograd.checking.tracing.graph import COLORS, GRADIENT_COLOR, MAX_NODES, build, layout_svg
+from retrograd.checking.tracing.assets import SCRIPT, STYLE
+from retrograd.checking.tracing.graph import (
+    COLORS,
+    GRADIENT_COLOR,
+    KIND_NAMES,
+    build,
+    dot_svg,
+    has_groups,
+    records_by_pass,
+    view_dot,
+)
+from retrograd.checking.tracing.layout import layout_svg
+from retrograd.checking.tracing.report import HEADER, table_rows
 
-__all__ = ["to_html", "fragment"]
+__all__ = ["to_html", "fragment", "write_text_atomically"]
 
 _counter = itertools.count()
-
-STYLE = """
-.rg-trace { font-family: Helvetica, Arial, sans-serif; color: #222; }
-.rg-trace h1 { font-size: 18px; margin: 8px 0; }
-.rg-trace h2 { font-size: 15px; margin: 14px 0 6px; }
-.rg-trace .rg-main { display: flex; gap: 12px; align-items: flex-start; }
-.rg-trace .rg-canvas { flex: 1 1 auto; overflow: auto; border: 1px solid #ccd; max-height: 75vh; }
-.rg-trace .rg-details { flex: 0 0 360px; border: 1px solid #ccd; padding: 8px;
-  font-size: 12px; max-height: 75vh; overflow: auto; }
-.rg-trace .rg-node { cursor: pointer; }
-.rg-trace .rg-node:hover rect, .rg-trace .rg-node.rg-selected rect { stroke: #1c7ed6;
-  stroke-width: 3; }
-.rg-trace .rg-edge:hover path { stroke-width: 3; }
-.rg-trace pre { background: #f7f7f9; padding: 8px; overflow: auto; font-size: 12px; }
-.rg-trace table { border-collapse: collapse; }
-.rg-trace td, .rg-trace th { border: 1px solid #ddd; padding: 2px 5px; text-align: left;
-  vertical-align: top; font-family: monospace; }
-.rg-trace .rg-key span { display: inline-block; padding: 1px 6px; margin-right: 6px;
-  border: 1px solid #999; border-radius: 4px; font-size: 12px; }
-"""
-
-SCRIPT = """
-(function () {
-  var root = document.getElementById("%(root)s");
-  var data = JSON.parse(document.getElementById("%(root)s-data").textContent);
-  var panel = root.querySelector(".rg-details");
-  function cell(text) {
-    var td = document.createElement("td");
-    td.textContent = text;
-    return td;
-  }
-  function row(table, cells, header) {
-    var tr = document.createElement("tr");
-    cells.forEach(function (c) {
-      var td = header ? document.createElement("th") : cell(c);
-      if (header) { td.textContent = c; }
-      tr.appendChild(td);
-    });
-    table.appendChild(tr);
-  }
-  function show(id) {
-    var info = data.nodes[id];
-    if (!info) { return; }
-    root.querySelectorAll(".rg-selected").forEach(function (el) {
-      el.classList.remove("rg-selected");
-    });
-    var el = root.querySelector('[data-node="' + id + '"]');
-    if (el) { el.classList.add("rg-selected"); }
-    panel.textContent = "";
-    var title = document.createElement("h2");
-    title.textContent = info.label;
-    panel.appendChild(title);
-    var facts = document.createElement("table");
-    info.facts.forEach(function (f) { row(facts, f, false); });
-    panel.appendChild(facts);
-    if (info.gradients.length) {
-      var head = document.createElement("h2");
-      head.textContent = "Gradient records";
-      panel.appendChild(head);
-      var grads = document.createElement("table");
-      row(grads, ["pass", "input", "x", "upstream", "local", "downstream"], true);
-      info.gradients.forEach(function (g) { row(grads, g, false); });
-      panel.appendChild(grads);
-    }
-  }
-  root.querySelectorAll("[data-node]").forEach(function (el) {
-    el.addEventListener("click", function () { show(el.getAttribute("data-node")); });
-    el.addEventListener("keydown", function (event) {
-      if (event.key === "Enter") { show(el.getAttribute("data-node")); }
-    });
-  });
-  var wanted = /node=([A-Za-z0-9_-]+)/.exec(window.location.hash);
-  if (wanted) { show(wanted[1]); }
-  root.setAttribute("data-ready", "true");
-})();
-"""
+MAX_VIEWS = 30  # backward passes with a view of their own; later ones are in "every op"
+MAX_ROWS = 2000  # table rows per view on the page
+GRAPHVIZ_BUDGET = 3000  # nodes laid out by Graphviz per page; beyond, the built-in layout
 
 
 def _node_data(nodes: list) -> dict:
-    out = {}
+    out: dict[str, dict] = {}
     for n in nodes:
-        facts = [["kind", n.kind], ["shown as", n.detail]]
+        if n.id in out:
+            continue
+        facts = [["id", n.id], ["kind", KIND_NAMES[n.kind]]]
         gradients = []
         r = n.record
-        if r is not None:
-            facts = [
+        if r is not None and n.kind != "variable":
+            facts += [
                 ["op type", r.op.type],
                 ["name", r.label],
                 ["created at", r.created_at],
@@ -111,56 +57,134 @@ def _node_data(nodes: list) -> dict:
             ]
             if r.children:
                 facts.append(["ran inside", ", ".join(c.op.type for c in r.children)])
-            for g in r.gradients:
-                up = "; ".join(summarize(u, 24) for u in g.upstream)
-                for i, (x, d, loc) in enumerate(zip(g.inputs, g.downstream, g.local)):
-                    if d is not None:
-                        local = "-" if loc is None else summarize(loc, 24)
-                        gradients.append(
-                            [str(g.pass_index), str(i), summarize(x, 24), up, local,
-                             summarize(d, 24)]
-                        )  # fmt: skip
         else:
             facts.append(["value", n.title])
-        out[n.id] = {"label": f"{n.label} ({n.kind})", "facts": facts, "gradients": gradients}
+        for g in [] if r is None else r.gradients:
+            up = "; ".join(summarize(u, 24) for u in g.upstream)
+            for i, (x, d, loc) in enumerate(zip(g.inputs, g.downstream, g.local)):
+                if d is not None:
+                    local = "-" if loc is None else summarize(loc, 24)
+                    gradients.append(
+                        [str(g.pass_index), str(i), summarize(x, 24), up, local,
+                         summarize(d, 24)]
+                    )  # fmt: skip
+        out[n.id] = {"label": n.label, "facts": facts, "gradients": gradients}
     return out
 
 
-def fragment(trace: Any) -> str:
-    """The page's body: graph, details panel, table and rules report (for Jupyter too)."""
-    root = f"rg-trace-{os.getpid()}-{next(_counter)}"
-    nodes, edges, cut = build(trace)
-    svg = layout_svg(nodes, edges, prefix=f"{root}-")
-    data = json.dumps({"nodes": _node_data(nodes)}).replace("</", "<\\/")
-    esc = html.escape
-    summary = (
-        f"{len(trace.ops)} ops, {len(trace.gradients)} gradient records, "
-        f"{trace.passes} backward pass(es)"
-        + (f"; the graph shows the first {MAX_NODES} ops" if cut else "")
+def _views(trace: Any) -> list[tuple[str, str, int | None]]:
+    """(key, title, pass index) of each view: one per backward pass, then every op."""
+    views = [(f"p{p}", f"backward pass {p}", p) for p in range(1, min(trace.passes, MAX_VIEWS) + 1)]
+    views.append(("all", "every op recorded (all passes)", None))
+    return views
+
+
+def _drawings(root: str, views: list[tuple[str, Any]]) -> list[str]:
+    """The SVG of each ``(key, view)``: Graphviz's (several ``dot`` processes at once) for
+    the first views up to GRAPHVIZ_BUDGET nodes in all, the built-in layout for the rest
+    (a page of many big passes would otherwise take minutes)."""
+    budget, chosen = GRAPHVIZ_BUDGET, []
+    for _, view in views:
+        budget -= len(view.nodes)
+        chosen.append(budget >= 0)
+    texts = [view_dot(v, f"{root}-{k}-") if c else None for (k, v), c in zip(views, chosen)]
+    with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+        drawn = list(pool.map(lambda t: None if t is None else dot_svg(t), texts))
+    return [svg or layout_svg(view, f"{root}-{key}-") for (key, view), svg in zip(views, drawn)]
+
+
+def _picture(root: str, key: str, view: Any, svg: str) -> str:
+    prefix = f"{root}-{key}-"
+    c = view.counts()
+    nodes = sum(v for k, v in c.items() if k not in ("edges", "gradient edges"))
+    return (
+        f'<div class="rg-picture" data-key="{key}" data-view="{key[:-2]}" '
+        f'data-prefix="{prefix}" data-nodes="{nodes}" data-edges="{c["edges"]}" hidden>'
+        f'{svg}<div class="rg-caption">{html.escape(view.caption())}</div></div>'
     )
-    key = (
-        "".join(
-            f'<span style="background:{COLORS[k]}">{label}</span>'
-            for k, label in (
-                ("source", "input"),
-                ("op", "op (registered rule)"),
-                ("custom", "custom gradient"),
-                ("backward", "gradient computation"),
-                ("output", "output"),
-            )
+
+
+def _rows(trace: Any, key: str, pass_index: int | None) -> str:
+    rows = table_rows(trace, pass_index=pass_index)
+    esc = html.escape
+    body = "".join(
+        "<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>" for r in rows[:MAX_ROWS]
+    )
+    more = (
+        f"<p>{len(rows) - MAX_ROWS} more rows: see <code>trace.table()</code></p>"
+        if len(rows) > MAX_ROWS
+        else ""
+    )
+    head = "".join(f"<th>{h}</th>" for h in HEADER)
+    return (
+        f'<div class="rg-rows" data-view="{key}" hidden><table class="rg-grid"><tr>{head}</tr>'
+        f"{body}</table>{more}</div>"
+    )
+
+
+def fragment(trace: Any) -> str:
+    """The page's body: views of the graph, details panel, table and rules report.
+
+    Self-contained (its own style and script, no external resources), so it also serves as
+    a notebook cell's output."""
+    root = f"rg-trace-{os.getpid()}-{next(_counter)}"
+    esc = html.escape
+    views = _views(trace)
+    records = records_by_pass(trace)
+    groups = has_groups(trace)  # the switch is there when something can collapse
+    built = [
+        (
+            key,
+            title,
+            p,
+            build(trace, p, False, records),
+            build(trace, p, True, records) if groups else None,
         )
-        + f'<span style="color:{GRADIENT_COLOR}">- - ∇ gradient flowing back</span>'
+        for key, title, p in views
+    ]
+    options, tables, drawn = [], [], []
+    for key, title, p, expanded, collapsed in built:
+        options.append(f'<option value="{key}">{esc(title)}</option>')
+        drawn.append((f"{key}-e", expanded))
+        if groups:
+            drawn.append((f"{key}-c", collapsed))
+        tables.append(_rows(trace, key, p))
+    svgs = _drawings(root, drawn)
+    pictures = [_picture(root, key, view, svg) for (key, view), svg in zip(drawn, svgs)]
+    all_nodes = [n for _, view in drawn for n in view.nodes]
+    data = json.dumps({"nodes": _node_data(all_nodes)}).replace("<", "\\u003c")
+    summary = (
+        f"Recorded {len(trace.ops)} ops (inputs and outputs not counted) and "
+        f"{len(trace.gradients)} gradient rule calls in {trace.passes} backward pass(es)"
+        + (f" (recording stopped at {trace.max_ops} ops)" if trace.truncated else "")
+        + (f"; the first {MAX_VIEWS} passes have views" if trace.passes > MAX_VIEWS else "")
+    )
+    key = "".join(
+        f'<span style="background:{COLORS[k]}">{esc(KIND_NAMES[k])}</span>' for k in COLORS
+    ) + (
+        f'<span style="color:{GRADIENT_COLOR}; border-style:dashed">- - - a gradient flowed '
+        "back along this edge</span>"
+    )
+    toggle = (
+        '<label><input type="checkbox" class="rg-collapse"> collapse name scopes and '
+        "custom-gradient functions</label>"
+        if groups
+        else ""
     )
     return f"""<div class="rg-trace" id="{root}">
 <style>{STYLE}</style>
 <h1>retrograd trace</h1>
-<p>{esc(summary)}. Click an op for its values and gradients (or open the page with
-<code>#node=ID</code>); hover for a summary.</p>
+<p>{esc(summary)}. Click a node (or open the page with <code>#node=n12</code>, its id) for its
+values and gradient records; hover for a summary; drag to pan, wheel to zoom.</p>
+<div class="rg-bar"><select class="rg-view" aria-label="view">{"".join(options)}</select>
+{toggle}<button class="rg-zoom-out" title="zoom out">−</button>
+<button class="rg-zoom-in" title="zoom in">+</button><button class="rg-fit">fit</button>
+<button class="rg-actual">1:1</button></div>
 <p class="rg-key">{key}</p>
-<div class="rg-main"><div class="rg-canvas">{svg}</div>
-<div class="rg-details">Click an op in the graph.</div></div>
+<div class="rg-main"><div class="rg-canvas">{"".join(pictures)}</div>
+<div class="rg-details">Click a node in the graph.</div></div>
 <h2>Backward pass, rule by rule</h2>
-<pre class="rg-table">{esc(trace.table())}</pre>
+<div class="rg-tables">{"".join(tables)}</div>
 <h2>Rules fired and bypassed</h2>
 <pre class="rg-rules">{esc(str(trace.rules()))}</pre>
 <script type="application/json" id="{root}-data">{data}</script>
@@ -169,13 +193,29 @@ def fragment(trace: Any) -> str:
 
 
 def to_html(trace: Any, path: Any = None) -> str:
-    """The whole page as text; also written to ``path`` (UTF-8) when given."""
+    """The whole page as text; also written to ``path`` (UTF-8, atomically) when given."""
     page = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         "<title>retrograd trace</title>\n</head>\n<body>\n"
         f"{fragment(trace)}\n</body>\n</html>\n"
     )
     if path is not None:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(page)
+        write_text_atomically(path, page)
     return page
+
+
+def write_text_atomically(path: Any, text: str) -> None:
+    """Writes ``text`` to ``path`` through a temporary file and a rename: never half a file."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as open() would make it, not mkstemp's 0600
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise

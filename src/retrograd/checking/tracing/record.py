@@ -19,13 +19,15 @@ import numpy as np
 
 from retrograd.autodiff.backprop import call_rule
 from retrograd.checking.observing import as_array, inside_gradient_rule, paused
+from retrograd.core.display import source_location
 from retrograd.core.execute import OP_DEFS, Operation, context
 from retrograd.core.registry import function_location, gradient_registry
 from retrograd.core.tensor import Tensor
+from retrograd.core.variables import Variable
 
 __all__ = ["Trace", "OpRecord", "GradientRecord", "trace"]
 
-_PACKAGE = __file__.rsplit("tracing", 1)[0]
+_PACKAGE = __file__.rsplit("checking", 1)[0]  # the retrograd package folder
 
 
 class OpRecord:
@@ -84,7 +86,12 @@ class GradientRecord:
 
     @property
     def label(self) -> str:
-        return self.op.name
+        """The op's name; a variable's read is named after the variable."""
+        op = self.op
+        if op.type == "ReadVariableOp" and op.inputs and isinstance(op.inputs[0], Variable):
+            name = op.inputs[0].name
+            return name[:-2] if name.endswith(":0") else name
+        return op.name
 
     @property
     def local(self) -> list[np.ndarray | None]:
@@ -157,7 +164,10 @@ class Trace:
         if len(self.ops) >= self.max_ops:
             self.truncated = True
             return
-        record = OpRecord(len(self.ops), op, inside_gradient_rule(), _user_line())
+        # Made by a backward pass: inside a gradient function, or by the walk itself (the
+        # zeros it gives outputs that no gradient reached).
+        backward = inside_gradient_rule() or context.backward_pass > 0
+        record = OpRecord(len(self.ops), op, backward, _user_line())
         record.recorded = any(_tape_holds(t, op) for t in context.tapes)
         record.input_tracked = [any(id(v) in t._tracked for t in context.tapes) for v in op.inputs]
         depth = len(context.variable_watchers)  # custom_gradient calls being run, nested
@@ -215,17 +225,19 @@ class Trace:
 
         return RulesReport(self)
 
-    def to_dot(self) -> str:
-        """Graphviz DOT text of the forward graph with the gradients flowing back."""
+    def to_dot(self, pass_index: int | None = None, collapse: bool = False) -> str:
+        """Graphviz DOT text of the forward graph, marked where gradients flowed back: of
+        backward pass ``pass_index`` (from 1), or of every op recorded (``None``)."""
         from retrograd.checking.tracing.graph import to_dot
 
-        return to_dot(self)
+        return to_dot(self, pass_index, collapse)
 
-    def to_svg(self) -> str:
-        """SVG: through Graphviz's ``dot`` when installed, else retrograd's own layout."""
+    def to_svg(self, pass_index: int | None = None, collapse: bool = False) -> str:
+        """SVG of the same view: Graphviz's layout when ``dot`` is installed, else retrograd's
+        own layered layout."""
         from retrograd.checking.tracing.graph import to_svg
 
-        return to_svg(self)
+        return to_svg(self, pass_index, collapse)
 
     def to_html(self, path: Any = None) -> str:
         """One self-contained page (no external resources); written to ``path`` if given."""
@@ -237,6 +249,18 @@ class Trace:
         from retrograd.checking.tracing.html import fragment
 
         return fragment(self)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """Jupyter's rich output: the interactive page, an SVG of the last backward pass for
+        front ends that show no HTML, and the plain repr."""
+        from retrograd.checking.tracing.graph import to_svg
+        from retrograd.checking.tracing.html import fragment
+
+        return {
+            "text/html": fragment(self),
+            "image/svg+xml": to_svg(self, self.passes or None),
+            "text/plain": repr(self),
+        }
 
     def __repr__(self) -> str:
         return (
@@ -274,4 +298,4 @@ def _user_line() -> str:
         frame = frame.f_back
     if frame is None:
         return "retrograd"
-    return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+    return source_location(frame.f_code.co_filename, frame.f_lineno)
