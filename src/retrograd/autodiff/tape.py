@@ -70,6 +70,8 @@ class GradientTape:
             raise ValueError(
                 "Tape is still recording: a GradientTape cannot be re-entered while active."
             )
+        if self._spent:  # as TensorFlow: a spent non-persistent tape starts afresh
+            self.reset()
         self._push()
         return self
 
@@ -130,7 +132,11 @@ class GradientTape:
                 self._variables.append(value)
 
     def watched_variables(self) -> tuple[Variable, ...]:
-        """The variables this tape watches, in the order they were first watched."""
+        """The variables this tape watches, in the order they were first watched.
+
+        As in TensorFlow, they are still listed after a non-persistent tape computed its
+        gradient; ``reset()`` forgets them, and entering the tape again adds to them.
+        """
         return tuple(self._variables)
 
     def _should_record(self, inputs: Any) -> bool:
@@ -308,7 +314,7 @@ class GradientTape:
 
     def _end(self) -> None:
         if not self._persistent:
-            self._tracked, self._kept, self._variables = {}, [], []
+            self._tracked, self._kept = {}, []  # the variables stay listed, as in TensorFlow
             self._spent = True
 
     def _backward(
@@ -334,9 +340,7 @@ def _policy(value: UnconnectedGradients | str) -> UnconnectedGradients:
             value.value if isinstance(value, UnconnectedGradients) else value
         )
     except ValueError:
-        raise ValueError(
-            f"unconnected_gradients must be UnconnectedGradients.NONE or .ZERO, got {value!r}"
-        ) from None
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
 
 
 def _as_values(values: list, what: str) -> list:
