@@ -38,7 +38,40 @@ from retrograd.core.registry import function_location
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 
-__all__ = ["ForwardWatch", "report_captures", "CapturedTensorWarning"]
+__all__ = [
+    "ForwardWatch",
+    "report_captures",
+    "CapturedTensorWarning",
+    "enable_strict_custom_gradients",
+    "disable_strict_custom_gradients",
+]
+
+
+def enable_strict_custom_gradients() -> None:
+    """From now on (in this thread), a custom gradient that captures a tensor being
+    differentiated raises ValueError instead of warning.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.enable_strict_custom_gradients()
+    >>> x = rg.constant(2.0)
+    >>> with rg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     scale = x * 3.0
+    ...     @rg.custom_gradient
+    ...     def f(a):
+    ...         return a * scale, lambda dy: dy * scale
+    ...     y = f(x)
+    Traceback (most recent call last):
+        ...
+    ValueError: custom_gradient function 'f' ... uses the tensor 'scale' ...
+    >>> rg.debugging.disable_strict_custom_gradients()
+    """
+    context.strict_custom_gradients = True
+
+
+def disable_strict_custom_gradients() -> None:
+    """Captured tensors in custom gradients warn again (the default)."""
+    context.strict_custom_gradients = False
 
 
 class CapturedTensorWarning(UserWarning):

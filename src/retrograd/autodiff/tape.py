@@ -30,7 +30,14 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.autodiff.backprop import NotBatchableError, backward
+from retrograd.autodiff.backprop import NotBatchableError, backward, describe_rule
+from retrograd.autodiff.explain import (
+    RuleNoneWatch,
+    explanations,
+    ops_seen,
+    user_site,
+    warn_none,
+)
 from retrograd.core import nest
 from retrograd.core.execute import Operation, context
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -63,6 +70,9 @@ class GradientTape:
         self._variables: list[Variable] = []
         self._recording = False
         self._spent = False
+        self._blocked: list[Operation] = []  # recorded ops with only integer/bool outputs
+        self._notes: dict[int, tuple[str, str]] = {}  # what explanations of None gradients use
+        self._opened = 0
 
     # -- recording ---------------------------------------------------------------------
     def __enter__(self) -> GradientTape:
@@ -72,6 +82,8 @@ class GradientTape:
             )
         if self._spent:  # as TensorFlow: a spent non-persistent tape starts afresh
             self.reset()
+        if not self._tracked:
+            self._opened = ops_seen()  # (explanations look at ops run since)
         self._push()
         return self
 
@@ -92,6 +104,7 @@ class GradientTape:
         """Within this block, this tape records nothing."""
         if not self._recording:
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self._notes[-1 - len(self._notes)] = ("stopped", user_site(3))
         self._pop()
         try:
             yield
@@ -101,6 +114,7 @@ class GradientTape:
     def reset(self) -> None:
         """Forgets everything recorded, as if the tape had just been entered."""
         self._tracked, self._kept, self._variables = {}, [], []
+        self._blocked, self._notes = [], {}
         self._spent = False
 
     def watch(self, tensor: Any) -> None:
@@ -148,9 +162,13 @@ class GradientTape:
 
     def _record(self, op: Operation) -> None:
         tracked = self._tracked
+        kept = False
         for out in op.outputs:
             if out._value.dtype.kind in "fc":  # integer and bool results carry no gradient
                 tracked[id(out)] = op
+                kept = True
+        if not kept and len(self._blocked) < _BLOCKED_KEPT:
+            self._blocked.append(op)  # for explanations: where a path lost its gradient
 
     # -- differentiation -------------------------------------------------------------------
     def gradient(
@@ -159,10 +177,14 @@ class GradientTape:
         sources: Any,
         output_gradients: Any = None,
         unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+        explain: bool = False,
     ) -> Any:
         """d(sum of targets)/d(source) for each source, in the structure of ``sources``.
 
         ``output_gradients`` weights the targets (the upstream gradient; ones by default).
+        With ``explain=True`` (or while ``retrograd.debugging.explain_none_gradients()`` is
+        on), each source whose gradient is None gets a ``NoneGradientWarning`` saying why
+        (see :mod:`retrograd.autodiff.explain`).
         """
         policy = _policy(unconnected_gradients)
         self._begin("gradient")
@@ -170,9 +192,17 @@ class GradientTape:
         seeds = _seeds(targets, output_gradients, target)
         single = type(sources) is Tensor
         flat_sources = [sources] if single else _as_values(nest.flatten(sources), "sources")
+        explaining = explain or context.explain_none
         try:
-            # A non-persistent tape lets the walk free each record once it is used.
-            grads = self._backward(targets, seeds, flat_sources, release=not self._persistent)
+            if explaining:
+                grads = self._explained(targets, seeds, flat_sources)
+            else:
+                recorded = any(id(t) in self._tracked for t in targets)
+                # A non-persistent tape lets the walk free each record once it is used.
+                grads = self._backward(targets, seeds, flat_sources, release=not self._persistent)
+                context.none_gradients = None
+                if all(g is None for g in grads):  # an optimizer would have nothing to do
+                    self._note_none_variables(targets, flat_sources, grads, recorded)
         finally:
             self._end()
         grads = _apply_policy(grads, flat_sources, policy)
@@ -317,6 +347,41 @@ class GradientTape:
             self._tracked, self._kept = {}, []  # the variables stay listed, as in TensorFlow
             self._spent = True
 
+    def _explained(self, targets: list, seeds: list, sources: list) -> list:
+        """The gradients, with a NoneGradientWarning for each None saying why."""
+        tracked, blocked = dict(self._tracked), list(self._blocked)
+        watch = RuleNoneWatch()
+        context.backward_observers.append(watch)
+        try:
+            grads = self._backward(targets, seeds, sources, release=not self._persistent)
+        finally:
+            context.backward_observers.remove(watch)
+        context.none_gradients = None
+        if any(g is None for g in grads):
+            reasons = explanations(
+                self, tracked, blocked, targets, sources, grads, watch.found, describe_rule
+            )
+            _keep_for_optimizers(sources, reasons)
+            warn_none(sources, reasons, user_site(3))
+        return grads
+
+    def _note_none_variables(
+        self, targets: list, sources: list, grads: list, recorded: bool
+    ) -> None:
+        """Why variables got None, from what the walk left (for optimizers' errors)."""
+        if not any(g is None and isinstance(s, Variable) for s, g in zip(sources, grads)):
+            return
+        wanted = [g if isinstance(s, Variable) else 0 for s, g in zip(sources, grads)]
+        tracked = dict(self._tracked)
+        if recorded and not any(id(t) in tracked for t in targets):
+            tracked[id(targets[0])] = None  # (released by the walk: it was recorded)
+        reasons = explanations(
+            self, tracked, list(self._blocked), targets, sources, wanted, [], describe_rule
+        )
+        if not self._persistent:
+            reasons = [r if r is None or r.startswith("not ") else r + _MORE for r in reasons]
+        _keep_for_optimizers(sources, reasons)
+
     def _backward(
         self,
         targets: list,
@@ -330,6 +395,20 @@ class GradientTape:
 
 
 # --- helpers for targets, seeds and results -------------------------------------------------
+
+
+_BLOCKED_KEPT = 256  # ops with integer/bool outputs a tape remembers for explanations
+_MORE = (
+    " (for the exact op and line, call tape.gradient(..., explain=True) or enable "
+    "retrograd.debugging.explain_none_gradients())"
+)
+
+
+def _keep_for_optimizers(sources: list, reasons: list) -> None:
+    """Why each variable got None, kept for the optimizer's "no gradients" error."""
+    context.none_gradients = {
+        id(s): (s, r) for s, r in zip(sources, reasons) if r is not None and isinstance(s, Variable)
+    }
 
 
 def _policy(value: UnconnectedGradients | str) -> UnconnectedGradients:

@@ -208,6 +208,7 @@ class _Context:
         "strict_custom_gradients",
         "op_sites",
         "explain_none",
+        "none_gradients",
     )
 
     def __init__(self) -> None:
@@ -229,6 +230,8 @@ class _Context:
         self.op_sites: Any = None
         # Every None gradient comes with its explanation (a warning), when True.
         self.explain_none = False
+        # id(variable) -> (variable, why its last gradient was None): for optimizers' errors.
+        self.none_gradients: dict | None = None
 
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)
