@@ -3,6 +3,7 @@ reason retrograd gives; with the debugging switch, the user's line."""
 
 from __future__ import annotations
 
+import pathlib
 import warnings
 
 import pytest
@@ -182,7 +183,7 @@ LINES = [
 
 @pytest.mark.parametrize("case, reason, code", LINES, ids=[c[0].__name__ for c in LINES])
 def test_the_debugging_switch_explains_every_none_with_the_line(case, reason, code):
-    lines = open(__file__).read().splitlines()
+    lines = pathlib.Path(__file__).read_text().splitlines()
     start = next(i for i, s in enumerate(lines) if s.startswith(f"def {case.__name__}("))
     line = next(i for i in range(start, len(lines)) if code in lines[i]) + 1
     with rg.debugging.explain_none_gradients():
