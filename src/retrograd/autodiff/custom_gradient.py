@@ -40,11 +40,13 @@ import numpy as np
 
 from retrograd.autodiff.captures import ForwardWatch, report_captures
 from retrograd.autodiff.custom_arguments import Arguments
+from retrograd.autodiff.gradient_request import GradientRequest
 from retrograd.core import nest
 from retrograd.core.execute import context, define_op, execute, record_operation
-from retrograd.core.registry import function_location, no_gradient
+from retrograd.core.registry import accepts_missing_upstream, function_location, no_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
+from retrograd.ops import array_ops
 
 __all__ = ["custom_gradient"]
 
@@ -225,6 +227,8 @@ _CustomGradient = define_op(
 
 
 no_gradient("CustomGradient")  # never looked up: each CustomGradient op carries its own rule
+# Outputs no gradient reached come as None: the rule fills zeros and tells grad_fn which.
+accepts_missing_upstream("CustomGradient")
 
 
 def _graph_op(
@@ -320,6 +324,29 @@ class _Rule:
         return self.forward_rule(self._inputs, tangents)
 
     def __call__(self, op: Any, *upstream: Any) -> list:
+        outer = context.gradient_request
+        upstream, context.gradient_request = self._request(op, upstream)
+        try:
+            return self._gradients(upstream)
+        finally:
+            context.gradient_request = outer
+
+    def _request(self, op: Any, upstream: tuple) -> tuple[tuple, GradientRequest]:
+        """The upstream gradients with zeros for outputs no gradient reached, and what is
+        asked of ``grad_fn`` (``gradient_request()``)."""
+        skip = op.skip_input_indices
+        n = len(self._inputs)
+        needs = [i not in skip and x._value.dtype.kind in "fc" for i, x in enumerate(self._inputs)]
+        variables = [n + j not in skip for j in range(len(self._variables))]
+        zero = [g is None for g in upstream]
+        if any(zero):
+            upstream = tuple(
+                array_ops.zeros_like(y) if g is None and y._value.dtype.kind in "fc" else g
+                for g, y in zip(upstream, op.outputs)
+            )
+        return upstream, GradientRequest(tuple(needs), tuple(variables), tuple(zero))
+
+    def _gradients(self, upstream: tuple) -> list:
         if self._variables:
             returned = self._grad_fn(*upstream, variables=self._variables)
             if not (isinstance(returned, (tuple, list)) and len(returned) == 2):

@@ -44,6 +44,7 @@ import weakref
 from collections.abc import Iterator
 from typing import Any
 
+from retrograd.autodiff.backprop import describe_rule
 from retrograd.core.execute import Operation, context
 from retrograd.core.registry import gradient_registry
 from retrograd.core.variables import Variable
@@ -407,3 +408,53 @@ def none_gradient_reasons(variables: list) -> str:
     if not lines:
         return ""
     return "\nWhy (from the last GradientTape.gradient):\n" + "\n".join(lines)
+
+
+_MORE = (
+    " (for the exact op and line, call tape.gradient(..., explain=True) or enable "
+    "retrograd.debugging.explain_none_gradients())"
+)
+
+
+def _keep_for_optimizers(sources: list, reasons: list) -> None:
+    """Why each variable got None, kept for the optimizer's "no gradients" error."""
+    context.none_gradients = {
+        id(s): (s, r) for s, r in zip(sources, reasons) if r is not None and isinstance(s, Variable)
+    }
+
+
+def explained_backward(tape: Any, targets: list, seeds: list, sources: list) -> list:
+    """The gradients, with a NoneGradientWarning for each None saying why."""
+    tracked, blocked = dict(tape._tracked), list(tape._blocked)
+    watch = RuleNoneWatch()
+    context.backward_observers.append(watch)
+    try:
+        grads = tape._backward(targets, seeds, sources, release=not tape._persistent)
+    finally:
+        context.backward_observers.remove(watch)
+    context.none_gradients = None
+    if any(g is None for g in grads):
+        reasons = explanations(
+            tape, tracked, blocked, targets, sources, grads, watch.found, describe_rule
+        )
+        _keep_for_optimizers(sources, reasons)
+        warn_none(sources, reasons, user_site(4))
+    return grads
+
+
+def note_none_variables(
+    tape: Any, targets: list, sources: list, grads: list, recorded: bool
+) -> None:
+    """Why variables got None, from what the walk left (for optimizers' errors)."""
+    if not any(g is None and isinstance(s, Variable) for s, g in zip(sources, grads)):
+        return
+    wanted = [g if isinstance(s, Variable) else 0 for s, g in zip(sources, grads)]
+    tracked = dict(tape._tracked)
+    if recorded and not any(id(t) in tracked for t in targets):
+        tracked[id(targets[0])] = None  # (released by the walk: it was recorded)
+    reasons = explanations(
+        tape, tracked, list(tape._blocked), targets, sources, wanted, [], describe_rule
+    )
+    if not tape._persistent:
+        reasons = [r if r is None or r.startswith("not ") else r + _MORE for r in reasons]
+    _keep_for_optimizers(sources, reasons)

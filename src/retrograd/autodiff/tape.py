@@ -30,13 +30,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.autodiff.backprop import NotBatchableError, backward, describe_rule
+from retrograd.autodiff.backprop import NotBatchableError, backward
 from retrograd.autodiff.explain import (
-    RuleNoneWatch,
-    explanations,
+    explained_backward,
+    note_none_variables,
     ops_seen,
     user_site,
-    warn_none,
 )
 from retrograd.core import nest
 from retrograd.core.execute import Operation, context
@@ -195,14 +194,14 @@ class GradientTape:
         explaining = explain or context.explain_none
         try:
             if explaining:
-                grads = self._explained(targets, seeds, flat_sources)
+                grads = explained_backward(self, targets, seeds, flat_sources)
             else:
                 recorded = any(id(t) in self._tracked for t in targets)
                 # A non-persistent tape lets the walk free each record once it is used.
                 grads = self._backward(targets, seeds, flat_sources, release=not self._persistent)
                 context.none_gradients = None
                 if all(g is None for g in grads):  # an optimizer would have nothing to do
-                    self._note_none_variables(targets, flat_sources, grads, recorded)
+                    note_none_variables(self, targets, flat_sources, grads, recorded)
         finally:
             self._end()
         grads = _apply_policy(grads, flat_sources, policy)
@@ -347,41 +346,6 @@ class GradientTape:
             self._tracked, self._kept = {}, []  # the variables stay listed, as in TensorFlow
             self._spent = True
 
-    def _explained(self, targets: list, seeds: list, sources: list) -> list:
-        """The gradients, with a NoneGradientWarning for each None saying why."""
-        tracked, blocked = dict(self._tracked), list(self._blocked)
-        watch = RuleNoneWatch()
-        context.backward_observers.append(watch)
-        try:
-            grads = self._backward(targets, seeds, sources, release=not self._persistent)
-        finally:
-            context.backward_observers.remove(watch)
-        context.none_gradients = None
-        if any(g is None for g in grads):
-            reasons = explanations(
-                self, tracked, blocked, targets, sources, grads, watch.found, describe_rule
-            )
-            _keep_for_optimizers(sources, reasons)
-            warn_none(sources, reasons, user_site(3))
-        return grads
-
-    def _note_none_variables(
-        self, targets: list, sources: list, grads: list, recorded: bool
-    ) -> None:
-        """Why variables got None, from what the walk left (for optimizers' errors)."""
-        if not any(g is None and isinstance(s, Variable) for s, g in zip(sources, grads)):
-            return
-        wanted = [g if isinstance(s, Variable) else 0 for s, g in zip(sources, grads)]
-        tracked = dict(self._tracked)
-        if recorded and not any(id(t) in tracked for t in targets):
-            tracked[id(targets[0])] = None  # (released by the walk: it was recorded)
-        reasons = explanations(
-            self, tracked, list(self._blocked), targets, sources, wanted, [], describe_rule
-        )
-        if not self._persistent:
-            reasons = [r if r is None or r.startswith("not ") else r + _MORE for r in reasons]
-        _keep_for_optimizers(sources, reasons)
-
     def _backward(
         self,
         targets: list,
@@ -398,17 +362,6 @@ class GradientTape:
 
 
 _BLOCKED_KEPT = 256  # ops with integer/bool outputs a tape remembers for explanations
-_MORE = (
-    " (for the exact op and line, call tape.gradient(..., explain=True) or enable "
-    "retrograd.debugging.explain_none_gradients())"
-)
-
-
-def _keep_for_optimizers(sources: list, reasons: list) -> None:
-    """Why each variable got None, kept for the optimizer's "no gradients" error."""
-    context.none_gradients = {
-        id(s): (s, r) for s, r in zip(sources, reasons) if r is not None and isinstance(s, Variable)
-    }
 
 
 def _policy(value: UnconnectedGradients | str) -> UnconnectedGradients:

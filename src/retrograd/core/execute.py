@@ -209,6 +209,7 @@ class _Context:
         "op_sites",
         "explain_none",
         "none_gradients",
+        "gradient_request",
     )
 
     def __init__(self) -> None:
@@ -232,6 +233,8 @@ class _Context:
         self.explain_none = False
         # id(variable) -> (variable, why its last gradient was None): for optimizers' errors.
         self.none_gradients: dict | None = None
+        # What the custom gradient's grad_fn running now is asked for (gradient_request()).
+        self.gradient_request: Any = None
 
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)
