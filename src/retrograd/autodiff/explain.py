@@ -72,10 +72,14 @@ class NoneGradientWarning(UserWarning):
     """A gradient is None; the message says why."""
 
 
-def user_site(depth: int = 2) -> str:
-    """``file:line`` of the innermost frame outside retrograd (the user's code)."""
+def user_site(depth: int = 1) -> str:
+    """``file:line`` of the innermost calling frame outside retrograd (and outside
+    ``contextlib``, which runs ``with`` blocks): the user's code."""
     frame = sys._getframe(depth)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(_PACKAGE)
+        or frame.f_code.co_filename == contextlib.__file__
+    ):
         frame = frame.f_back
     if frame is None:
         return "?"
@@ -93,7 +97,7 @@ class _SiteRecorder:
     def observe(self, op: Operation) -> None:
         sites = context.op_sites
         if sites is not None:
-            sites[op] = user_site(3)
+            sites[op] = user_site()
             self.count += 1
             self.recent.append((self.count, op))
 
@@ -438,7 +442,7 @@ def explained_backward(tape: Any, targets: list, seeds: list, sources: list) -> 
             tape, tracked, blocked, targets, sources, grads, watch.found, describe_rule
         )
         _keep_for_optimizers(sources, reasons)
-        warn_none(sources, reasons, user_site(4))
+        warn_none(sources, reasons, user_site())
     return grads
 
 

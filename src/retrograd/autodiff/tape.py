@@ -103,7 +103,7 @@ class GradientTape:
         """Within this block, this tape records nothing."""
         if not self._recording:
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
-        self._notes[-1 - len(self._notes)] = ("stopped", user_site(3))
+        self._notes[-1 - len(self._notes)] = ("stopped", user_site())
         self._pop()
         try:
             yield
