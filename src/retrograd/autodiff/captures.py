@@ -29,11 +29,12 @@ True
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections.abc import Callable
 from typing import Any
 
-from retrograd.core.execute import Operation, context
+from retrograd.core.execute import context
 from retrograd.core.registry import function_location
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
@@ -79,26 +80,46 @@ class CapturedTensorWarning(UserWarning):
 
 
 class ForwardWatch:
-    """Observer of the ops a custom gradient's forward runs: what they produce, and the
-    tensors from outside that active tapes track (the captures)."""
+    """What the active tapes record while a custom gradient's forward runs: the values it
+    produces, and the tensors from outside (tracked by a tape) its ops use — the captures.
 
-    __slots__ = ("produced", "captured")
+    It notes how many values each tape tracks before the forward, and looks at the records
+    added after it (a tape's map keeps the order of recording), so the forward runs at full
+    speed."""
+
+    __slots__ = ("tapes", "sizes", "inputs", "produced", "captured")
 
     def __init__(self, inputs: list) -> None:
-        self.produced = {id(x) for x in inputs}
+        self.tapes = list(context.tapes)
+        self.sizes = [len(tape._tracked) for tape in self.tapes]
+        self.inputs = inputs
+        self.produced: set[int] = set()
         self.captured: list[tuple[Any, str]] = []  # (tensor, "forward" or "grad_fn")
 
-    def observe(self, op: Operation) -> None:
-        produced = self.produced
-        for value in op.inputs:
-            key = id(value)
-            if key in produced or isinstance(value, Variable):
+    def finish(self) -> None:
+        """Looks at what the tapes recorded during the forward."""
+        produced = self.produced = {id(x) for x in self.inputs}
+        records = []
+        for tape, size in zip(self.tapes, self.sizes):
+            tracked = tape._tracked
+            added = len(tracked) - size
+            if added <= 0:
                 continue
-            produced.add(key)  # reported once
-            if tracking_tape(value) is not None:
-                self.captured.append((value, "forward"))
-        for out in op.outputs:
-            produced.add(id(out))
+            for key, op in itertools.islice(reversed(tracked.items()), added):
+                produced.add(key)
+                records.append(op)
+        seen: set[int] = set()
+        for op in reversed(records):
+            if op is None or id(op) in seen:
+                continue
+            seen.add(id(op))
+            for value in op.inputs:
+                key = id(value)
+                if key in produced or isinstance(value, Variable):
+                    continue
+                produced.add(key)  # reported once
+                if tracking_tape(value) is not None:
+                    self.captured.append((value, "forward"))
 
 
 def tracking_tape(value: Any) -> Any:
@@ -116,6 +137,7 @@ def report_captures(
     closure captured, when the tape differentiating it records the rule (a tape that tracks
     none of the inputs sees the forward's own ops, as in TensorFlow: nothing is lost); notes
     it on the tape for ``gradient(..., explain=True)``."""
+    watch.finish()
     captured = list(watch.captured)
     seen = {id(v) for v, _ in captured}
     for _name, value in _closure(grad_fn):

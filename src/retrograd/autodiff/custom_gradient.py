@@ -125,17 +125,11 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | N
     if context.tapes and not context.rule_depth:
         keyword = arguments.keyword_tensors if arguments is not None else ()
         watch = ForwardWatch([*flat_args, *(v for _, v in keyword)])
-        context.push_observer(watch)
-        # First among the observers: it sees each op before others (forward accumulators)
-        # compute with its outputs.
-        context.observers.insert(0, context.observers.pop())
     context.variable_watchers.append(read)
     try:
         returned = f(*args, **kwargs)
     finally:
         context.variable_watchers.pop()
-        if watch is not None:
-            context.pop_observer(watch)
     if not (isinstance(returned, (tuple, list)) and len(returned) == 2 and callable(returned[1])):
         raise TypeError(
             f"{_describe(f)} must return a pair (outputs, grad_fn) with grad_fn callable; "
