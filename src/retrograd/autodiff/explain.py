@@ -86,29 +86,33 @@ def user_site(depth: int = 1) -> str:
     return f"{frame.f_code.co_filename}:{frame.f_lineno}"
 
 
-class _SiteRecorder:
-    """Observer remembering, for every op, the user's line that ran it; the last
-    ``_RECENT`` ops are kept alive (explanations look at ops no tape recorded)."""
+class SiteLog:
+    """What the debugging switch records (it lives on ``context.op_sites`` while on): for
+    every op, the user's line that ran it (``get(op)``); the last ``_RECENT`` ops are kept
+    alive, numbered, since explanations look at ops that no tape recorded."""
 
     def __init__(self) -> None:
+        self.sites: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.recent: collections.deque = collections.deque(maxlen=_RECENT)  # (number, op)
         self.count = 0  # ops seen so far
 
     def observe(self, op: Operation) -> None:
-        sites = context.op_sites
-        if sites is not None:
-            sites[op] = user_site()
-            self.count += 1
-            self.recent.append((self.count, op))
+        self.sites[op] = user_site()
+        self.count += 1
+        self.recent.append((self.count, op))
+
+    def get(self, op: Operation) -> str | None:
+        """``file:line`` of the user's code that ran ``op``, when recorded."""
+        return self.sites.get(op)
+
+
+_RECENT = 4096
 
 
 def ops_seen() -> int:
     """How many ops the debugging switch has seen (tapes note it when entered)."""
-    return _recorder.count
-
-
-_RECENT = 4096
-_recorder = _SiteRecorder()
+    log = context.op_sites
+    return log.count if log is not None else 0
 
 
 def enable_explain_none_gradients() -> None:
@@ -117,8 +121,8 @@ def enable_explain_none_gradients() -> None:
     if context.explain_none:
         return
     context.explain_none = True
-    context.op_sites = weakref.WeakKeyDictionary()
-    context.push_observer(_recorder)
+    context.op_sites = SiteLog()
+    context.push_observer(context.op_sites)
 
 
 def disable_explain_none_gradients() -> None:
@@ -126,9 +130,8 @@ def disable_explain_none_gradients() -> None:
     if not context.explain_none:
         return
     context.explain_none = False
+    context.pop_observer(context.op_sites)
     context.op_sites = None
-    context.pop_observer(_recorder)
-    _recorder.recent.clear()
 
 
 @contextlib.contextmanager
@@ -321,9 +324,10 @@ def _unrecorded_ancestry(tracked: dict, influenced: set, since: int) -> str:
     while the tape did not record: an op run on a value the tape tracks (under
     stop_recording, outside the block, in another thread), or a constant holding the
     value of a tracked tensor (the value left the tape). "" when nothing is found."""
-    if context.op_sites is None:
+    log = context.op_sites
+    if log is None:
         return ""
-    ops = [op for n, op in _recorder.recent if n > since]  # run since the tape was entered
+    ops = [op for n, op in log.recent if n > since]  # run since the tape was entered
     recorded = {id(op) for op in tracked.values() if op is not None}
     for op in ops:
         if id(op) in recorded or op.type == "ReadVariableOp":

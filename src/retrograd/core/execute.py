@@ -226,8 +226,8 @@ class _Context:
         self.gradient_overrides: dict | None = None
         # Custom gradients capturing differentiated tensors: an error instead of a warning.
         self.strict_custom_gradients = False
-        # op -> "file:line" of the user's code that ran it, while a debugging switch records
-        # them (a WeakKeyDictionary); None: not recorded.
+        # The lines of the user's code that ran each op, while the debugging switch records
+        # them (autodiff.explain.SiteLog: .get(op) -> "file:line"); None: not recorded.
         self.op_sites: Any = None
         # Every None gradient comes with its explanation (a warning), when True.
         self.explain_none = False
