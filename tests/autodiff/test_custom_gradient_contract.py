@@ -275,3 +275,15 @@ def test_a_capture_of_a_rule_whose_inputs_are_not_watched_is_differentiated_thro
 
         y = f(rg.constant(1.0))
     assert tape.gradient(y, x).numpy() == golden("captured_in_rule")
+
+
+def test_a_string_argument_may_have_its_none_left_out():
+    # TensorFlow converts the string to a tensor input and wants a gradient slot for it
+    # (golden: ValueError); retrograd passes it through and accepts either form.
+    assert GOLDENS["string_arg_one_grad"]["error"] == "ValueError"
+
+    @rg.custom_gradient
+    def one(x, mode):
+        return x * 2.0, lambda dy: dy * 2.0
+
+    assert _grads(lambda x: one(x, "fast"), rg.constant(2.0)) == [2.0]

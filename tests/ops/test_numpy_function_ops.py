@@ -152,3 +152,12 @@ def test_a_second_derivative_through_numpy_code_is_an_error():
     assert "ran 'cos' inside a gradient function, so differentiating that gradient (a second " in (
         str(raised.value)
     )
+
+
+def test_a_one_element_tout_list_gives_a_list_in_every_mode():
+    # TensorFlow gives a list under function and in graphs but a tensor eagerly (golden);
+    # retrograd gives the list in every mode.
+    assert GOLDENS["numpy_function_one_element_list"]["value"] == ["EagerTensor", "list"]
+    eager = rg.numpy_function(lambda a: a, [rg.constant(1.0)], [rg.float32])
+    traced = rg.function(lambda x: rg.numpy_function(lambda a: a, [x], [rg.float32]))
+    assert isinstance(eager, list) and isinstance(traced(rg.constant(1.0)), list)
