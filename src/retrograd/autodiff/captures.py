@@ -40,7 +40,7 @@ from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 
 __all__ = [
-    "ForwardWatch",
+    "tape_sizes",
     "report_captures",
     "CapturedTensorWarning",
     "enable_strict_custom_gradients",
@@ -79,47 +79,38 @@ class CapturedTensorWarning(UserWarning):
     """A custom gradient uses a tensor being differentiated that is not one of its inputs."""
 
 
-class ForwardWatch:
-    """What the active tapes record while a custom gradient's forward runs: the values it
-    produces, and the tensors from outside (tracked by a tape) its ops use — the captures.
+def tape_sizes() -> list[int]:
+    """How many values each active tape tracks now (taken before a custom gradient's
+    forward: the records added after it are the forward's, a tape's map keeping the order of
+    recording, so the forward runs at full speed)."""
+    return [len(tape._tracked) for tape in context.tapes]
 
-    It notes how many values each tape tracks before the forward, and looks at the records
-    added after it (a tape's map keeps the order of recording), so the forward runs at full
-    speed."""
 
-    __slots__ = ("tapes", "sizes", "inputs", "produced", "captured")
-
-    def __init__(self, inputs: list) -> None:
-        self.tapes = list(context.tapes)
-        self.sizes = [len(tape._tracked) for tape in self.tapes]
-        self.inputs = inputs
-        self.produced: set[int] = set()
-        self.captured: list[tuple[Any, str]] = []  # (tensor, "forward" or "grad_fn")
-
-    def finish(self) -> None:
-        """Looks at what the tapes recorded during the forward."""
-        produced = self.produced = {id(x) for x in self.inputs}
-        records = []
-        for tape, size in zip(self.tapes, self.sizes):
-            tracked = tape._tracked
-            added = len(tracked) - size
-            if added <= 0:
+def _forward_captures(tapes: list, sizes: list, inputs: list) -> tuple[set, list]:
+    """The ids of the values the forward produced (with its inputs), and the tensors from
+    outside that the ops it ran used while a tape tracked them."""
+    produced = {id(x) for x in inputs}
+    captured: list = []
+    for tape, size in zip(tapes, sizes):
+        tracked = tape._tracked
+        added = len(tracked) - size
+        if added <= 0:
+            continue
+        new = list(itertools.islice(reversed(tracked.items()), added))
+        for key, _ in new:
+            produced.add(key)
+        last = None
+        for _, op in new:
+            if op is None or op is last:  # a watched value; the same op's next output
                 continue
-            for key, op in itertools.islice(reversed(tracked.items()), added):
-                produced.add(key)
-                records.append(op)
-        seen: set[int] = set()
-        for op in reversed(records):
-            if op is None or id(op) in seen:
-                continue
-            seen.add(id(op))
+            last = op
             for value in op.inputs:
                 key = id(value)
-                if key in produced or isinstance(value, Variable):
+                if key in produced or key not in tracked or isinstance(value, Variable):
                     continue
                 produced.add(key)  # reported once
-                if tracking_tape(value) is not None:
-                    self.captured.append((value, "forward"))
+                captured.append((value, "forward"))
+    return produced, captured
 
 
 def tracking_tape(value: Any) -> Any:
@@ -131,31 +122,45 @@ def tracking_tape(value: Any) -> Any:
 
 
 def report_captures(
-    watch: ForwardWatch, f: Callable, grad_fn: Callable, describe: str, inputs: list
+    sizes: list, f: Callable, grad_fn: Callable, describe: Callable, inputs: list, keyword: Any
 ) -> None:
-    """Warns (or raises, in strict mode) for each tensor the forward of ``f`` or ``grad_fn``'s
-    closure captured, when the tape differentiating it records the rule (a tape that tracks
-    none of the inputs sees the forward's own ops, as in TensorFlow: nothing is lost); notes
-    it on the tape for ``gradient(..., explain=True)``."""
-    watch.finish()
-    captured = list(watch.captured)
-    seen = {id(v) for v, _ in captured}
-    for _name, value in _closure(grad_fn):
-        if (
-            isinstance(value, Tensor)
-            and id(value) not in watch.produced
-            and id(value) not in seen
-            and tracking_tape(value) is not None
-        ):
-            captured.append((value, "grad_fn"))
-            seen.add(id(value))
+    """Warns (or raises, in strict mode) for each tensor that the forward of ``f`` (run since
+    ``sizes = tape_sizes()``) or ``grad_fn``'s closure captured (``describe(f)`` names the
+    rule), when the tape differentiating it records the rule (a tape that tracks none of the
+    inputs sees the forward's own ops, as in TensorFlow: nothing is lost); notes it on the
+    tape for ``gradient(..., explain=True)``. ``keyword``: tensors passed by keyword (not
+    inputs, and not captures either: a warning of their own names them)."""
+    tapes = context.tapes
+    if len(tapes) != len(sizes):  # the forward entered or left a tape: nothing to compare
+        return
+    produced, captured = _forward_captures(tapes, sizes, [*inputs, *keyword])
+    cells = getattr(grad_fn, "__closure__", None)
+    if cells:
+        for cell in cells:
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if (
+                type(value) is not Variable
+                and isinstance(value, Tensor)
+                and id(value) not in produced
+                and tracking_tape(value) is not None
+            ):
+                produced.add(id(value))
+                captured.append((value, "grad_fn"))
+    if captured:
+        _report(captured, f, grad_fn, describe, inputs)
+
+
+def _report(captured: list, f: Callable, grad_fn: Callable, describe: Callable, inputs: list):
     for value, where in captured:
         tape = tracking_tape(value)
         if not tape._should_record(inputs):
             continue
         name = _name_of(value, f, grad_fn)
         message = (
-            f"{describe} uses the tensor {name} ({describe_tensor(value)}) in its {where} "
+            f"{describe(f)} uses the tensor {name} ({describe_tensor(value)}) in its {where} "
             f"without taking it as an input, while a GradientTape differentiates it: the rule "
             f"gives it no gradient, so gradients with respect to what it was computed from "
             f"are None through this call. Fix: pass it as an argument of "
@@ -166,7 +171,7 @@ def report_captures(
             notes.setdefault(id(value), ("captured", message))
         if context.strict_custom_gradients:
             raise ValueError(message)
-        warnings.warn(message, CapturedTensorWarning, stacklevel=5)
+        warnings.warn(message, CapturedTensorWarning, stacklevel=6)
 
 
 def describe_tensor(value: Any) -> str:

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.autodiff.captures import ForwardWatch, report_captures
+from retrograd.autodiff.captures import report_captures, tape_sizes
 from retrograd.autodiff.custom_arguments import Arguments
 from retrograd.autodiff.gradient_request import GradientRequest
 from retrograd.core import nest
@@ -121,10 +121,7 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | N
     plain = not kwargs and all(type(a) is Tensor for a in args)  # the common call, kept cheap
     arguments = None if plain else Arguments(f, args, kwargs)
     flat_args: list = list(args) if plain else [leaf.value for leaf in arguments.inputs]
-    watch = None
-    if context.tapes and not context.rule_depth:
-        keyword = arguments.keyword_tensors if arguments is not None else ()
-        watch = ForwardWatch([*flat_args, *(v for _, v in keyword)])
+    sizes = tape_sizes() if context.tapes and not context.rule_depth else None
     context.variable_watchers.append(read)
     try:
         returned = f(*args, **kwargs)
@@ -136,8 +133,9 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | N
             f"got {type(returned).__name__}"
         )
     result, grad_fn = returned
-    if watch is not None:
-        report_captures(watch, f, grad_fn, _describe(f), flat_args)
+    if sizes is not None:
+        keyword = [v for _, v in arguments.keyword_tensors] if arguments is not None else ()
+        report_captures(sizes, f, grad_fn, _describe, flat_args, keyword)
     variables = [v for v in read if not any(v is a for a in flat_args)] if read else []
     if variables and not _accepts_variables(grad_fn):
         raise TypeError(
@@ -199,7 +197,12 @@ def _keywords_only(f: Callable, arguments: Arguments) -> bool:
 
 def _taped(inputs: list) -> bool:
     """Whether some active tape tracks one of ``inputs`` (and so records the custom op)."""
-    return any(tape._should_record(inputs) for tape in context.tapes)
+    for tape in context.tapes:
+        tracked = tape._tracked
+        for value in inputs:
+            if id(value) in tracked:
+                return True
+    return False
 
 
 def _differentiated(value: Any) -> bool:
@@ -295,7 +298,10 @@ class _Rule:
     ) -> None:
         self._f = f
         self._arguments = arguments  # None: every argument is a tensor, matched by position
-        self._all_float = all(x._value.dtype.kind in "fc" for x in inputs)
+        self._all_float = True
+        for x in inputs:
+            if x._value.dtype.kind not in "fc":
+                self._all_float = False
         self._grad_fn = grad_fn
         self._inputs = inputs
         self._variables = variables
@@ -318,27 +324,32 @@ class _Rule:
         return self.forward_rule(self._inputs, tangents)
 
     def __call__(self, op: Any, *upstream: Any) -> list:
+        n = len(upstream)
+        missing = upstream[0] is None if n == 1 else any(g is None for g in upstream)
+        zero: Any = False
+        if missing:  # outputs no gradient reached: zeros, and grad_fn can ask which
+            zero = tuple(g is None for g in upstream)
+            upstream = tuple(
+                array_ops.zeros_like(y) if g is None and y._value.dtype.kind in "fc" else g
+                for g, y in zip(upstream, op.outputs)
+            )
         outer = context.gradient_request
-        upstream, context.gradient_request = self._request(op, upstream)
+        # What grad_fn may ask (gradient_request()), worked out only if it asks.
+        context.gradient_request = (self, op, zero)
         try:
             return self._gradients(upstream)
         finally:
             context.gradient_request = outer
 
-    def _request(self, op: Any, upstream: tuple) -> tuple[tuple, GradientRequest]:
-        """The upstream gradients with zeros for outputs no gradient reached, and what is
-        asked of ``grad_fn`` (``gradient_request()``)."""
+    def request(self, op: Any, zero: Any) -> GradientRequest:
+        """What ``grad_fn`` is asked for in the call on ``op`` (``gradient_request()``)."""
         skip = op.skip_input_indices
         n = len(self._inputs)
         needs = [i not in skip and x._value.dtype.kind in "fc" for i, x in enumerate(self._inputs)]
         variables = [n + j not in skip for j in range(len(self._variables))]
-        zero = [g is None for g in upstream]
-        if any(zero):
-            upstream = tuple(
-                array_ops.zeros_like(y) if g is None and y._value.dtype.kind in "fc" else g
-                for g, y in zip(upstream, op.outputs)
-            )
-        return upstream, GradientRequest(tuple(needs), tuple(variables), tuple(zero))
+        if zero is False:
+            zero = (False,) * len(op.outputs)
+        return GradientRequest(tuple(needs), tuple(variables), zero)
 
     def _gradients(self, upstream: tuple) -> list:
         if self._variables:

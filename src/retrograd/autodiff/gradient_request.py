@@ -46,10 +46,11 @@ class GradientRequest(NamedTuple):
 def gradient_request() -> GradientRequest:
     """Inside a custom gradient's ``grad_fn``: which inputs need gradients, which upstream
     gradients are zero because no gradient reached their output."""
-    request = context.gradient_request
-    if request is None:
+    running = context.gradient_request  # (rule, op, zero flags or False), set by the rule
+    if running is None:
         raise RuntimeError(
             "retrograd.autodiff.gradient_request() answers only inside a custom gradient's "
             "grad_fn while it runs"
         )
-    return request
+    rule, op, zero = running
+    return rule.request(op, zero)
