@@ -344,6 +344,7 @@ class GradientTape:
     def _end(self) -> None:
         if not self._persistent:
             self._tracked, self._kept = {}, []  # the variables stay listed, as in TensorFlow
+            self._blocked, self._notes = [], {}
             self._spent = True
 
     def _backward(
