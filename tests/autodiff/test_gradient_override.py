@@ -207,9 +207,24 @@ def _map_in_function(name):
     return f(rg.constant([-1.0, 2.0])).numpy().tolist()
 
 
+def _map_in_function_tape_outside(name):
+    @rg.function
+    def f(x):
+        with rg.get_default_graph().gradient_override_map({"Relu": name}):
+            return rg.nn.relu(x)
+
+    x = rg.constant([-1.0, 2.0])
+    with rg.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return tape.gradient(y, x, output_gradients=rg.constant(UPSTREAM)).numpy().tolist()
+
+
 @pytest.mark.parametrize(
     "key, compute",
     [
+        # The function's gradient is the symbolic gradient of its graph: the map applies.
+        ("override_map_in_function_tape_outside", _map_in_function_tape_outside),
         ("override_map_tf_gradients", lambda name: _map_in_graph(False, name)),
         ("override_map_tape_in_graph", lambda name: _map_in_graph(True, name)),
         ("override_map_tape_in_function", _map_in_function),

@@ -354,6 +354,23 @@ def o3():
 rec("override_map_typo_key", o3)
 
 
+@tf.function
+def fmap(x):
+    with tf.compat.v1.get_default_graph().gradient_override_map({"Relu": "GuidedReluProbe"}):
+        return tf.nn.relu(x)
+
+
+def o6():
+    x = tf.constant([-1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = fmap(x)
+    return t.gradient(y, x, output_gradients=tf.constant([1.0, -1.0])).numpy().tolist()
+
+
+rec("override_map_in_function_tape_outside", o6)
+
+
 def o4():
     g = tf.Graph()
     with g.as_default():
