@@ -70,6 +70,7 @@ def _caught(fn, x, times=1):
 def test_a_capture_is_named_with_its_rule_and_the_fix(fn, expected):
     (warning,) = _caught(fn, rg.constant([1.0, 2.0]), times=3)  # once, not three times
     line = fn.__code__.co_firstlineno + 3
+    assert (warning.filename, warning.lineno) == (__file__, line + 4)  # the call `f(x)`
     message = str(warning.message)
     assert message.startswith(expected.format(file=__file__, line=line)), message
     assert message.endswith(

@@ -3,6 +3,7 @@ reason retrograd gives; with the debugging switch, the user's line."""
 
 from __future__ import annotations
 
+import inspect
 import pathlib
 import warnings
 
@@ -139,7 +140,8 @@ CASES = [
     (_stop_gradient, "no gradient op: the path from it to the target goes through op "
      "'StopGradient' (type StopGradient)."),
     (_left_by_numpy, "target not recorded: the target was not computed by ops this tape "
-     "recorded from anything it watches. Its value left the tape (through .numpy(), float()"),
+     "recorded from anything it watches: it does not depend on the source at all, or its value "
+     "left the tape (through .numpy(), float()"),
     (_stop_recording, "target not recorded: the target was not computed by ops this tape "
      "recorded"),
     (_rule_returned_none, "rule returned None: custom_gradient function "
@@ -155,7 +157,10 @@ def _explained(case, **kwargs):
     tape, y, source = case(rg.constant(X))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
         assert tape.gradient(y, source, **kwargs) is None
+    for w in caught:
+        assert (w.filename, w.lineno) == (__file__, line)  # the gradient call
     return [w for w in caught if issubclass(w.category, rg.debugging.NoneGradientWarning)]
 
 

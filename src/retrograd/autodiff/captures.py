@@ -171,7 +171,7 @@ def _report(captured: list, f: Callable, grad_fn: Callable, describe: Callable, 
             notes.setdefault(id(value), ("captured", message))
         if context.strict_custom_gradients:
             raise ValueError(message)
-        warnings.warn(message, CapturedTensorWarning, stacklevel=6)
+        warnings.warn(message, CapturedTensorWarning, stacklevel=5)
 
 
 def describe_tensor(value: Any) -> str:

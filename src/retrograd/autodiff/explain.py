@@ -291,8 +291,9 @@ def _reason(
             return found + _stopped_note(tape)
         return (
             "target not recorded: the target was not computed by ops this tape recorded from "
-            "anything it watches. Its value left the tape (through .numpy(), float(), NumPy "
-            "arithmetic or retrograd.constant(tensor), which make a new constant), or it was "
+            "anything it watches: it does not depend on the source at all, or its value left "
+            "the tape (through .numpy(), float(), NumPy arithmetic or "
+            "retrograd.constant(tensor), which make a new constant), or it was "
             "computed under tape.stop_recording(), outside the `with` block, or in another "
             "thread" + _stopped_note(tape)
         )
@@ -400,7 +401,7 @@ def warn_none(sources: list, reasons: list, site: str) -> None:
                 f"The gradient for source {i} ({what}, shape {tuple(source._value.shape)}, "
                 f"{source._value.dtype.name}) requested at {site} is None:\n  {reason}"
             ),
-            stacklevel=5,
+            stacklevel=4,
         )
 
 
