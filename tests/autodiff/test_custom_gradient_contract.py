@@ -287,3 +287,44 @@ def test_a_string_argument_may_have_its_none_left_out():
         return x * 2.0, lambda dy: dy * 2.0
 
     assert _grads(lambda x: one(x, "fast"), rg.constant(2.0)) == [2.0]
+
+
+@rg.custom_gradient
+def _weighted(d, scale):
+    def grad(dy):
+        return {"b": dy * 2.0 * scale, "a": dy * scale}, None  # keys in any order
+
+    return (d["a"] + 2.0 * d["b"]) * scale, grad
+
+
+def _contract_program(x):
+    return my_mul(2.0, x) + _weighted({"a": x, "b": x}, 3.0)
+
+
+def _in_function(x):
+    @rg.function
+    def g(v):
+        with rg.GradientTape() as tape:
+            tape.watch(v)
+            y = _contract_program(v)
+        return tape.gradient(y, v)
+
+    return g(x)
+
+
+def _in_session(x):
+    graph = rg.Graph()
+    with graph.as_default():
+        p = rg.compat.v1.placeholder(rg.float32, [])
+        (d,) = rg.gradients(_contract_program(p), p)
+        with rg.compat.v1.Session() as sess:
+            return rg.constant(sess.run(d, {p: x.numpy()}))
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [lambda x: _grads(_contract_program, x)[0], lambda x: float(_in_function(x)), _in_session],
+    ids=["eager", "function", "session"],
+)
+def test_numbers_and_dicts_as_inputs_in_every_mode(mode):
+    assert float(mode(rg.constant(3.0))) == 2.0 + 3.0 + 6.0
