@@ -158,7 +158,8 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | N
     if _taped([*inputs, *variables]):
         fresh = tuple([Tensor(y._value) for y in outputs])
     else:  # no tape records the rule: tapes see the forward's own ops, as in TensorFlow
-        fresh = tuple(outputs)
+        # (an output that is an input is copied: the record must not make it its own output)
+        fresh = tuple([Tensor(y._value) if any(y is a for a in inputs) else y for y in outputs])
     packed = fresh[0] if single else nest.pack_sequence_as(result, list(fresh))
     rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs), arguments=arguments)
     if jvp_fn is not None:
