@@ -142,6 +142,8 @@ from retrograd.ops.sort_ops import argsort, sort
 from retrograd.ops.statistics_ops import reduce_logsumexp
 from retrograd.autodiff.tape import GradientTape, UnconnectedGradients
 from retrograd.autodiff.custom_gradient import custom_gradient
+from retrograd.autodiff.overrides import gradient_override
+from retrograd.ops.numpy_function_ops import numpy_function
 from retrograd.graph.graph import Graph, constant, executing_eagerly, get_default_graph, name_scope
 from retrograd.graph.symbolic import gradients
 from retrograd.graph.function import TensorSpec, function
@@ -238,6 +240,8 @@ __all__ = [
     "get_default_graph",
     "grad_pass_through",
     "gradient_registry",
+    "gradient_override",
+    "numpy_function",
     "gradients",
     "greater",
     "greater_equal",

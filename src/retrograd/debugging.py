@@ -8,6 +8,17 @@ Traceback (most recent call last):
 ValueError: Tensor must have rank 0. Received rank 1, shape (1,)
 """
 
+from retrograd.autodiff.captures import (
+    CapturedTensorWarning,
+    disable_strict_custom_gradients,
+    enable_strict_custom_gradients,
+)
+from retrograd.autodiff.explain import (
+    NoneGradientWarning,
+    disable_explain_none_gradients,
+    enable_explain_none_gradients,
+    explain_none_gradients,
+)
 from retrograd.checking.gradient_checks import (
     disable_gradient_checks,
     enable_gradient_checks,
@@ -30,4 +41,11 @@ __all__ = [
     "enable_check_numerics",
     "disable_check_numerics",
     "numeric_checks",
+    "explain_none_gradients",
+    "enable_explain_none_gradients",
+    "disable_explain_none_gradients",
+    "NoneGradientWarning",
+    "enable_strict_custom_gradients",
+    "disable_strict_custom_gradients",
+    "CapturedTensorWarning",
 ]

@@ -86,6 +86,8 @@ CHECKED_ELSEWHERE = {
     "While": "tests/graph/test_control_flow.py::test_while_loop_values_and_gradients_through_every_iteration",
     "LoopHistoryGet": "the While gradient's second order, in tests/graph/test_control_flow.py",
     "LoopHistoryPut": "the While gradient's third order, checked by the While tests",
+    "PyFunc": "NumPy code: gradient None, tests/ops/test_numpy_function_ops.py",
+    "PyFuncStateless": "NumPy code: gradient None, tests/ops/test_numpy_function_ops.py",
 }
 
 

@@ -1,7 +1,8 @@
 """Automatic differentiation in one namespace: ``GradientTape`` (reverse mode) and
 ``ForwardAccumulator`` (forward mode), as ``tf.autodiff`` names them, and the function
 transforms of :mod:`retrograd.functional` (``grad``, ``vjp``, ``jvp``, ``jacfwd``,
-``jacrev``, ``hessian``, ``hvp``), as JAX names them.
+``jacrev``, ``hessian``, ``hvp``), as JAX names them; ``gradient_request`` tells a custom
+gradient's ``grad_fn`` what it is asked for.
 
 >>> import retrograd as rg
 >>> rg.autodiff.hessian(lambda x: x * x * x)(rg.constant(2.0))
@@ -20,6 +21,7 @@ from retrograd.autodiff.functional import (
     value_and_grad,
     vjp,
 )
+from retrograd.autodiff.gradient_request import GradientRequest, gradient_request
 from retrograd.autodiff.tape import GradientTape, UnconnectedGradients
 
 __all__ = [
@@ -35,4 +37,6 @@ __all__ = [
     "jacobian",
     "hessian",
     "hvp",
+    "gradient_request",
+    "GradientRequest",
 ]

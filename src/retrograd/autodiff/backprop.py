@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.autodiff.overrides import overridden_rule
 from retrograd.core.execute import Operation, context, writable_buffer
 from retrograd.core.registry import gradient_registry, is_batchable, takes_missing_upstream
 from retrograd.core.tensor import Tensor
@@ -45,6 +46,7 @@ def backward(
     batch_shape: tuple = (),
     release: bool = False,
     watched: set[int] | None = None,
+    graph_map: bool = False,
 ) -> list[Tensor | None]:
     """Propagates ``seeds`` (one per target) back through ``tracked`` to ``sources``.
 
@@ -54,12 +56,14 @@ def backward(
     ``watched`` (a tape's watched values, by id): when every one is a source, every record
     is influenced by a source (a tape records only ops on what it tracks), so the walk need
     not work out which. The walk is numbered in ``context.backward_pass`` while it runs.
+    Gradient functions come from the registry, or from ``retrograd.gradient_override``'s
+    scope, and with ``graph_map`` (``tf.gradients``) from the ops' gradient_override_map.
     """
     outer_walk = context.backward_pass
     context.backward_pass = next(_walks)
     outer_batch_dims = broadcast.set_gradient_batch_dims(len(batch_shape))
     try:
-        return _walk(tracked, targets, seeds, sources, batch_shape, release, watched)
+        return _walk(tracked, targets, seeds, sources, batch_shape, release, watched, graph_map)
     finally:
         context.backward_pass = outer_walk
         broadcast.set_gradient_batch_dims(outer_batch_dims)
@@ -73,6 +77,7 @@ def _walk(
     batch_shape: tuple,
     release: bool,
     watched: set[int] | None,
+    graph_map: bool = False,
 ) -> list[Tensor | None]:
     source_ids = {id(s) for s in sources}
     influenced: Any
@@ -87,6 +92,7 @@ def _walk(
         if seed is not None:
             _accumulate(grads, id(t), seed)
     lookup = gradient_registry.lookup
+    overridden = graph_map or bool(context.gradient_overrides)  # else: the registry's rules
     # The loop is written out (no helper calls in the common case): it runs once per op.
     for position in range(len(order)):
         op = order[position]
@@ -105,7 +111,7 @@ def _walk(
             upstream = _upstream(op, grads, source_ids, batch_shape)
             if upstream is None:
                 continue
-        rule = op.grad_fn or lookup(op.type)
+        rule = op.grad_fn or (overridden_rule(op, graph_map) if overridden else lookup(op.type))
         if rule is None:  # declared non-differentiable
             continue
         inputs = op.inputs
@@ -192,8 +198,9 @@ def _accumulate(grads: dict, key: int, g: Tensor) -> None:
 
 
 def _check_batchable(order: list) -> None:
+    scoped = context.gradient_overrides or ()
     for op in order:
-        if op.grad_fn is None and _batchable_type(op.type):
+        if op.grad_fn is None and op.type not in scoped and _batchable_type(op.type):
             continue
         what = f"custom gradient '{op.name}'" if op.grad_fn else f"op type '{op.type}'"
         raise NotBatchableError(f"the gradient function of {what} is not batchable")

@@ -32,16 +32,21 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from retrograd.autodiff.captures import report_captures, tape_sizes
+from retrograd.autodiff.custom_arguments import Arguments
+from retrograd.autodiff.gradient_request import GradientRequest
 from retrograd.core import nest
 from retrograd.core.execute import context, define_op, execute, record_operation
-from retrograd.core.registry import function_location, no_gradient
+from retrograd.core.registry import accepts_missing_upstream, function_location, no_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
+from retrograd.ops import array_ops
 
 __all__ = ["custom_gradient"]
 
@@ -49,8 +54,12 @@ __all__ = ["custom_gradient"]
 def custom_gradient(f: Callable[..., Any] | None = None) -> Callable[..., Any]:
     """Decorates ``f(*x) -> (y, grad_fn)`` so that its gradient is computed by ``grad_fn``.
 
-    Tensor and Variable arguments (also inside lists, tuples and dicts) are the inputs;
-    other arguments are passed through and get no gradient. If ``f`` reads trainable
+    Every positional argument is an input, as in TensorFlow: tensors and variables (also
+    inside lists, tuples and dicts), and Python numbers and NumPy arrays (converted);
+    ``grad_fn`` returns one gradient per input, in the structure of the arguments (dicts by
+    key), None where there is none; integer inputs get None. Functions, strings and other
+    objects are passed through and get no gradient. Keyword arguments are not inputs (a
+    warning says so when a tape differentiates one). If ``f`` reads trainable
     variables that are not arguments, ``grad_fn(*upstream, variables=None)`` must return
     ``(input_grads, variable_grads)`` with one gradient per variable in ``variables``.
     """
@@ -109,6 +118,10 @@ def _describe(f: Callable[..., Any]) -> str:
 
 def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | None) -> Any:
     read: list[Variable] = []
+    plain = not kwargs and all(type(a) is Tensor for a in args)  # the common call, kept cheap
+    arguments = None if plain else Arguments(f, args, kwargs)
+    flat_args: list = list(args) if plain else [leaf.value for leaf in arguments.inputs]
+    sizes = tape_sizes() if context.tapes and not context.rule_depth else None
     context.variable_watchers.append(read)
     try:
         returned = f(*args, **kwargs)
@@ -120,34 +133,84 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | N
             f"got {type(returned).__name__}"
         )
     result, grad_fn = returned
-    if all(type(a) is Tensor for a in args) and not kwargs:  # the common call, kept cheap
-        flat_args: list = list(args)
-    else:
-        flat_args = [a for a in nest.flatten(args) if isinstance(a, (Tensor, Variable))]
+    if sizes is not None:
+        keyword = [v for _, v in arguments.keyword_tensors] if arguments is not None else ()
+        report_captures(sizes, f, grad_fn, _describe, flat_args, keyword)
     variables = [v for v in read if not any(v is a for a in flat_args)] if read else []
     if variables and not _accepts_variables(grad_fn):
         raise TypeError(
             f"{_describe(f)} reads the variables {[v.name for v in variables]}, so its grad_fn "
             f"must accept the keyword argument 'variables' and return (input_grads, variable_grads)"
         )
+    if arguments is not None and arguments.keyword_tensors and _keywords_only(f, arguments):
+        return result  # differentiated through its forward computation, as in TensorFlow
     single = type(result) is Tensor
     outputs = (
         [result] if single else [_as_output(f, i, y) for i, y in enumerate(nest.flatten(result))]
     )
     if context.graph is not None:
-        fresh = _graph_op(f, grad_fn, flat_args, variables, outputs, (args, kwargs))
+        fresh = _graph_op(f, grad_fn, flat_args, variables, outputs, (args, kwargs), arguments)
         return nest.pack_sequence_as(result, fresh)
     if not context.recording:
         return result if single else nest.pack_sequence_as(result, outputs)
     # A variable argument is read (recorded) by the conversion.
     inputs = [a if type(a) is Tensor else convert_to_tensor(a) for a in flat_args]
-    fresh = tuple([Tensor(y._value) for y in outputs])
+    if _taped([*inputs, *variables]):
+        fresh = tuple([Tensor(y._value) for y in outputs])
+    else:  # no tape records the rule: tapes see the forward's own ops, as in TensorFlow
+        # (an output that is an input is copied: the record must not make it its own output)
+        fresh = tuple([Tensor(y._value) if any(y is a for a in inputs) else y for y in outputs])
     packed = fresh[0] if single else nest.pack_sequence_as(result, list(fresh))
-    rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs))
+    rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs), arguments=arguments)
     if jvp_fn is not None:
         rule.forward_rule = _ForwardRule(jvp_fn, args, packed, rule.describe)
     record_operation("CustomGradient", [*inputs, *variables], fresh, None, f.__name__, rule)
     return packed
+
+
+def _keywords_only(f: Callable, arguments: Arguments) -> bool:
+    """Warns about tensors passed by keyword, which are not inputs (as in TensorFlow); True
+    when no positional argument is a tensor being differentiated, so that the call is
+    differentiated through its forward computation instead of by ``grad_fn``."""
+    keyword = sorted({k for k, v in arguments.keyword_tensors if _differentiated(v)})
+    if not keyword and context.graph is None:
+        return False
+    if not keyword:
+        keyword = sorted({k for k, _ in arguments.keyword_tensors})
+    positional = [leaf.path for leaf in arguments.inputs if _differentiated(leaf.value)]
+    if positional:
+        warnings.warn(
+            f"{_describe(f)} was called with the tensor(s) {keyword} passed by keyword: keyword "
+            f"arguments are not inputs of a custom gradient (as in TensorFlow), so they get no "
+            f"gradient from it. Pass them positionally, and return their gradients from grad_fn.",
+            stacklevel=4,
+        )
+        return False
+    warnings.warn(
+        f"{_describe(f)} was called with its tensor(s) {keyword} passed by keyword only: keyword "
+        f"arguments are not inputs of a custom gradient (as in TensorFlow), so grad_fn is not "
+        f"used and the gradient is computed by differentiating the forward computation. Pass "
+        f"them positionally to use grad_fn.",
+        stacklevel=4,
+    )
+    return True
+
+
+def _taped(inputs: list) -> bool:
+    """Whether some active tape tracks one of ``inputs`` (and so records the custom op)."""
+    for tape in context.tapes:
+        tracked = tape._tracked
+        for value in inputs:
+            if id(value) in tracked:
+                return True
+    return False
+
+
+def _differentiated(value: Any) -> bool:
+    """Whether an active tape tracks ``value`` (in a graph: whether it could be differentiated)."""
+    if context.graph is not None and not context.tapes:
+        return type(value) is not Tensor and value._value.dtype.kind in "fc"
+    return any(id(value) in tape._tracked for tape in context.tapes)
 
 
 # In a graph, the custom op also takes the forward results as inputs and passes them through:
@@ -162,13 +225,21 @@ _CustomGradient = define_op(
 
 
 no_gradient("CustomGradient")  # never looked up: each CustomGradient op carries its own rule
+# Outputs no gradient reached come as None: the rule fills zeros and tells grad_fn which.
+accepts_missing_upstream("CustomGradient")
 
 
 def _graph_op(
-    f: Callable, grad_fn: Callable, flat_args: list, variables: list, outputs: list, call: tuple
+    f: Callable,
+    grad_fn: Callable,
+    flat_args: list,
+    variables: list,
+    outputs: list,
+    call: tuple,
+    arguments: Arguments | None,
 ) -> list:
     inputs = [convert_to_tensor(a) for a in flat_args]
-    rule = _Rule(f, grad_fn, inputs, variables, call, forwarded=len(outputs))
+    rule = _Rule(f, grad_fn, inputs, variables, call, len(outputs), arguments)
     fresh = execute(
         _CustomGradient, [*inputs, *variables, *outputs], {"forwarded": len(outputs)}, f.__name__
     )
@@ -210,6 +281,8 @@ class _Rule:
         "_inputs",
         "_variables",
         "_forwarded",
+        "_arguments",
+        "_all_float",
         "call",
         "forward_rule",
     )
@@ -222,8 +295,14 @@ class _Rule:
         variables: list,
         call: tuple,
         forwarded: int = 0,
+        arguments: Arguments | None = None,
     ) -> None:
         self._f = f
+        self._arguments = arguments  # None: every argument is a tensor, matched by position
+        self._all_float = True
+        for x in inputs:
+            if x._value.dtype.kind not in "fc":
+                self._all_float = False
         self._grad_fn = grad_fn
         self._inputs = inputs
         self._variables = variables
@@ -246,6 +325,34 @@ class _Rule:
         return self.forward_rule(self._inputs, tangents)
 
     def __call__(self, op: Any, *upstream: Any) -> list:
+        n = len(upstream)
+        missing = upstream[0] is None if n == 1 else any(g is None for g in upstream)
+        zero: Any = False
+        if missing:  # outputs no gradient reached: zeros, and grad_fn can ask which
+            zero = tuple(g is None for g in upstream)
+            upstream = tuple(
+                array_ops.zeros_like(y) if g is None and y._value.dtype.kind in "fc" else g
+                for g, y in zip(upstream, op.outputs)
+            )
+        outer = context.gradient_request
+        # What grad_fn may ask (gradient_request()), worked out only if it asks.
+        context.gradient_request = (self, op, zero)
+        try:
+            return self._gradients(upstream)
+        finally:
+            context.gradient_request = outer
+
+    def request(self, op: Any, zero: Any) -> GradientRequest:
+        """What ``grad_fn`` is asked for in the call on ``op`` (``gradient_request()``)."""
+        skip = op.skip_input_indices
+        n = len(self._inputs)
+        needs = [i not in skip and x._value.dtype.kind in "fc" for i, x in enumerate(self._inputs)]
+        variables = [n + j not in skip for j in range(len(self._variables))]
+        if zero is False:
+            zero = (False,) * len(op.outputs)
+        return GradientRequest(tuple(needs), tuple(variables), zero)
+
+    def _gradients(self, upstream: tuple) -> list:
         if self._variables:
             returned = self._grad_fn(*upstream, variables=self._variables)
             if not (isinstance(returned, (tuple, list)) and len(returned) == 2):
@@ -263,13 +370,23 @@ class _Rule:
                 )
         else:
             input_grads, variable_grads = self._grad_fn(*upstream), []
-        flat = [input_grads] if type(input_grads) is Tensor else nest.flatten(input_grads)
+        if self._arguments is not None:
+            flat = self._arguments.match(input_grads, self.describe)
+        elif type(input_grads) is Tensor:
+            flat = [input_grads]
+        else:
+            flat = nest.flatten(input_grads)
         if len(flat) != len(self._inputs):
             raise ValueError(
                 f"{self.describe}: grad_fn returned {len(flat)} gradient(s) but the function has "
                 f"{len(self._inputs)} tensor input(s); return one per input (None for no gradient)"
             )
-        if not variable_grads and not self._forwarded and all(type(g) is Tensor for g in flat):
+        if (
+            not variable_grads
+            and not self._forwarded
+            and self._all_float
+            and all(type(g) is Tensor for g in flat)
+        ):
             return flat  # tensors for the arguments: nothing to convert
         targets = [*self._inputs, *self._variables]
         grads = [*flat, *variable_grads]
@@ -277,7 +394,11 @@ class _Rule:
         return converted + [None] * self._forwarded
 
     def _as_gradient(self, i: int, g: Any, x: Any) -> Tensor | None:
-        if g is None or isinstance(g, Tensor):
+        if g is None:
+            return None
+        if x._value.dtype.kind not in "fc":
+            return None  # integer and bool inputs get no gradient, as in TensorFlow
+        if isinstance(g, Tensor):
             return g
         if callable(g):
             raise TypeError(

@@ -31,6 +31,12 @@ from typing import Any
 import numpy as np
 
 from retrograd.autodiff.backprop import NotBatchableError, backward
+from retrograd.autodiff.explain import (
+    explained_backward,
+    note_none_variables,
+    ops_seen,
+    user_site,
+)
 from retrograd.core import nest
 from retrograd.core.execute import Operation, context
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -63,6 +69,9 @@ class GradientTape:
         self._variables: list[Variable] = []
         self._recording = False
         self._spent = False
+        self._blocked: list[Operation] = []  # recorded ops with only integer/bool outputs
+        self._notes: dict[int, tuple[str, str]] = {}  # what explanations of None gradients use
+        self._opened = 0
 
     # -- recording ---------------------------------------------------------------------
     def __enter__(self) -> GradientTape:
@@ -70,6 +79,10 @@ class GradientTape:
             raise ValueError(
                 "Tape is still recording: a GradientTape cannot be re-entered while active."
             )
+        if self._spent:  # as TensorFlow: a spent non-persistent tape starts afresh
+            self.reset()
+        if not self._tracked:
+            self._opened = ops_seen()  # (explanations look at ops run since)
         self._push()
         return self
 
@@ -90,6 +103,7 @@ class GradientTape:
         """Within this block, this tape records nothing."""
         if not self._recording:
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        self._notes[-1 - len(self._notes)] = ("stopped", user_site())
         self._pop()
         try:
             yield
@@ -99,6 +113,7 @@ class GradientTape:
     def reset(self) -> None:
         """Forgets everything recorded, as if the tape had just been entered."""
         self._tracked, self._kept, self._variables = {}, [], []
+        self._blocked, self._notes = [], {}
         self._spent = False
 
     def watch(self, tensor: Any) -> None:
@@ -130,7 +145,11 @@ class GradientTape:
                 self._variables.append(value)
 
     def watched_variables(self) -> tuple[Variable, ...]:
-        """The variables this tape watches, in the order they were first watched."""
+        """The variables this tape watches, in the order they were first watched.
+
+        As in TensorFlow, they are still listed after a non-persistent tape computed its
+        gradient; ``reset()`` forgets them, and entering the tape again adds to them.
+        """
         return tuple(self._variables)
 
     def _should_record(self, inputs: Any) -> bool:
@@ -142,9 +161,13 @@ class GradientTape:
 
     def _record(self, op: Operation) -> None:
         tracked = self._tracked
+        kept = False
         for out in op.outputs:
             if out._value.dtype.kind in "fc":  # integer and bool results carry no gradient
                 tracked[id(out)] = op
+                kept = True
+        if not kept and len(self._blocked) < _BLOCKED_KEPT:
+            self._blocked.append(op)  # for explanations: where a path lost its gradient
 
     # -- differentiation -------------------------------------------------------------------
     def gradient(
@@ -153,10 +176,14 @@ class GradientTape:
         sources: Any,
         output_gradients: Any = None,
         unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+        explain: bool = False,
     ) -> Any:
         """d(sum of targets)/d(source) for each source, in the structure of ``sources``.
 
         ``output_gradients`` weights the targets (the upstream gradient; ones by default).
+        With ``explain=True`` (or while ``retrograd.debugging.explain_none_gradients()`` is
+        on), each source whose gradient is None gets a ``NoneGradientWarning`` saying why
+        (see :mod:`retrograd.autodiff.explain`).
         """
         policy = _policy(unconnected_gradients)
         self._begin("gradient")
@@ -164,9 +191,17 @@ class GradientTape:
         seeds = _seeds(targets, output_gradients, target)
         single = type(sources) is Tensor
         flat_sources = [sources] if single else _as_values(nest.flatten(sources), "sources")
+        explaining = explain or context.explain_none
         try:
-            # A non-persistent tape lets the walk free each record once it is used.
-            grads = self._backward(targets, seeds, flat_sources, release=not self._persistent)
+            if explaining:
+                grads = explained_backward(self, targets, seeds, flat_sources)
+            else:
+                recorded = any(id(t) in self._tracked for t in targets)
+                # A non-persistent tape lets the walk free each record once it is used.
+                grads = self._backward(targets, seeds, flat_sources, release=not self._persistent)
+                context.none_gradients = None
+                if all(g is None for g in grads):  # an optimizer would have nothing to do
+                    note_none_variables(self, targets, flat_sources, grads, recorded)
         finally:
             self._end()
         grads = _apply_policy(grads, flat_sources, policy)
@@ -308,7 +343,8 @@ class GradientTape:
 
     def _end(self) -> None:
         if not self._persistent:
-            self._tracked, self._kept, self._variables = {}, [], []
+            self._tracked, self._kept = {}, []  # the variables stay listed, as in TensorFlow
+            self._blocked, self._notes = [], {}
             self._spent = True
 
     def _backward(
@@ -326,6 +362,9 @@ class GradientTape:
 # --- helpers for targets, seeds and results -------------------------------------------------
 
 
+_BLOCKED_KEPT = 256  # ops with integer/bool outputs a tape remembers for explanations
+
+
 def _policy(value: UnconnectedGradients | str) -> UnconnectedGradients:
     if type(value) is UnconnectedGradients:
         return value
@@ -334,9 +373,7 @@ def _policy(value: UnconnectedGradients | str) -> UnconnectedGradients:
             value.value if isinstance(value, UnconnectedGradients) else value
         )
     except ValueError:
-        raise ValueError(
-            f"unconnected_gradients must be UnconnectedGradients.NONE or .ZERO, got {value!r}"
-        ) from None
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
 
 
 def _as_values(values: list, what: str) -> list:

@@ -31,13 +31,14 @@ from typing import Any
 import numpy as np
 
 from retrograd.autodiff.backprop import describe_rule
+from retrograd.checking.nan_patterns import backward_cause, forward_cause
 from retrograd.checking.observing import inside_gradient_rule, summarize
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import Operation, context
 
 __all__ = ["enable_check_numerics", "disable_check_numerics", "numeric_checks"]
 
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # retrograd/
 
 
 class NumericsChecker:
@@ -46,8 +47,36 @@ class NumericsChecker:
     def __init__(self, stack_height_limit: int = 30) -> None:
         self.stack_height_limit = int(stack_height_limit)
         self.created: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # id(tensor) -> (weak reference, producing op type, whether a where consumed it):
+        # what the diagnosis of a first NaN looks at.
+        self.producers: dict[int, list] = {}
+
+    def _note_outputs(self, op: Operation) -> None:
+        producers = self.producers
+        for out in op.outputs:
+            key = id(out)
+            producers[key] = [
+                weakref.ref(out, lambda _, k=key: producers.pop(k, None)),
+                op.type,
+                False,
+            ]
+        if op.type == "SelectV2":
+            for value in op.inputs[1:]:
+                found = producers.get(id(value))
+                if found is not None and found[0]() is value:
+                    found[2] = True
+
+    def producer(self, value: Any) -> str | None:
+        """The type of the op that produced ``value``, when this checker saw it."""
+        found = self.producers.get(id(value))
+        return found[1] if found is not None and found[0]() is value else None
+
+    def _masked_by_where(self, value: Any) -> bool:
+        found = self.producers.get(id(value))
+        return found is not None and found[0]() is value and found[2]
 
     def observe(self, op: Operation) -> None:
+        self._note_outputs(op)
         if inside_gradient_rule():
             # A rule's result is checked as a whole, with the rule named.
             self.created[op] = "inside a gradient function (a backward computation)"
@@ -86,6 +115,10 @@ class NumericsChecker:
         ]
         if any(_non_finite(v) for v in op.inputs):
             lines.append("  (its inputs already held non-finite values)")
+        else:
+            cause = forward_cause(op, i, self.producer)
+            if cause:
+                lines.append(f"Likely cause{self._line_of(op)}: {cause}")
         return "\n".join(lines + self._created_lines(op))
 
     def _backward_message(self, op, rule, upstream, i, g, problem) -> str:
@@ -97,7 +130,20 @@ class NumericsChecker:
         ]
         if any(_non_finite(u) for u in upstream):
             lines.append("  (the upstream gradient already held non-finite values)")
+        else:
+            masked = any(self._masked_by_where(y) for y in op.outputs)
+            cause = backward_cause(op, upstream, i, g, masked, self.producer)
+            if cause:
+                lines.append(f"Likely cause{self._line_of(op)}: {cause}")
         return "\n".join(lines + self._created_lines(op))
+
+    def _line_of(self, op: Operation) -> str:
+        """`` (at file:line)``: the user's line that created ``op``, when known."""
+        stack = self.created.get(op)
+        if not stack or isinstance(stack, str):
+            return ""
+        code, line = stack[-1]
+        return f" (at {code.co_filename}:{line})"
 
     def _created_lines(self, op: Operation) -> list[str]:
         stack = self.created.get(op)

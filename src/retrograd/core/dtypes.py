@@ -163,15 +163,25 @@ complex64 = _define(np.complex64, "complex64")
 complex128 = _define(np.complex128, "complex128")
 
 
+_PYTHON_DEFAULTS = {float: "float32", int: "int32", bool: "bool"}
+
+
 def as_dtype(value: Any) -> DType:
     """Converts a DType, NumPy dtype or type, or name (``"float32"``) to a DType.
+
+    Python's ``float``, ``int`` and ``bool`` mean the types Python numbers become (float32,
+    int32, bool), as ``tf.cast(x, float)`` gives float32 in TensorFlow, not NumPy's float64.
 
     >>> import numpy as np, retrograd as rg
     >>> rg.as_dtype(np.float32) is rg.float32
     True
+    >>> rg.as_dtype(float).name, rg.as_dtype(int).name, rg.as_dtype(bool).name
+    ('float32', 'int32', 'bool')
     """
     if isinstance(value, DType):
         return value
+    if value is float or value is int or value is bool:
+        return _BY_NAME[_PYTHON_DEFAULTS[value]]
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]
     try:

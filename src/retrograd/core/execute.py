@@ -190,6 +190,9 @@ class _Context:
     ``variable_watchers``: lists collecting the trainable variables read (custom_gradient).
     ``rule_depth`` and ``backward_pass``: whether a gradient function is running, and which
     backward walk (numbered from 1) is, so tools can tell gradient work from the program.
+    ``gradient_overrides``, ``strict_custom_gradients``, ``op_sites``, ``explain_none``: the
+    gradient override scope and the debugging switches of custom gradients and None
+    explanations (see where they are set).
     """
 
     __slots__ = (
@@ -201,6 +204,12 @@ class _Context:
         "variable_watchers",
         "rule_depth",
         "backward_pass",
+        "gradient_overrides",
+        "strict_custom_gradients",
+        "op_sites",
+        "explain_none",
+        "none_gradients",
+        "gradient_request",
     )
 
     def __init__(self) -> None:
@@ -212,6 +221,20 @@ class _Context:
         self.variable_watchers: list[list] = []
         self.rule_depth = 0  # gradient functions running now (nested walks count again)
         self.backward_pass = 0  # the number of the backward walk running now; 0: none
+        # Gradient functions by op type that replace the registered ones (the innermost
+        # `retrograd.gradient_override` block's map, merged with the outer ones); None: none.
+        self.gradient_overrides: dict | None = None
+        # Custom gradients capturing differentiated tensors: an error instead of a warning.
+        self.strict_custom_gradients = False
+        # The lines of the user's code that ran each op, while the debugging switch records
+        # them (autodiff.explain.SiteLog: .get(op) -> "file:line"); None: not recorded.
+        self.op_sites: Any = None
+        # Every None gradient comes with its explanation (a warning), when True.
+        self.explain_none = False
+        # id(variable) -> (variable, why its last gradient was None): for optimizers' errors.
+        self.none_gradients: dict | None = None
+        # What the custom gradient's grad_fn running now is asked for (gradient_request()).
+        self.gradient_request: Any = None
 
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)

@@ -45,7 +45,9 @@ GradientFunction = Callable[..., Any]
 
 
 class Registry:
-    """A name → function table that refuses to register a name twice."""
+    """A name → function table that refuses to register a name twice for different
+    functions (the same function defined again, by a reloaded module or a notebook cell run
+    again, replaces the old one)."""
 
     def __init__(self, kind: str, how_to_register: str = "") -> None:
         self._kind = kind
@@ -56,6 +58,11 @@ class Registry:
         if not isinstance(name, str):
             raise TypeError(f"{self._kind} name must be a string, got {name!r}")
         if name in self._entries:
+            if _same_function(self._entries[name][0], fn):
+                # The same code registered again (a module reloaded, a notebook cell run
+                # again): the new function object replaces the old one.
+                self._entries[name] = (fn, _location(fn))
+                return
             raise KeyError(
                 f"Registering two {self._kind} with name '{name}'! "
                 f"(Previous registration was at {self._entries[name][1]})"
@@ -93,6 +100,24 @@ class Registry:
 
     def list(self) -> list[str]:
         return sorted(self._entries)
+
+
+def _same_function(old: Any, new: Any) -> bool:
+    """Whether ``new`` is ``old`` defined again: the same qualified name, module and code."""
+    if old is None or new is None:
+        return old is new
+    if old is new:
+        return True
+    a, b = getattr(old, "__code__", None), getattr(new, "__code__", None)
+    return (
+        a is not None
+        and b is not None
+        and getattr(old, "__qualname__", None) == getattr(new, "__qualname__", None)
+        and getattr(old, "__module__", None) == getattr(new, "__module__", None)
+        and a.co_code == b.co_code
+        and a.co_consts == b.co_consts
+        and a.co_names == b.co_names
+    )
 
 
 def _location(fn: Any) -> str:

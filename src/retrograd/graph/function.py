@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.autodiff.overrides import override_key
 from retrograd.core import dtypes, nest
 from retrograd.core.execute import context, define_op, execute, variable_accessed
 from retrograd.core.registry import RegisterGradient, accepts_missing_upstream
@@ -177,7 +178,7 @@ class ConcreteFunction:
         ``saving_backward``."""
         targets = [*self.inputs, *self.variables]
         wanted = wanted or (True,) * len(targets)
-        key = ("plain", wanted)
+        key = ("plain", wanted, override_key())  # traced under the override scope of now
         if key not in self._backward:
             with self.graph.as_default():
                 upstream = [
@@ -202,7 +203,7 @@ class ConcreteFunction:
     def saving_backward(self, wanted: tuple = ()) -> ConcreteFunction:
         """The gradient fed the saved forward values: (inputs..., upstream per output...,
         values read..., saved values...) -> as ``backward_function``."""
-        key = ("saving", wanted)
+        key = ("saving", wanted, override_key())
         if key not in self._backward:
             plain = self.backward_function(wanted=wanted)
             self._backward[key] = self._gradient_function(

@@ -27,11 +27,12 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.autodiff.overrides import check_op_types
 from retrograd.core import dtypes
 from retrograd.core import tensor as tensor_module
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import OpDef, Operation, context, define_op, observe_operation
-from retrograd.core.registry import gradient_registry, no_gradient
+from retrograd.core.registry import no_gradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
@@ -170,7 +171,11 @@ class SymbolicTensor(Tensor):
 class GraphOperation(Operation):
     """An operation in a graph: an eager record's interface plus ``graph`` and ``op_def``."""
 
-    __slots__ = ("graph", "op_def", "_index")
+    __slots__ = ("graph", "op_def", "_index", "gradient_override")
+
+    # The gradient name a gradient_override_map gave it: tf.gradients uses that gradient,
+    # GradientTape ignores it (as in TensorFlow).
+    gradient_override: str | None
 
     def run(self, feed_dict: dict | None = None, session: Any = None) -> None:
         """Runs this operation (and what it needs) in ``session`` (TF1's ``Operation.run``)."""
@@ -191,26 +196,6 @@ _creation_counter = itertools.count()
 def creation_order(op: GraphOperation) -> int:
     """Orders graph operations by creation, across graphs: an op comes after its inputs'."""
     return op._index
-
-
-class _OverriddenGradient:
-    """The gradient of an op created inside ``gradient_override_map``: looked up when used."""
-
-    __slots__ = ("op_type",)
-
-    def __init__(self, op_type: str) -> None:
-        self.op_type = op_type
-
-    @property
-    def describe(self) -> str:
-        return (
-            f"the gradient function '{self.op_type}' (overriding by gradient_override_map, "
-            f"registered at {gradient_registry.location(self.op_type)})"
-        )
-
-    def __call__(self, op: Operation, *grads: Any) -> Any:
-        rule = gradient_registry.lookup(self.op_type)
-        return None if rule is None else rule(op, *grads)
 
 
 class Graph:
@@ -266,7 +251,10 @@ class Graph:
     @contextlib.contextmanager
     def gradient_override_map(self, op_type_map: dict[str, str]) -> Iterator[None]:
         """Ops of the given types created inside use the gradient registered under the mapped
-        name (``{"Relu": "GuidedRelu"}``)."""
+        name (``{"Relu": "GuidedRelu"}``) in ``tf.gradients``; as in TensorFlow, GradientTape
+        ignores it (use ``retrograd.gradient_override`` under a tape). An unknown op type is
+        a ValueError naming the closest known ones."""
+        check_op_types(op_type_map, "gradient_override_map")
         previous = dict(self._overrides)
         self._overrides.update(op_type_map)
         try:
@@ -288,8 +276,7 @@ class Graph:
             raise InvalidArgumentError(f"{e} [while building op '{op_name}']") from None
         op = GraphOperation(op_def.type, inputs, (), attrs, op_name, None)
         op.graph, op.op_def, op._index = self, op_def, next(_creation_counter)
-        if op_def.type in self._overrides:
-            op.grad_fn = _OverriddenGradient(self._overrides[op_def.type])
+        op.gradient_override = self._overrides.get(op_def.type) if self._overrides else None
         op.outputs = tuple(SymbolicTensor(meta, op, i) for i, meta in enumerate(metas))
         self._operations.append(op)
         self._by_name[op_name] = op

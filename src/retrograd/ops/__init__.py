@@ -28,6 +28,7 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     nn_losses,
     nn_ops,
     norm_ops,
+    numpy_function_ops,
     operators,
     pad_ops,
     pool_ops,

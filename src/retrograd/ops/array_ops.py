@@ -279,8 +279,10 @@ def _strided_slice_grad_grad(op, grad):
 # --- fills, identities and selection ------------------------------------------------------
 
 _Fill = define_op("Fill", lambda value, dims: np.full_like(value, value, shape=dims))
-_ZerosLike = define_op("ZerosLike", np.zeros_like)
-_OnesLike = define_op("OnesLike", np.ones_like)
+# The input's shape and dtype, known or not (a NumPy function's output has unknown rank).
+_same_meta = lambda metas, **_: [(metas[0].shape, metas[0].dtype)]  # noqa: E731
+_ZerosLike = define_op("ZerosLike", np.zeros_like, shape_fn=_same_meta)
+_OnesLike = define_op("OnesLike", np.ones_like, shape_fn=_same_meta)
 _Identity = define_op("Identity", lambda x: x, forwards_inputs=True)
 _StopGradient = define_op("StopGradient", lambda x: x, forwards_inputs=True)
 _SelectV2 = define_op("SelectV2", np.where)

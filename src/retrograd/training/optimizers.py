@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.autodiff.explain import none_gradient_reasons
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import dtypes
 from retrograd.core.tensor import convert_to_tensor
@@ -92,7 +93,7 @@ class Optimizer(abc.ABC):
         if pairs and not updates:
             raise ValueError(
                 f"{self.name}.apply_gradients: no gradients provided for any variable "
-                f"{[v.name for _, v in pairs]}"
+                f"{[v.name for _, v in pairs]}" + none_gradient_reasons([v for _, v in pairs])
             )
         lr = self._current_learning_rate()
         step = int(self.iterations.numpy()) + 1

@@ -1,0 +1,214 @@
+"""Tensors a custom gradient captures: used by its forward or its ``grad_fn`` without being
+inputs, while a tape differentiates them.
+
+The custom op's gradient reaches its inputs only, so a captured tensor gets nothing through
+the rule: the gradient with respect to whatever it came from is silently None (in
+TensorFlow too). retrograd warns once per call site, naming the tensor and the rule and
+saying how to fix it (pass the tensor as an argument); with
+``retrograd.debugging.enable_strict_custom_gradients()`` it is a ``ValueError`` instead.
+
+Not reported: values the forward computes from its inputs (``e = exp(x)`` used by
+``grad_fn``: they stay connected), variables (they are the rule's ``variables``), and
+custom gradients defined inside another rule's ``grad_fn`` (seed 004's
+``first_order_custom`` captures the upstream gradient by design).
+
+>>> import warnings, retrograd as rg
+>>> x = rg.constant(2.0)
+>>> with warnings.catch_warnings(record=True) as caught:
+...     warnings.simplefilter("always")
+...     with rg.GradientTape() as tape:
+...         tape.watch(x)
+...         scale = x * 3.0
+...         @rg.custom_gradient
+...         def f(a):
+...             return a * scale, lambda dy: dy * scale
+...         y = f(x)
+>>> "uses the tensor 'scale'" in str(caught[0].message)
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from retrograd.core.execute import context
+from retrograd.core.registry import function_location
+from retrograd.core.tensor import Tensor
+from retrograd.core.variables import Variable
+
+__all__ = [
+    "tape_sizes",
+    "report_captures",
+    "CapturedTensorWarning",
+    "enable_strict_custom_gradients",
+    "disable_strict_custom_gradients",
+]
+
+
+def enable_strict_custom_gradients() -> None:
+    """From now on (in this thread), a custom gradient that captures a tensor being
+    differentiated raises ValueError instead of warning.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.enable_strict_custom_gradients()
+    >>> x = rg.constant(2.0)
+    >>> with rg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     scale = x * 3.0
+    ...     @rg.custom_gradient
+    ...     def f(a):
+    ...         return a * scale, lambda dy: dy * scale
+    ...     y = f(x)
+    Traceback (most recent call last):
+        ...
+    ValueError: custom_gradient function 'f' ... uses the tensor 'scale' ...
+    >>> rg.debugging.disable_strict_custom_gradients()
+    """
+    context.strict_custom_gradients = True
+
+
+def disable_strict_custom_gradients() -> None:
+    """Captured tensors in custom gradients warn again (the default)."""
+    context.strict_custom_gradients = False
+
+
+class CapturedTensorWarning(UserWarning):
+    """A custom gradient uses a tensor being differentiated that is not one of its inputs."""
+
+
+def tape_sizes() -> list[int]:
+    """How many values each active tape tracks now (taken before a custom gradient's
+    forward: the records added after it are the forward's, a tape's map keeping the order of
+    recording, so the forward runs at full speed)."""
+    return [len(tape._tracked) for tape in context.tapes]
+
+
+def _forward_captures(tapes: list, sizes: list, inputs: list) -> tuple[set, list]:
+    """The ids of the values the forward produced (with its inputs), and the tensors from
+    outside that the ops it ran used while a tape tracked them."""
+    produced = {id(x) for x in inputs}
+    captured: list = []
+    for tape, size in zip(tapes, sizes):
+        tracked = tape._tracked
+        added = len(tracked) - size
+        if added <= 0:
+            continue
+        new = list(itertools.islice(reversed(tracked.items()), added))
+        for key, _ in new:
+            produced.add(key)
+        last = None
+        for _, op in new:
+            if op is None or op is last:  # a watched value; the same op's next output
+                continue
+            last = op
+            for value in op.inputs:
+                key = id(value)
+                if key in produced or key not in tracked or isinstance(value, Variable):
+                    continue
+                produced.add(key)  # reported once
+                captured.append((value, "forward"))
+    return produced, captured
+
+
+def tracking_tape(value: Any) -> Any:
+    """The innermost active tape that tracks ``value``, or None."""
+    for tape in reversed(context.tapes):
+        if id(value) in tape._tracked:
+            return tape
+    return None
+
+
+def report_captures(
+    sizes: list, f: Callable, grad_fn: Callable, describe: Callable, inputs: list, keyword: Any
+) -> None:
+    """Warns (or raises, in strict mode) for each tensor that the forward of ``f`` (run since
+    ``sizes = tape_sizes()``) or ``grad_fn``'s closure captured (``describe(f)`` names the
+    rule), when the tape differentiating it records the rule (a tape that tracks none of the
+    inputs sees the forward's own ops, as in TensorFlow: nothing is lost); notes it on the
+    tape for ``gradient(..., explain=True)``. ``keyword``: tensors passed by keyword (not
+    inputs, and not captures either: a warning of their own names them)."""
+    tapes = context.tapes
+    if len(tapes) != len(sizes):  # the forward entered or left a tape: nothing to compare
+        return
+    produced, captured = _forward_captures(tapes, sizes, [*inputs, *keyword])
+    cells = getattr(grad_fn, "__closure__", None)
+    if cells:
+        for cell in cells:
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if (
+                type(value) is not Variable
+                and isinstance(value, Tensor)
+                and id(value) not in produced
+                and tracking_tape(value) is not None
+            ):
+                produced.add(id(value))
+                captured.append((value, "grad_fn"))
+    if captured:
+        _report(captured, f, grad_fn, describe, inputs)
+
+
+def _report(captured: list, f: Callable, grad_fn: Callable, describe: Callable, inputs: list):
+    for value, where in captured:
+        tape = tracking_tape(value)
+        if not tape._should_record(inputs):
+            continue
+        name = _name_of(value, f, grad_fn)
+        message = (
+            f"{describe(f)} uses the tensor {name} ({describe_tensor(value)}) in its {where} "
+            f"without taking it as an input, while a GradientTape differentiates it: the rule "
+            f"gives it no gradient, so gradients with respect to what it was computed from "
+            f"are None through this call. Fix: pass it as an argument of "
+            f"'{f.__name__}' and return its gradient from grad_fn."
+        )
+        notes = getattr(tape, "_notes", None)
+        if notes is not None:
+            notes.setdefault(id(value), ("captured", message))
+        if context.strict_custom_gradients:
+            raise ValueError(message)
+        warnings.warn(message, CapturedTensorWarning, stacklevel=5)
+
+
+def describe_tensor(value: Any) -> str:
+    """``shape (2,), float32, computed by op 'Mul' (type Mul) at file:line``: what is known."""
+    text = f"shape {tuple(value._value.shape)}, {value._value.dtype.name}"
+    tape = tracking_tape(value)
+    op = tape._tracked.get(id(value)) if tape is not None else None
+    if op is None:
+        return text + ", watched directly"
+    text += f", computed by op '{op.name}' (type {op.type})"
+    site = context.op_sites.get(op) if context.op_sites is not None else None
+    return text + (f" at {site}" if site else "")
+
+
+def _closure(fn: Callable) -> list[tuple[str, Any]]:
+    code, cells = getattr(fn, "__code__", None), getattr(fn, "__closure__", None)
+    if code is None or not cells:
+        return []
+    found = []
+    for name, cell in zip(code.co_freevars, cells):
+        try:
+            found.append((name, cell.cell_contents))
+        except ValueError:  # an empty cell
+            continue
+    return found
+
+
+def _name_of(value: Any, f: Callable, grad_fn: Callable) -> str:
+    """How the user's code calls ``value``: a name in the closures or globals of ``f`` and
+    ``grad_fn`` (``'scale'``), else ``a tensor``."""
+    for fn in (grad_fn, f):
+        for name, held in _closure(fn):
+            if held is value:
+                return f"'{name}'"
+    for fn in (f, grad_fn):
+        code, scope = getattr(fn, "__code__", None), getattr(fn, "__globals__", {})
+        for name in getattr(code, "co_names", ()):
+            if scope.get(name) is value:
+                return f"'{name}'"
+    return f"a tensor defined outside it (rule at {function_location(f)})"

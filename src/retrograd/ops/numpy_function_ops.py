@@ -1,0 +1,118 @@
+"""``numpy_function``: NumPy code as an op, eagerly, under ``function`` and in a Session.
+
+As in TensorFlow, its gradient is None: NumPy code is opaque to differentiation. To give
+NumPy code a gradient, wrap it in a ``custom_gradient`` whose forward and ``grad_fn`` both
+call ``numpy_function`` (the derivative written in NumPy too); that works in all three
+modes. A second derivative through such a rule would need the derivative of the NumPy code
+that ``grad_fn`` ran, which nothing knows: asking for it is an error that says so (in
+TensorFlow it is a silent None).
+
+>>> import numpy as np, retrograd as rg
+>>> @rg.custom_gradient
+... def np_sin(x):
+...     y = rg.numpy_function(np.sin, [x], rg.float32)
+...     def grad(dy):
+...         return dy * rg.numpy_function(np.cos, [x], rg.float32)
+...     return y, grad
+>>> x = rg.constant([0.0, 1.0])
+>>> with rg.GradientTape() as tape:
+...     tape.watch(x)
+...     y = np_sin(x)
+>>> [round(float(g), 4) for g in tape.gradient(y, x).numpy()]
+[1.0, 0.5403]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from retrograd.core.dtypes import as_dtype
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import context, define_op, execute
+from retrograd.core.registry import RegisterGradient
+from retrograd.core.tensor import convert_to_tensor
+
+__all__ = ["numpy_function"]
+
+
+def _name(func: Callable) -> str:
+    return getattr(func, "__qualname__", None) or repr(func)
+
+
+def _kernel(*arrays: Any, func: Callable, Tout: tuple, in_gradient: bool) -> tuple:
+    returned = func(*arrays)
+    values = list(returned) if isinstance(returned, (list, tuple)) else [returned]
+    if len(values) != len(Tout):
+        raise InvalidArgumentError(
+            f"numpy_function: '{_name(func)}' returned {len(values)} value(s) but Tout lists "
+            f"{len(Tout)} ({[d.name for d in Tout]})"
+        )
+    outputs = []
+    for i, (value, dtype) in enumerate(zip(values, Tout)):
+        if isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic):
+            # a Python number: Tout's type
+            value = np.asarray(value, dtype=dtype.as_numpy_dtype)
+        elif not isinstance(value, (np.ndarray, np.generic)):
+            raise InvalidArgumentError(
+                f"numpy_function: '{_name(func)}' returned a {type(value).__name__} for output "
+                f"{i}; it must return NumPy arrays (or Python numbers)"
+            )
+        if value.dtype != dtype.as_numpy_dtype:
+            raise InvalidArgumentError(
+                f"numpy_function: '{_name(func)}' returned {value.dtype} for output {i}, but "
+                f"Tout says {dtype.name}; cast it in the function (.astype)"
+            )
+        outputs.append(np.array(value))  # its own buffer: the function may keep the array
+    return tuple(outputs)
+
+
+def _shapes(metas: Any, func: Callable, Tout: tuple, in_gradient: bool) -> list:
+    return [(None, d.as_numpy_dtype) for d in Tout]  # unknown until the NumPy code runs
+
+
+_PyFunc = define_op("PyFunc", _kernel, multi_output=True, shape_fn=_shapes, stateful=True)
+_PyFuncStateless = define_op("PyFuncStateless", _kernel, multi_output=True, shape_fn=_shapes)
+
+
+def numpy_function(
+    func: Callable, inp: Sequence[Any], Tout: Any, stateful: bool = True, name: str | None = None
+) -> Any:
+    """Calls ``func`` on the NumPy values of ``inp``; returns its results as tensors of the
+    types ``Tout`` (one dtype: one tensor; a list: a list). Its gradient is None.
+
+    ``stateful=False`` tells graphs that the function depends only on its inputs.
+
+    >>> import numpy as np, retrograd as rg
+    >>> rg.numpy_function(lambda a: np.sort(a)[::-1], [rg.constant([2.0, 3.0, 1.0])],
+    ...                   rg.float32).numpy().tolist()
+    [3.0, 2.0, 1.0]
+    """
+    if not callable(func):
+        raise TypeError(f"numpy_function: func must be callable, got {func!r}")
+    single = not isinstance(Tout, (list, tuple))
+    dtypes = tuple(as_dtype(d) for d in ([Tout] if single else Tout))
+    if not isinstance(inp, (list, tuple)):
+        raise TypeError(f"numpy_function: inp must be a list of tensors, got {type(inp).__name__}")
+    inputs = [convert_to_tensor(x) for x in inp]
+    attrs = {"func": func, "Tout": dtypes, "in_gradient": context.rule_depth > 0}
+    outputs = execute(_PyFunc if stateful else _PyFuncStateless, inputs, attrs, name)
+    return outputs[0] if single else list(outputs)
+
+
+def _numpy_function_grad(op: Any, *grads: Any) -> list:
+    if op.get_attr("in_gradient"):
+        raise InvalidArgumentError(
+            f"numpy_function: a derivative of NumPy code was asked for: op '{op.name}' ran "
+            f"'{_name(op.get_attr('func'))}' inside a gradient function, so differentiating "
+            f"that gradient (a second derivative) needs the derivative of the NumPy code, "
+            f"which is not known. Compute the gradient with retrograd ops, or give the NumPy "
+            f"call in grad_fn a custom_gradient of its own."
+        )
+    return [None] * len(op.inputs)  # as TensorFlow: NumPy code has no gradient
+
+
+RegisterGradient("PyFunc")(_numpy_function_grad)
+RegisterGradient("PyFuncStateless")(_numpy_function_grad)
