@@ -3,4 +3,14 @@ every op goes through, and the records tapes keep), the gradient registry, ``nes
 error types. It imports nothing from the layers above; ops register the few hooks it needs
 (``tensor.set_stack_op``)."""
 
-__all__ = ["dtypes", "errors", "execute", "nest", "registry", "shapes", "tensor", "variables"]
+__all__ = [
+    "dtypes",
+    "errors",
+    "execute",
+    "names",
+    "nest",
+    "registry",
+    "shapes",
+    "tensor",
+    "variables",
+]

@@ -28,6 +28,7 @@ import numpy as np
 
 from retrograd.core import dtypes, nest
 from retrograd.core.execute import context, define_op, execute, variable_accessed
+from retrograd.core.names import valid_name_from
 from retrograd.core.registry import RegisterGradient, accepts_missing_upstream
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
@@ -432,7 +433,7 @@ class Function:
                     placeholder(
                         s.dtype,
                         s.shape if s.shape.rank is not None else None,
-                        name=s.name or "input",
+                        name=valid_name_from(s.name, "input") if s.name else "input",
                     )
                     for s in specs
                     if s is not None

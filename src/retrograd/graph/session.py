@@ -18,6 +18,7 @@ import numpy as np
 
 from retrograd.core import nest
 from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
@@ -26,12 +27,11 @@ from retrograd.graph.plan import Plan, ops_needed
 
 __all__ = ["Session", "get_default_session"]
 
-_default_sessions: list[Session] = []
-
 
 def get_default_session() -> Session | None:
-    """The innermost session entered with ``with``, if any."""
-    return _default_sessions[-1] if _default_sessions else None
+    """The innermost session this thread entered with ``with``, if any."""
+    sessions = context.sessions
+    return sessions[-1] if sessions else None
 
 
 class Session:
@@ -44,14 +44,14 @@ class Session:
         self._graph_context: Any = None
 
     def __enter__(self) -> Session:
-        _default_sessions.append(self)
+        context.sessions.append(self)
         self._graph_context = self.graph.as_default()
         self._graph_context.__enter__()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self._graph_context.__exit__(*exc)
-        _default_sessions.remove(self)
+        context.sessions.remove(self)
         self.close()
 
     def close(self) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.errors import InvalidArgumentError
-from retrograd.core.execute import define_op, execute
+from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, constant_value
@@ -93,11 +93,6 @@ def broadcast_like(x: Tensor, like: Any) -> Tensor:
     return execute(_BroadcastLike, (x, like))
 
 
-# How many leading axes of the gradients in flight index a batch of backward passes (rows
-# of a Jacobian computed at once); set by the backward walk for its rules, 0 otherwise.
-_batch_dims = 0
-
-
 @contextlib.contextmanager
 def gradient_batch_dims(count: int) -> Iterator[None]:
     """Within this block, ``unbroadcast`` keeps the first ``count`` axes of every gradient."""
@@ -111,8 +106,7 @@ def gradient_batch_dims(count: int) -> Iterator[None]:
 def set_gradient_batch_dims(count: int) -> int:
     """Sets the count ``gradient_batch_dims`` sets (for the backward walk, which restores it
     itself); returns the previous count."""
-    global _batch_dims
-    saved, _batch_dims = _batch_dims, count
+    saved, context.gradient_batch_dims = context.gradient_batch_dims, count
     return saved
 
 
@@ -125,7 +119,7 @@ def unbroadcast(grad: Tensor, like: Any) -> Tensor:
     """
     shape = like if type(like) is tuple else like._value.shape
     grad_shape = grad._value.shape
-    batch = _batch_dims
+    batch = context.gradient_batch_dims  # (per thread: see execute.context)
     if grad_shape == shape and not batch and shape is not None and None not in shape:
         return grad  # the common case: nothing was broadcast
     if not (_fully_known(shape) and _fully_known(grad_shape)):

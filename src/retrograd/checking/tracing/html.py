@@ -131,7 +131,10 @@ def fragment(trace: Any) -> str:
     root = f"rg-trace-{os.getpid()}-{next(_counter)}"
     nodes, edges, cut = build(trace)
     svg = layout_svg(nodes, edges, prefix=f"{root}-")
-    data = json.dumps({"nodes": _node_data(nodes)}).replace("</", "<\\/")
+    # Inside <script>, "<!--" and "</script" would end or bend the element: JSON's \u escapes
+    # keep names like "<!--<script>" as data.
+    data = json.dumps({"nodes": _node_data(nodes)})
+    data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     esc = html.escape
     summary = (
         f"{len(trace.ops)} ops, {len(trace.gradients)} gradient records, "
