@@ -54,12 +54,17 @@ class Tensor:
         return self._value.ndim
 
     def numpy(self) -> Any:
-        """The value as NumPy: a NumPy scalar for rank 0, else a read-only array view."""
-        return _readonly(self._value)
+        """The value as NumPy: a NumPy scalar for rank 0, else a writable copy (TensorFlow's:
+        writing to it leaves the tensor unchanged)."""
+        return _copy(self._value)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        array = np.asarray(self._value, dtype=dtype)
-        return array.copy() if copy else array
+        """``np.asarray(t)`` is a read-only view of the tensor's buffer (as TensorFlow's):
+        writing to it raises instead of changing a value tapes may have saved. A copy
+        (``np.array(t)``, another dtype) is the caller's own, writable."""
+        if copy or (dtype is not None and np.dtype(dtype) != self._value.dtype):
+            return np.array(self._value, dtype=dtype)
+        return _readonly_array(self._value)
 
     def __len__(self) -> int:
         if self._value.ndim == 0:
@@ -150,10 +155,14 @@ class Reference:
         return f"<Reference wrapping {self._obj!r}>"
 
 
-def _readonly(value: Any) -> Any:
+def _copy(value: Any) -> Any:
     if value.ndim == 0:
         return value[()]
-    view = value.view()
+    return np.array(value)
+
+
+def _readonly_array(value: Any) -> np.ndarray:
+    view = np.asarray(value).view()
     view.flags.writeable = False
     return view
 

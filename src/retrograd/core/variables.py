@@ -24,7 +24,7 @@ from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import (
     Reference,
     Tensor,
-    _readonly,
+    _copy,
     constant,
     convert_to_tensor,
     numpy_text,
@@ -100,8 +100,8 @@ class Variable:
         return self.read_value()
 
     def numpy(self) -> Any:
-        """The current value: a NumPy scalar for rank 0, else a read-only array snapshot."""
-        return _readonly(self._value)
+        """The current value: a NumPy scalar for rank 0, else a writable copy (TensorFlow's)."""
+        return _copy(self._value)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         return np.array(self._value, dtype=dtype)
