@@ -262,20 +262,7 @@ def _square_grad(op, grad):
     return grad * (2 * conj(op.inputs[0]))
 
 
-@RegisterGradient("Sqrt")
-def _sqrt_grad(op, grad):
-    return grad * 0.5 / conj(op.outputs[0])
-
-
-@RegisterGradient("Rsqrt")
-def _rsqrt_grad(op, grad):
-    y = conj(op.outputs[0])
-    return grad * (-0.5 * y * y * y)
-
-
-@RegisterGradient("Reciprocal")
-def _reciprocal_grad(op, grad):
-    return grad * -square(conj(op.outputs[0]))
+# The gradients of Sqrt, Rsqrt and Reciprocal are ops of their own: see power_grad_ops.
 
 
 @RegisterGradient("Exp")
