@@ -44,6 +44,11 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
             raise ValueError(f"Reshape: shape {list(shape)} has more than one unknown dimension")
         shape = [-1 if d is None else d for d in shape]
     target = broadcast.static_shape(shape, "Reshape")
+    for i, d in enumerate(target):
+        if d < -1:
+            raise InvalidArgumentError(
+                f"Reshape: Size {i} must be non-negative, not {d} (shape {list(target)})"
+            )
     if target == tuple(x._value.shape):
         return x
     return execute(_Reshape, (x,), {"shape": target}, name)
@@ -54,6 +59,11 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
     x = tensor_arg("Transpose", a, ANY, "a")
     ndim = x._value.ndim
     perm = tuple(range(ndim))[::-1] if perm is None else broadcast.static_shape(perm, "Transpose")
+    out_of_range = [p for p in perm if not -ndim <= p < ndim]
+    if out_of_range:
+        raise InvalidArgumentError(
+            f"Transpose: {out_of_range[0]} is out of range [{-ndim}, {ndim}) in perm {list(perm)}"
+        )
     if sorted(p % ndim if ndim else p for p in perm) != list(range(ndim)) or len(perm) != ndim:
         raise InvalidArgumentError(
             f"Transpose: perm {list(perm)} is not a permutation of {ndim} axes"
@@ -300,21 +310,20 @@ def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
     v = tensor_arg("Fill", value, ANY, "value")
     if v._value.ndim != 0:
         raise InvalidArgumentError(f"Fill: value must be a scalar, got shape {tuple(v.shape)}")
-    return execute(_Fill, (v,), {"dims": broadcast.static_shape(dims, "Fill")}, name)
+    shape = broadcast.check_dimensions(broadcast.static_shape(dims, "Fill", "dims"), "Fill")
+    return execute(_Fill, (v,), {"dims": shape}, name)
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of zeros (a constant: it has no inputs to differentiate)."""
-    return Tensor(
-        np.zeros(broadcast.static_shape(shape, "zeros"), dtype=as_dtype(dtype).as_numpy_dtype)
-    )
+    dims = broadcast.check_dimensions(broadcast.static_shape(shape, "zeros"), "zeros")
+    return Tensor(np.zeros(dims, dtype=as_dtype(dtype).as_numpy_dtype))
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of ones."""
-    return Tensor(
-        np.ones(broadcast.static_shape(shape, "ones"), dtype=as_dtype(dtype).as_numpy_dtype)
-    )
+    dims = broadcast.check_dimensions(broadcast.static_shape(shape, "ones"), "ones")
+    return Tensor(np.ones(dims, dtype=as_dtype(dtype).as_numpy_dtype))
 
 
 def _like(op, input, dtype, name):

@@ -28,16 +28,44 @@ from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
 
 
-def static_shape(shape: Any, op_type: str) -> tuple[int, ...]:
-    """A shape argument (list, tuple, TensorShape or int tensor) as a tuple of ints."""
+def static_shape(shape: Any, op_type: str, arg: str = "shape") -> tuple[int, ...]:
+    """A shape argument (list, tuple, TensorShape or int tensor) as a tuple of ints.
+
+    As TensorFlow: Python floats and strings are a TypeError, a tensor of another dtype than
+    int32/int64 an InvalidArgumentError, and values beyond int64 a ValueError.
+    """
     if isinstance(shape, Tensor):
-        shape = np.asarray(constant_value(shape)).tolist()
-    elif isinstance(shape, (int, np.integer)):
+        if shape._value.dtype.kind not in "iu" or shape._value.ndim > 1:
+            raise InvalidArgumentError(
+                f"{op_type}: `{arg}` must be an int32 or int64 tensor of rank 0 or 1, got "
+                f"{shape.dtype.name} with shape {tuple(shape.shape)}"
+            )
+        shape = np.atleast_1d(constant_value(shape)).tolist()
+    elif isinstance(shape, (int, np.integer)) and not isinstance(shape, (bool, np.bool_)):
         shape = [shape]
-    try:
-        return tuple(int(d) for d in shape)
-    except (TypeError, ValueError):
-        raise TypeError(f"{op_type}: shape must be a list of ints, got {shape!r}") from None
+    elif isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
+        raise TypeError(f"{op_type}: `{arg}` must be a list of ints, got {shape!r}")
+    dims = []
+    for d in shape:
+        if isinstance(d, Tensor) and d._value.dtype.kind in "iu" and d._value.ndim == 0:
+            d = constant_value(d)
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
+            raise TypeError(f"{op_type}: `{arg}` must be a list of ints, got {shape!r}")
+        if not -(2**63) <= d < 2**63:
+            raise ValueError(
+                f"{op_type}: Can't convert Python sequence with out-of-range integer to Tensor "
+                f"(`{arg}` = {shape!r})"
+            )
+        dims.append(int(d))
+    return tuple(dims)
+
+
+def check_dimensions(dims: tuple, op_type: str) -> tuple:
+    """``dims`` when none is negative; else InvalidArgumentError as TensorFlow's Fill."""
+    for d in dims:
+        if d < 0:
+            raise InvalidArgumentError(f"{op_type}: Dimension {d} must be >= 0")
+    return dims
 
 
 def _sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:

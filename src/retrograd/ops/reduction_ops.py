@@ -31,11 +31,17 @@ def normalize_axes(op_type: str, axis: Any, ndim: int) -> tuple[int, ...] | None
     if axis is None:
         return None
     if isinstance(axis, Tensor):
+        if axis._value.dtype.kind not in "iu":
+            raise InvalidArgumentError(
+                f"{op_type}: `axis` must be an int32 or int64 tensor, got {axis.dtype.name}"
+            )
         axis = np.asarray(constant_value(axis)).tolist()
-    if isinstance(axis, (int, np.integer)):
+    if isinstance(axis, (int, np.integer)) or not isinstance(axis, (list, tuple, range)):
         axis = [axis]
     axes = []
     for a in axis:
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+            raise TypeError(f"{op_type}: `axis` must be an int or a list of ints, got {a!r}")
         a = int(a)
         if not -ndim <= a < ndim:
             raise InvalidArgumentError(
