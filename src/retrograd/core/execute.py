@@ -205,6 +205,7 @@ class _Context(threading.local):
     ``gradient_batch_dims``: how many leading axes of the gradients in flight index a batch
     of backward passes (rows of a Jacobian computed at once).
     ``sessions``: the sessions entered with ``with``, innermost last.
+    ``functions_tracing``: the ``retrograd.function`` objects being traced (no recursion).
     ``gradient_checkers`` and ``numerics_checkers``: the checks that
     ``enable_gradient_checks`` and ``enable_check_numerics`` installed in this thread.
 
@@ -224,6 +225,7 @@ class _Context(threading.local):
         self.sessions: list = []
         self.gradient_checkers: list = []
         self.numerics_checkers: list = []
+        self.functions_tracing: list = []  # retrograd.function objects tracing now
         self.default_graph: Any = None
         self.graph: Any = None  # the Graph ops are added to; None: eager execution
         factory = graph_mode_by_default.factory

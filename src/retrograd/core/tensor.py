@@ -231,7 +231,17 @@ def _python_array(value: Any, dtype: DType | None = None) -> np.ndarray:
     if dtype is not None:
         return _checked_cast(array, dtype, value)
     if kind == "f":
-        return array.astype(np.float32)
+        narrowed = array.astype(np.float32)
+        if (
+            array.size
+            and np.isinf(narrowed).any()
+            and (np.isinf(narrowed) & np.isfinite(array)).any()
+        ):
+            raise ValueError(  # (TensorFlow's message, and why)
+                "Can't convert Python sequence with a value out of range for a double-precision "
+                f"float: {value!r} does not fit the default dtype float32; pass dtype=float64"
+            )
+        return narrowed
     if kind in "iu":
         fits = not array.size or (array.min() >= _INT32.min and array.max() <= _INT32.max)
         return array.astype(np.int32 if fits else np.int64)
@@ -345,6 +355,8 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
                 f"Expected tensor {value.numpy()} with dtype {as_dtype(dtype).name}, "
                 f"but got dtype {value.dtype.name}."
             )
+        if shape is None or tuple(shape) == tuple(value.shape):
+            return value  # the tensor itself, as TensorFlow: gradients still flow through it
         array = value._value
     elif _is_array(value) or _is_duck_array(value):
         array = np.array(value) if _is_array(value) else _duck_copy(value)

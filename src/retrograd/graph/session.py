@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -69,8 +70,13 @@ class Session:
         operations give None. ``feed_dict`` maps placeholders (or names) to values."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        leaves = [self._element(f) for f in nest.flatten(fetches)]
-        feeds = {self._element(k): v for k, v in (feed_dict or {}).items()}
+        if feed_dict is not None and not isinstance(feed_dict, Mapping):
+            raise TypeError(
+                f"Session.run: feed_dict must be a dictionary, got {type(feed_dict).__name__}: "
+                f"{feed_dict!r}"
+            )
+        leaves = [self._element(f, "fetch") for f in nest.flatten(fetches)]
+        feeds = {self._element(k, "feed"): v for k, v in (feed_dict or {}).items()}
         feed_tensors = list(feeds)
         outputs = [leaf for leaf in leaves if not isinstance(leaf, GraphOperation)]
         key = (tuple(id(x) for x in leaves), tuple(id(t) for t in feed_tensors))
@@ -88,8 +94,16 @@ class Session:
         ]
         return nest.pack_sequence_as(fetches, results)
 
-    def _element(self, item: Any) -> Any:
-        item = self.graph.as_graph_element(item)
+    def _element(self, item: Any, role: str) -> Any:
+        try:
+            item = self.graph.as_graph_element(item)
+        except (KeyError, ValueError) as e:  # an unknown name: TensorFlow's errors
+            reason = e.args[0] if e.args else e
+            if role == "fetch":
+                raise ValueError(
+                    f"Argument `fetch` = {item} cannot be interpreted as a Tensor. ({reason})"
+                ) from None
+            raise TypeError(f"Cannot interpret feed_dict key as Tensor: {reason}") from None
         if isinstance(item, (SymbolicTensor, GraphOperation)) and item.graph is not self.graph:
             raise ValueError(f"Fetch or feed {item.name} is not an element of this session's graph")
         if not isinstance(item, (SymbolicTensor, GraphOperation, Tensor, Variable)):
