@@ -157,7 +157,9 @@ def _axis_in(op_type: str, axis: int, ndim: int) -> int:
 
 
 def concat(values: list, axis: int, name: str | None = None) -> Tensor:
-    """Joins tensors along an existing ``axis``."""
+    """Joins tensors along an existing ``axis`` (a single tensor is one value, as TensorFlow)."""
+    if isinstance(values, Tensor):
+        values = [values]
     tensors = _same_dtype("ConcatV2", list(values))
     ndim = tensors[0]._value.ndim
     if ndim == 0:

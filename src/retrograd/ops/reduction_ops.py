@@ -40,6 +40,8 @@ def normalize_axes(op_type: str, axis: Any, ndim: int) -> tuple[int, ...] | None
         axis = [axis]
     axes = []
     for a in axis:
+        if isinstance(a, (str, bytes)):  # (TensorFlow: a string tensor, refused by the op)
+            raise InvalidArgumentError(f"{op_type}: `axis` must be int32 or int64, got {a!r}")
         if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
             raise TypeError(f"{op_type}: `axis` must be an int or a list of ints, got {a!r}")
         a = int(a)
@@ -272,12 +274,27 @@ def _cumsum_grad(op, grad):
 
 @RegisterGradient("Cumprod")
 def _cumprod_grad(op, grad):
-    # As TensorFlow: divides by x, so it is undefined where x has zeros.
-    x = op.inputs[0]
+    # d/dx_i sums grad_k * (the product y_k without x_i) over the k after i. Dividing y_k by
+    # x_i gives it before the first zero (in the direction of accumulation); at the first
+    # zero it is the product with that zero replaced by 1; after it, every product holds
+    # the zero: 0. (TensorFlow divides everywhere: NaN or 0 at zeros, not the derivative.)
+    # At zeros this rule's own gradient (second order) is not exact: the masks are constants.
+    x = math_ops.conj(op.inputs[0])
     axis, exclusive, reverse = _cum_attrs(op)
     prod = math_ops.conj(op.outputs[0])
-    summed = cumsum(prod * grad, axis, exclusive=exclusive, reverse=not reverse)
-    return summed / math_ops.conj(x)
+    is_zero = comparison_ops.equal(x, array_ops.zeros_like(x))
+    if isinstance(is_zero._value, np.ndarray) and not is_zero._value.any():  # (eager, no zero)
+        return cumsum(prod * grad, axis, exclusive=exclusive, reverse=not reverse) / x
+    zeros_so_far = cumsum(math_ops.cast(is_zero, dtypes.int32), axis, reverse=reverse)
+    before = comparison_ops.equal(zeros_so_far, 0)
+    ones = array_ops.ones_like(x)
+    safe_x = array_ops.where(before, x, ones)
+    summed = cumsum(prod * grad, axis, exclusive=exclusive, reverse=not reverse) / safe_x
+    first_zero = comparison_ops.logical_and(is_zero, comparison_ops.equal(zeros_so_far, 1))
+    patched = cumprod(array_ops.where(first_zero, ones, x), axis, exclusive, reverse)
+    at_zero = cumsum(math_ops.conj(patched) * grad, axis, exclusive=exclusive, reverse=not reverse)
+    after = array_ops.where(first_zero, at_zero, array_ops.zeros_like(summed))
+    return array_ops.where(before, summed, after)
 
 
 # --- logical reductions ----------------------------------------------------------------
