@@ -22,6 +22,7 @@ from retrograd.core.tensor import Tensor, convert_to_tensor, set_stack_op
 from retrograd.ops import broadcast
 from retrograd.ops.define import ANY, BOOL, tensor_arg, tensor_pair
 from retrograd.ops.indexing import normalize_index
+from retrograd.ops.index_args import static_int
 
 # --- reshaping --------------------------------------------------------------------------
 
@@ -80,9 +81,10 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
     """Inserts a size-1 axis at ``axis`` (which may be -rank-1 ... rank)."""
     x = tensor_arg("ExpandDims", input, ANY, "input")
     ndim = x._value.ndim
-    if not -ndim - 1 <= int(axis) <= ndim:
+    axis = static_int("ExpandDims", axis, "axis")
+    if not -ndim - 1 <= axis <= ndim:
         raise InvalidArgumentError(f"ExpandDims: axis {axis} is out of range for rank {ndim}")
-    return execute(_ExpandDims, (x,), {"axis": int(axis) % (ndim + 1)}, name)
+    return execute(_ExpandDims, (x,), {"axis": axis % (ndim + 1)}, name)
 
 
 def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:
@@ -150,7 +152,7 @@ def _same_dtype(op_type: str, values: list) -> list[Tensor]:
 
 
 def _axis_in(op_type: str, axis: int, ndim: int) -> int:
-    axis = int(axis)
+    axis = static_int(op_type, axis, "axis")  # (ints only: TypeError for 1.5, "1", inf)
     if not -ndim <= axis < ndim:
         raise InvalidArgumentError(f"{op_type}: axis {axis} is out of range for rank {ndim}")
     return axis % ndim
