@@ -21,8 +21,8 @@ from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor, set_stack_op
 from retrograd.ops import broadcast
 from retrograd.ops.define import ANY, BOOL, tensor_arg, tensor_pair
-from retrograd.ops.indexing import normalize_index
 from retrograd.ops.index_args import static_int
+from retrograd.ops.indexing import normalize_index
 
 # --- reshaping --------------------------------------------------------------------------
 
