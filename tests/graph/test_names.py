@@ -161,3 +161,9 @@ def test_eager_names_are_not_checked_as_in_tensorflow():
     assert rg.exp(rg.constant(0.0), name="a b").numpy() == 1.0
     with rg.name_scope("a b") as scope:
         assert scope == "a b"
+
+
+def test_variable_names_are_checked_in_graphs():
+    with rg.Graph().as_default(), pytest.raises(ValueError, match="not a valid root scope name"):
+        rg.Variable(1.0, name=PAYLOADS[0])
+    assert rg.Variable(1.0, name="a b").name == "a b:0"  # eager: any name, as TensorFlow

@@ -19,6 +19,7 @@ import numpy as np
 from retrograd.core import dtypes
 from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
+from retrograd.core.names import check_name
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import (
@@ -78,6 +79,8 @@ class Variable:
     ) -> None:
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given")
+        if name is not None and context.graph is not None:  # (TensorFlow checks graph names)
+            check_name(name, "Variable: name")
         if callable(initial_value):
             initial_value = initial_value()
         value = constant(initial_value, dtype=dtype)._value
