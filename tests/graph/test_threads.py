@@ -171,3 +171,31 @@ def test_each_thread_has_its_own_default_graph():
     t.start()
     t.join()
     assert theirs[0] is not mine  # as TensorFlow's: the default graph belongs to the thread
+
+
+def _in_thread(fn):
+    out = []
+    t = threading.Thread(target=lambda: out.append(fn()))
+    t.start()
+    t.join()
+    return out[0]
+
+
+def test_disable_eager_execution_is_the_process_default_for_new_threads():
+    try:
+        rg.compat.v1.disable_eager_execution()
+        mode, graph = _in_thread(lambda: (rg.executing_eagerly(), rg.get_default_graph()))
+        assert mode is False and graph is not rg.get_default_graph()
+    finally:
+        rg.compat.v1.enable_eager_execution()
+    assert rg.executing_eagerly() and _in_thread(rg.executing_eagerly)
+
+
+def test_numerics_checks_belong_to_the_thread_that_enabled_them():
+    rg.debugging.enable_check_numerics()
+    try:
+        assert np.isnan(_in_thread(lambda: rg.math.log(rg.constant(-1.0)).numpy()))
+        with pytest.raises(rg.errors.InvalidArgumentError):
+            rg.math.log(rg.constant(-1.0))
+    finally:
+        rg.debugging.disable_check_numerics()
