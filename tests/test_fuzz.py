@@ -116,6 +116,23 @@ OPS = {
     "TensorShape": lambda a, b: rg.TensorShape(a),
     "Variable": lambda a, b: rg.Variable(a, name=b if isinstance(b, str) else None),
     "name": lambda a, b: rg.exp(GOOD, name=a),
+    "range": lambda a, b: rg.range(a, b),
+    "linspace": lambda a, b: rg.linspace(0.0, 1.0, a),
+    "argmax": lambda a, b: rg.argmax(GOOD, axis=a),
+    "top_k": lambda a, b: rg.math.top_k(GOOD, k=a),
+    "sort": lambda a, b: rg.sort(GOOD, axis=a, direction=b if isinstance(b, str) else "ASCENDING"),
+    "unstack": lambda a, b: rg.unstack(GOOD, num=a),
+    "einsum": lambda a, b: rg.einsum(a, GOOD),
+    "gather_nd": lambda a, b: rg.gather_nd(GOOD, a),
+    "scatter_nd": lambda a, b: rg.scatter_nd(a, b, [2]),
+    "boolean_mask": lambda a, b: rg.boolean_mask(GOOD, a),
+    "inv": lambda a, b: rg.linalg.inv(a),
+    "matrix_band_part": lambda a, b: rg.linalg.band_part(GOOD, a, b),
+    "dropout": lambda a, b: rg.nn.dropout(GOOD, rate=a, seed=b if isinstance(b, int) else None),
+    "broadcast_to": lambda a, b: rg.broadcast_to(GOOD, a),
+    "clip_by_norm": lambda a, b: rg.clip_by_norm(GOOD, a, axes=b),
+    "reduce_logsumexp": lambda a, b: rg.reduce_logsumexp(GOOD, axis=a, keepdims=b),
+    "set_seed": lambda a, b: rg.random.set_seed(a),
 }
 
 

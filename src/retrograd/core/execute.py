@@ -283,7 +283,7 @@ def execute(
             result = op.kernel(*[t._value for t in inputs])
     except InvalidArgumentError:
         raise
-    except (ValueError, IndexError, TypeError) as e:
+    except (ValueError, IndexError, TypeError, ArithmeticError) as e:  # (OverflowError too)
         shapes = ", ".join(f"{t._value.dtype}{list(t._value.shape)}" for t in inputs)
         raise InvalidArgumentError(f"{op.type}: {e} (inputs: {shapes})") from None
     if op.multi_output:

@@ -26,6 +26,7 @@ from retrograd.core.registry import RegisterGradient
 from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import array_ops, broadcast, reduction_ops
 from retrograd.ops.define import ANY, NUMERIC, tensor_arg, tensor_pair
+from retrograd.ops.index_args import static_int
 
 _ALIGNMENTS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
 
@@ -285,7 +286,8 @@ def band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = Non
     x = tensor_arg("MatrixBandPart", input, ANY, "input")
     _rank_at_least("MatrixBandPart", x, "input", 2)
     rows, cols = x._value.shape[-2:]
-    lower, upper = int(num_lower), int(num_upper)
+    lower = static_int("MatrixBandPart", num_lower, "num_lower")
+    upper = static_int("MatrixBandPart", num_upper, "num_upper")
     if lower > rows:
         raise InvalidArgumentError(
             f"MatrixBandPart: num_lower must be negative or at most the number of rows "
