@@ -274,27 +274,46 @@ def _cumsum_grad(op, grad):
 
 @RegisterGradient("Cumprod")
 def _cumprod_grad(op, grad):
-    # d/dx_i sums grad_k * (the product y_k without x_i) over the k after i. Dividing y_k by
-    # x_i gives it before the first zero (in the direction of accumulation); at the first
-    # zero it is the product with that zero replaced by 1; after it, every product holds
-    # the zero: 0. (TensorFlow divides everywhere: NaN or 0 at zeros, not the derivative.)
-    # At zeros this rule's own gradient (second order) is not exact: the masks are constants.
-    x = math_ops.conj(op.inputs[0])
     axis, exclusive, reverse = _cum_attrs(op)
-    prod = math_ops.conj(op.outputs[0])
+    x, prod = math_ops.conj(op.inputs[0]), math_ops.conj(op.outputs[0])
+    return _cumprod_vjp(x, prod, grad, (axis, exclusive, reverse), 0)
+
+
+# Rows with more zeros than this get the exact gradient but not its exact derivative there.
+_CUMPROD_ZERO_DEPTH = 16
+
+
+def _cumprod_vjp(x, prod, grad, attrs, depth):
+    """d/dx_i of sum(grad * cumprod(x)): grad_k times y_k without x_i, summed over k.
+
+    Before the first zero (in the direction of accumulation) that is y_k / x_i; at the first
+    zero, the products with that zero replaced by 1; after it, x_z (0) times the same
+    gradient with x_z replaced by 1, which is 0 with the right derivative in x_z, so the
+    rule's own gradient is right too. (TensorFlow divides everywhere: NaN or 0 at zeros.)
+    """
+    axis, exclusive, reverse = attrs
+
+    def back(v):
+        return cumsum(v, axis, exclusive=exclusive, reverse=not reverse)
+
     is_zero = comparison_ops.equal(x, array_ops.zeros_like(x))
-    if isinstance(is_zero._value, np.ndarray) and not is_zero._value.any():  # (eager, no zero)
-        return cumsum(prod * grad, axis, exclusive=exclusive, reverse=not reverse) / x
+    eager = isinstance(is_zero._value, np.ndarray)
+    if eager and not is_zero._value.any():
+        return back(prod * grad) / x
     zeros_so_far = cumsum(math_ops.cast(is_zero, dtypes.int32), axis, reverse=reverse)
     before = comparison_ops.equal(zeros_so_far, 0)
-    ones = array_ops.ones_like(x)
-    safe_x = array_ops.where(before, x, ones)
-    summed = cumsum(prod * grad, axis, exclusive=exclusive, reverse=not reverse) / safe_x
     first_zero = comparison_ops.logical_and(is_zero, comparison_ops.equal(zeros_so_far, 1))
-    patched = cumprod(array_ops.where(first_zero, ones, x), axis, exclusive, reverse)
-    at_zero = cumsum(math_ops.conj(patched) * grad, axis, exclusive=exclusive, reverse=not reverse)
-    after = array_ops.where(first_zero, at_zero, array_ops.zeros_like(summed))
-    return array_ops.where(before, summed, after)
+    ones, zeros = array_ops.ones_like(x), array_ops.zeros_like(x)
+    summed = back(prod * grad) / array_ops.where(before, x, ones)
+    patched = array_ops.where(first_zero, ones, x)
+    patched_prod = cumprod(patched, axis, exclusive, reverse)
+    at_zero = back(patched_prod * grad)
+    if (eager or depth == 0) and depth < _CUMPROD_ZERO_DEPTH:
+        x_z = reduce_sum(array_ops.where(first_zero, x, zeros), axis, keepdims=True)
+        later = x_z * _cumprod_vjp(patched, patched_prod, grad, attrs, depth + 1)
+    else:
+        later = zeros
+    return array_ops.where(before, summed, array_ops.where(first_zero, at_zero, later))
 
 
 # --- logical reductions ----------------------------------------------------------------
