@@ -143,6 +143,14 @@ def test_public_ops_raise_only_typed_errors(op, a, b):
     _typed(lambda: OPS[op](a, b))
 
 
+@pytest.mark.parametrize("op", sorted(OPS))
+@FUZZ
+@given(a=BAD, b=BAD)
+def test_public_ops_in_graphs_raise_only_typed_errors(op, a, b):
+    with rg.Graph().as_default():
+        _typed(lambda: OPS[op](a, b))
+
+
 @FUZZ
 @given(target=BAD, sources=BAD, policy=BAD, persistent=st.booleans())
 def test_tapes_raise_only_typed_errors(target, sources, policy, persistent):
