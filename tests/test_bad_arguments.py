@@ -182,3 +182,10 @@ def test_cumprod_gradient_at_zeros_is_the_derivative(values, exclusive, reverse)
     rg.check_gradients(
         lambda x: rg.math.cumprod(x, exclusive=exclusive, reverse=reverse), values, order=2
     )
+
+
+def test_apply_gradients_of_nothing_is_an_error_and_does_not_count_a_step():
+    opt = rg.keras.optimizers.SGD()
+    with pytest.raises(ValueError, match="no gradients"):
+        opt.apply_gradients([])
+    assert int(opt.iterations.numpy()) == 0
