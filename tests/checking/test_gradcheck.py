@@ -175,3 +175,79 @@ def test_a_complex_rule_without_the_conjugate_is_caught():
     rg.check_gradients(right, z, order=2)
     with pytest.raises(rg.GradientCheckError, match=r"at order 1 .* \(computed .*j, finite"):
         rg.check_gradients(wrong, z, order=1)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("modes", ["reverse", "forward"])
+def test_non_finite_gradients_fail_naming_the_argument_and_direction(bad, modes):
+    @rg.custom_gradient
+    def broken(x):
+        return x * 2.0, lambda dy: dy * bad
+
+    with pytest.raises(rg.GradientCheckError, match=r"not finite for argument 0") as info:
+        rg.check_gradients(broken, [1.0, 2.0], order=1, modes=modes)
+    assert ("NaN" if np.isnan(bad) else "infinity") in str(info.value)
+
+
+def test_a_non_finite_derivative_along_a_direction_names_it():
+    # sqrt(0 - h) is NaN: the finite difference is NaN and the check fails (it used to pass,
+    # since abs(a - b) > tol is False for NaN).
+    @rg.custom_gradient
+    def root(x):
+        return rg.sqrt(x), lambda dy: dy * 0.0
+
+    with pytest.raises(rg.GradientCheckError, match="finite differences along unit direction"):
+        rg.check_gradients(root, [0.0], order=1, modes="reverse")
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"delta": 0}, ValueError, "delta must be a finite number > 0"),
+        ({"delta": -1e-6}, ValueError, "delta"),
+        ({"delta": np.nan}, ValueError, "delta"),
+        ({"atol": np.nan}, ValueError, "atol must be a finite number >= 0"),
+        ({"rtol": np.inf}, ValueError, "rtol"),
+        ({"atol": -1.0}, ValueError, "atol"),
+        ({"atol": "1"}, TypeError, "atol must be a number"),
+        ({"directions": 0}, ValueError, "directions must be at least 1"),
+        ({"directions": 1.5}, TypeError, "directions must be an int"),
+        ({"order": 0}, ValueError, "order must be from 1 to 8"),
+        ({"order": -1}, ValueError, "order"),
+        ({"order": 100}, ValueError, "order must be from 1 to 8, got 100"),
+        ({"order": 2.0}, TypeError, "order must be an int"),
+        ({"order": True}, TypeError, "order must be an int"),
+        ({"seed": -1}, ValueError, "seed"),
+    ],
+)
+def test_invalid_settings_are_errors(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        rg.check_gradients(lambda x: x * x, 1.0, **kwargs)
+
+
+def test_memory_is_proportional_to_the_input():
+    # Directions are drawn one at a time: no identity matrix of size n x n (the old code
+    # needed 8 n^2 bytes before choosing random directions). 1,000,000 elements peak at about
+    # 21x the input (160 MiB) at order 2; this checks the ratio on a smaller input.
+    import tracemalloc
+
+    x = np.random.default_rng(0).standard_normal(50_000)
+    tracemalloc.start()
+    try:
+        rg.check_gradients(lambda v: rg.reduce_sum(rg.sin(v) * v), x, order=2)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * x.nbytes
+
+
+def test_progress_lines_name_order_mode_argument_and_direction(capsys):
+    lines = []
+    rg.check_gradients(lambda x: x * x, [1.0, 2.0, 3.0, 4.0], order=1, progress=lines.append)
+    assert len(lines) == 6  # 3 random directions per mode
+    assert lines[0] == (
+        "check_gradients('test_progress_lines_name_order_mode_argument_and_direction.<locals>."
+        "<lambda>'): order 1, reverse mode, argument 0, random direction 1 of 3"
+    )
+    rg.check_gradients(lambda x: x * x, 1.0, order=1, modes="reverse", progress=True)
+    assert "unit direction e()" in capsys.readouterr().err

@@ -11,11 +11,12 @@ import retrograd as rg
 from retrograd.checking.nan_patterns import DOUBLE_WHERE, LOG_SOFTMAX, SAFE_NORM
 
 
-def _where_sqrt_backward():
+def _where_pow_backward():
+    # (sqrt's gradient is 0 where its upstream is, as TensorFlow's SqrtGrad; pow's is not)
     x = rg.constant([0.0, 4.0])
     with rg.GradientTape() as tape:
         tape.watch(x)
-        y = rg.reduce_sum(rg.where(x > 0, rg.sqrt(x), 0.0))  # the line
+        y = rg.reduce_sum(rg.where(x > 0, x**0.5, 0.0))  # the line
     tape.gradient(y, x)
 
 
@@ -57,7 +58,7 @@ def _log_at_zero_backward():
 
 
 CASES = [
-    (_where_sqrt_backward, "the unused branch of a where: op 'Sqrt' (sqrt) is computed also "
+    (_where_pow_backward, "the unused branch of a where: op 'Pow' (pow) is computed also "
      "where the where selects the other branch", DOUBLE_WHERE),
     (_where_sqrt_of_negative, "op 'Sqrt' computes sqrt of a negative value at 1 point(s). If a "
      "tf.where masks these points out", DOUBLE_WHERE),

@@ -332,3 +332,22 @@ def test_ops_of_a_second_order_pass_are_marked_as_made_by_the_first():
     assert 'class="rg-node rg-backward"' in tr.to_dot(
         2
     ) and 'style="rounded,filled,dashed"' in tr.to_dot(2)
+
+
+def test_names_cannot_break_the_pages_embedded_json(tmp_path):
+    @tf.custom_gradient
+    def f(x):
+        return x * 2.0, lambda dy: dy * 2.0
+
+    f.__name__ = f.__qualname__ = "<!--<script>alert(1)</script>&"
+    x = tf.constant(1.0)
+    with tf.trace() as tr:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.exp(f(x), name="</script><!--")
+        tape.gradient(y, x)
+    page = tr.to_html(tmp_path / "trace.html")
+    data = re.search(r'<script type="application/json"[^>]*>(.*?)</script>', page, re.S).group(1)
+    assert "<" not in data and ">" not in data and "&" not in data
+    assert "\\u003c/script\\u003e\\u003c!--" in data  # the op's name, kept as data
+    assert page.count("<script") == page.count("</script>")

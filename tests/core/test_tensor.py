@@ -93,13 +93,38 @@ def test_constant_copies_numpy_input():
     assert t.numpy()[0] == 1.0
 
 
-def test_numpy_gives_scalars_and_read_only_arrays():
+def test_numpy_gives_scalars_and_writable_copies_asarray_a_read_only_view():
+    # TensorFlow's: .numpy() is a copy the caller owns; np.asarray(t) is read-only.
+    t = rg.constant([1.0, 2.0])
     assert isinstance(rg.constant(2.0).numpy(), np.float32)
-    arr = rg.constant([1.0]).numpy()
+    arr = t.numpy()
+    arr[0] = 5.0
+    assert t.numpy()[0] == 1.0
+    view = np.asarray(t)
     with pytest.raises(ValueError, match="read-only"):
-        arr[0] = 5.0
-    assert np.array(rg.constant([1.0, 2.0])).tolist() == [1.0, 2.0]
+        view[0] = 5.0
+    assert (
+        np.asarray(rg.constant(3.0)).shape == ()
+        and not np.asarray(rg.constant(3.0)).flags.writeable
+    )
+    copied = np.array(t)
+    copied[0] = 7.0
+    assert copied.tolist() == [7.0, 2.0] and t.numpy().tolist() == [1.0, 2.0]
     assert np.asarray(rg.constant([1.0]), dtype=np.float64).dtype == np.float64
+    v = rg.Variable([1.0, 2.0])
+    snapshot = v.numpy()
+    snapshot[0] = 9.0
+    assert v.numpy().tolist() == [1.0, 2.0]
+
+
+def test_writing_through_asarray_cannot_change_saved_values():
+    x = rg.constant([1.0, 2.0])
+    with rg.GradientTape() as tape:
+        tape.watch(x)
+        y = rg.reduce_sum(x * x)
+    with pytest.raises(ValueError, match="read-only"):
+        np.asarray(x)[:] = 10.0
+    assert tape.gradient(y, x).numpy().tolist() == [2.0, 4.0]
 
 
 def test_properties_and_python_protocols():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-from retrograd.ops import math_ops
+from retrograd.ops import math_ops, power_grad_ops
 from tests.ops.table import Case, binary, check_forward, check_gradient, unary
 
 
@@ -51,6 +51,9 @@ CASES = [
     *unary("Sigmoid", rg.sigmoid, _sigmoid),
     *binary("TanhGrad", math_ops.tanh_grad, lambda y, dy: dy * (1 - y * y)),
     *binary("SigmoidGrad", math_ops.sigmoid_grad, lambda y, dy: dy * y * (1 - y)),
+    *binary("SqrtGrad", power_grad_ops.sqrt_grad, lambda y, dy: dy * 0.5 / y, domain=(0.5, 2.0)),
+    *binary("RsqrtGrad", power_grad_ops.rsqrt_grad, lambda y, dy: -0.5 * dy * y**3),
+    *binary("ReciprocalGrad", power_grad_ops.reciprocal_grad, lambda y, dy: -dy * y * y),
     # Through float32 and back: finite differences need a step far above float32 rounding.
     *unary(
         "Cast",
@@ -177,3 +180,20 @@ def test_squared_difference_of_integers_and_its_refusals():
     assert rg.math.squared_difference([1, 5], 3).dtype == rg.int32
     with pytest.raises(TypeError, match="SquaredDifference"):
         rg.math.squared_difference(rg.constant([1], rg.uint8), rg.constant([1], rg.uint8))
+
+
+@pytest.mark.parametrize(
+    "f", [rg.sqrt, rg.math.rsqrt, rg.math.reciprocal], ids=["sqrt", "rsqrt", "reciprocal"]
+)
+def test_gradients_through_a_pole_are_zero_where_upstream_is_zero(f):
+    # TensorFlow's SqrtGrad/RsqrtGrad/ReciprocalGrad: 0 where the upstream gradient is 0.
+    x = rg.constant([0.0, 4.0])
+    with rg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        masked = rg.where(x > 0, f(x), 0.0)
+        scaled = rg.reduce_sum(f(x) * 0.0)
+    assert tape.gradient(masked, x).numpy()[0] == 0.0
+    assert tape.gradient(scaled, x).numpy().tolist() == [0.0, 0.0]
+    with rg.autodiff.ForwardAccumulator(x, rg.constant([0.0, 1.0])) as acc:
+        y = f(x)
+    assert acc.jvp(y).numpy()[0] == 0.0

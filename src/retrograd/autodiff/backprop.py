@@ -132,7 +132,13 @@ def _walk(
                 if key in influenced:
                     _accumulate(grads, key, g)
         g = upstream = downstream = None  # the parts are in `grads` alone: summable in place
-    return [_total(grads.get(id(s))) for s in sources]
+    # A source given twice ([x, x]) gets the same total twice: summing its parts again would
+    # add into the buffer the first sum was written to.
+    totals: dict[int, Any] = {}
+    for s in sources:
+        if id(s) not in totals:
+            totals[id(s)] = _total(grads.get(id(s)))
+    return [totals[id(s)] for s in sources]
 
 
 def _plan(tracked: dict, targets: list, source_ids: set) -> tuple[list[Operation], set[int]]:

@@ -43,6 +43,7 @@ from retrograd.autodiff.custom_arguments import Arguments
 from retrograd.autodiff.gradient_request import GradientRequest
 from retrograd.core import nest
 from retrograd.core.execute import context, define_op, execute, record_operation
+from retrograd.core.names import valid_name_from
 from retrograd.core.registry import accepts_missing_upstream, function_location, no_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
@@ -241,7 +242,10 @@ def _graph_op(
     inputs = [convert_to_tensor(a) for a in flat_args]
     rule = _Rule(f, grad_fn, inputs, variables, call, len(outputs), arguments)
     fresh = execute(
-        _CustomGradient, [*inputs, *variables, *outputs], {"forwarded": len(outputs)}, f.__name__
+        _CustomGradient,
+        [*inputs, *variables, *outputs],
+        {"forwarded": len(outputs)},
+        valid_name_from(getattr(f, "__name__", ""), "CustomGradient"),  # never the raw text
     )
     fresh[0].op.grad_fn = rule
     return list(fresh)

@@ -248,7 +248,12 @@ class GradientTape:
             )
         finally:
             self._end()
-        result = [_shaped(r, (*shape, *s.shape), s, policy) for r, s in zip(rows, flat_sources)]
+        result = [
+            _zeros_for(s, (*shape, *s.shape))
+            if 0 in shape
+            else _shaped(r, (*shape, *s.shape), s, policy)
+            for r, s in zip(rows, flat_sources)
+        ]  # (an empty target has an empty Jacobian, as TensorFlow's: zeros, not None)
         return nest.pack_sequence_as(sources, result)
 
     def batch_jacobian(

@@ -30,8 +30,10 @@ retrograd.GradientCheckError: gradient of 'wrong_square' at order 1 is wrong ...
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+import math
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -52,6 +54,7 @@ __all__ = [
 # to say which element is wrong (two evaluations of f per element).
 LOCATE_LIMIT = 4096
 MODES = ("reverse", "forward")
+MAX_ORDER = 8  # each order nests one more tape: beyond this a check would not end usefully
 
 
 class GradientCheckError(AssertionError):
@@ -148,7 +151,7 @@ def _gradient_of(scalar: Callable) -> Callable:
 
 
 def _reverse_gradients(scalar: Callable, args: list[Tensor]) -> list[np.ndarray]:
-    return [g.numpy() for g in _gradient_of(scalar)(*args)]
+    return [np.asarray(g._value) for g in _gradient_of(scalar)(*args)]
 
 
 def numerical_gradient(
@@ -174,51 +177,63 @@ def numerical_gradient(
     return out
 
 
-class Differences(NamedTuple):
-    """Finite differences along one direction, one array per floating output."""
+class Differences:
+    """Finite differences along one direction, one array per floating output: ``central``,
+    ``ahead`` = (f(x + h v) - f(x)) / h and ``behind`` = (f(x) - f(x - h v)) / h (the
+    one-sided ones computed when asked for, to keep memory small), and ``value`` = f(x)."""
 
-    central: list[np.ndarray]
-    ahead: list[np.ndarray]  # (f(x + h v) - f(x)) / h
-    behind: list[np.ndarray]  # (f(x) - f(x - h v)) / h
-    value: list[np.ndarray]  # f(x)
+    def __init__(self, plus: list, value: list, minus: list, delta: float) -> None:
+        self.central = [(p - m) / (2 * delta) for p, m in zip(plus, minus)]
+        self.value = value
+        self._plus, self._minus, self._delta = plus, minus, delta
+
+    @property
+    def ahead(self) -> list[np.ndarray]:
+        return [(p - c) / self._delta for p, c in zip(self._plus, self.value)]
+
+    @property
+    def behind(self) -> list[np.ndarray]:
+        return [(c - m) / self._delta for c, m in zip(self.value, self._minus)]
 
 
 def directional_difference(
     fn: Callable, args: list[Tensor], index: int, direction: np.ndarray, delta: float
 ) -> Differences:
     """Differences of ``fn``'s float outputs along ``direction`` in argument ``index``."""
-    base = args[index].numpy()
+    base = args[index]._value
     values = []
     for step in (delta, 0.0, -delta):
         moved = constant((base + step * direction).astype(base.dtype, copy=False))
         outputs = nest.flatten(fn(*[*args[:index], moved, *args[index + 1 :]]))
+        moved = None  # (freed before the next evaluation)
         values.append(
             [
-                np.asarray(y.numpy(), dtype=np.result_type(y.numpy(), np.float64))
+                np.asarray(y._value, dtype=np.result_type(y._value, np.float64))
                 for y in _float_outputs(outputs)
             ]
         )
+        outputs = None
     plus, mid, minus = values
-    return Differences(
-        [(p - m) / (2 * delta) for p, m in zip(plus, minus)],
-        [(p - c) / delta for p, c in zip(plus, mid)],
-        [(c - m) / delta for c, m in zip(mid, minus)],
-        mid,
-    )
+    return Differences(plus, mid, minus, delta)
 
 
 def _directions(
     rng: np.random.Generator, shape: tuple, count: int, is_complex: bool = False
-) -> list[np.ndarray]:
-    """Unit vectors (real and imaginary ones for complex arguments) when there are at most
-    ``count`` of them, else random normals."""
+) -> Iterator[tuple[str, np.ndarray]]:
+    """(description, direction) pairs: unit vectors (real and imaginary ones for complex
+    arguments) when there are at most ``count`` of them, else ``count`` random normals. Made
+    one at a time, so memory stays O(size of the argument)."""
     size = int(np.prod(shape, dtype=np.int64))
-    units = np.eye(size).reshape((size, *shape)) if size else np.zeros((0, *shape))
-    if is_complex:
-        units = np.concatenate([units, 1j * units]) if size else units
-    if len(units) <= count:
-        return list(units)
-    return [_random_like(rng, shape, is_complex) for _ in range(count)]
+    if size * (2 if is_complex else 1) <= count:
+        for unit in (1, 1j) if is_complex else (1,):
+            for k in range(size):
+                v = np.zeros(size, np.complex128 if is_complex else np.float64)
+                v[k] = unit
+                index = tuple(int(n) for n in np.unravel_index(k, shape))
+                yield f"unit direction {'i*' if unit == 1j else ''}e{index}", v.reshape(shape)
+        return
+    for k in range(count):
+        yield f"random direction {k + 1} of {count}", _random_like(rng, shape, is_complex)
 
 
 def check_gradients(
@@ -231,6 +246,7 @@ def check_gradients(
     delta: float = 1e-6,
     seed: int = 0,
     directions: int = 3,
+    progress: bool | Callable[[str], Any] = False,
 ) -> None:
     """Raises GradientCheckError unless ``f``'s derivatives up to ``order`` match finite
     differences.
@@ -238,10 +254,12 @@ def check_gradients(
     Arguments are converted to float64 tensors. ``modes``: ``"reverse"`` (tapes) and/or
     ``"forward"`` (``retrograd.autodiff.ForwardAccumulator``); by default both (forward on
     real values only). ``directions`` random directions are tried per argument and
-    order. An error larger than ``atol + rtol * magnitude`` fails.
+    order (drawn one at a time: memory stays proportional to the arguments). An error
+    larger than ``atol + rtol * magnitude`` fails, and so does a NaN or infinite gradient
+    or difference. ``progress``: True prints a line per direction to stderr; a callable
+    receives each line instead.
     """
-    if int(order) < 1:
-        raise ValueError(f"check_gradients: order must be at least 1, got {order!r}")
+    order, directions = _check_arguments(order, atol, rtol, delta, directions, seed)
     chosen = _modes(modes)
     rng = np.random.default_rng(seed)
     xs = [_promote(f, i, a) for i, a in enumerate(args)]
@@ -265,6 +283,8 @@ def check_gradients(
         for y in outputs
     ]
     check = _Check(f, xs, rng, atol, rtol, delta, directions)
+    if progress:
+        check.progress = progress if callable(progress) else _print_progress
     level_fn: Callable = f
     for level in range(1, int(order) + 1):
         scalar = _weighted_sum(level_fn, weights)
@@ -277,12 +297,76 @@ def check_gradients(
             weights = [_random_like(rng, x.shape, x.dtype.is_complex) for x in xs]
 
 
+def _check_arguments(order, atol, rtol, delta, directions, seed) -> tuple[int, int]:
+    """``order`` and ``directions`` as ints; TypeError/ValueError naming a bad argument."""
+
+    def integer(name: str, value: Any, low: int, high: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(
+                f"check_gradients: {name} must be an int, got {type(value).__name__}: {value!r}"
+            )
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise ValueError(f"check_gradients: {name} must be {bound}, got {value}")
+        return int(value)
+
+    def real(name: str, value: Any, positive: bool) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(
+                f"check_gradients: {name} must be a number, got {type(value).__name__}: {value!r}"
+            )
+        if not math.isfinite(value) or value < 0 or (positive and value == 0):
+            wanted = "a finite number > 0" if positive else "a finite number >= 0"
+            raise ValueError(f"check_gradients: {name} must be {wanted}, got {value!r}")
+
+    real("delta", delta, positive=True)
+    real("atol", atol, positive=False)
+    real("rtol", rtol, positive=False)
+    if seed is not None:
+        integer("seed", seed, 0)
+    return integer("order", order, 1, MAX_ORDER), integer("directions", directions, 1)
+
+
+def _print_progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _not_finite(value: Any) -> str:
+    """'NaN', 'infinity' or 'NaN and infinity' when ``value`` holds such numbers, else ''."""
+    found = [
+        name for name, test in (("NaN", np.isnan), ("infinity", np.isinf)) if np.any(test(value))
+    ]
+    return " and ".join(found)
+
+
 class _Check:
     """One check_gradients call: the point, the tolerances, and how failures are reported."""
 
     def __init__(self, f, xs, rng, atol, rtol, delta, directions) -> None:
         self.f, self.xs, self.rng = f, xs, rng
         self.atol, self.rtol, self.delta, self.directions = atol, rtol, delta, int(directions)
+        self.progress: Callable[[str], Any] | None = None
+
+    def _report(self, level: int, mode: str, i: int, described: str) -> None:
+        if self.progress is not None:
+            self.progress(
+                f"check_gradients('{_name(self.f)}'): order {level}, {mode} mode, argument {i}, "
+                f"{described}"
+            )
+
+    def _non_finite(self, level, mode, i, described, computed, expected) -> None:
+        """Fails when the computed gradient or the finite difference is NaN or infinite."""
+        for what, value in (
+            ("the computed derivative", computed),
+            ("finite differences", expected),
+        ):
+            found = _not_finite(value)
+            if found:
+                raise GradientCheckError(
+                    f"gradient of '{_name(self.f)}' at order {level} is not finite for argument "
+                    f"{i} ({mode} mode): {what} along {described} gave {found} (computed "
+                    f"{_summary(computed)}, finite differences {_summary(expected)})"
+                )
 
     def _tolerance(self, magnitude: Any, values: Any) -> Any:
         # Central differences lose about eps * |value| / delta to rounding.
@@ -292,12 +376,21 @@ class _Check:
     def reverse(self, level: int, scalar: Callable) -> None:
         grads = _reverse_gradients(scalar, self.xs)
         for i, (x, g) in enumerate(zip(self.xs, grads)):
-            for v in _directions(self.rng, x.shape, self.directions, x.dtype.is_complex):
+            found = _not_finite(g)
+            if found:
+                where = tuple(int(n) for n in np.argwhere(~np.isfinite(g))[0]) if g.ndim else ()
+                raise GradientCheckError(
+                    f"gradient of '{_name(self.f)}' at order {level} is not finite for argument "
+                    f"{i} (reverse mode): it holds {found}, first at index {where}"
+                )
+            for described, v in _directions(self.rng, x.shape, self.directions, x.dtype.is_complex):
+                self._report(level, "reverse", i, described)
                 d = directional_difference(scalar, self.xs, i, v, self.delta)
                 computed, expected = _real_inner(g, v), float(np.real(d.central[0]))
+                self._non_finite(level, "reverse", i, described, computed, expected)
                 magnitude = max(abs(expected), float(np.sum(np.abs(g) * np.abs(v))))
                 tolerance = self._tolerance(magnitude, d.value[0])
-                if abs(computed - expected) > tolerance:
+                if not abs(computed - expected) <= tolerance:
                     message = self._locate(level, i, scalar, g, v, computed, expected)
                     error = abs(computed - expected)
                     kink = _kink_note(self.f, d.ahead[0], d.behind[0], tolerance, error)
@@ -332,7 +425,8 @@ class _Check:
 
     def forward(self, level: int, level_fn: Callable) -> None:
         for i, x in enumerate(self.xs):
-            for v in _directions(self.rng, x.shape, self.directions):
+            for described, v in _directions(self.rng, x.shape, self.directions):
+                self._report(level, "forward", i, described)
                 tangents = [
                     constant(v) if j == i else constant(np.zeros(t.shape))
                     for j, t in enumerate(self.xs)
@@ -341,20 +435,25 @@ class _Check:
                     outputs = _float_outputs(nest.flatten(level_fn(*self.xs)))
                 jvps = [acc.jvp(y) for y in outputs]
                 computed = [
-                    np.zeros(y.shape) if t is None else t.numpy() for t, y in zip(jvps, outputs)
+                    np.zeros(y.shape) if t is None else np.asarray(t._value)
+                    for t, y in zip(jvps, outputs)
                 ]
+                jvps = outputs = acc = None  # (freed before the differences are computed)
                 d = directional_difference(level_fn, self.xs, i, v, self.delta)
+                for c, e in zip(computed, d.central):
+                    self._non_finite(level, "forward", i, described, c, e)
                 self._compare_jvp(level, i, computed, d)
 
     def _compare_jvp(self, level: int, i: int, computed: list, d: Differences) -> None:
-        for k, (c, e, a, b, y) in enumerate(zip(computed, *d)):
+        for k, (c, e, y) in enumerate(zip(computed, d.central, d.value)):
             error = np.abs(c - e)
             tolerance = self._tolerance(np.maximum(np.abs(e), np.abs(c)), y)
-            bad = error > tolerance
+            bad = ~(error <= tolerance)
             if np.any(bad):
                 where = np.unravel_index(np.argmax(np.where(bad, error, -1)), error.shape)
                 index = tuple(int(n) for n in where)
-                kink = _kink_note(self.f, a[where], b[where], tolerance[where], error[where])
+                a, b = d.ahead[k][where], d.behind[k][where]
+                kink = _kink_note(self.f, a, b, tolerance[where], error[where])
                 raise GradientCheckError(
                     f"gradient of '{_name(self.f)}' at order {level} is wrong for argument {i} "
                     f"(forward mode): along a random direction the largest error of the "
@@ -362,6 +461,11 @@ class _Check:
                     f"{index} (computed {float(c[where]):.6g}, finite differences "
                     f"{float(e[where]):.6g})" + kink
                 )
+
+
+def _summary(value: Any) -> str:
+    value = np.asarray(value)
+    return _number(value) if value.size == 1 else f"an array of shape {value.shape}"
 
 
 def _number(value: Any) -> str:

@@ -81,9 +81,6 @@ class GradientChecker:
         return ("op", op.type)
 
 
-_active: list[GradientChecker] = []
-
-
 def enable_gradient_checks(
     registered: bool = False, skip: Iterable[Any] = (), seed: int = 0
 ) -> GradientChecker:
@@ -95,15 +92,15 @@ def enable_gradient_checks(
     """
     disable_gradient_checks()
     checker = GradientChecker(registered, skip, seed)
-    _active.append(checker)
+    context.gradient_checkers.append(checker)
     context.backward_observers.append(checker)
     return checker
 
 
 def disable_gradient_checks() -> None:
-    """Stops the checks started by ``enable_gradient_checks``."""
-    while _active:
-        checker = _active.pop()
+    """Stops the checks started by ``enable_gradient_checks`` (in this thread)."""
+    while context.gradient_checkers:
+        checker = context.gradient_checkers.pop()
         if checker in context.backward_observers:
             context.backward_observers.remove(checker)
 

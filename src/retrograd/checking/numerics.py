@@ -180,24 +180,22 @@ def _inputs_lines(op: Operation) -> list[str]:
     return [f"  input {k}: {summarize(v)}" for k, v in enumerate(op.inputs)]
 
 
-_installed: list[NumericsChecker] = []
-
-
 def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int = 50) -> None:
     """From now on, the first op (forward or backward) producing NaN or infinity raises
-    InvalidArgumentError saying where it was created (TensorFlow's signature)."""
-    if _installed:
+    InvalidArgumentError saying where it was created (TensorFlow's signature); in this
+    thread, as TensorFlow's op callbacks."""
+    if context.numerics_checkers:
         return
     checker = NumericsChecker(stack_height_limit)
-    _installed.append(checker)
+    context.numerics_checkers.append(checker)
     context.push_observer(checker)
     context.backward_observers.append(checker)
 
 
 def disable_check_numerics() -> None:
     """Stops what ``enable_check_numerics`` started."""
-    while _installed:
-        checker = _installed.pop()
+    while context.numerics_checkers:
+        checker = context.numerics_checkers.pop()
         context.pop_observer(checker)
         context.backward_observers.remove(checker)
 

@@ -9,6 +9,7 @@ __all__ = [
     "dtypes",
     "errors",
     "execute",
+    "names",
     "nest",
     "registry",
     "shapes",

@@ -184,10 +184,12 @@ def as_dtype(value: Any) -> DType:
         return _BY_NAME[_PYTHON_DEFAULTS[value]]
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]
-    try:
-        found = _BY_NP.get(np.dtype(value))
-    except TypeError:
-        found = None
+    found = None
+    if value is not None:  # (NumPy reads None as float64; TensorFlow refuses it)
+        try:
+            found = _BY_NP.get(np.dtype(value))
+        except (TypeError, ValueError):
+            found = None
     if found is None:
         raise TypeError(
             f"Cannot convert {value!r} to a retrograd DType; expected one of "

@@ -12,6 +12,8 @@ With no tape active the path is: unwrap arrays, call the kernel, wrap the result
 
 from __future__ import annotations
 
+import re
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from types import MappingProxyType
@@ -100,9 +102,16 @@ def writable_buffer(value: Any) -> bool:
     return type(value) is np.ndarray and value.base is None and value.flags.writeable
 
 
+_OP_TYPE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
 def define_op(type_name: str, kernel: Callable[..., Any], **properties: Any) -> OpDef:
     """Defines op ``type_name`` once (properties as in :class:`OpDef`); a second definition
-    raises KeyError."""
+    raises KeyError. A type name is an identifier (``MatMul``): compiled plans show it."""
+    if not isinstance(type_name, str) or not _OP_TYPE.fullmatch(type_name):
+        raise ValueError(
+            f"define_op: op type must be an identifier like 'MatMul', got {type_name!r}"
+        )
     if type_name in OP_DEFS:
         raise KeyError(f"Op type '{type_name}' is already defined")
     op = OP_DEFS[type_name] = OpDef(type_name, kernel, **properties)
@@ -176,10 +185,13 @@ class Operation:
         return f"<retrograd.Operation '{self.name}' type={self.type}>"
 
 
-class _Context:
-    """What is watching execution right now (process-wide, not per thread).
+class _Context(threading.local):
+    """What is watching execution right now, per thread (as TensorFlow keeps it): each thread
+    sees its own attributes, initialised by ``__init__`` the first time it looks.
 
     ``graph``: while not None, ops are added to this graph instead of run.
+    ``default_graph``: this thread's global default graph (made by the graph layer when first
+    asked for; None until then).
     ``tapes``: recording GradientTapes, innermost last.
     ``observers``: objects told about every op that runs (``observe(operation)``: forward
     accumulators, traces, numeric checks).
@@ -193,27 +205,18 @@ class _Context:
     ``gradient_overrides``, ``strict_custom_gradients``, ``op_sites``, ``explain_none``: the
     gradient override scope and the debugging switches of custom gradients and None
     explanations (see where they are set).
+    ``gradient_batch_dims``: how many leading axes of the gradients in flight index a batch
+    of backward passes (rows of a Jacobian computed at once).
+    ``sessions``: the sessions entered with ``with``, innermost last.
+    ``functions_tracing``: the ``retrograd.function`` objects being traced (no recursion).
+    ``gradient_checkers`` and ``numerics_checkers``: the checks that
+    ``enable_gradient_checks`` and ``enable_check_numerics`` installed in this thread.
+
+    A thread started after ``disable_eager_execution`` starts in graph mode, on a default
+    graph of its own (``graph_mode_by_default``, the one process-wide setting).
     """
 
-    __slots__ = (
-        "graph",
-        "tapes",
-        "observers",
-        "recording",
-        "backward_observers",
-        "variable_watchers",
-        "rule_depth",
-        "backward_pass",
-        "gradient_overrides",
-        "strict_custom_gradients",
-        "op_sites",
-        "explain_none",
-        "none_gradients",
-        "gradient_request",
-    )
-
     def __init__(self) -> None:
-        self.graph: Any = None  # the Graph ops are added to; None: eager execution
         self.tapes: list = []
         self.observers: list = []
         self.recording = False
@@ -221,6 +224,16 @@ class _Context:
         self.variable_watchers: list[list] = []
         self.rule_depth = 0  # gradient functions running now (nested walks count again)
         self.backward_pass = 0  # the number of the backward walk running now; 0: none
+        self.gradient_batch_dims = 0
+        self.sessions: list = []
+        self.gradient_checkers: list = []
+        self.numerics_checkers: list = []
+        self.functions_tracing: list = []  # retrograd.function objects tracing now
+        self.default_graph: Any = None
+        self.graph: Any = None  # the Graph ops are added to; None: eager execution
+        factory = graph_mode_by_default.factory
+        if factory is not None:
+            self.default_graph = self.graph = factory()
         # Gradient functions by op type that replace the registered ones (the innermost
         # `retrograd.gradient_override` block's map, merged with the outer ones); None: none.
         self.gradient_overrides: dict | None = None
@@ -254,6 +267,15 @@ class _Context:
         self.recording = bool(self.tapes or self.observers)
 
 
+class _GraphModeByDefault:
+    """Process-wide: ``factory`` makes a new thread's default graph and puts the thread in
+    graph mode (set by ``disable_eager_execution``, cleared by ``enable_eager_execution``,
+    as TensorFlow's default execution mode); None: threads start eager."""
+
+    factory: Callable[[], Any] | None = None
+
+
+graph_mode_by_default = _GraphModeByDefault()
 context = _Context()
 
 
@@ -278,7 +300,7 @@ def execute(
             result = op.kernel(*[t._value for t in inputs])
     except InvalidArgumentError:
         raise
-    except (ValueError, IndexError, TypeError) as e:
+    except (ValueError, IndexError, TypeError, ArithmeticError) as e:  # (OverflowError too)
         shapes = ", ".join(f"{t._value.dtype}{list(t._value.shape)}" for t in inputs)
         raise InvalidArgumentError(f"{op.type}: {e} (inputs: {shapes})") from None
     if op.multi_output:

@@ -24,6 +24,7 @@ computes all rows of a Jacobian in one backward pass.
 from __future__ import annotations
 
 import inspect
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -53,21 +54,24 @@ class Registry:
         self._kind = kind
         self._how_to_register = how_to_register  # "{name!r}" is replaced in messages
         self._entries: dict[str, tuple[GradientFunction | None, str]] = {}
+        self._lock = threading.Lock()  # shared by all threads: the check and the write are one
 
     def register(self, fn: GradientFunction | None, name: str) -> None:
         if not isinstance(name, str):
             raise TypeError(f"{self._kind} name must be a string, got {name!r}")
-        if name in self._entries:
-            if _same_function(self._entries[name][0], fn):
-                # The same code registered again (a module reloaded, a notebook cell run
-                # again): the new function object replaces the old one.
-                self._entries[name] = (fn, _location(fn))
-                return
-            raise KeyError(
-                f"Registering two {self._kind} with name '{name}'! "
-                f"(Previous registration was at {self._entries[name][1]})"
-            )
-        self._entries[name] = (fn, _location(fn))
+        location = _location(fn)
+        with self._lock:
+            if name in self._entries:
+                if _same_function(self._entries[name][0], fn):
+                    # The same code registered again (a module reloaded, a notebook cell run
+                    # again): the new function object replaces the old one.
+                    self._entries[name] = (fn, location)
+                    return
+                raise KeyError(
+                    f"Registering two {self._kind} with name '{name}'! "
+                    f"(Previous registration was at {self._entries[name][1]})"
+                )
+            self._entries[name] = (fn, location)
 
     def unregister(self, name: str) -> None:
         """Removes ``name`` (for tests and for replacing a rule deliberately)."""

@@ -9,8 +9,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from retrograd.core.errors import InvalidArgumentError
+
+
+def _dimension(value: Any) -> int:
+    """One known dimension: an integer >= 0 (TensorFlow's rule and messages)."""
+    if isinstance(value, (bool, float, str, bytes)) or not hasattr(value, "__index__"):
+        raise TypeError(
+            f"Dimension value must be integer or None or have an __index__ method, got value "
+            f"{value!r} with type {type(value)!r}"
+        )
+    d = int(value.__index__())
+    if d < 0:
+        raise ValueError(f"Dimension {d} must be >= 0")
+    return d
 
 
 class TensorShape(tuple):
@@ -23,7 +37,7 @@ class TensorShape(tuple):
             return _UNKNOWN_RANK
         if isinstance(dims, TensorShape):
             return dims
-        return tuple.__new__(cls, (None if d is None else int(d) for d in dims))
+        return tuple.__new__(cls, (None if d is None else _dimension(d) for d in dims))
 
     @property
     def rank(self) -> int | None:

@@ -55,12 +55,17 @@ class Tensor(TensorOperators):
         return self._value.ndim
 
     def numpy(self) -> Any:
-        """The value as NumPy: a NumPy scalar for rank 0, else a read-only array view."""
-        return _readonly(self._value)
+        """The value as NumPy: a NumPy scalar for rank 0, else a writable copy (TensorFlow's:
+        writing to it leaves the tensor unchanged)."""
+        return _copy(self._value)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        array = np.asarray(self._value, dtype=dtype)
-        return array.copy() if copy else array
+        """``np.asarray(t)`` is a read-only view of the tensor's buffer (as TensorFlow's):
+        writing to it raises instead of changing a value tapes may have saved. A copy
+        (``np.array(t)``, another dtype) is the caller's own, writable."""
+        if copy or (dtype is not None and np.dtype(dtype) != self._value.dtype):
+            return np.array(self._value, dtype=dtype)
+        return _readonly_array(self._value)
 
     def __len__(self) -> int:
         if self._value.ndim == 0:
@@ -155,10 +160,14 @@ class Reference:
         return f"<Reference wrapping {self._obj!r}>"
 
 
-def _readonly(value: Any) -> Any:
+def _copy(value: Any) -> Any:
     if value.ndim == 0:
         return value[()]
-    view = value.view()
+    return np.array(value)
+
+
+def _readonly_array(value: Any) -> np.ndarray:
+    view = np.asarray(value).view()
     view.flags.writeable = False
     return view
 
@@ -227,7 +236,17 @@ def _python_array(value: Any, dtype: DType | None = None) -> np.ndarray:
     if dtype is not None:
         return _checked_cast(array, dtype, value)
     if kind == "f":
-        return array.astype(np.float32)
+        narrowed = array.astype(np.float32)
+        if (
+            array.size
+            and np.isinf(narrowed).any()
+            and (np.isinf(narrowed) & np.isfinite(array)).any()
+        ):
+            raise ValueError(  # (TensorFlow's message, and why)
+                "Can't convert Python sequence with a value out of range for a double-precision "
+                f"float: {value!r} does not fit the default dtype float32; pass dtype=float64"
+            )
+        return narrowed
     if kind in "iu":
         fits = not array.size or (array.min() >= _INT32.min and array.max() <= _INT32.max)
         return array.astype(np.int32 if fits else np.int64)
@@ -341,6 +360,8 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
                 f"Expected tensor {value.numpy()} with dtype {as_dtype(dtype).name}, "
                 f"but got dtype {value.dtype.name}."
             )
+        if shape is None or tuple(shape) == tuple(value.shape):
+            return value  # the tensor itself, as TensorFlow: gradients still flow through it
         array = value._value
     elif _is_array(value) or _is_duck_array(value):
         array = np.array(value) if _is_array(value) else _duck_copy(value)

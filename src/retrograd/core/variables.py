@@ -20,12 +20,13 @@ from retrograd.core import display, dtypes
 from retrograd.core.annotations import TensorOperators
 from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
+from retrograd.core.names import check_name
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import (
     Reference,
     Tensor,
-    _readonly,
+    _copy,
     constant,
     convert_to_tensor,
     numpy_text,
@@ -79,6 +80,8 @@ class Variable(TensorOperators):
     ) -> None:
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given")
+        if name is not None and context.graph is not None:  # (TensorFlow checks graph names)
+            check_name(name, "Variable: name")
         if callable(initial_value):
             initial_value = initial_value()
         value = constant(initial_value, dtype=dtype)._value
@@ -101,8 +104,8 @@ class Variable(TensorOperators):
         return self.read_value()
 
     def numpy(self) -> Any:
-        """The current value: a NumPy scalar for rank 0, else a read-only array snapshot."""
-        return _readonly(self._value)
+        """The current value: a NumPy scalar for rank 0, else a writable copy (TensorFlow's)."""
+        return _copy(self._value)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         return np.array(self._value, dtype=dtype)

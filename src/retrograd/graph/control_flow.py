@@ -119,6 +119,11 @@ def cond(
     """
     if true_fn is None or false_fn is None:
         raise TypeError("cond: true_fn and false_fn are both required")
+    if pred is None:
+        raise ValueError(
+            "cond: Attempt to convert a value (None) with an unsupported type "
+            "(<class 'NoneType'>) to a Tensor (pred must be a bool or a scalar bool tensor)"
+        )
     if context.graph is None:
         return true_fn() if bool(pred) else false_fn()
     pred = convert_to_tensor(pred)
@@ -216,9 +221,12 @@ def while_loop(
     """
     limit = None if maximum_iterations is None else int(maximum_iterations)
     if context.graph is None:
+        # Loop variables are tensors, as in TensorFlow (a Python 0 comes back as int32).
+        loop_vars = nest.map_structure(_as_loop_tensor, loop_vars)
         count = 0
         while (limit is None or count < limit) and bool(cond(*_as_list(loop_vars))):
-            loop_vars = _same_structure(loop_vars, body(*_as_list(loop_vars)))
+            result = _same_structure(loop_vars, body(*_as_list(loop_vars)))
+            loop_vars = nest.map_structure(_as_loop_tensor, result)
             count += 1
         return loop_vars
     flat = [convert_to_tensor(v) for v in nest.flatten(loop_vars)]
@@ -272,6 +280,10 @@ def _invariant_leaves(loop_vars: Any, invariants: Any) -> list:
 
 def _as_list(loop_vars: Any) -> list:
     return list(loop_vars) if isinstance(loop_vars, (list, tuple)) else [loop_vars]
+
+
+def _as_loop_tensor(value: Any) -> Any:
+    return value if isinstance(value, (Tensor, Variable)) else convert_to_tensor(value)
 
 
 def _same_structure(loop_vars: Any, result: Any) -> Any:

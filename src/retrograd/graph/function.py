@@ -28,7 +28,9 @@ import numpy as np
 
 from retrograd.autodiff.overrides import override_key
 from retrograd.core import dtypes, nest
+from retrograd.core.errors import UnimplementedError
 from retrograd.core.execute import context, define_op, execute, variable_accessed
+from retrograd.core.names import valid_name_from
 from retrograd.core.registry import RegisterGradient, accepts_missing_upstream
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
@@ -349,6 +351,14 @@ class Function:
     ) -> None:
         functools.update_wrapper(self, python_function)
         self._python_function = python_function
+        if input_signature is not None and not (
+            isinstance(input_signature, (list, tuple))
+            and all(isinstance(s, TensorSpec) for s in nest.flatten(list(input_signature)))
+        ):
+            raise TypeError(
+                f"input_signature must be either a tuple or a list (of TensorSpecs), got "
+                f"{type(input_signature)}: {input_signature!r}"
+            )
         self._input_signature = None if input_signature is None else list(input_signature)
         self._name = name or getattr(python_function, "__name__", "function")
         self._traces: dict[Hashable, ConcreteFunction] = {}
@@ -419,6 +429,15 @@ class Function:
         return specs, tensors
 
     def _trace(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
+        if self in context.functions_tracing:  # (per thread)
+            raise UnimplementedError(f"function '{self._name}' calls itself while traced")
+        context.functions_tracing.append(self)
+        try:
+            return self._trace_once(structure, leaves, specs)
+        finally:
+            context.functions_tracing.remove(self)
+
+    def _trace_once(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
         self._tracing_count += 1
         graph = Graph(outer=context.graph)
         saved = (context.tapes, context.observers, context.recording)
@@ -433,7 +452,7 @@ class Function:
                     placeholder(
                         s.dtype,
                         s.shape if s.shape.rank is not None else None,
-                        name=s.name or "input",
+                        name=valid_name_from(s.name, "input") if s.name else "input",
                     )
                     for s in specs
                     if s is not None

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,7 +32,15 @@ from retrograd.autodiff.overrides import check_op_types
 from retrograd.core import dtypes
 from retrograd.core import tensor as tensor_module
 from retrograd.core.errors import InvalidArgumentError
-from retrograd.core.execute import OpDef, Operation, context, define_op, observe_operation
+from retrograd.core.execute import (
+    OpDef,
+    Operation,
+    context,
+    define_op,
+    graph_mode_by_default,
+    observe_operation,
+)
+from retrograd.core.names import check_name
 from retrograd.core.registry import no_gradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
@@ -209,9 +218,11 @@ class Graph:
         self._operations: list[GraphOperation] = []
         self._by_name: dict[str, GraphOperation] = {}
         self._name_counts: dict[str, int] = {}
-        self._scope = ""
-        self._overrides: dict[str, str] = {}
         self._captures: dict[int, tuple[Tensor, SymbolicTensor]] = {}
+        # Several threads may build one graph: naming and adding ops is one step under this
+        # lock; each thread has its own scope and gradient overrides (TensorFlow's too).
+        self._lock = threading.RLock()
+        self._per_thread = _GraphThreadState()
 
     # -- being the current graph -----------------------------------------------------------
     @contextlib.contextmanager
@@ -227,7 +238,10 @@ class Graph:
     # -- names ---------------------------------------------------------------------------
     def unique_name(self, name: str) -> str:
         """``name`` under the current scope, made unique with ``_1``, ``_2``, ..."""
-        full = f"{self._scope}{name}"
+        with self._lock:
+            return self._unique_name(f"{self._per_thread.scope}{name}")
+
+    def _unique_name(self, full: str) -> str:
         if full not in self._name_counts and full not in self._by_name:
             self._name_counts[full] = 1
             return full
@@ -240,13 +254,14 @@ class Graph:
     @contextlib.contextmanager
     def name_scope(self, name: str) -> Iterator[str]:
         """Prefixes the names of ops created inside with ``name/``."""
-        previous = self._scope
+        previous = self._per_thread.scope
         if name:
-            self._scope = self.unique_name(name.rstrip("/")) + "/"
+            check_name(name, "name_scope", nested=bool(previous))
+            self._per_thread.scope = self.unique_name(name.rstrip("/")) + "/"
         try:
-            yield self._scope
+            yield self._per_thread.scope
         finally:
-            self._scope = previous
+            self._per_thread.scope = previous
 
     @contextlib.contextmanager
     def gradient_override_map(self, op_type_map: dict[str, str]) -> Iterator[None]:
@@ -255,31 +270,36 @@ class Graph:
         ignores it (use ``retrograd.gradient_override`` under a tape). An unknown op type is
         a ValueError naming the closest known ones."""
         check_op_types(op_type_map, "gradient_override_map")
-        previous = dict(self._overrides)
-        self._overrides.update(op_type_map)
+        previous = dict(self._per_thread.overrides)
+        self._per_thread.overrides.update(op_type_map)
         try:
             yield
         finally:
-            self._overrides = previous
+            self._per_thread.overrides = previous
 
     # -- building ------------------------------------------------------------------------
     def create_op(self, op_def: OpDef, inputs: Any, attrs: dict | None, name: str | None) -> Any:
         """Adds one op; returns its symbolic output (or a tuple for multi-output ops)."""
         from retrograd.graph.shape_inference import infer_outputs
 
+        if name:
+            check_name(name, f"{op_def.type}: name", nested=bool(self._per_thread.scope))
         inputs = tuple(self._as_input(t) for t in inputs)
         attrs = attrs or {}
-        op_name = self.unique_name(name or op_def.type)
         try:
             metas = infer_outputs(op_def, inputs, attrs)
         except InvalidArgumentError as e:
+            op_name = f"{self._per_thread.scope}{name or op_def.type}"
             raise InvalidArgumentError(f"{e} [while building op '{op_name}']") from None
-        op = GraphOperation(op_def.type, inputs, (), attrs, op_name, None)
-        op.graph, op.op_def, op._index = self, op_def, next(_creation_counter)
-        op.gradient_override = self._overrides.get(op_def.type) if self._overrides else None
-        op.outputs = tuple(SymbolicTensor(meta, op, i) for i, meta in enumerate(metas))
-        self._operations.append(op)
-        self._by_name[op_name] = op
+        with self._lock:
+            op_name = self.unique_name(name or op_def.type)
+            op = GraphOperation(op_def.type, inputs, (), attrs, op_name, None)
+            op.graph, op.op_def, op._index = self, op_def, next(_creation_counter)
+            overrides = self._per_thread.overrides
+            op.gradient_override = overrides.get(op_def.type) if overrides else None
+            op.outputs = tuple(SymbolicTensor(meta, op, i) for i, meta in enumerate(metas))
+            self._operations.append(op)
+            self._by_name[op_name] = op
         if context.recording:
             observe_operation(op)
         return op.outputs if op_def.multi_output else op.outputs[0]
@@ -299,14 +319,15 @@ class Graph:
 
     def capture(self, value: Tensor, name: str | None = None) -> SymbolicTensor:
         """An eager tensor as a constant of this graph (one Const op per captured tensor)."""
-        found = self._captures.get(id(value))
-        if found is not None:
-            return found[1]
-        const = self.create_op(
-            _Const, (), {"value": value._value, "dtype": value.dtype}, name or "Const"
-        )
-        self._captures[id(value)] = (value, const)  # keeps `value` alive, so its id stays its own
-        return const
+        with self._lock:
+            found = self._captures.get(id(value))
+            if found is not None:
+                return found[1]
+            const = self.create_op(
+                _Const, (), {"value": value._value, "dtype": value.dtype}, name or "Const"
+            )
+            self._captures[id(value)] = (value, const)  # keeps `value` alive: its id stays its own
+            return const
 
     def _encloses(self, graph: Graph) -> bool:
         outer = self.outer
@@ -319,13 +340,14 @@ class Graph:
     def _capture_external(self, value: SymbolicTensor) -> SymbolicTensor:
         if value.op.graph is not self.outer:
             value = self.outer._capture_external(value)  # through each enclosing graph
-        for external, internal in self.external_captures:
-            if external is value:
-                return internal
-        with self.as_default():
-            internal = placeholder(value.dtype, value._value.shape, name="captured")
-        self.external_captures.append((value, internal))
-        return internal
+        with self._lock:
+            for external, internal in self.external_captures:
+                if external is value:
+                    return internal
+            with self.as_default():
+                internal = placeholder(value.dtype, value._value.shape, name="captured")
+            self.external_captures.append((value, internal))
+            return internal
 
     def captured(self, value: Tensor) -> Tensor:
         """The constant that stands for eager tensor ``value`` in this graph (``value`` itself
@@ -381,23 +403,39 @@ _Placeholder = define_op(
 no_gradient("Const")
 no_gradient("Placeholder")
 
-# --- the default graph and eager/graph switching ---------------------------------------------
 
-_default_graph = Graph()
+class _GraphThreadState(threading.local):
+    """One graph's state that belongs to the thread building it: its name scope and its
+    gradient overrides."""
+
+    def __init__(self) -> None:
+        self.scope = ""
+        self.overrides: dict[str, str] = {}
+
+
+# --- the default graph and eager/graph switching ---------------------------------------------
+# Per thread, as TensorFlow's: each thread has its own global default graph (made when first
+# asked for) and its own current graph.
+
+
+def _thread_default_graph() -> Graph:
+    graph = context.default_graph
+    if graph is None:
+        graph = context.default_graph = Graph()
+    return graph
 
 
 def get_default_graph() -> Graph:
-    """The graph ops are added to: the current one, else the global default graph."""
-    return context.graph if context.graph is not None else _default_graph
+    """The graph ops are added to: the current one, else this thread's global default graph."""
+    return context.graph if context.graph is not None else _thread_default_graph()
 
 
 def reset_default_graph() -> None:
-    """Replaces the global default graph by an empty one (TF1)."""
-    global _default_graph
-    in_use = context.graph is _default_graph
-    _default_graph = Graph()
+    """Replaces this thread's global default graph by an empty one (TF1)."""
+    in_use = context.graph is not None and context.graph is context.default_graph
+    context.default_graph = Graph()
     if in_use:
-        context.graph = _default_graph
+        context.graph = context.default_graph
 
 
 def executing_eagerly() -> bool:
@@ -406,12 +444,15 @@ def executing_eagerly() -> bool:
 
 
 def disable_eager_execution() -> None:
-    """From now on, ops are added to the default graph and run by a Session (TF1 style)."""
-    context.graph = _default_graph
+    """From now on, ops are added to the default graph and run by a Session (TF1 style); threads
+    started later begin in graph mode too, each on a default graph of its own."""
+    graph_mode_by_default.factory = Graph
+    context.graph = _thread_default_graph()
 
 
 def enable_eager_execution() -> None:
-    """From now on, ops run immediately."""
+    """From now on, ops run immediately (in threads started later too)."""
+    graph_mode_by_default.factory = None
     context.graph = None
 
 
@@ -430,7 +471,11 @@ def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Symbo
 
 @contextlib.contextmanager
 def name_scope(name: str) -> Iterator[str]:
-    """Prefixes graph op names with ``name/``; in eager mode it only returns the name."""
+    """Prefixes graph op names with ``name/``; in eager mode it only returns the name.
+
+    Names follow TensorFlow's rule (letters, digits and ``_.\\/>-``), checked when a graph
+    is built.
+    """
     if context.graph is None:
         yield name
         return

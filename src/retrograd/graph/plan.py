@@ -7,6 +7,10 @@ writes its result into that input's buffer when, at run time, nothing else holds
 buffer (large arrays only: fewer allocations, fewer page faults, a smaller peak).
 ``plan.source`` shows the code. An error raised by a kernel names the op.
 
+Nothing a user wrote becomes code: variables, kernels and constants have generated names
+(``t0``, ``k1``, ``c3``) bound in the plan's namespace, and a line's comment holds the op
+type and its index in ``plan.ops`` (an op's name is looked up there, never pasted).
+
 >>> import retrograd as rg
 >>> g = rg.Graph()
 >>> with g.as_default():
@@ -15,9 +19,9 @@ buffer (large arrays only: fewer allocations, fewer page faults, a smaller peak)
 >>> plan = Plan.for_outputs([y], feeds=[x])
 >>> print(plan.source)
 def run(t0):
-    t2 = k1(t0)  # Exp 'Exp'
+    t2 = k1(t0)  # Exp ops[0]
     del t0
-    t4 = t2 * c3  # Mul 'Mul'
+    t4 = t2 * c3  # Mul ops[2]
     del t2
     return (t4,)
 >>> plan(rg.constant([0.0, 1.0])._value)[0].tolist()
@@ -191,6 +195,7 @@ class Plan:
         last_use = {id(resolve(v)): op for op in ops for v in op.inputs}
         kept = {id(resolve(t)) for t in self.outputs}
         caller_owned = kept | {id(t) for t in self.feeds}  # never written into
+        position = {id(op): i for i, op in enumerate(self.ops)}
         lines: list[str] = []
         for op in ops:
             if op.type == "Const":
@@ -209,7 +214,9 @@ class Plan:
             if op.op_def.multi_output and len(op.outputs) == 1:
                 targets += ","
             lines.append(f"    {targets} = {call}" if targets else f"    {call}")
-            lines[-1] += f"  # {op.type} '{op.name}'"
+            # Only generated text: the op type (an identifier, checked by define_op) and the
+            # op's index in `plan.ops`, never its (user-given) name.
+            lines[-1] += f"  # {op.op_def.type} ops[{position[id(op)]}]"
             self._line_ops[len(lines) + 1] = op  # line 1 is the def
             inputs = [resolve(v) for v in op.inputs]
             done = [v for v in inputs if last_use.get(id(v)) is op] + [

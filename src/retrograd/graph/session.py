@@ -12,12 +12,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from retrograd.core import nest
 from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
@@ -26,12 +28,11 @@ from retrograd.graph.plan import Plan, ops_needed
 
 __all__ = ["Session", "get_default_session"]
 
-_default_sessions: list[Session] = []
-
 
 def get_default_session() -> Session | None:
-    """The innermost session entered with ``with``, if any."""
-    return _default_sessions[-1] if _default_sessions else None
+    """The innermost session this thread entered with ``with``, if any."""
+    sessions = context.sessions
+    return sessions[-1] if sessions else None
 
 
 class Session:
@@ -44,14 +45,14 @@ class Session:
         self._graph_context: Any = None
 
     def __enter__(self) -> Session:
-        _default_sessions.append(self)
+        context.sessions.append(self)
         self._graph_context = self.graph.as_default()
         self._graph_context.__enter__()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self._graph_context.__exit__(*exc)
-        _default_sessions.remove(self)
+        context.sessions.remove(self)
         self.close()
 
     def close(self) -> None:
@@ -69,8 +70,13 @@ class Session:
         operations give None. ``feed_dict`` maps placeholders (or names) to values."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        leaves = [self._element(f) for f in nest.flatten(fetches)]
-        feeds = {self._element(k): v for k, v in (feed_dict or {}).items()}
+        if feed_dict is not None and not isinstance(feed_dict, Mapping):
+            raise TypeError(
+                f"Session.run: feed_dict must be a dictionary, got {type(feed_dict).__name__}: "
+                f"{feed_dict!r}"
+            )
+        leaves = [self._element(f, "fetch") for f in nest.flatten(fetches)]
+        feeds = {self._element(k, "feed"): v for k, v in (feed_dict or {}).items()}
         feed_tensors = list(feeds)
         outputs = [leaf for leaf in leaves if not isinstance(leaf, GraphOperation)]
         key = (tuple(id(x) for x in leaves), tuple(id(t) for t in feed_tensors))
@@ -88,8 +94,16 @@ class Session:
         ]
         return nest.pack_sequence_as(fetches, results)
 
-    def _element(self, item: Any) -> Any:
-        item = self.graph.as_graph_element(item)
+    def _element(self, item: Any, role: str) -> Any:
+        try:
+            item = self.graph.as_graph_element(item)
+        except (KeyError, ValueError) as e:  # an unknown name: TensorFlow's errors
+            reason = e.args[0] if e.args else e
+            if role == "fetch":
+                raise ValueError(
+                    f"Argument `fetch` = {item} cannot be interpreted as a Tensor. ({reason})"
+                ) from None
+            raise TypeError(f"Cannot interpret feed_dict key as Tensor: {reason}") from None
         if isinstance(item, (SymbolicTensor, GraphOperation)) and item.graph is not self.graph:
             raise ValueError(f"Fetch or feed {item.name} is not an element of this session's graph")
         if not isinstance(item, (SymbolicTensor, GraphOperation, Tensor, Variable)):

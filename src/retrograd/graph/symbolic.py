@@ -53,6 +53,10 @@ def gradients(
     for i, x in enumerate(xs):
         if not isinstance(x, (Tensor, Variable)):
             raise TypeError(f"gradients: xs[{i}] must be a tensor or a Variable, got {x!r}")
+        if isinstance(x, SymbolicTensor) and x.graph is not graph and not graph._encloses(x.graph):
+            raise ValueError(
+                f"gradients: {x!r} (xs[{i}]) must be from the same graph as the ys ({graph!r})"
+            )
     # An eager tensor used in the graph became a constant there: differentiate with respect
     # to that constant (a tensor never captured is simply not connected).
     xs = [graph.captured(x) if type(x) is Tensor else x for x in xs]

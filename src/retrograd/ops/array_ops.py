@@ -21,6 +21,7 @@ from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor, set_stack_op
 from retrograd.ops import broadcast
 from retrograd.ops.define import ANY, BOOL, tensor_arg, tensor_pair
+from retrograd.ops.index_args import static_int
 from retrograd.ops.indexing import normalize_index
 
 # --- reshaping --------------------------------------------------------------------------
@@ -44,6 +45,11 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
             raise ValueError(f"Reshape: shape {list(shape)} has more than one unknown dimension")
         shape = [-1 if d is None else d for d in shape]
     target = broadcast.static_shape(shape, "Reshape")
+    for i, d in enumerate(target):
+        if d < -1:
+            raise InvalidArgumentError(
+                f"Reshape: Size {i} must be non-negative, not {d} (shape {list(target)})"
+            )
     if target == tuple(x._value.shape):
         return x
     return execute(_Reshape, (x,), {"shape": target}, name)
@@ -54,6 +60,11 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
     x = tensor_arg("Transpose", a, ANY, "a")
     ndim = x._value.ndim
     perm = tuple(range(ndim))[::-1] if perm is None else broadcast.static_shape(perm, "Transpose")
+    out_of_range = [p for p in perm if not -ndim <= p < ndim]
+    if out_of_range:
+        raise InvalidArgumentError(
+            f"Transpose: {out_of_range[0]} is out of range [{-ndim}, {ndim}) in perm {list(perm)}"
+        )
     if sorted(p % ndim if ndim else p for p in perm) != list(range(ndim)) or len(perm) != ndim:
         raise InvalidArgumentError(
             f"Transpose: perm {list(perm)} is not a permutation of {ndim} axes"
@@ -70,9 +81,10 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
     """Inserts a size-1 axis at ``axis`` (which may be -rank-1 ... rank)."""
     x = tensor_arg("ExpandDims", input, ANY, "input")
     ndim = x._value.ndim
-    if not -ndim - 1 <= int(axis) <= ndim:
+    axis = static_int("ExpandDims", axis, "axis")
+    if not -ndim - 1 <= axis <= ndim:
         raise InvalidArgumentError(f"ExpandDims: axis {axis} is out of range for rank {ndim}")
-    return execute(_ExpandDims, (x,), {"axis": int(axis) % (ndim + 1)}, name)
+    return execute(_ExpandDims, (x,), {"axis": axis % (ndim + 1)}, name)
 
 
 def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:
@@ -140,14 +152,16 @@ def _same_dtype(op_type: str, values: list) -> list[Tensor]:
 
 
 def _axis_in(op_type: str, axis: int, ndim: int) -> int:
-    axis = int(axis)
+    axis = static_int(op_type, axis, "axis")  # (ints only: TypeError for 1.5, "1", inf)
     if not -ndim <= axis < ndim:
         raise InvalidArgumentError(f"{op_type}: axis {axis} is out of range for rank {ndim}")
     return axis % ndim
 
 
 def concat(values: list, axis: int, name: str | None = None) -> Tensor:
-    """Joins tensors along an existing ``axis``."""
+    """Joins tensors along an existing ``axis`` (a single tensor is one value, as TensorFlow)."""
+    if isinstance(values, Tensor):
+        values = [values]
     tensors = _same_dtype("ConcatV2", list(values))
     ndim = tensors[0]._value.ndim
     if ndim == 0:
@@ -302,21 +316,20 @@ def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
     v = tensor_arg("Fill", value, ANY, "value")
     if v._value.ndim != 0:
         raise InvalidArgumentError(f"Fill: value must be a scalar, got shape {tuple(v.shape)}")
-    return execute(_Fill, (v,), {"dims": broadcast.static_shape(dims, "Fill")}, name)
+    shape = broadcast.check_dimensions(broadcast.static_shape(dims, "Fill", "dims"), "Fill")
+    return execute(_Fill, (v,), {"dims": shape}, name)
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of zeros (a constant: it has no inputs to differentiate)."""
-    return Tensor(
-        np.zeros(broadcast.static_shape(shape, "zeros"), dtype=as_dtype(dtype).as_numpy_dtype)
-    )
+    dims = broadcast.check_dimensions(broadcast.static_shape(shape, "zeros"), "zeros")
+    return Tensor(np.zeros(dims, dtype=as_dtype(dtype).as_numpy_dtype))
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of ones."""
-    return Tensor(
-        np.ones(broadcast.static_shape(shape, "ones"), dtype=as_dtype(dtype).as_numpy_dtype)
-    )
+    dims = broadcast.check_dimensions(broadcast.static_shape(shape, "ones"), "ones")
+    return Tensor(np.ones(dims, dtype=as_dtype(dtype).as_numpy_dtype))
 
 
 def _like(op, input, dtype, name):

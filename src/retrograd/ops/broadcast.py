@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.errors import InvalidArgumentError
-from retrograd.core.execute import define_op, execute
+from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, constant_value
@@ -28,16 +28,44 @@ from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
 
 
-def static_shape(shape: Any, op_type: str) -> tuple[int, ...]:
-    """A shape argument (list, tuple, TensorShape or int tensor) as a tuple of ints."""
+def static_shape(shape: Any, op_type: str, arg: str = "shape") -> tuple[int, ...]:
+    """A shape argument (list, tuple, TensorShape or int tensor) as a tuple of ints.
+
+    As TensorFlow: Python floats and strings are a TypeError, a tensor of another dtype than
+    int32/int64 an InvalidArgumentError, and values beyond int64 a ValueError.
+    """
     if isinstance(shape, Tensor):
-        shape = np.asarray(constant_value(shape)).tolist()
-    elif isinstance(shape, (int, np.integer)):
+        if shape._value.dtype.kind not in "iu" or shape._value.ndim > 1:
+            raise InvalidArgumentError(
+                f"{op_type}: `{arg}` must be an int32 or int64 tensor of rank 0 or 1, got "
+                f"{shape.dtype.name} with shape {tuple(shape.shape)}"
+            )
+        shape = np.atleast_1d(constant_value(shape)).tolist()
+    elif isinstance(shape, (int, np.integer)) and not isinstance(shape, (bool, np.bool_)):
         shape = [shape]
-    try:
-        return tuple(int(d) for d in shape)
-    except (TypeError, ValueError):
-        raise TypeError(f"{op_type}: shape must be a list of ints, got {shape!r}") from None
+    elif isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
+        raise TypeError(f"{op_type}: `{arg}` must be a list of ints, got {shape!r}")
+    dims = []
+    for d in shape:
+        if isinstance(d, Tensor) and d._value.dtype.kind in "iu" and d._value.ndim == 0:
+            d = constant_value(d)
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
+            raise TypeError(f"{op_type}: `{arg}` must be a list of ints, got {shape!r}")
+        if not -(2**63) <= d < 2**63:
+            raise ValueError(
+                f"{op_type}: Can't convert Python sequence with out-of-range integer to Tensor "
+                f"(`{arg}` = {shape!r})"
+            )
+        dims.append(int(d))
+    return tuple(dims)
+
+
+def check_dimensions(dims: tuple, op_type: str) -> tuple:
+    """``dims`` when none is negative; else InvalidArgumentError as TensorFlow's Fill."""
+    for d in dims:
+        if d < 0:
+            raise InvalidArgumentError(f"{op_type}: Dimension {d} must be >= 0")
+    return dims
 
 
 def _sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
@@ -93,11 +121,6 @@ def broadcast_like(x: Tensor, like: Any) -> Tensor:
     return execute(_BroadcastLike, (x, like))
 
 
-# How many leading axes of the gradients in flight index a batch of backward passes (rows
-# of a Jacobian computed at once); set by the backward walk for its rules, 0 otherwise.
-_batch_dims = 0
-
-
 @contextlib.contextmanager
 def gradient_batch_dims(count: int) -> Iterator[None]:
     """Within this block, ``unbroadcast`` keeps the first ``count`` axes of every gradient."""
@@ -111,8 +134,7 @@ def gradient_batch_dims(count: int) -> Iterator[None]:
 def set_gradient_batch_dims(count: int) -> int:
     """Sets the count ``gradient_batch_dims`` sets (for the backward walk, which restores it
     itself); returns the previous count."""
-    global _batch_dims
-    saved, _batch_dims = _batch_dims, count
+    saved, context.gradient_batch_dims = context.gradient_batch_dims, count
     return saved
 
 
@@ -125,7 +147,7 @@ def unbroadcast(grad: Tensor, like: Any) -> Tensor:
     """
     shape = like if type(like) is tuple else like._value.shape
     grad_shape = grad._value.shape
-    batch = _batch_dims
+    batch = context.gradient_batch_dims  # (per thread: see execute.context)
     if grad_shape == shape and not batch and shape is not None and None not in shape:
         return grad  # the common case: nothing was broadcast
     if not (_fully_known(shape) and _fully_known(grad_shape)):

@@ -152,6 +152,8 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
         raise TypeError(f"einsum: invalid keyword arguments {sorted(kwargs)}")
     if optimize not in _OPTIMIZE:  # accepted for TensorFlow's signature; values are the same
         raise ValueError(f"einsum: `optimize` must be one of {_OPTIMIZE}, got {optimize!r}")
+    if not isinstance(equation, str):
+        raise TypeError(f"einsum: `equation` must be a string, got {equation!r}")
     tensors = _operands(inputs)
     normalized = normalize_equation(equation, [tuple(t._value.shape) for t in tensors])
     return execute(_Einsum, tensors, {"equation": normalized}, name)

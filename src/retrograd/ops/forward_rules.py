@@ -18,7 +18,15 @@ from collections.abc import Callable
 
 from retrograd.core.registry import RegisterForward
 from retrograd.core.tensor import Tensor
-from retrograd.ops import array_ops, broadcast, linalg_ops, math_ops, nn_ops, reduction_ops
+from retrograd.ops import (
+    array_ops,
+    broadcast,
+    linalg_ops,
+    math_ops,
+    nn_ops,
+    power_grad_ops,
+    reduction_ops,
+)
 
 
 def _plus(*terms: Tensor | None) -> Tensor | None:
@@ -54,9 +62,10 @@ _UNARY: dict[str, Callable[[Tensor, Tensor, Tensor], Tensor]] = {
     "Neg": lambda t, x, y: -t,
     "Abs": lambda t, x, y: t * math_ops.sign(x),
     "Square": lambda t, x, y: t * (2 * x),
-    "Sqrt": lambda t, x, y: t * 0.5 / y,
-    "Rsqrt": lambda t, x, y: t * (-0.5 * y * y * y),
-    "Reciprocal": lambda t, x, y: t * -math_ops.square(y),
+    # (0 where the tangent is 0, as the gradients: TensorFlow's SqrtGrad kernels)
+    "Sqrt": lambda t, x, y: power_grad_ops.sqrt_grad(y, t),
+    "Rsqrt": lambda t, x, y: power_grad_ops.rsqrt_grad(y, t),
+    "Reciprocal": lambda t, x, y: power_grad_ops.reciprocal_grad(y, t),
     "Exp": lambda t, x, y: t * y,
     "Log": lambda t, x, y: t / x,
     "Log1p": lambda t, x, y: t / (1 + x),

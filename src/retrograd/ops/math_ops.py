@@ -52,13 +52,21 @@ def _squared_difference_kernel(x, y):
 
 # --- binary arithmetic ----------------------------------------------------------------
 
+
 # Python's operators rather than the ufuncs: on arrays they are the same ufuncs, and on NumPy
 # scalars (rank-0 results) they take NumPy's scalar fast path, ten times cheaper than a ufunc.
+def _floor_div_kernel(x, y):
+    """floor(x / y) for floats, as TensorFlow (floordiv(inf, 2.) is inf, not NaN)."""
+    if x.dtype.kind in "fc":
+        return np.floor(np.true_divide(x, y))
+    return np.floor_divide(x, y)
+
+
 add = binary_op("add", "AddV2", operator.add, NUMERIC, "x + y elementwise, with broadcasting.")
 subtract = binary_op("subtract", "Sub", operator.sub, NUMERIC, "x - y elementwise.")
 multiply = binary_op("multiply", "Mul", operator.mul, NUMERIC, "x * y elementwise.")
 realdiv = binary_op("realdiv", "RealDiv", operator.truediv, FLOAT_COMPLEX, "x / y for floats.")
-floordiv = binary_op("floordiv", "FloorDiv", np.floor_divide, REAL, "x // y, rounding down.")
+floordiv = binary_op("floordiv", "FloorDiv", _floor_div_kernel, REAL, "x // y, rounding down.")
 floormod = binary_op("floormod", "FloorMod", np.mod, REAL, "x % y with the sign of y.")
 pow = binary_op("pow", "Pow", np.power, NUMERIC, "x ** y elementwise.")  # noqa: A001
 maximum = binary_op("maximum", "Maximum", np.maximum, REAL, "The larger of x and y.")
@@ -262,20 +270,7 @@ def _square_grad(op, grad):
     return grad * (2 * conj(op.inputs[0]))
 
 
-@RegisterGradient("Sqrt")
-def _sqrt_grad(op, grad):
-    return grad * 0.5 / conj(op.outputs[0])
-
-
-@RegisterGradient("Rsqrt")
-def _rsqrt_grad(op, grad):
-    y = conj(op.outputs[0])
-    return grad * (-0.5 * y * y * y)
-
-
-@RegisterGradient("Reciprocal")
-def _reciprocal_grad(op, grad):
-    return grad * -square(conj(op.outputs[0]))
+# The gradients of Sqrt, Rsqrt and Reciprocal are ops of their own: see power_grad_ops.
 
 
 @RegisterGradient("Exp")

@@ -24,8 +24,9 @@ from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
 from retrograd.core.tensor import Tensor, constant_value
-from retrograd.ops import array_ops, reduction_ops
+from retrograd.ops import array_ops, broadcast, reduction_ops
 from retrograd.ops.define import ANY, NUMERIC, tensor_arg, tensor_pair
+from retrograd.ops.index_args import static_int
 
 _ALIGNMENTS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
 
@@ -285,7 +286,8 @@ def band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = Non
     x = tensor_arg("MatrixBandPart", input, ANY, "input")
     _rank_at_least("MatrixBandPart", x, "input", 2)
     rows, cols = x._value.shape[-2:]
-    lower, upper = int(num_lower), int(num_upper)
+    lower = static_int("MatrixBandPart", num_lower, "num_lower")
+    upper = static_int("MatrixBandPart", num_upper, "num_upper")
     if lower > rows:
         raise InvalidArgumentError(
             f"MatrixBandPart: num_lower must be negative or at most the number of rows "
@@ -328,9 +330,19 @@ def eye(
     >>> rg.eye(2, 3).numpy().tolist()
     [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
     """
+    for value in (num_rows, num_columns):
+        if isinstance(value, Tensor) and value._value.dtype.kind in "iu":
+            continue  # a scalar integer tensor (int() below refuses other shapes)
+        if value is not None and (
+            isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
+        ):
+            raise TypeError(
+                f"eye: Arguments `num_rows` and `num_columns` must be positive integer values. "
+                f"Received: num_rows={num_rows!r}, num_columns={num_columns!r}"
+            )
     rows = int(num_rows)
     cols = rows if num_columns is None else int(num_columns)
-    batch = () if batch_shape is None else tuple(int(d) for d in np.reshape(batch_shape, -1))
+    batch = () if batch_shape is None else broadcast.static_shape(batch_shape, "eye", "batch_shape")
     if rows < 0 or cols < 0 or any(d < 0 for d in batch):
         raise InvalidArgumentError(
             f"eye: dimensions must be >= 0, got num_rows={rows}, num_columns={cols}, "

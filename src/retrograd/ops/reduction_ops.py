@@ -31,11 +31,19 @@ def normalize_axes(op_type: str, axis: Any, ndim: int) -> tuple[int, ...] | None
     if axis is None:
         return None
     if isinstance(axis, Tensor):
+        if axis._value.dtype.kind not in "iu":
+            raise InvalidArgumentError(
+                f"{op_type}: `axis` must be an int32 or int64 tensor, got {axis.dtype.name}"
+            )
         axis = np.asarray(constant_value(axis)).tolist()
-    if isinstance(axis, (int, np.integer)):
+    if isinstance(axis, (int, np.integer)) or not isinstance(axis, (list, tuple, range)):
         axis = [axis]
     axes = []
     for a in axis:
+        if isinstance(a, (str, bytes)):  # (TensorFlow: a string tensor, refused by the op)
+            raise InvalidArgumentError(f"{op_type}: `axis` must be int32 or int64, got {a!r}")
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+            raise TypeError(f"{op_type}: `axis` must be an int or a list of ints, got {a!r}")
         a = int(a)
         if not -ndim <= a < ndim:
             raise InvalidArgumentError(
@@ -266,12 +274,46 @@ def _cumsum_grad(op, grad):
 
 @RegisterGradient("Cumprod")
 def _cumprod_grad(op, grad):
-    # As TensorFlow: divides by x, so it is undefined where x has zeros.
-    x = op.inputs[0]
     axis, exclusive, reverse = _cum_attrs(op)
-    prod = math_ops.conj(op.outputs[0])
-    summed = cumsum(prod * grad, axis, exclusive=exclusive, reverse=not reverse)
-    return summed / math_ops.conj(x)
+    x, prod = math_ops.conj(op.inputs[0]), math_ops.conj(op.outputs[0])
+    return _cumprod_vjp(x, prod, grad, (axis, exclusive, reverse), 0)
+
+
+# Rows with more zeros than this get the exact gradient but not its exact derivative there.
+_CUMPROD_ZERO_DEPTH = 16
+
+
+def _cumprod_vjp(x, prod, grad, attrs, depth):
+    """d/dx_i of sum(grad * cumprod(x)): grad_k times y_k without x_i, summed over k.
+
+    Before the first zero (in the direction of accumulation) that is y_k / x_i; at the first
+    zero, the products with that zero replaced by 1; after it, x_z (0) times the same
+    gradient with x_z replaced by 1, which is 0 with the right derivative in x_z, so the
+    rule's own gradient is right too. (TensorFlow divides everywhere: NaN or 0 at zeros.)
+    """
+    axis, exclusive, reverse = attrs
+
+    def back(v):
+        return cumsum(v, axis, exclusive=exclusive, reverse=not reverse)
+
+    is_zero = comparison_ops.equal(x, array_ops.zeros_like(x))
+    eager = isinstance(is_zero._value, np.ndarray)
+    if eager and not is_zero._value.any():
+        return back(prod * grad) / x
+    zeros_so_far = cumsum(math_ops.cast(is_zero, dtypes.int32), axis, reverse=reverse)
+    before = comparison_ops.equal(zeros_so_far, 0)
+    first_zero = comparison_ops.logical_and(is_zero, comparison_ops.equal(zeros_so_far, 1))
+    ones, zeros = array_ops.ones_like(x), array_ops.zeros_like(x)
+    summed = back(prod * grad) / array_ops.where(before, x, ones)
+    patched = array_ops.where(first_zero, ones, x)
+    patched_prod = cumprod(patched, axis, exclusive, reverse)
+    at_zero = back(patched_prod * grad)
+    if (eager or depth == 0) and depth < _CUMPROD_ZERO_DEPTH:
+        x_z = reduce_sum(array_ops.where(first_zero, x, zeros), axis, keepdims=True)
+        later = x_z * _cumprod_vjp(patched, patched_prod, grad, attrs, depth + 1)
+    else:
+        later = zeros
+    return array_ops.where(before, summed, array_ops.where(first_zero, at_zero, later))
 
 
 # --- logical reductions ----------------------------------------------------------------

@@ -43,16 +43,17 @@ def channels_first(op_type: str, data_format: Any, n: int) -> bool:
 
 
 def _ints(op_type: str, arg: str, value: Any) -> list[int]:
-    if isinstance(value, Tensor):
-        value = value.numpy().tolist()
-    if isinstance(value, (int, np.integer)):
-        return [int(value)]
-    try:
-        return [int(v) for v in value]
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"{op_type}: `{arg}` must be an int or a list of ints, got {value!r}"
-        ) from None
+    """Ints only (as TensorFlow: "Expected int for argument 'strides' not '3'")."""
+    if isinstance(value, Tensor) and value._value.dtype.kind in "iu":
+        value = value._value.tolist()
+    values = [value] if not isinstance(value, (list, tuple)) else list(value)
+    for v in values:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise TypeError(
+                f"{op_type}: Expected int for argument '{arg}' not {v!r} (`{arg}` must be an "
+                f"int or a list of ints, got {value!r})"
+            )
+    return [int(v) for v in values]
 
 
 def spatial(op_type: str, arg: str, value: Any, n: int, first: bool) -> tuple[int, ...]:

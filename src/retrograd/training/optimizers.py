@@ -90,7 +90,7 @@ class Optimizer(abc.ABC):
                     f"variable '{variable.name}' has shape {tuple(variable.shape)}"
                 )
             updates.append((g._value.astype(variable._value.dtype, copy=False), variable))
-        if pairs and not updates:
+        if not updates:  # (nothing to apply: iterations must not advance; TF raises too)
             raise ValueError(
                 f"{self.name}.apply_gradients: no gradients provided for any variable "
                 f"{[v.name for _, v in pairs]}" + none_gradient_reasons([v for _, v in pairs])

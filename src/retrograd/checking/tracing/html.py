@@ -152,7 +152,10 @@ def fragment(trace: Any) -> str:
     svgs = _drawings(root, drawn)
     pictures = [_picture(root, key, view, svg) for (key, view), svg in zip(drawn, svgs)]
     all_nodes = [n for _, view in drawn for n in view.nodes]
-    data = json.dumps({"nodes": _node_data(all_nodes)}).replace("<", "\\u003c")
+    # Inside <script>, "<!--" and "</script" would end or bend the element: JSON's \u escapes
+    # keep names like "<!--<script>" as data.
+    data = json.dumps({"nodes": _node_data(all_nodes)})
+    data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     summary = (
         f"Recorded {len(trace.ops)} ops (inputs and outputs not counted) and "
         f"{len(trace.gradients)} gradient rule calls in {trace.passes} backward pass(es)"

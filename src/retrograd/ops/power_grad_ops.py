@@ -1,0 +1,100 @@
+"""The gradients of ``sqrt``, ``rsqrt`` and ``reciprocal`` as ops of their own, TensorFlow's
+SqrtGrad, RsqrtGrad and ReciprocalGrad: computed from the output ``y`` and the upstream
+gradient ``dy``, and 0 wherever ``dy`` is 0, even where the local derivative is infinite (at
+0). So ``where(x > 0, sqrt(x), 0)`` has the gradient 0 at 0, not NaN, as in TensorFlow.
+
+>>> import retrograd as rg
+>>> x = rg.constant([0.0, 4.0])
+>>> with rg.GradientTape() as tape:
+...     tape.watch(x)
+...     y = rg.where(x > 0, rg.sqrt(x), 0.0)
+>>> tape.gradient(y, x).numpy().tolist()
+[0.0, 0.25]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from retrograd.core.registry import RegisterGradient, mark_batchable
+from retrograd.ops import broadcast
+from retrograd.ops.define import FLOAT_COMPLEX, binary_op
+from retrograd.ops.math_ops import conj, square
+
+__all__ = ["sqrt_grad", "rsqrt_grad", "reciprocal_grad"]
+
+
+def _zero_where_no_upstream(local: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """A kernel ``(y, dy) -> local(y, dy)``, with 0 where ``dy`` is 0 (TensorFlow's kernels)."""
+
+    def kernel(y: Any, dy: Any) -> Any:
+        out = np.asarray(local(y, dy))
+        return np.where(dy == 0, np.zeros((), out.dtype), out)
+
+    return kernel
+
+
+sqrt_grad = binary_op(
+    "sqrt_grad",
+    "SqrtGrad",
+    _zero_where_no_upstream(lambda y, dy: dy * (y.dtype.type(0.5) / y)),
+    FLOAT_COMPLEX,
+    "dy * 0.5 / y, 0 where dy is 0: the gradient of sqrt from its output y.",
+)
+rsqrt_grad = binary_op(
+    "rsqrt_grad",
+    "RsqrtGrad",
+    _zero_where_no_upstream(lambda y, dy: dy * (y.dtype.type(-0.5) * y * y * y)),
+    FLOAT_COMPLEX,
+    "dy * -0.5 * y**3, 0 where dy is 0: the gradient of rsqrt from its output y.",
+)
+reciprocal_grad = binary_op(
+    "reciprocal_grad",
+    "ReciprocalGrad",
+    _zero_where_no_upstream(lambda y, dy: -dy * (y * y)),
+    FLOAT_COMPLEX,
+    "-dy * y**2, 0 where dy is 0: the gradient of reciprocal from its output y.",
+)
+
+
+@RegisterGradient("Sqrt")
+def _sqrt_grad(op, grad):
+    return sqrt_grad(conj(op.outputs[0]), grad)
+
+
+@RegisterGradient("Rsqrt")
+def _rsqrt_grad(op, grad):
+    return rsqrt_grad(conj(op.outputs[0]), grad)
+
+
+@RegisterGradient("Reciprocal")
+def _reciprocal_grad(op, grad):
+    return reciprocal_grad(conj(op.outputs[0]), grad)
+
+
+# Their own gradients: z = 0.5 dy / y, z = -0.5 dy y^3 and z = -dy y^2, differentiated in
+# y and in dy (the dy part is the same op again, so it keeps the zero rule).
+
+
+@RegisterGradient("SqrtGrad")
+def _sqrt_grad_grad(op, grad):
+    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
+    return broadcast.reduce_to_inputs(op, -grad * dy * 0.5 / square(y), sqrt_grad(y, grad))
+
+
+@RegisterGradient("RsqrtGrad")
+def _rsqrt_grad_grad(op, grad):
+    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
+    return broadcast.reduce_to_inputs(op, grad * -1.5 * dy * square(y), rsqrt_grad(y, grad))
+
+
+@RegisterGradient("ReciprocalGrad")
+def _reciprocal_grad_grad(op, grad):
+    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
+    return broadcast.reduce_to_inputs(op, grad * -2.0 * dy * y, reciprocal_grad(y, grad))
+
+
+mark_batchable("SqrtGrad", "RsqrtGrad", "ReciprocalGrad")
