@@ -86,6 +86,7 @@ CHECKED_ELSEWHERE = {
     "While": "tests/graph/test_control_flow.py::test_while_loop_values_and_gradients_through_every_iteration",
     "LoopHistoryGet": "the While gradient's second order, in tests/graph/test_control_flow.py",
     "LoopHistoryPut": "the While gradient's third order, checked by the While tests",
+    "Print": "tests/compat/test_graph_ops.py::test_print_passes_its_input_and_gradients_through",
 }
 
 

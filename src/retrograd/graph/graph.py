@@ -35,6 +35,7 @@ from retrograd.core.registry import gradient_registry, no_gradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
+from retrograd.graph.graph_state import GraphState
 
 __all__ = [
     "Graph",
@@ -170,7 +171,7 @@ class SymbolicTensor(Tensor):
 class GraphOperation(Operation):
     """An operation in a graph: an eager record's interface plus ``graph`` and ``op_def``."""
 
-    __slots__ = ("graph", "op_def", "_index")
+    __slots__ = ("graph", "op_def", "_index", "control_inputs")
 
     def run(self, feed_dict: dict | None = None, session: Any = None) -> None:
         """Runs this operation (and what it needs) in ``session`` (TF1's ``Operation.run``)."""
@@ -213,8 +214,9 @@ class _OverriddenGradient:
         return None if rule is None else rule(op, *grads)
 
 
-class Graph:
-    """A dataflow graph of operations (TensorFlow's ``tf.Graph``)."""
+class Graph(GraphState):
+    """A dataflow graph of operations (TensorFlow's ``tf.Graph``); its TF1 state
+    (control dependencies, collections) is in :class:`GraphState`."""
 
     def __init__(self, outer: Graph | None = None) -> None:
         # A function, branch or loop body traced inside another graph uses that graph's
@@ -227,6 +229,14 @@ class Graph:
         self._scope = ""
         self._overrides: dict[str, str] = {}
         self._captures: dict[int, tuple[Tensor, SymbolicTensor]] = {}
+        # TF1 state kept per graph, as TensorFlow does: ops created inside
+        # `control_dependencies` wait for these; named collections; the variable scope and
+        # the variables `get_variable` made, by full name.
+        self._control_dependencies: list[Any] = []
+        self._collections: dict[str, list[Any]] = {}
+        self._variable_scope: Any = None
+        self._variables_by_name: dict[str, Any] = {}
+        self._variable_scope_counts: dict[str, int] = {}
 
     # -- being the current graph -----------------------------------------------------------
     @contextlib.contextmanager
@@ -253,11 +263,17 @@ class Graph:
         return f"{full}_{count}"
 
     @contextlib.contextmanager
-    def name_scope(self, name: str) -> Iterator[str]:
-        """Prefixes the names of ops created inside with ``name/``."""
+    def name_scope(self, name: str | None) -> Iterator[str]:
+        """Prefixes the names of ops created inside with ``name/`` (made unique); a name
+        ending in ``/`` (a scope returned earlier) is used as it is; ``None`` returns to the
+        top level."""
         previous = self._scope
-        if name:
-            self._scope = self.unique_name(name.rstrip("/")) + "/"
+        if name is None:
+            self._scope = ""
+        elif name and name.endswith("/"):  # a scope returned by an earlier name_scope: reused
+            self._scope = name
+        elif name:
+            self._scope = self.unique_name(name) + "/"
         try:
             yield self._scope
         finally:
@@ -288,6 +304,7 @@ class Graph:
             raise InvalidArgumentError(f"{e} [while building op '{op_name}']") from None
         op = GraphOperation(op_def.type, inputs, (), attrs, op_name, None)
         op.graph, op.op_def, op._index = self, op_def, next(_creation_counter)
+        op.control_inputs = tuple(self._control_dependencies)
         if op_def.type in self._overrides:
             op.grad_fn = _OverriddenGradient(self._overrides[op_def.type])
         op.outputs = tuple(SymbolicTensor(meta, op, i) for i, meta in enumerate(metas))

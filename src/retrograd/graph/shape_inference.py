@@ -17,16 +17,16 @@ import numpy as np
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import OpDef
 from retrograd.core.shapes import broadcast_dims
+from retrograd.core.variables import Variable
 from retrograd.graph.graph import TensorMeta
 
 __all__ = ["infer_outputs"]
 
 
 def _meta(value: Any) -> TensorMeta:
-    meta = value._value
-    if isinstance(meta, TensorMeta):
-        return meta
-    return TensorMeta(meta.shape, meta.dtype)  # a variable (read at run time)
+    if isinstance(value, Variable):  # read when the graph runs (maybe not initialised yet)
+        return TensorMeta(tuple(value.shape.as_list()), value.dtype.as_numpy_dtype)
+    return value._value
 
 
 def infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta]:
