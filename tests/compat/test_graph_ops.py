@@ -1,0 +1,134 @@
+"""TF1 graph functions: control dependencies, Assert and Print as ops, placeholder with
+default, v1 signatures of cond/while_loop/gradients, configuration records, sessions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import retrograd as rg
+from retrograd.compat import v1 as tf
+
+
+@pytest.fixture
+def graph():
+    g = rg.Graph()
+    with g.as_default():
+        yield g
+
+
+def test_control_dependencies_order_assignments_before_reads(graph):
+    w = tf.Variable(1.0, name="w")
+    step = tf.assign_add(w, 1.0)
+    with tf.control_dependencies([step]):
+        after = tf.identity(w.read_value() * 10.0)
+    grouped = tf.group(step, tf.no_op())
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(after) == 20.0
+        assert sess.run(grouped) is None and sess.run(w) == 3.0
+
+
+def test_assert_passes_or_raises_when_run(graph):
+    x = tf.placeholder(rg.float32, [None])
+    check = tf.Assert(rg.reduce_all(x > 0.0), [x], name="positive")
+    with tf.control_dependencies([check]):
+        y = rg.identity(x)
+    with tf.Session() as sess:
+        assert sess.run(y, {x: [1.0, 2.0]}).tolist() == [1.0, 2.0]
+        with pytest.raises(rg.errors.InvalidArgumentError, match="assertion failed"):
+            sess.run(y, {x: [1.0, -2.0]})
+
+
+def test_print_passes_its_input_and_gradients_through(graph, capsys):
+    x = tf.placeholder(rg.float64, [3])
+    printed = tf.Print(x, [x, rg.reduce_sum(x)], message="x: ")
+    y = rg.reduce_sum(printed**3)
+    (dx,) = tf.gradients(y, x)
+    (ddx,) = tf.gradients(dx, x)
+    values = np.array([1.0, -2.0, 0.5])
+    with tf.Session() as sess:
+        got_y, got_dx, got_ddx = sess.run([y, dx, ddx], {x: values})
+    np.testing.assert_allclose(got_y, np.sum(values**3))
+    np.testing.assert_allclose(got_dx, 3 * values**2)
+    np.testing.assert_allclose(got_ddx, 6 * values)
+    assert "x: [" in capsys.readouterr().err
+
+
+def test_v1_print_returns_an_op_for_control_dependencies(graph, capsys):
+    x = rg.constant(4.0)
+    op = tf.print("value", x)
+    with tf.control_dependencies([op]):
+        y = rg.identity(x)
+    with tf.Session() as sess:
+        assert sess.run(y) == 4.0
+    assert capsys.readouterr().err == "value 4\n"
+
+
+def test_placeholder_with_default(graph):
+    x = tf.placeholder_with_default(rg.constant([1.0, 2.0]), [None])
+    y = x * 2.0
+    assert x.shape.as_list() == [None]
+    with tf.Session() as sess:
+        assert sess.run(y).tolist() == [2.0, 4.0]
+        assert sess.run(y, {x: [5.0, 6.0, 7.0]}).tolist() == [10.0, 12.0, 14.0]
+    with pytest.raises(ValueError, match="not compatible"):
+        tf.placeholder_with_default(rg.constant([1.0, 2.0]), [3])
+
+
+def test_v1_cond_while_loop_and_gradients_signatures(graph):
+    x = tf.placeholder(rg.float32, [])
+    y = tf.cond(x > 0.0, fn1=lambda: x * 2.0, fn2=lambda: -x)
+    _, total = tf.while_loop(lambda i, t: i < 3, lambda i, t: (i + 1, t * x), [0, 1.0])
+    (dy,) = tf.gradients(y, x, colocate_gradients_with_ops=True)
+    with tf.Session() as sess:
+        assert sess.run([y, total, dy], {x: 2.0}) == [4.0, 8.0, 2.0]
+        assert sess.run([y, dy], {x: -3.0}) == [3.0, -1.0]
+
+
+def test_session_configuration_records_are_accepted(graph):
+    config = tf.ConfigProto(allow_soft_placement=True, log_device_placement=False)
+    config.gpu_options.allow_growth = True
+    assert config.gpu_options.allow_growth and config.allow_soft_placement
+    assert tf.GPUOptions(per_process_gpu_memory_fraction=0.5).per_process_gpu_memory_fraction == 0.5
+    x = rg.constant(2.0) * 3.0
+    with tf.Session(config=config) as sess:
+        assert sess.run(x, options=tf.RunOptions(), run_metadata=tf.RunMetadata()) == 6.0
+
+
+def test_interactive_session_is_the_default_until_closed(graph):
+    x = rg.constant(2.0) + 1.0
+    sess = tf.InteractiveSession()
+    try:
+        assert x.eval() == 3.0 and tf.get_default_session() is sess
+    finally:
+        sess.close()
+    assert tf.get_default_session() is None
+
+
+def test_session_as_default_makes_eval_work(graph):
+    x = rg.constant(5.0)
+    sess = tf.Session()
+    with sess.as_default():
+        assert x.eval() == 5.0
+
+
+def test_every_op_of_retrograd_is_reachable_under_its_tf1_name():
+    assert tf.matmul is rg.matmul and tf.nn.relu is rg.nn.relu
+    assert tf.log is rg.math.log and tf.squared_difference is rg.math.squared_difference
+    for name in rg.__all__:
+        assert hasattr(tf, name), name
+    assert "matmul" in dir(tf) and "variable_scope" in dir(tf)
+    with pytest.raises(AttributeError, match="retrograd does not implement tf.compat.v1.contrib"):
+        tf.contrib
+
+
+def test_disable_v2_behavior_switches_to_graph_mode():
+    try:
+        tf.disable_v2_behavior()
+        assert not tf.executing_eagerly()
+        assert (rg.constant(1.0) * 2.0).op.type == "Mul"
+    finally:
+        tf.enable_v2_behavior()
+        tf.reset_default_graph()
+    assert tf.executing_eagerly()
