@@ -104,7 +104,7 @@ def test_get_variable_reuse_rules(graph):
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         assert sess.run(w).tolist() == [[0.5, 0.5], [0.5, 0.5]]
-        assert -1 < sess.run(z).min() and sess.run(z).max() < 1  # Glorot uniform by default
+        assert sess.run(z).min() > -1 and sess.run(z).max() < 1  # Glorot uniform by default
 
 
 def test_reuse_variables_and_ops_in_scopes_get_unique_name_prefixes(graph):
