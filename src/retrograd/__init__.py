@@ -75,6 +75,7 @@ from retrograd.ops.array_ops import (
     zeros_like,
 )
 from retrograd.ops.broadcast import broadcast_to
+from retrograd.ops.dynamic_shape_ops import slice
 from retrograd.ops.comparison_ops import (
     equal,
     greater,
@@ -299,6 +300,7 @@ __all__ = [
     "sin",
     "sinh",
     "size",
+    "slice",
     "sort",
     "split",
     "sqrt",

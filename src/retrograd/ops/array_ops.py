@@ -38,12 +38,17 @@ _Squeeze = define_op("Squeeze", lambda x, axis: np.squeeze(x, axis))
 
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     """``tensor`` with a new shape of the same size; one dimension may be -1 (or None)."""
+    from retrograd.ops import dynamic_shape_ops
+
     x = tensor_arg("Reshape", tensor, ANY, "tensor")
-    if not isinstance(shape, Tensor) and any(d is None for d in shape):
-        if sum(d is None or d == -1 for d in shape) > 1:
+    if isinstance(shape, (list, tuple)) and any(d is None for d in shape):
+        if sum(d is None or (type(d) is int and d == -1) for d in shape) > 1:
             raise ValueError(f"Reshape: shape {list(shape)} has more than one unknown dimension")
         shape = [-1 if d is None else d for d in shape]
-    target = broadcast.static_shape(shape, "Reshape")
+    static, dynamic, known = dynamic_shape_ops.shape_input(shape, "Reshape")
+    if static is None:  # known only when the graph runs
+        return dynamic_shape_ops.reshape(x, dynamic, known, name)
+    target = static
     if target == tuple(x._value.shape):
         return x
     return execute(_Reshape, (x,), {"shape": target}, name)
@@ -297,24 +302,36 @@ _Shape = define_op(
 
 def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
     """A tensor of shape ``dims`` filled with the scalar ``value``."""
+    from retrograd.ops import dynamic_shape_ops
+
     v = tensor_arg("Fill", value, ANY, "value")
     if v._value.ndim != 0:
         raise InvalidArgumentError(f"Fill: value must be a scalar, got shape {tuple(v.shape)}")
-    return execute(_Fill, (v,), {"dims": broadcast.static_shape(dims, "Fill")}, name)
+    static, dynamic, known = dynamic_shape_ops.shape_input(dims, "Fill", "dims")
+    if static is None:  # known only when the graph runs
+        return dynamic_shape_ops.fill(dynamic, v, known, name)
+    return execute(_Fill, (v,), {"dims": static}, name)
+
+
+def _constant_fill(shape: Any, dtype: Any, value: int, who: str, name: str | None) -> Tensor:
+    """zeros/ones: a constant, or a Fill op where the shape is known only when a graph runs."""
+    from retrograd.ops import dynamic_shape_ops
+
+    np_dtype = as_dtype(dtype).as_numpy_dtype
+    static, dynamic, known = dynamic_shape_ops.shape_input(shape, who)
+    if static is None:
+        return dynamic_shape_ops.fill(dynamic, Tensor(np.array(value, np_dtype)), known, name)
+    return Tensor(np.full(static, value, dtype=np_dtype))
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of zeros (a constant: it has no inputs to differentiate)."""
-    return Tensor(
-        np.zeros(broadcast.static_shape(shape, "zeros"), dtype=as_dtype(dtype).as_numpy_dtype)
-    )
+    return _constant_fill(shape, dtype, 0, "zeros", name)
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of ones."""
-    return Tensor(
-        np.ones(broadcast.static_shape(shape, "ones"), dtype=as_dtype(dtype).as_numpy_dtype)
-    )
+    return _constant_fill(shape, dtype, 1, "ones", name)
 
 
 def _like(op, input, dtype, name):

@@ -15,9 +15,10 @@ from retrograd.ops.array_ops import (
 from retrograd.ops.array_ops import (
     stack as pack,
 )
+from retrograd.ops.dynamic_shape_ops import slice
 from retrograd.ops.rearrange_ops import tile
 
 __all__ = [
-    "expand_dims", "fill", "identity", "ones_like", "pack", "reshape", "shape",
+    "expand_dims", "fill", "identity", "ones_like", "pack", "reshape", "shape", "slice",
     "squeeze", "stop_gradient", "tile", "transpose", "zeros_like",
 ]  # fmt: skip
