@@ -114,3 +114,23 @@ def test_slice_out_of_range_is_an_error_when_it_runs():
         y = rg.slice(x, [1], [3])
     with tf.Session(graph=g) as sess, pytest.raises(rg.errors.InvalidArgumentError, match="Slice"):
         sess.run(y, {x: [1.0, 2.0]})
+
+
+def test_indexing_with_tensors_known_only_when_the_graph_runs():
+    g = rg.Graph()
+    with g.as_default():
+        x = tf.placeholder(rg.float64, [None, 3, 4])
+        i, j = tf.placeholder(rg.int32, []), tf.placeholder(rg.int32, [])
+        picks = [x[i], x[1, i], x[i, 1:, j], x[:, j]]
+        assert [p.shape.as_list() for p in picks] == [[3, 4], [4], [2], [None, 4]]
+        (grad,) = tf.gradients(rg.reduce_sum(x[i, 1:, j] * 2.0), x)
+        with pytest.raises(TypeError, match="cannot be combined with"):
+            x[..., i]
+    value = np.arange(24.0).reshape(2, 3, 4)
+    with tf.Session(graph=g) as sess:
+        got = sess.run(picks + [grad], {x: value, i: -1, j: 2})
+    for p, want in zip(got, [value[-1], value[1, -1], value[-1, 1:, 2], value[:, 2]]):
+        np.testing.assert_array_equal(p, want)
+    expected = np.zeros_like(value)
+    expected[-1, 1:, 2] = 2.0
+    np.testing.assert_array_equal(got[-1], expected)

@@ -27,6 +27,8 @@ def numbers(text: str) -> np.ndarray:
     return np.array([float(v) for v in NUMBER.findall(text)])
 
 
-def words(text: str) -> list[str]:
-    """``text`` without its numbers, split into words: what must match exactly."""
-    return NUMBER.sub("#", text).split()
+def words(text: str) -> str:
+    """``text`` with each number as ``#`` and no whitespace: what must match exactly (NumPy
+    pads and wraps arrays by the width of their numbers, which may differ in the last
+    digit)."""
+    return "".join(NUMBER.sub("#", text).split())

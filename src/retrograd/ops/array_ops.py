@@ -260,7 +260,12 @@ _StridedSliceGrad = define_op(
 
 def strided_slice(x: Any, index: Any, name: str | None = None) -> Tensor:
     """``x[index]`` for ints, slices (with steps), ``...`` and ``None``: what ``[]`` lowers to."""
+    from retrograd.ops import dynamic_shape_ops
+
     t = tensor_arg("StridedSlice", x, ANY)
+    items = index if isinstance(index, tuple) else (index,)
+    if any(dynamic_shape_ops.is_run_time_int(i) for i in items):
+        return dynamic_shape_ops.index_at_run_time(t, items, name)
     return execute(
         _StridedSlice, (t,), {"index": normalize_index(index, tuple(t._value.shape))}, name
     )

@@ -22,6 +22,7 @@ elsewhere). Eagerly every shape is known, so these ops only appear in graphs.
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,16 @@ from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, math_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
 
-__all__ = ["known_value", "shape_input", "reshape", "fill", "tile", "slice"]
+__all__ = [
+    "known_value",
+    "shape_input",
+    "reshape",
+    "fill",
+    "tile",
+    "slice",
+    "is_run_time_int",
+    "index_at_run_time",
+]
 
 
 def known_value(t: Tensor) -> np.ndarray | None:
@@ -336,3 +346,43 @@ def _slice_grad_grad(op, grad):
         None,
         None,
     )
+
+
+# -- x[i] with i known only when the graph runs ------------------------------------------------
+
+
+def is_run_time_int(item: Any) -> bool:
+    """Whether an index item is a tensor whose value is known only when the graph runs."""
+    return isinstance(item, Tensor) and known_value(item) is None
+
+
+def index_at_run_time(x: Tensor, items: tuple, name: str | None = None) -> Tensor:
+    """``x[items]`` where some items are int scalar tensors known only when the graph runs
+    (``xs[t]`` inside a while_loop body): the other items slice first, then each run-time
+    index gathers along its axis (negative indices count from the end, as in TensorFlow)."""
+    if any(i is None or i is Ellipsis for i in items):
+        raise TypeError(
+            "StridedSlice: an index known only when the graph runs cannot be combined with "
+            "`...` or newaxis; index with ints, slices and int scalar tensors"
+        )
+    for i in items:
+        if is_run_time_int(i) and (i._value.shape != () or i._value.dtype.kind not in "iu"):
+            raise TypeError(f"StridedSlice: a tensor index must be an int scalar, got {i!r}")
+    static = tuple(np.s_[:] if is_run_time_int(i) else i for i in items)
+    out = array_ops.strided_slice(x, static)
+    for j in reversed(range(len(items))):
+        item = items[j]
+        if not is_run_time_int(item):
+            continue
+        # Earlier int items removed their axes; slices and run-time items kept theirs.
+        axis = j - sum(
+            1 for k in items[:j] if not isinstance(k, builtins.slice) and not is_run_time_int(k)
+        )
+        size = math_ops.cast(array_ops.shape(out)[axis], "int32")
+        start = math_ops.cast(item, "int32")
+        start = array_ops.where(start < 0, start + size, start)
+        rank = out._value.ndim
+        begin = [start if d == axis else 0 for d in range(rank)]
+        sizes = [1 if d == axis else -1 for d in range(rank)]
+        out = array_ops.squeeze(slice(out, begin, sizes), axis=[axis])
+    return out if name is None else array_ops.identity(out, name=name)
