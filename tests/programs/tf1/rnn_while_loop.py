@@ -30,6 +30,6 @@ with tf.Session() as sess:
     print("h_final", sess.run(h_final, feed).ravel())
     print("grad w_x", sess.run(g_x, feed).ravel())
     print("grad w_h", sess.run(g_h, feed).ravel())
-    for step in range(10):
+    for _ in range(10):
         _, lv = sess.run([train, loss], feed)
     print("loss after 10 steps", lv, sess.run(loss, feed))
