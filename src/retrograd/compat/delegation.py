@@ -19,25 +19,26 @@ from typing import Any
 __all__ = ["shared_names", "shared_value"]
 
 
-def _sources() -> list[Any]:
+def _sources(part: str) -> list[Any]:
     import retrograd  # the top level: imported when a name is asked for, never at import
 
-    return [retrograd, retrograd.math]
+    return [retrograd.nn] if part == "nn" else [retrograd, retrograd.math]
 
 
-def shared_names() -> list[str]:
-    """The names reachable through the sources, in no particular order."""
+def shared_names(part: str = "") -> list[str]:
+    """The names reachable through the sources of ``part`` (``""``: the top level,
+    ``"nn"``: ``tf.nn``)."""
     names: set[str] = set()
-    for module in _sources():
+    for module in _sources(part):
         names.update(module.__all__)
     return sorted(names)
 
 
-def shared_value(name: str, namespace: str) -> Any:
-    """The value of ``name`` in the first source that has it; else an AttributeError
-    naming ``namespace.name``."""
+def shared_value(name: str, namespace: str, part: str = "") -> Any:
+    """The value of ``name`` in the first source of ``part`` that has it; else an
+    AttributeError naming ``namespace.name``."""
     if not name.startswith("__"):
-        for module in _sources():
+        for module in _sources(part):
             if name in module.__all__:
                 return getattr(module, name)
     raise AttributeError(f"retrograd does not implement {namespace}.{name}")

@@ -51,7 +51,7 @@ MODULES: dict[str, str] = {
     "tensorflow.test": "retrograd.test",
     # TensorFlow 1 programs (issue 11): the v1 namespace and TensorFlow's private paths.
     "tensorflow.compat.v1.train": "retrograd.compat.v1.train",
-    "tensorflow.compat.v1.nn": "retrograd.nn",
+    "tensorflow.compat.v1.nn": "retrograd.compat.v1.nn",
     "tensorflow.compat.v1.math": "retrograd.math",
     "tensorflow.compat.v1.linalg": "retrograd.linalg",
     "tensorflow.compat.v1.random": "retrograd.random",
@@ -72,8 +72,8 @@ MODULES: dict[str, str] = {
     "tensorflow.train": "retrograd.compat.v1.train",
 }
 
-# With --tf1, `tensorflow` is the TF1 namespace (and `tensorflow.train` its train module).
-_TF1_MODULES = {"tensorflow": "retrograd.compat.v1"}
+# With --tf1, `tensorflow` is the TF1 namespace, and `tensorflow.nn` its nn module.
+_TF1_MODULES = {"tensorflow": "retrograd.compat.v1", "tensorflow.nn": "retrograd.compat.v1.nn"}
 
 
 class _AliasLoader(importlib.abc.Loader):
