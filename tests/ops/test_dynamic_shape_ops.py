@@ -134,3 +134,16 @@ def test_indexing_with_tensors_known_only_when_the_graph_runs():
     expected = np.zeros_like(value)
     expected[-1, 1:, 2] = 2.0
     np.testing.assert_array_equal(got[-1], expected)
+
+
+def test_arguments_that_must_be_static_name_the_op_and_argument():
+    g = rg.Graph()
+    with g.as_default():
+        x = tf.placeholder(rg.float32, [None, 3])
+        axis = tf.placeholder(rg.int32, [])
+        with pytest.raises(
+            ValueError, match=r"Sum: argument `axis` must be known while the graph is built"
+        ):
+            rg.reduce_sum(x, axis)
+        with pytest.raises(ValueError, match=r"must be known while the graph is built"):
+            rg.transpose(x, rg.stack([axis, 0]))

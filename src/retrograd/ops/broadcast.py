@@ -31,7 +31,13 @@ from retrograd.ops.define import ANY, tensor_arg
 def static_shape(shape: Any, op_type: str) -> tuple[int, ...]:
     """A shape argument (list, tuple, TensorShape or int tensor) as a tuple of ints."""
     if isinstance(shape, Tensor):
-        shape = np.asarray(constant_value(shape)).tolist()
+        try:
+            shape = np.asarray(constant_value(shape)).tolist()
+        except ValueError:
+            raise ValueError(
+                f"{op_type}: this shape argument must be known while the graph is built, but "
+                f"{shape!r} is only known when it runs"
+            ) from None
     elif isinstance(shape, (int, np.integer)):
         shape = [shape]
     try:

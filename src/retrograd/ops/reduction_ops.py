@@ -20,7 +20,7 @@ from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, no_gradient
-from retrograd.core.tensor import Tensor, constant_value
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops
 from retrograd.ops.define import BOOL, NUMERIC, REAL, tensor_arg
 from retrograd.ops.index_args import static_int
@@ -31,7 +31,9 @@ def normalize_axes(op_type: str, axis: Any, ndim: int) -> tuple[int, ...] | None
     if axis is None:
         return None
     if isinstance(axis, Tensor):
-        axis = np.asarray(constant_value(axis)).tolist()
+        from retrograd.ops.index_args import build_time_value
+
+        axis = np.asarray(build_time_value(op_type, axis, "axis")).tolist()
     if isinstance(axis, (int, np.integer)):
         axis = [axis]
     axes = []
