@@ -132,3 +132,29 @@ def test_disable_v2_behavior_switches_to_graph_mode():
         tf.enable_v2_behavior()
         tf.reset_default_graph()
     assert tf.executing_eagerly()
+
+
+def test_hessians_by_nested_gradients(graph):
+    x = tf.placeholder(rg.float64, [3])
+    A = np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 0.5], [0.0, 0.5, 1.0]])
+    f = 0.5 * rg.reduce_sum(x * rg.linalg.matvec(A, x)) + rg.reduce_sum(x**3)
+    (h,) = tf.hessians(f, x)
+    assert h.shape.as_list() == [3, 3]
+    value = np.array([1.0, -2.0, 0.5])
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(h, {x: value}), A + np.diag(6 * value))
+    with pytest.raises(ValueError, match="must be fully defined"):
+        tf.hessians(f, tf.placeholder(rg.float64, [None]))
+
+
+def test_dropout_with_an_unknown_batch_dimension(graph):
+    x = tf.placeholder(rg.float32, [None, 4])
+    keep = tf.placeholder_with_default(rg.constant(1.0), [])
+    y = tf.nn.dropout(x, keep_prob=keep, seed=1)
+    half = tf.nn.dropout(x, keep_prob=0.5, noise_shape=[None, 1], seed=2)
+    assert y.shape.as_list() == [None, 4]
+    with tf.Session() as sess:
+        value = np.ones((300, 4), np.float32)
+        assert np.array_equal(sess.run(y, {x: value}), value)
+        rows = sess.run(half, {x: value})
+        assert set(np.unique(rows)) <= {0.0, 2.0} and all(len(set(r)) == 1 for r in rows)

@@ -31,7 +31,7 @@ from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable as EagerVariable
 from retrograd.graph import control_flow, symbolic
 from retrograd.graph.graph import disable_eager_execution, enable_eager_execution, get_default_graph
-from retrograd.ops import print_ops, random_ops
+from retrograd.ops import array_ops, print_ops, random_ops
 
 __all__ = [
     "Assert",
@@ -50,6 +50,7 @@ __all__ = [
     "disable_v2_behavior",
     "enable_v2_behavior",
     "gradients",
+    "hessians",
     "placeholder_with_default",
     "print_op",
     "random_normal",
@@ -76,6 +77,36 @@ def gradients(
         ys, xs, grad_ys, name, gate_gradients, aggregation_method, stop_gradients,
         unconnected_gradients,
     )  # fmt: skip
+
+
+def hessians(
+    ys: Any,
+    xs: Any,
+    name: str = "hessians",
+    colocate_gradients_with_ops: bool = False,
+    gate_gradients: bool = False,
+    aggregation_method: Any = None,
+) -> list[Any]:
+    """The Hessian of ``sum(ys)`` with respect to each x in ``xs`` (shape ``x.shape +
+    x.shape``), row by row with nested ``gradients``; each x needs a static shape."""
+    xs = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    out = []
+    for i, x in enumerate(xs):
+        dims = x.shape
+        if not dims.is_fully_defined():
+            raise ValueError(f"hessians: xs[{i}] has shape {dims}; its shape must be fully defined")
+        (grad,) = symbolic.gradients(ys, [x], name=name)
+        if grad is None:
+            out.append(None)
+            continue
+        flat = array_ops.reshape(grad, [-1])
+        rows = []
+        for k in range(dims.num_elements()):
+            (row,) = symbolic.gradients(flat[k], [x], name=name)
+            rows.append(array_ops.zeros_like(x) if row is None else row)
+        shape = [*dims.as_list(), *dims.as_list()]
+        out.append(array_ops.reshape(array_ops.stack(rows), shape))
+    return out
 
 
 def cond(
