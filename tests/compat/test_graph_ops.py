@@ -158,3 +158,13 @@ def test_dropout_with_an_unknown_batch_dimension(graph):
         assert np.array_equal(sess.run(y, {x: value}), value)
         rows = sess.run(half, {x: value})
         assert set(np.unique(rows)) <= {0.0, 2.0} and all(len(set(r)) == 1 for r in rows)
+
+
+def test_eager_variables_used_in_a_graph_are_assigned_and_trained(graph):
+    v = rg.Variable(1.0)  # a TensorFlow 2 variable, holding its value already
+    bump = tf.assign_add(v, 2.0)
+    train = tf.train.GradientDescentOptimizer(0.25).minimize(v * v, var_list=[v])
+    with tf.Session() as sess:
+        assert sess.run(bump) == 3.0
+        sess.run(train)
+        assert sess.run(v) == 1.5

@@ -31,6 +31,7 @@ from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable as EagerVariable
 from retrograd.graph import control_flow, symbolic
 from retrograd.graph.graph import disable_eager_execution, enable_eager_execution, get_default_graph
+from retrograd.graph.variables import assign_op
 from retrograd.ops import array_ops, print_ops, random_ops
 
 __all__ = [
@@ -143,17 +144,27 @@ def while_loop(
 
 def assign(ref: Any, value: Any, validate_shape: Any = None, use_locking: Any = None, name=None):
     """``ref.assign(value)``: in a graph, the new value as a tensor (running it assigns)."""
-    return _variable(ref, "assign").assign(value, name=name)
+    ref = _variable(ref, "assign")
+    if context.graph is None:
+        return ref.assign(value, name=name)
+    with control_dependencies([assign_op(ref, value, name)]):
+        return ref.read_value()
 
 
 def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
-    """``ref.assign_add(value)``."""
-    return _variable(ref, "assign_add").assign_add(value, name=name)
+    """``ref += value``: in a graph, the new value as a tensor (running it adds)."""
+    ref = _variable(ref, "assign_add")
+    if context.graph is None:
+        return ref.assign_add(value, name=name)
+    return assign(ref, ref.read_value() + value, name=name)
 
 
 def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
-    """``ref.assign_sub(value)``."""
-    return _variable(ref, "assign_sub").assign_sub(value, name=name)
+    """``ref -= value``: in a graph, the new value as a tensor (running it subtracts)."""
+    ref = _variable(ref, "assign_sub")
+    if context.graph is None:
+        return ref.assign_sub(value, name=name)
+    return assign(ref, ref.read_value() - value, name=name)
 
 
 def _variable(ref: Any, who: str) -> EagerVariable:

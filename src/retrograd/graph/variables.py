@@ -32,7 +32,7 @@ from retrograd.core.tensor import convert_to_tensor, numpy_text
 from retrograd.core.variables import Variable, _AssignVariableOp
 from retrograd.graph.graph import GraphOperation, TensorMeta, get_default_graph
 
-__all__ = ["GraphVariable", "GLOBAL_VARIABLES", "TRAINABLE_VARIABLES"]
+__all__ = ["GraphVariable", "GLOBAL_VARIABLES", "TRAINABLE_VARIABLES", "assign_op"]
 
 GLOBAL_VARIABLES = "variables"
 TRAINABLE_VARIABLES = "trainable_variables"
@@ -209,6 +209,22 @@ class GraphVariable(Variable):
         )
 
     __str__ = __repr__
+
+
+def assign_op(variable: Variable, value: Any, name: str | None = None) -> GraphOperation:
+    """The graph op assigning ``value`` to any variable (a graph variable, or an eager one
+    a graph uses) each time it runs."""
+    if isinstance(variable, GraphVariable):
+        return variable.assign(value, name=name, read_value=False)
+    graph = get_default_graph()
+    new = convert_to_tensor(value, dtype=variable.dtype)
+    if not new.shape.is_compatible_with(variable.shape):
+        raise ValueError(
+            f"Cannot assign value to variable '{variable.name}': shape {new.shape} is not the "
+            f"variable's {variable.shape}"
+        )
+    execute(_AssignVariableOp, (new,), {"variable": variable}, name or "AssignVariableOp")
+    return graph._operations[-1]
 
 
 def variables_read(ops: list[GraphOperation]) -> list[GraphVariable]:

@@ -31,7 +31,12 @@ from retrograd.core.tensor import convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import get_default_graph
 from retrograd.graph.symbolic import gradients
-from retrograd.graph.variables import GLOBAL_VARIABLES, TRAINABLE_VARIABLES, GraphVariable
+from retrograd.graph.variables import (
+    GLOBAL_VARIABLES,
+    TRAINABLE_VARIABLES,
+    GraphVariable,
+    assign_op,
+)
 from retrograd.ops import array_ops, math_ops
 
 __all__ = [
@@ -212,7 +217,9 @@ class Optimizer:
 
 def _assign(var: Any, value: Any) -> Any:
     """Assigns; in a graph, returns the assign op."""
-    return var.assign(value, read_value=False)
+    if context.graph is None:
+        return var.assign(value, read_value=False)
+    return assign_op(var, value)
 
 
 class GradientDescentOptimizer(Optimizer):
