@@ -147,3 +147,19 @@ def test_arguments_that_must_be_static_name_the_op_and_argument():
             rg.reduce_sum(x, axis)
         with pytest.raises(ValueError, match=r"must be known while the graph is built"):
             rg.transpose(x, rg.stack([axis, 0]))
+
+
+def test_shape_inference_where_unknown_dimensions_meet_known_ones():
+    g = rg.Graph()
+    with g.as_default():
+        a = tf.placeholder(rg.float32, [None, 3])
+        b = tf.placeholder(rg.float32, [2, None])
+        assert rg.concat([a, b], 0).shape.as_list() == [None, 3]
+        assert rg.add_n([a, b]).shape.as_list() == [2, 3]
+        assert rg.stack([a, b]).shape.as_list() == [2, 2, 3]
+        assert rg.reshape(a, [6]).shape.as_list() == [6]
+        assert rg.matmul(a, rg.transpose(b)).shape.as_list() == [None, 2]
+        with pytest.raises(
+            rg.errors.InvalidArgumentError, match="Pack: all values must have the same shape"
+        ):
+            rg.stack([a, tf.placeholder(rg.float32, [None, 4])])

@@ -163,10 +163,11 @@ def concat(values: list, axis: int, name: str | None = None) -> Tensor:
 def stack(values: list, axis: int = 0, name: str | None = None) -> Tensor:
     """Joins same-shape tensors along a new ``axis``."""
     tensors = _same_dtype("Pack", list(values))
-    shapes = {tuple(t.shape) for t in tensors}
-    if len(shapes) > 1:
+    shapes = [t.shape for t in tensors]  # (in graphs, unknown dimensions match any size)
+    if any(not s.is_compatible_with(other) for s in shapes for other in shapes):
+        distinct = sorted({str(tuple(s.as_list() if s.rank is not None else [])) for s in shapes})
         raise InvalidArgumentError(
-            f"Pack: all values must have the same shape, got {sorted(shapes)}"
+            f"Pack: all values must have the same shape, got {', '.join(distinct)}"
         )
     axis = _axis_in("Pack", axis, tensors[0]._value.ndim + 1)
     return execute(_Pack, tensors, {"axis": axis}, name)
