@@ -34,6 +34,7 @@ PUBLIC_NAMESPACES = [
     "retrograd.compat",
     "retrograd.compat.v1",
     "retrograd.compat.v1.nn",
+    "retrograd.compat.v1.summary",
     "retrograd.compat.v1.train",
     "retrograd.compat.tf_python",
     "retrograd.compat.tf_python.framework",

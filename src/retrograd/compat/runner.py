@@ -52,6 +52,7 @@ MODULES: dict[str, str] = {
     # TensorFlow 1 programs (issue 11): the v1 namespace and TensorFlow's private paths.
     "tensorflow.compat.v1.train": "retrograd.compat.v1.train",
     "tensorflow.compat.v1.nn": "retrograd.compat.v1.nn",
+    "tensorflow.compat.v1.summary": "retrograd.compat.v1.summary",
     "tensorflow.compat.v1.math": "retrograd.math",
     "tensorflow.compat.v1.linalg": "retrograd.linalg",
     "tensorflow.compat.v1.random": "retrograd.random",
@@ -73,7 +74,11 @@ MODULES: dict[str, str] = {
 }
 
 # With --tf1, `tensorflow` is the TF1 namespace, and `tensorflow.nn` its nn module.
-_TF1_MODULES = {"tensorflow": "retrograd.compat.v1", "tensorflow.nn": "retrograd.compat.v1.nn"}
+_TF1_MODULES = {
+    "tensorflow": "retrograd.compat.v1",
+    "tensorflow.nn": "retrograd.compat.v1.nn",
+    "tensorflow.summary": "retrograd.compat.v1.summary",
+}
 
 
 class _AliasLoader(importlib.abc.Loader):

@@ -62,7 +62,7 @@ from retrograd.compat.initializers import (
     xavier_initializer,
     zeros_initializer,
 )
-from retrograd.compat.v1 import nn, train
+from retrograd.compat.v1 import nn, summary, train
 from retrograd.compat.v1_signatures import (
     arg_max,
     arg_min,
@@ -189,6 +189,7 @@ __all__ = [
     "Session",
     "set_random_seed",
     "squeeze",
+    "summary",
     "to_double",
     "to_float",
     "to_int32",
