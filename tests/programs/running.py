@@ -15,11 +15,34 @@ SRC = pathlib.Path(__file__).resolve().parents[2] / "src"
 NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|-?inf|nan")
 
 
+def _command(path: pathlib.Path, tf1: bool) -> list[str]:
+    return [sys.executable, "-m", "retrograd", "run", *(["--tf1"] if tf1 else []), str(path)]
+
+
+def _env() -> dict:
+    return dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
 def run_program(path: pathlib.Path, tf1: bool) -> subprocess.CompletedProcess:
     """Runs ``path`` with ``tensorflow`` aliased to retrograd (TF1 graph mode with ``tf1``)."""
-    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    command = [sys.executable, "-m", "retrograd", "run", *(["--tf1"] if tf1 else []), str(path)]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(
+        _command(path, tf1), capture_output=True, text=True, env=_env(), timeout=120
+    )
+
+
+def run_programs(paths: list[pathlib.Path], tf1: bool) -> dict[str, subprocess.CompletedProcess]:
+    """Runs every program at once (each in its own process, as ``run_program``), by stem."""
+    started = {
+        p.stem: subprocess.Popen(
+            _command(p, tf1), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env()
+        )
+        for p in paths
+    }
+    done = {}
+    for name, process in started.items():
+        out, err = process.communicate(timeout=120)
+        done[name] = subprocess.CompletedProcess(process.args, process.returncode, out, err)
+    return done
 
 
 def numbers(text: str) -> np.ndarray:

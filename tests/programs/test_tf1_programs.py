@@ -9,7 +9,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from tests.programs.running import numbers, run_program, words
+from tests.programs.running import numbers, run_programs, words
 
 PROGRAMS = pathlib.Path(__file__).parent / "tf1"
 NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py") if p.name != "make_goldens.py")
@@ -20,9 +20,15 @@ def test_there_are_at_least_twelve_programs_each_with_a_golden():
     assert all((PROGRAMS / "goldens" / f"{name}.txt").exists() for name in NAMES)
 
 
+@pytest.fixture(scope="module")
+def results():
+    """Every program's run, started together (each in its own process)."""
+    return run_programs([PROGRAMS / f"{name}.py" for name in NAMES], tf1=True)
+
+
 @pytest.mark.parametrize("name", NAMES)
-def test_program_prints_what_tensorflow_printed(name):
-    result = run_program(PROGRAMS / f"{name}.py", tf1=True)
+def test_program_prints_what_tensorflow_printed(name, results):
+    result = results[name]
     assert result.returncode == 0, result.stderr
     golden = (PROGRAMS / "goldens" / f"{name}.txt").read_text()
     assert words(result.stdout) == words(golden), result.stdout
