@@ -168,3 +168,13 @@ def test_initializers_give_tensorflow_shapes_and_ranges():
         tf.constant_initializer([1, 2])([2, 3])
     scaled = tf.variance_scaling_initializer(2.0, "fan_in", "uniform", seed=4)([10, 20]).numpy()
     assert np.abs(scaled).max() <= np.sqrt(3 * 2.0 / 10)
+
+
+def test_local_variables_and_their_initializer(graph):
+    counter = tf.Variable(
+        0, name="counter", trainable=False, collections=[tf.GraphKeys.LOCAL_VARIABLES]
+    )
+    assert tf.local_variables() == [counter] and tf.global_variables() == []
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        assert sess.run(counter) == 0

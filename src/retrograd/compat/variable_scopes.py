@@ -47,6 +47,7 @@ __all__ = [
     "group",
     "initialize_all_variables",
     "local_variables",
+    "local_variables_initializer",
     "name_scope",
     "no_op",
     "trainable_variables",
@@ -339,6 +340,11 @@ def variables_initializer(var_list: list, name: str = "init") -> Any:
 def global_variables_initializer() -> Any:
     """An op initialising every global variable of the default graph."""
     return variables_initializer(global_variables())
+
+
+def local_variables_initializer() -> Any:
+    """An op initialising every local variable of the default graph (a no-op if none)."""
+    return variables_initializer(local_variables(), name="init_1")
 
 
 def initialize_all_variables() -> Any:

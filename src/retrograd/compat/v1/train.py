@@ -12,6 +12,12 @@ from retrograd.training.v1_optimizers import (
     get_global_step,
     get_or_create_global_step,
 )
+from retrograd.training.v1_schedules import (
+    exponential_decay,
+    inverse_time_decay,
+    piecewise_constant,
+    polynomial_decay,
+)
 
 __all__ = [
     "AdagradOptimizer",
@@ -23,7 +29,11 @@ __all__ = [
     "Saver",
     "checkpoint_exists",
     "create_global_step",
+    "exponential_decay",
     "get_global_step",
     "get_or_create_global_step",
+    "inverse_time_decay",
     "latest_checkpoint",
+    "piecewise_constant",
+    "polynomial_decay",
 ]
