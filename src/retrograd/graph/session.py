@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -56,20 +58,15 @@ class Session:
             _default_sessions.remove(self)
         self.close()
 
-    def as_default(self) -> Any:
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[Session]:
         """Within the block, this is the default session (``tensor.eval()`` uses it)."""
-        import contextlib
-
-        @contextlib.contextmanager
-        def block():
-            _default_sessions.append(self)
-            try:
-                with self.graph.as_default():
-                    yield self
-            finally:
-                _default_sessions.remove(self)
-
-        return block()
+        _default_sessions.append(self)
+        try:
+            with self.graph.as_default():
+                yield self
+        finally:
+            _default_sessions.remove(self)
 
     def close(self) -> None:
         self._closed = True

@@ -21,6 +21,7 @@ ops). Eagerly, ``minimize`` takes a callable loss and steps at once.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from retrograd.autodiff.tape import GradientTape
@@ -395,8 +396,6 @@ class AdagradOptimizer(Optimizer):
 
 def _after(ops: Any) -> Any:
     """A block whose ops run after ``ops`` (in a graph; eagerly, they already ran)."""
-    import contextlib
-
     if context.graph is None:
         return contextlib.nullcontext()
     ops = ops if isinstance(ops, list) else [ops]
