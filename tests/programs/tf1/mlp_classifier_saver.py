@@ -3,6 +3,7 @@ dimension is None; the loss averages over tf.shape(x)[0]), saved with train.Save
 and restored."""
 
 import os
+import shutil
 import tempfile
 
 import numpy as np
@@ -55,3 +56,4 @@ with tf.Session() as sess:
         bool(np.array_equal(saved, sess.run(w1))),
         sess.run(loss, {x: X, labels: Y}),
     )
+shutil.rmtree(folder)
