@@ -168,3 +168,18 @@ def test_eager_variables_used_in_a_graph_are_assigned_and_trained(graph):
         assert sess.run(bump) == 3.0
         sess.run(train)
         assert sess.run(v) == 1.5
+
+
+def test_tensorflow_2_code_after_disable_eager_execution_trains_with_tf1_optimizers():
+    g = rg.Graph()
+    with g.as_default():
+        w = rg.Variable([1.0, -2.0], name="w")  # TensorFlow 2's Variable, made in a graph
+        frozen = rg.Variable(3.0, trainable=False)
+        loss = rg.reduce_sum(w * w) * frozen
+        train = tf.compat.v1.train.AdamOptimizer(0.1).minimize(loss)
+        assert tf.trainable_variables() == [w] and any(v is frozen for v in tf.global_variables())
+        init = tf.global_variables_initializer()
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        sess.run(train)
+        np.testing.assert_allclose(sess.run(w), [0.9, -1.9], rtol=1e-5)

@@ -333,8 +333,9 @@ def group(*inputs: Any, name: str | None = None) -> Any:
 
 
 def variables_initializer(var_list: list, name: str = "init") -> Any:
-    """An op running the initializers of ``var_list``."""
-    return group(*[v.initializer for v in var_list], name=name)
+    """An op running the initializers of ``var_list`` (variables made with a value, as
+    TensorFlow 2's ``Variable`` in a graph, have none to run)."""
+    return group(*[getattr(v, "initializer", None) for v in var_list], name=name)
 
 
 def global_variables_initializer() -> Any:
