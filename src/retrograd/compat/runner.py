@@ -2,10 +2,13 @@
 
 While the program runs, ``import tensorflow as tf`` (and ``import tensorflow.X`` for the
 module paths in :data:`MODULES`) gives retrograd's namespaces: an import hook placed first
-on ``sys.meta_path`` answers every ``tensorflow`` module name from the table, and names
-retrograd does not have fail with an ImportError that says so. ``tf1=True`` makes
-``tensorflow`` itself the TensorFlow 1 namespace (``compat.v1``) in graph mode, as a TF1
-program expects.
+on ``sys.meta_path`` answers every ``tensorflow`` module name from the table, and modules
+retrograd does not have fail with an ImportError that says so. The program sees each module
+through an alias whose missing attributes raise ``AttributeError: retrograd does not
+implement tf.foo.bar`` (only while it runs: imported directly, retrograd's modules raise
+Python's usual AttributeError, except ``compat.v1``, whose own ``__getattr__`` says the
+same). ``tf1=True`` makes ``tensorflow`` itself the TensorFlow 1 namespace (``compat.v1``)
+in graph mode, as a TF1 program expects.
 
 >>> import sys
 >>> with tensorflow_alias():

@@ -238,5 +238,5 @@ def variables_read(ops: list[GraphOperation]) -> list[GraphVariable]:
 
 
 def variables_assigned(ops: list[GraphOperation]) -> set[int]:
-    """Ids of the graph variables that ``ops`` assign."""
-    return {id(op.get_attr("variable")) for op in ops if op.type == "AssignVariableOp"} - {id(None)}
+    """Ids of the variables that ``ops`` assign."""
+    return {id(op.get_attr("variable")) for op in ops if op.type == "AssignVariableOp"}
