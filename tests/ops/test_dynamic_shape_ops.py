@@ -163,3 +163,24 @@ def test_shape_inference_where_unknown_dimensions_meet_known_ones():
             rg.errors.InvalidArgumentError, match="Pack: all values must have the same shape"
         ):
             rg.stack([a, tf.placeholder(rg.float32, [None, 4])])
+
+
+def test_batch_indices_from_the_run_time_batch_size():
+    g = rg.Graph()
+    with g.as_default():
+        x = tf.placeholder(rg.float32, [None, 3])
+        labels = tf.placeholder(rg.int32, [None])
+        n = rg.shape(x)[0]
+        picked = rg.gather_nd(x, rg.stack([rg.range(n), labels], axis=1))
+        mean = tf.reduce_mean(x, axis=tf.rank(x) - 1)  # an axis computed from known values
+        spread = rg.broadcast_to(rg.reshape(x[:, 0], [-1, 1]), [n, 3])
+        assert rg.range(n).shape.as_list() == [None] and picked.shape.as_list() == [None]
+        assert spread.shape.as_list() == [None, 3]
+        (grad,) = tf.gradients(rg.reduce_sum(spread * spread), x)
+    value = np.arange(6, dtype=np.float32).reshape(2, 3)
+    with tf.Session(graph=g) as sess:
+        got = sess.run([picked, mean, spread, grad], {x: value, labels: [2, 0]})
+    assert got[0].tolist() == [2.0, 3.0] and got[1].tolist() == [1.0, 4.0]
+    assert got[2].tolist() == [[0.0] * 3, [3.0] * 3]
+    # d/dx of sum_ij x[i, 0]^2 over three copies: 6 x[i, 0] in column 0.
+    np.testing.assert_allclose(got[3], [[0.0, 0.0, 0.0], [18.0, 0.0, 0.0]])

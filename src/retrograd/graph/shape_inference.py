@@ -52,18 +52,23 @@ def infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta]
     return _by_dummy_run(op_def, inputs, metas, attrs)
 
 
-def _dummy(shape: tuple, dtype: np.dtype) -> np.ndarray:
-    """A read-only stand-in of ``shape``: integers are zeros (valid indices), floats hold
-    identity matrices in their last two axes (valid input for inverses, factorisations and
-    solves). Broadcast, so it costs the memory of one matrix at most."""
+def _dummy(shape: tuple, dtype: np.dtype, integer: int = 0) -> np.ndarray:
+    """A read-only stand-in of ``shape``: integers are ``integer`` (0: valid indices),
+    floats hold identity matrices in their last two axes (valid input for inverses,
+    factorisations and solves). Broadcast, so it costs the memory of one matrix at most."""
+    if dtype.kind in "iu":
+        return np.broadcast_to(np.array(integer, dtype), shape)
     if len(shape) < 2 or dtype.kind not in "fc":
         return np.broadcast_to(np.zeros((), dtype), shape)
     return np.broadcast_to(np.eye(shape[-2], shape[-1], dtype=dtype), shape)
 
 
-def _run(op_def: OpDef, inputs: tuple, metas: list[TensorMeta], attrs: dict, fill: dict) -> list:
+def _run(
+    op_def: OpDef, inputs: tuple, metas: list[TensorMeta], attrs: dict, fill: dict, integer=0
+) -> list:
     """The output shapes and dtypes of one run on dummies, unknown dimension ``(input,
-    axis)`` taking the size ``fill[(input, axis)]``."""
+    axis)`` taking the size ``fill[(input, axis)]``, integer inputs of unknown value the
+    value ``integer``."""
     arrays = []
     for i, (value, m) in enumerate(zip(inputs, metas)):
         op = getattr(value, "op", None)
@@ -76,7 +81,7 @@ def _run(op_def: OpDef, inputs: tuple, metas: list[TensorMeta], attrs: dict, fil
                 f"placeholder a shape"
             )
         dims = tuple(fill[(i, j)] if d is None else d for j, d in enumerate(m.shape))
-        arrays.append(_dummy(dims, m.dtype))
+        arrays.append(_dummy(dims, m.dtype, integer))
     try:
         result = op_def.kernel(*arrays, **attrs)
     except InvalidArgumentError:
@@ -122,17 +127,27 @@ def _by_dummy_run(
             raise
         base = {(i, j): _aligned(metas, i, j, 2) for i, j in unknown}
         first = _run(op_def, inputs, metas, attrs, base)
-    if not unknown:
+    # Integer inputs whose values are known only when the graph runs may decide output
+    # sizes (the limit of a Range): the variants change them too.
+    valued = any(
+        m.dtype.kind in "iu" and getattr(getattr(v, "op", None), "type", None) != "Const"
+        for v, m in zip(inputs, metas)
+    )
+    if not unknown and not valued:
         return [TensorMeta(shape, dtype) for shape, dtype in first]
-    variants = [{k: v + 1 for k, v in base.items()}]
+    together = ({k: v + 1 for k, v in base.items()}, 1 if valued else 0)
+    one_at_a_time = [({**base, k: base[k] + 1}, 0) for k in unknown] + (
+        [(base, 1)] if valued else []
+    )
     runs = []
-    while variants:
-        fill = variants.pop()
-        try:
-            runs.append(_run(op_def, inputs, metas, attrs, fill))
-        except InvalidArgumentError:
-            if len(fill) > 1 and all(fill[k] != base[k] for k in fill) and len(unknown) > 1:
-                variants += [{**base, k: base[k] + 1} for k in unknown]
+    for variants in ([together], one_at_a_time if len(one_at_a_time) > 1 else []):
+        for fill, integer in variants:
+            try:
+                runs.append(_run(op_def, inputs, metas, attrs, fill, integer))
+            except InvalidArgumentError:
+                continue
+        if runs:
+            break
     out = []
     for n, (shape, dtype) in enumerate(first):
         others = [run[n][0] for run in runs]

@@ -23,7 +23,7 @@ from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable
 from retrograd.core.shapes import broadcast_dims
-from retrograd.core.tensor import Tensor, constant_value
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
 
@@ -31,8 +31,10 @@ from retrograd.ops.define import ANY, tensor_arg
 def static_shape(shape: Any, op_type: str) -> tuple[int, ...]:
     """A shape argument (list, tuple, TensorShape or int tensor) as a tuple of ints."""
     if isinstance(shape, Tensor):
+        from retrograd.ops.index_args import build_time_value
+
         try:
-            shape = np.asarray(constant_value(shape)).tolist()
+            shape = np.asarray(build_time_value(op_type, shape, "shape")).tolist()
         except ValueError:
             raise ValueError(
                 f"{op_type}: this shape argument must be known while the graph is built, but "
@@ -78,8 +80,16 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
     >>> rg.broadcast_to([1.0, 2.0], [2, 2]).numpy().tolist()
     [[1.0, 2.0], [1.0, 2.0]]
     """
+    from retrograd.ops import dynamic_shape_ops
+
     x = tensor_arg("BroadcastTo", input, ANY, "input")
-    target = static_shape(shape, "BroadcastTo")
+    static, dynamic, known = dynamic_shape_ops.shape_input(shape, "BroadcastTo")
+    if static is None:  # known only when the graph runs: broadcast like a filled tensor
+        zero = Tensor(np.zeros((), x._value.dtype))
+        return execute(
+            _BroadcastLike, (x, dynamic_shape_ops.fill(dynamic, zero, known)), None, name
+        )
+    target = static
     if broadcast_dims([tuple(x.shape), target], "BroadcastTo") != target:
         raise InvalidArgumentError(
             f"BroadcastTo: cannot broadcast shape {tuple(x.shape)} to {target}"

@@ -47,9 +47,16 @@ __all__ = [
 ]
 
 
-def known_value(t: Tensor) -> np.ndarray | None:
+# Folding what is known while building follows at most this many ops back, on values of at
+# most this many elements (shape arithmetic, not data).
+_FOLD_DEPTH = 8
+_FOLD_ELEMENTS = 64
+
+
+def known_value(t: Tensor, depth: int = _FOLD_DEPTH) -> np.ndarray | None:
     """The value of ``t`` if known while the graph is built (eager or constant tensors,
-    ``shape`` of a fully known shape, slices and stacks of known values), else None."""
+    ``shape`` of a fully known shape, and small computations on known values such as
+    ``tf.rank(x) - 1`` or ``tf.shape(x)[1] * 2``), else None."""
     value = t._value
     if isinstance(value, np.ndarray) or np.isscalar(value):
         return np.asarray(value)
@@ -63,15 +70,18 @@ def known_value(t: Tensor) -> np.ndarray | None:
         if dims is None or None in dims:
             return None
         return np.array(dims, dtype=t.dtype.as_numpy_dtype)
-    if op.type in ("Pack", "StridedSlice", "Cast", "Identity"):
-        inputs = [known_value(i) if isinstance(i, Tensor) else None for i in op.inputs]
-        if any(v is None for v in inputs):
+    if depth == 0 or op.op_def.stateful or op.op_def.multi_output or not op.inputs:
+        return None
+    inputs = []
+    for i in op.inputs:
+        known = known_value(i, depth - 1) if isinstance(i, Tensor) else None
+        if known is None or known.size > _FOLD_ELEMENTS:
             return None
-        try:
-            return np.asarray(op.op_def.kernel(*inputs, **op._attrs))
-        except (ValueError, IndexError, TypeError):
-            return None
-    return None
+        inputs.append(known)
+    try:
+        return np.asarray(op.op_def.kernel(*inputs, **op._attrs))
+    except (ValueError, IndexError, TypeError, ArithmeticError):
+        return None
 
 
 def shape_input(shape: Any, op_type: str, arg: str = "shape") -> tuple:

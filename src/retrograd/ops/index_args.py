@@ -38,6 +38,11 @@ def index_tensor(op_type: str, x: Any, arg: str, allowed: tuple[str, ...] = INDE
 def build_time_value(op_type: str, value: Tensor, arg: str) -> Any:
     """The value of a tensor argument that must be known while a graph is built (an
     attribute of the op): a ValueError naming the op and argument when it is not."""
+    from retrograd.ops import dynamic_shape_ops
+
+    known = dynamic_shape_ops.known_value(value)
+    if known is not None:
+        return known
     try:
         return constant_value(value)
     except ValueError:
