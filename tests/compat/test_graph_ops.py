@@ -183,3 +183,12 @@ def test_tensorflow_2_code_after_disable_eager_execution_trains_with_tf1_optimiz
         sess.run(init)
         sess.run(train)
         np.testing.assert_allclose(sess.run(w), [0.9, -1.9], rtol=1e-5)
+
+
+def test_tf_logging_is_python_logging_under_tensorflow(caplog):
+    tf.logging.set_verbosity(tf.logging.INFO)
+    assert tf.logging.get_verbosity() == tf.logging.INFO
+    with caplog.at_level(tf.logging.INFO, logger="tensorflow"):
+        tf.logging.info("step %d", 3)
+        tf.logging.debug("hidden")
+    assert [r.getMessage() for r in caplog.records] == ["step 3"]

@@ -56,6 +56,7 @@ MODULES: dict[str, str] = {
     "tensorflow.compat.v1.train": "retrograd.compat.v1.train",
     "tensorflow.compat.v1.nn": "retrograd.compat.v1.nn",
     "tensorflow.compat.v1.summary": "retrograd.compat.v1.summary",
+    "tensorflow.compat.v1.logging": "retrograd.compat.v1.logging",
     "tensorflow.compat.v1.math": "retrograd.math",
     "tensorflow.compat.v1.linalg": "retrograd.linalg",
     "tensorflow.compat.v1.random": "retrograd.random",
@@ -81,6 +82,7 @@ _TF1_MODULES = {
     "tensorflow": "retrograd.compat.v1",
     "tensorflow.nn": "retrograd.compat.v1.nn",
     "tensorflow.summary": "retrograd.compat.v1.summary",
+    "tensorflow.logging": "retrograd.compat.v1.logging",
 }
 
 

@@ -62,7 +62,7 @@ from retrograd.compat.initializers import (
     xavier_initializer,
     zeros_initializer,
 )
-from retrograd.compat.v1 import nn, summary, train
+from retrograd.compat.v1 import logging, nn, summary, train
 from retrograd.compat.v1_signatures import (
     arg_max,
     arg_min,
@@ -160,6 +160,7 @@ __all__ = [
     "initialize_all_variables",
     "InteractiveSession",
     "local_variables",
+    "logging",
     "local_variables_initializer",
     "mod",
     "multinomial",
