@@ -35,6 +35,9 @@ GRAPH_CASES = {
     "fill_of_run_time_shape": lambda x: x * rg.fill(rg.shape(x), rg.reduce_sum(x * x)),
     "zeros_plus": lambda x: (rg.zeros([rg.shape(x)[0], 3], rg.float64) + x) ** 3,
     "tile_run_time_multiples": lambda x: rg.tile(x * x, [rg.shape(x)[0], 2]),
+    "gather_nd_run_time_batch": lambda x: rg.gather_nd(
+        x * x, rg.stack([rg.range(rg.shape(x)[0]), rg.range(rg.shape(x)[0]) % 3], axis=1)
+    ),
     "slice_run_time_size": lambda x: rg.slice(x, [1, 0], [rg.shape(x)[0] - 1, 2]) ** 2,
 }
 

@@ -91,6 +91,7 @@ CHECKED_ELSEWHERE = {
     "DynamicReshape": "tests/ops/test_dynamic_shape_ops.py::test_graph_gradients_match_finite_differences",
     "DynamicFill": "tests/ops/test_dynamic_shape_ops.py::test_graph_gradients_match_finite_differences",
     "DynamicTile": "tests/ops/test_dynamic_shape_ops.py::test_graph_gradients_match_finite_differences",
+    "ScatterNdLike": "tests/ops/test_dynamic_shape_ops.py::test_graph_gradients_match_finite_differences",
     "SliceGrad": "the second order of the Slice rows (tests/ops/test_dynamic_shape_ops.py)",
     "Print": "tests/compat/test_graph_ops.py::test_print_passes_its_input_and_gradients_through",
 }

@@ -44,6 +44,7 @@ __all__ = [
     "slice",
     "is_run_time_int",
     "index_at_run_time",
+    "scatter_nd_like",
 ]
 
 
@@ -396,3 +397,34 @@ def index_at_run_time(x: Tensor, items: tuple, name: str | None = None) -> Tenso
         sizes = [1 if d == axis else -1 for d in range(rank)]
         out = array_ops.squeeze(slice(out, begin, sizes), axis=[axis])
     return out if name is None else array_ops.identity(out, name=name)
+
+
+# -- the gradient of gather_nd when params' shape is known only at run time --------------------
+
+
+def _scatter_nd_like_kernel(indices, updates, like):
+    out = np.zeros(np.shape(like), dtype=updates.dtype)
+    depth = indices.shape[-1]
+    flat = indices.reshape(-1, depth)
+    np.add.at(out, tuple(flat.T), updates.reshape(len(flat), *out.shape[depth:]))
+    return out
+
+
+_ScatterNdLike = define_op(
+    "ScatterNdLike",
+    _scatter_nd_like_kernel,
+    shape_fn=lambda metas: [(metas[2].shape, metas[1].dtype)],
+)
+
+
+def scatter_nd_like(indices: Tensor, updates: Tensor, like: Tensor) -> Tensor:
+    """Zeros shaped like ``like`` with ``updates`` added at ``indices`` (``gather_nd``'s
+    gradient where ``like``'s shape is known only when the graph runs)."""
+    return execute(_ScatterNdLike, (indices, updates, like), None, None)
+
+
+@RegisterGradient("ScatterNdLike")
+def _scatter_nd_like_grad(op, grad):
+    from retrograd.ops import gather_ops
+
+    return None, gather_ops.gather_nd(grad, op.inputs[0]), None

@@ -276,6 +276,10 @@ def _with_batch_coordinates(indices: Tensor, batch_dims: int) -> Tensor:
 @RegisterGradient("GatherNd")
 def _gather_nd_grad(op, grad):
     params, indices = op.inputs
+    if not params.shape.is_fully_defined():  # in a graph, known only when it runs
+        from retrograd.ops import dynamic_shape_ops
+
+        return dynamic_shape_ops.scatter_nd_like(indices, grad, params), None
     policy = op.get_attr("bad_indices_policy")
     return scatter_ops.scatter_nd(indices, grad, params.shape, bad_indices_policy=policy), None
 
