@@ -38,6 +38,8 @@ GRAPH_CASES = {
     "gather_nd_run_time_batch": lambda x: rg.gather_nd(
         x * x, rg.stack([rg.range(rg.shape(x)[0]), rg.range(rg.shape(x)[0]) % 3], axis=1)
     ),
+    "gather_rows_of_unknown_batch": lambda x: rg.gather(x * x, [2, 0, 2]),
+    "gather_columns_of_unknown_batch": lambda x: rg.gather(x**3, [1, 1], axis=1),
     "slice_run_time_size": lambda x: rg.slice(x, [1, 0], [rg.shape(x)[0] - 1, 2]) ** 2,
 }
 

@@ -105,6 +105,22 @@ def _aligned(metas: list[TensorMeta], i: int, axis: int, default: int) -> int:
     return default
 
 
+def _past_constant_indices(inputs: tuple) -> int | None:
+    """A size past every constant integer input's values (None without such inputs, or
+    when they are too large for a dummy)."""
+    largest = None
+    for value in inputs:
+        op = getattr(value, "op", None)
+        if op is not None and op.type == "Const":
+            array = np.asarray(op.get_attr("value"))
+            if array.dtype.kind in "iu" and array.size:
+                top = int(np.abs(array).max())
+                largest = top if largest is None else max(largest, top)
+    if largest is None or largest > 4096:
+        return None
+    return largest + 2
+
+
 def _by_dummy_run(
     op_def: OpDef, inputs: tuple, metas: list[TensorMeta], attrs: dict
 ) -> list[TensorMeta]:
@@ -126,7 +142,16 @@ def _by_dummy_run(
         if not unknown:
             raise
         base = {(i, j): _aligned(metas, i, j, 2) for i, j in unknown}
-        first = _run(op_def, inputs, metas, attrs, base)
+        try:
+            first = _run(op_def, inputs, metas, attrs, base)
+        except InvalidArgumentError:
+            # Constant indices beyond the dummy sizes (gather rows [2, 0] of a [None, 3]
+            # tensor): unknown dimensions large enough to hold them.
+            size = _past_constant_indices(inputs)
+            if size is None:
+                raise
+            base = {(i, j): _aligned(metas, i, j, size) for i, j in unknown}
+            first = _run(op_def, inputs, metas, attrs, base)
     # Integer inputs whose values are known only when the graph runs may decide output
     # sizes (the limit of a Range): the variants change them too.
     valued = any(
