@@ -33,6 +33,7 @@ PUBLIC_NAMESPACES = [
     "retrograd.bitwise",
     "retrograd.compat",
     "retrograd.compat.v1",
+    "retrograd.compat.v1.app",
     "retrograd.compat.v1.logging",
     "retrograd.compat.v1.nn",
     "retrograd.compat.v1.summary",

@@ -64,3 +64,20 @@ def test_missing_names_say_retrograd_does_not_implement_them():
             tf.foo
         assert tf.compat.v1.placeholder is rg.compat.v1.placeholder
         assert np.isclose(float(tf.math.log(rg.constant(np.e))), 1.0)
+
+
+def test_tf_app_run_calls_the_programs_main_and_exits_with_its_result(tmp_path):
+    from tests.programs.running import run_program
+
+    script = tmp_path / "app.py"
+    script.write_text(
+        "import tensorflow as tf\n"
+        "def main(argv):\n"
+        "    print('main', argv[1:], tf.app is not None)\n"
+        "    return 3\n"
+        "if __name__ == '__main__':\n"
+        "    tf.app.run()\n"
+    )
+    done = run_program(script, tf1=True)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == "main [] True\n"

@@ -57,6 +57,7 @@ MODULES: dict[str, str] = {
     "tensorflow.compat.v1.nn": "retrograd.compat.v1.nn",
     "tensorflow.compat.v1.summary": "retrograd.compat.v1.summary",
     "tensorflow.compat.v1.logging": "retrograd.compat.v1.logging",
+    "tensorflow.compat.v1.app": "retrograd.compat.v1.app",
     "tensorflow.compat.v1.math": "retrograd.math",
     "tensorflow.compat.v1.linalg": "retrograd.linalg",
     "tensorflow.compat.v1.random": "retrograd.random",
@@ -83,6 +84,7 @@ _TF1_MODULES = {
     "tensorflow.nn": "retrograd.compat.v1.nn",
     "tensorflow.summary": "retrograd.compat.v1.summary",
     "tensorflow.logging": "retrograd.compat.v1.logging",
+    "tensorflow.app": "retrograd.compat.v1.app",
 }
 
 

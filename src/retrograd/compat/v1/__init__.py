@@ -62,7 +62,7 @@ from retrograd.compat.initializers import (
     xavier_initializer,
     zeros_initializer,
 )
-from retrograd.compat.v1 import logging, nn, summary, train
+from retrograd.compat.v1 import app, logging, nn, summary, train
 from retrograd.compat.v1_signatures import (
     arg_max,
     arg_min,
@@ -130,6 +130,7 @@ __all__ = [
     "assign_add",
     "assign_sub",
     "AUTO_REUSE",
+    "app",
     "cond",
     "ConfigProto",
     "constant_initializer",
