@@ -2,4 +2,6 @@
 
 # tests/*/data hold recorded reference values and the TensorFlow script that made them;
 # TensorFlow is not a dependency, so that script is never imported here.
-collect_ignore_glob = ["*/data/*"]
+# tests/programs/{seeds,tf1} hold whole TensorFlow programs, run in subprocesses under
+# `retrograd run` (importing them here would import tensorflow).
+collect_ignore_glob = ["*/data/*", "programs/seeds/*", "programs/tf1/*"]

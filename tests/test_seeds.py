@@ -1,7 +1,8 @@
 """The seed programs, run as written with ``import retrograd as tf``, print the seeds' numbers.
 
 Seeds 003 and 004 are graph-mode (TF1 Session) programs; their eager equivalents are here,
-the graph-mode versions belong to the graph-mode issue.
+the programs exactly as printed run under ``retrograd run --tf1`` in
+tests/programs/test_seed_programs.py.
 """
 
 from __future__ import annotations

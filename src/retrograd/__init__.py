@@ -76,6 +76,7 @@ from retrograd.ops.array_ops import (
     zeros_like,
 )
 from retrograd.ops.broadcast import broadcast_to
+from retrograd.ops.dynamic_shape_ops import slice
 from retrograd.ops.comparison_ops import (
     equal,
     greater,
@@ -305,6 +306,7 @@ __all__ = [
     "sin",
     "sinh",
     "size",
+    "slice",
     "sort",
     "split",
     "sqrt",

@@ -7,6 +7,7 @@ True
 """
 
 from retrograd.core.errors import (
+    FailedPreconditionError,
     InvalidArgumentError,
     MissingDependencyError,
     OpError,
@@ -18,6 +19,7 @@ __all__ = [
     "OpError",
     "InvalidArgumentError",
     "UnimplementedError",
+    "FailedPreconditionError",
     "MissingDependencyError",
     "CheckpointFormatError",
 ]

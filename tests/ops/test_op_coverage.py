@@ -13,6 +13,7 @@ from tests.ops import (
     test_conv_ops,
     test_creation_ops,
     test_decomposition_ops,
+    test_dynamic_shape_ops,
     test_einsum_ops,
     test_expm_ops,
     test_gather_ops,
@@ -56,6 +57,7 @@ TABLES = [
     test_pad_ops,
     test_pool_ops,
     test_rearrange_ops,
+    test_dynamic_shape_ops,
     test_creation_ops,
     test_einsum_ops,
     test_sort_ops,
@@ -88,6 +90,12 @@ CHECKED_ELSEWHERE = {
     "LoopHistoryPut": "the While gradient's third order, checked by the While tests",
     "PyFunc": "NumPy code: gradient None, tests/ops/test_numpy_function_ops.py",
     "PyFuncStateless": "NumPy code: gradient None, tests/ops/test_numpy_function_ops.py",
+    "DynamicReshape": "tests/ops/test_dynamic_shape_ops.py::test_graph_gradients_match_finite_differences",
+    "DynamicFill": "tests/ops/test_dynamic_shape_ops.py::test_graph_gradients_match_finite_differences",
+    "DynamicTile": "tests/ops/test_dynamic_shape_ops.py::test_graph_gradients_match_finite_differences",
+    "ScatterNdLike": "tests/ops/test_dynamic_shape_ops.py::test_graph_gradients_match_finite_differences",
+    "SliceGrad": "the second order of the Slice rows (tests/ops/test_dynamic_shape_ops.py)",
+    "Print": "tests/compat/test_graph_ops.py::test_print_passes_its_input_and_gradients_through",
 }
 
 

@@ -60,7 +60,11 @@ ERR = rg.errors.InvalidArgumentError
             "Tile: Expected multiples argument to be a vector of length 2 but got length 1",
         ),
         (lambda: rg.tile([[1, 2]], [2, -1]), ERR, r"Expected multiples\[1\] >= 0, but got -1"),
-        (lambda: rg.tile([[1, 2]], [2.0, 1.0]), TypeError, "Tile: `multiples` must be integers"),
+        (
+            lambda: rg.tile([[1, 2]], [2.0, 1.0]),
+            TypeError,
+            "Tile: `multiples` must be a list of ints",
+        ),
         (lambda: rg.reverse([[1, 2]], [1, 1]), ERR, "ReverseV2: axis 1 specified more than once"),
         (lambda: rg.reverse([[1, 2]], [1, -1]), ERR, "specified more than once"),
         (lambda: rg.reverse([[1, 2]], [2]), ERR, r"'axis'\[0\] = 2 is out of valid range"),

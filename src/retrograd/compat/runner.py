@@ -2,10 +2,13 @@
 
 While the program runs, ``import tensorflow as tf`` (and ``import tensorflow.X`` for the
 module paths in :data:`MODULES`) gives retrograd's namespaces: an import hook placed first
-on ``sys.meta_path`` answers every ``tensorflow`` module name from the table, and names
-retrograd does not have fail with an ImportError that says so. ``tf1=True`` makes
-``tensorflow`` itself the TensorFlow 1 namespace (``compat.v1``) in graph mode, as a TF1
-program expects.
+on ``sys.meta_path`` answers every ``tensorflow`` module name from the table, and modules
+retrograd does not have fail with an ImportError that says so. The program sees each module
+through an alias whose missing attributes raise ``AttributeError: retrograd does not
+implement tf.foo.bar`` (only while it runs: imported directly, retrograd's modules raise
+Python's usual AttributeError, except ``compat.v1``, whose own ``__getattr__`` says the
+same). ``tf1=True`` makes ``tensorflow`` itself the TensorFlow 1 namespace (``compat.v1``)
+in graph mode, as a TF1 program expects.
 
 >>> import sys
 >>> with tensorflow_alias():
@@ -49,9 +52,40 @@ MODULES: dict[str, str] = {
     "tensorflow.nn": "retrograd.nn",
     "tensorflow.random": "retrograd.random",
     "tensorflow.test": "retrograd.test",
+    # TensorFlow 1 programs (issue 11): the v1 namespace and TensorFlow's private paths.
+    "tensorflow.compat.v1.train": "retrograd.compat.v1.train",
+    "tensorflow.compat.v1.nn": "retrograd.compat.v1.nn",
+    "tensorflow.compat.v1.summary": "retrograd.compat.v1.summary",
+    "tensorflow.compat.v1.logging": "retrograd.compat.v1.logging",
+    "tensorflow.compat.v1.app": "retrograd.compat.v1.app",
+    "tensorflow.compat.v1.math": "retrograd.math",
+    "tensorflow.compat.v1.linalg": "retrograd.linalg",
+    "tensorflow.compat.v1.random": "retrograd.random",
+    "tensorflow.compat.v1.errors": "retrograd.errors",
+    "tensorflow.python": "retrograd.compat.tf_python",
+    "tensorflow.python.framework": "retrograd.compat.tf_python.framework",
+    "tensorflow.python.framework.ops": "retrograd.compat.tf_python.framework.ops",
+    "tensorflow.python.framework.constant_op": "retrograd.compat.tf_python.framework.constant_op",
+    "tensorflow.python.framework.dtypes": "retrograd.dtypes",
+    "tensorflow.python.framework.errors": "retrograd.errors",
+    "tensorflow.python.ops": "retrograd.compat.tf_python.ops",
+    "tensorflow.python.ops.array_ops": "retrograd.compat.tf_python.ops.array_ops",
+    "tensorflow.python.ops.math_ops": "retrograd.compat.tf_python.ops.math_ops",
+    "tensorflow.python.ops.nn_ops": "retrograd.compat.tf_python.ops.nn_ops",
+    "tensorflow.python.ops.gen_array_ops": "retrograd.compat.tf_python.ops.gen_array_ops",
+    "tensorflow.python.ops.gen_math_ops": "retrograd.compat.tf_python.ops.gen_math_ops",
+    "tensorflow.python.ops.gen_nn_ops": "retrograd.compat.tf_python.ops.gen_nn_ops",
+    "tensorflow.train": "retrograd.compat.v1.train",
 }
 
-_TF1_MODULES = {"tensorflow": "retrograd.compat.v1"}
+# With --tf1, `tensorflow` is the TF1 namespace, and `tensorflow.nn` its nn module.
+_TF1_MODULES = {
+    "tensorflow": "retrograd.compat.v1",
+    "tensorflow.nn": "retrograd.compat.v1.nn",
+    "tensorflow.summary": "retrograd.compat.v1.summary",
+    "tensorflow.logging": "retrograd.compat.v1.logging",
+    "tensorflow.app": "retrograd.compat.v1.app",
+}
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -81,8 +115,36 @@ class _TensorFlowFinder(importlib.abc.MetaPathFinder):
                 f"program on retrograd: see retrograd.compat.runner.MODULES for what is there)",
                 name=fullname,
             )
-        module = importlib.import_module(target_name)
+        module = _Alias(fullname, importlib.import_module(target_name))
         return importlib.machinery.ModuleSpec(fullname, _AliasLoader(module), is_package=True)
+
+
+class _Alias(ModuleType):
+    """``tensorflow`` (or one of its modules) as the program sees it: every attribute is the
+    retrograd module's; a name retrograd lacks is an AttributeError saying so, and a
+    submodule reached as an attribute (``tf.nn``) is an alias too, so ``tf.nn.foo`` says so
+    as well."""
+
+    def __init__(self, name: str, target: ModuleType) -> None:
+        super().__init__(name, target.__doc__)
+        self.__dict__["_target"] = target
+
+    def __getattr__(self, attr: str):
+        target = self.__dict__["_target"]
+        try:
+            value = getattr(target, attr)
+        except AttributeError:
+            if attr.startswith("__"):
+                raise
+            shown = self.__name__.replace("tensorflow", "tf", 1)
+            raise AttributeError(f"retrograd does not implement {shown}.{attr}") from None
+        if isinstance(value, ModuleType) and not attr.startswith("_"):
+            value = _Alias(f"{self.__name__}.{attr}", value)
+            self.__dict__[attr] = value  # the same alias object each time
+        return value
+
+    def __dir__(self):
+        return dir(self.__dict__["_target"])
 
 
 @contextlib.contextmanager

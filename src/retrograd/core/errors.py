@@ -20,6 +20,11 @@ class UnimplementedError(OpError, NotImplementedError):
     """The op exists but not for these arguments."""
 
 
+class FailedPreconditionError(OpError, RuntimeError):
+    """The system is not in a state to run the op: a graph variable read before its
+    initializer ran (TensorFlow's ``tf.errors.FailedPreconditionError``)."""
+
+
 class MissingDependencyError(ImportError):
     """An op needs an optional dependency that is not installed; the message says which extra
     to install (``pip install 'retrograd[special]'``)."""
@@ -29,7 +34,13 @@ class LookupErrorInRegistry(LookupError):
     """An op type has no registered gradient function."""
 
 
-__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError", "MissingDependencyError"]
+__all__ = [
+    "OpError",
+    "InvalidArgumentError",
+    "UnimplementedError",
+    "FailedPreconditionError",
+    "MissingDependencyError",
+]
 
 # Users meet these as ``retrograd.errors.X`` (the public namespace), so tracebacks say that.
 for _name in __all__:

@@ -89,6 +89,11 @@ class OpDef:
         self.forwards_inputs = forwards_inputs
         self.inplace = inplace
 
+    @property
+    def name(self) -> str:
+        """The op type (TensorFlow's ``op.op_def.name``)."""
+        return self.type
+
     def __repr__(self) -> str:
         return f"OpDef({self.type!r})"
 

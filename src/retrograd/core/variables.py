@@ -90,6 +90,13 @@ class Variable(TensorOperators):
         self._value = value
         self._name = (name or "Variable") + ":0"
         self._trainable = bool(trainable)
+        graph = context.graph
+        if graph is not None and hasattr(graph, "add_to_collection"):
+            # Made while a graph is built (TF2 code after disable_eager_execution): listed in
+            # the graph's collections, as TensorFlow does ("variables", "trainable_variables").
+            graph.add_to_collection("variables", self)
+            if self._trainable:
+                graph.add_to_collection("trainable_variables", self)
 
     # -- reading -------------------------------------------------------------------------
     def read_value(self) -> Tensor:

@@ -45,6 +45,7 @@ from retrograd.core.registry import no_gradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
+from retrograd.graph.graph_state import GraphState
 
 __all__ = [
     "Graph",
@@ -180,7 +181,7 @@ class SymbolicTensor(Tensor):
 class GraphOperation(Operation):
     """An operation in a graph: an eager record's interface plus ``graph`` and ``op_def``."""
 
-    __slots__ = ("graph", "op_def", "_index", "gradient_override")
+    __slots__ = ("graph", "op_def", "_index", "gradient_override", "control_inputs")
 
     # The gradient name a gradient_override_map gave it: tf.gradients uses that gradient,
     # GradientTape ignores it (as in TensorFlow).
@@ -207,8 +208,9 @@ def creation_order(op: GraphOperation) -> int:
     return op._index
 
 
-class Graph:
-    """A dataflow graph of operations (TensorFlow's ``tf.Graph``)."""
+class Graph(GraphState):
+    """A dataflow graph of operations (TensorFlow's ``tf.Graph``); its TF1 state
+    (control dependencies, collections) is in :class:`GraphState`."""
 
     def __init__(self, outer: Graph | None = None) -> None:
         # A function, branch or loop body traced inside another graph uses that graph's
@@ -223,6 +225,14 @@ class Graph:
         # lock; each thread has its own scope and gradient overrides (TensorFlow's too).
         self._lock = threading.RLock()
         self._per_thread = _GraphThreadState()
+        # TF1 state kept per graph, as TensorFlow does: ops created inside
+        # `control_dependencies` wait for these; named collections; the variable scope and
+        # the variables `get_variable` made, by full name.
+        self._control_dependencies: list[Any] = []
+        self._collections: dict[str, list[Any]] = {}
+        self._variable_scope: Any = None
+        self._variables_by_name: dict[str, Any] = {}
+        self._variable_scope_counts: dict[str, int] = {}
 
     # -- being the current graph -----------------------------------------------------------
     @contextlib.contextmanager
@@ -252,12 +262,19 @@ class Graph:
         return f"{full}_{count}"
 
     @contextlib.contextmanager
-    def name_scope(self, name: str) -> Iterator[str]:
-        """Prefixes the names of ops created inside with ``name/``."""
+    def name_scope(self, name: str | None) -> Iterator[str]:
+        """Prefixes the names of ops created inside with ``name/`` (made unique); a name
+        ending in ``/`` (a scope returned earlier) is used as it is; ``None`` returns to the
+        top level."""
         previous = self._per_thread.scope
-        if name:
+        if name is None:
+            self._per_thread.scope = ""
+        elif name and name.endswith("/"):  # a scope returned by an earlier name_scope: reused
+            check_name(name.rstrip("/"), "name_scope", nested=True)
+            self._per_thread.scope = name
+        elif name:
             check_name(name, "name_scope", nested=bool(previous))
-            self._per_thread.scope = self.unique_name(name.rstrip("/")) + "/"
+            self._per_thread.scope = self.unique_name(name) + "/"
         try:
             yield self._per_thread.scope
         finally:
@@ -295,6 +312,7 @@ class Graph:
             op_name = self.unique_name(name or op_def.type)
             op = GraphOperation(op_def.type, inputs, (), attrs, op_name, None)
             op.graph, op.op_def, op._index = self, op_def, next(_creation_counter)
+            op.control_inputs = tuple(self._control_dependencies)
             overrides = self._per_thread.overrides
             op.gradient_override = overrides.get(op_def.type) if overrides else None
             op.outputs = tuple(SymbolicTensor(meta, op, i) for i, meta in enumerate(metas))

@@ -12,7 +12,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -25,8 +26,9 @@ from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import Graph, GraphOperation, SymbolicTensor, get_default_graph
 from retrograd.graph.plan import Plan, ops_needed
+from retrograd.graph.variables import GraphVariable, variables_assigned, variables_read
 
-__all__ = ["Session", "get_default_session"]
+__all__ = ["Session", "InteractiveSession", "get_default_session", "ops_with_control_inputs"]
 
 
 def get_default_session() -> Session | None:
@@ -52,8 +54,19 @@ class Session:
 
     def __exit__(self, *exc: Any) -> None:
         self._graph_context.__exit__(*exc)
-        context.sessions.remove(self)
+        if self in context.sessions:
+            context.sessions.remove(self)
         self.close()
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[Session]:
+        """Within the block, this is the default session (``tensor.eval()`` uses it)."""
+        context.sessions.append(self)
+        try:
+            with self.graph.as_default():
+                yield self
+        finally:
+            context.sessions.remove(self)
 
     def close(self) -> None:
         self._closed = True
@@ -82,12 +95,15 @@ class Session:
         key = (tuple(id(x) for x in leaves), tuple(id(t) for t in feed_tensors))
         entry = self._plans.get(key)
         if entry is None:  # the entry keeps the leaves alive, so the ids in `key` stay theirs
-            entry = self._plans[key] = (
-                self._plan(leaves, outputs, feed_tensors),
-                leaves,
-                feed_tensors,
-            )
+            plan = self._plan(leaves, outputs, feed_tensors)
+            read = variables_read(plan.ops) + [v for v in leaves if isinstance(v, GraphVariable)]
+            assigned = variables_assigned(plan.ops)
+            unassigned = [v for v in read if id(v) not in assigned]
+            entry = self._plans[key] = (plan, leaves, feed_tensors, unassigned)
         plan = entry[0]
+        for variable in entry[3]:
+            if not variable.is_initialized_now:
+                raise variable.uninitialized_error()
         values = iter(plan(*[_feed_value(t, feeds[t]) for t in feed_tensors]))
         results = [
             None if isinstance(leaf, GraphOperation) else _as_numpy(next(values)) for leaf in leaves
@@ -112,7 +128,7 @@ class Session:
 
     def _plan(self, leaves: list, outputs: list, feeds: list) -> Plan:
         fed = {id(t) for t in feeds}
-        ops = ops_needed(
+        ops = ops_with_control_inputs(
             [leaf for leaf in leaves if isinstance(leaf, (SymbolicTensor, GraphOperation))], fed
         )
         for op in ops:
@@ -124,6 +140,33 @@ class Session:
                     f"{op.get_attr('dtype').name} and shape {dims}"
                 )
         return Plan(ops, feeds, outputs)
+
+
+def ops_with_control_inputs(targets: list, fed: set[int]) -> list[GraphOperation]:
+    """The ops needed for ``targets`` (as ``ops_needed``), with the ops they wait for through
+    ``control_dependencies`` and what those need, in graph order."""
+    ops = ops_needed(targets, fed)
+    while True:
+        have = {id(op) for op in ops}
+        missing = [c for op in ops for c in getattr(op, "control_inputs", ()) if id(c) not in have]
+        if not missing:
+            return ops
+        merged = {id(op): op for op in ops + ops_needed(missing, fed)}
+        ops = sorted(merged.values(), key=lambda op: op._index)
+
+
+class InteractiveSession(Session):
+    """A session that makes itself the default on creation (for shells and notebooks);
+    ``close()`` removes it."""
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
+        super().__init__(target, graph, config)
+        context.sessions.append(self)
+
+    def close(self) -> None:
+        if self in context.sessions:
+            context.sessions.remove(self)
+        super().close()
 
 
 def _feed_value(tensor: Any, value: Any) -> Any:

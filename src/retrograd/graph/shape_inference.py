@@ -2,10 +2,20 @@
 
 Three ways, in order: an op's own ``shape_fn``; for elementwise ops, NumPy's broadcast rule
 (the dtype from running the kernel on 0-d zeros); otherwise the op's kernel run on
-broadcast dummy arrays of the input shapes (little memory is spent on them) — twice, with
-different sizes for unknown dimensions, so output dimensions that follow an unknown input
-dimension come out unknown too. A kernel that rejects the shapes fails while the graph is
-built, naming the op.
+broadcast dummy arrays of the input shapes (little memory is spent on them) — more than
+once, with different sizes for unknown dimensions, so output dimensions that follow an
+unknown input dimension come out unknown too (``None``). Where the op needs dimensions to
+agree, an unknown one takes the size another input knows at its position. A kernel that
+rejects the shapes fails while the graph is built, naming the op.
+
+>>> import retrograd as rg
+>>> g = rg.Graph()
+>>> with g.as_default():
+...     a = rg.compat.v1.placeholder(rg.float32, [None, 3])
+...     b = rg.compat.v1.placeholder(rg.float32, [2, None])
+>>> with g.as_default():
+...     rg.concat([a, b], 0).shape, rg.add_n([a, b]).shape
+(TensorShape([None, 3]), TensorShape([2, 3]))
 """
 
 from __future__ import annotations
@@ -17,16 +27,16 @@ import numpy as np
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import OpDef
 from retrograd.core.shapes import broadcast_dims
+from retrograd.core.variables import Variable
 from retrograd.graph.graph import TensorMeta
 
 __all__ = ["infer_outputs"]
 
 
 def _meta(value: Any) -> TensorMeta:
-    meta = value._value
-    if isinstance(meta, TensorMeta):
-        return meta
-    return TensorMeta(meta.shape, meta.dtype)  # a variable (read at run time)
+    if isinstance(value, Variable):  # read when the graph runs (maybe not initialised yet)
+        return TensorMeta(tuple(value.shape.as_list()), value.dtype.as_numpy_dtype)
+    return value._value
 
 
 def infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta]:
@@ -42,20 +52,25 @@ def infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta]
     return _by_dummy_run(op_def, inputs, metas, attrs)
 
 
-def _dummy(shape: tuple, dtype: np.dtype) -> np.ndarray:
-    """A read-only stand-in of ``shape``: integers are zeros (valid indices), floats hold
-    identity matrices in their last two axes (valid input for inverses, factorisations and
-    solves). Broadcast, so it costs the memory of one matrix at most."""
+def _dummy(shape: tuple, dtype: np.dtype, integer: int = 0) -> np.ndarray:
+    """A read-only stand-in of ``shape``: integers are ``integer`` (0: valid indices),
+    floats hold identity matrices in their last two axes (valid input for inverses,
+    factorisations and solves). Broadcast, so it costs the memory of one matrix at most."""
+    if dtype.kind in "iu":
+        return np.broadcast_to(np.array(integer, dtype), shape)
     if len(shape) < 2 or dtype.kind not in "fc":
         return np.broadcast_to(np.zeros((), dtype), shape)
     return np.broadcast_to(np.eye(shape[-2], shape[-1], dtype=dtype), shape)
 
 
 def _run(
-    op_def: OpDef, inputs: tuple, metas: list[TensorMeta], attrs: dict, unknown: int
-) -> list[tuple]:
+    op_def: OpDef, inputs: tuple, metas: list[TensorMeta], attrs: dict, fill: dict, integer=0
+) -> list:
+    """The output shapes and dtypes of one run on dummies, unknown dimension ``(input,
+    axis)`` taking the size ``fill[(input, axis)]``, integer inputs of unknown value the
+    value ``integer``."""
     arrays = []
-    for value, m in zip(inputs, metas):
+    for i, (value, m) in enumerate(zip(inputs, metas)):
         op = getattr(value, "op", None)
         if op is not None and op.type == "Const":  # a constant: run with its real value
             arrays.append(op.get_attr("value"))
@@ -65,7 +80,8 @@ def _run(
                 f"{op_def.type}: an input has unknown rank, and this op needs it; give the "
                 f"placeholder a shape"
             )
-        arrays.append(_dummy(tuple(unknown if d is None else d for d in m.shape), m.dtype))
+        dims = tuple(fill[(i, j)] if d is None else d for j, d in enumerate(m.shape))
+        arrays.append(_dummy(dims, m.dtype, integer))
     try:
         result = op_def.kernel(*arrays, **attrs)
     except InvalidArgumentError:
@@ -77,24 +93,92 @@ def _run(
     return [(np.shape(r), np.asarray(r).dtype) for r in outputs]
 
 
+def _aligned(metas: list[TensorMeta], i: int, axis: int, default: int) -> int:
+    """The size another input knows at the same position, counted from the right."""
+    from_right = len(metas[i].shape) - axis
+    for k, other in enumerate(metas):
+        if k == i or other.shape is None or len(other.shape) < from_right:
+            continue
+        d = other.shape[len(other.shape) - from_right]
+        if d is not None and d != 1:
+            return d
+    return default
+
+
+def _past_constant_indices(inputs: tuple) -> int | None:
+    """A size past every constant integer input's values (None without such inputs, or
+    when they are too large for a dummy)."""
+    largest = None
+    for value in inputs:
+        op = getattr(value, "op", None)
+        if op is not None and op.type == "Const":
+            array = np.asarray(op.get_attr("value"))
+            if array.dtype.kind in "iu" and array.size:
+                top = int(np.abs(array).max())
+                largest = top if largest is None else max(largest, top)
+    if largest is None or largest > 4096:
+        return None
+    return largest + 2
+
+
 def _by_dummy_run(
     op_def: OpDef, inputs: tuple, metas: list[TensorMeta], attrs: dict
 ) -> list[TensorMeta]:
-    first = _run(op_def, inputs, metas, attrs, 2)
-    if not any(m.shape is not None and None in m.shape for m in metas):
-        return [TensorMeta(shape, dtype) for shape, dtype in first]
+    """Runs the kernel on dummies with every unknown dimension at 2 (or, if the op refuses,
+    at the size other inputs know at its position: an AddN of [None, 3] and [2, 3]); then
+    again with the unknown dimensions changed, all together or one at a time where the op
+    refuses that: output dimensions that change are unknown."""
+    unknown = [
+        (i, j)
+        for i, m in enumerate(metas)
+        if m.shape is not None
+        for j, d in enumerate(m.shape)
+        if d is None
+    ]
+    base = dict.fromkeys(unknown, 2)
     try:
-        second = _run(op_def, inputs, metas, attrs, 3)
+        first = _run(op_def, inputs, metas, attrs, base)
     except InvalidArgumentError:
-        # The op only accepts the first sizes (a reshape to a fixed size pins the unknown
-        # dimension): its outputs are as the first run found them.
+        if not unknown:
+            raise
+        base = {(i, j): _aligned(metas, i, j, 2) for i, j in unknown}
+        try:
+            first = _run(op_def, inputs, metas, attrs, base)
+        except InvalidArgumentError:
+            # Constant indices beyond the dummy sizes (gather rows [2, 0] of a [None, 3]
+            # tensor): unknown dimensions large enough to hold them.
+            size = _past_constant_indices(inputs)
+            if size is None:
+                raise
+            base = {(i, j): _aligned(metas, i, j, size) for i, j in unknown}
+            first = _run(op_def, inputs, metas, attrs, base)
+    # Integer inputs whose values are known only when the graph runs may decide output
+    # sizes (the limit of a Range): the variants change them too.
+    valued = any(
+        m.dtype.kind in "iu" and getattr(getattr(v, "op", None), "type", None) != "Const"
+        for v, m in zip(inputs, metas)
+    )
+    if not unknown and not valued:
         return [TensorMeta(shape, dtype) for shape, dtype in first]
+    together = ({k: v + 1 for k, v in base.items()}, 1 if valued else 0)
+    one_at_a_time = [({**base, k: base[k] + 1}, 0) for k in unknown] + (
+        [(base, 1)] if valued else []
+    )
+    runs = []
+    for variants in ([together], one_at_a_time if len(one_at_a_time) > 1 else []):
+        for fill, integer in variants:
+            try:
+                runs.append(_run(op_def, inputs, metas, attrs, fill, integer))
+            except InvalidArgumentError:
+                continue
+        if runs:
+            break
     out = []
-    for (shape_a, dtype), (shape_b, _) in zip(first, second):
-        if len(shape_a) != len(shape_b):
+    for n, (shape, dtype) in enumerate(first):
+        others = [run[n][0] for run in runs]
+        if any(len(o) != len(shape) for o in others):
             out.append(TensorMeta(None, dtype))
-        else:
-            out.append(
-                TensorMeta(tuple(a if a == b else None for a, b in zip(shape_a, shape_b)), dtype)
-            )
+            continue
+        dims = tuple(d if all(o[j] == d for o in others) else None for j, d in enumerate(shape))
+        out.append(TensorMeta(dims, dtype))
     return out

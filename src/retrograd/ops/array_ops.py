@@ -39,12 +39,17 @@ _Squeeze = define_op("Squeeze", lambda x, axis: np.squeeze(x, axis))
 
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     """``tensor`` with a new shape of the same size; one dimension may be -1 (or None)."""
+    from retrograd.ops import dynamic_shape_ops
+
     x = tensor_arg("Reshape", tensor, ANY, "tensor")
-    if not isinstance(shape, Tensor) and any(d is None for d in shape):
-        if sum(d is None or d == -1 for d in shape) > 1:
+    if isinstance(shape, (list, tuple)) and any(d is None for d in shape):
+        if sum(d is None or (type(d) is int and d == -1) for d in shape) > 1:
             raise ValueError(f"Reshape: shape {list(shape)} has more than one unknown dimension")
         shape = [-1 if d is None else d for d in shape]
-    target = broadcast.static_shape(shape, "Reshape")
+    static, dynamic, known = dynamic_shape_ops.shape_input(shape, "Reshape")
+    if static is None:  # known only when the graph runs
+        return dynamic_shape_ops.reshape(x, dynamic, known, name)
+    target = broadcast.static_shape(static, "Reshape")
     for i, d in enumerate(target):
         if d < -1:
             raise InvalidArgumentError(
@@ -172,10 +177,11 @@ def concat(values: list, axis: int, name: str | None = None) -> Tensor:
 def stack(values: list, axis: int = 0, name: str | None = None) -> Tensor:
     """Joins same-shape tensors along a new ``axis``."""
     tensors = _same_dtype("Pack", list(values))
-    shapes = {tuple(t.shape) for t in tensors}
-    if len(shapes) > 1:
+    shapes = [t.shape for t in tensors]  # (in graphs, unknown dimensions match any size)
+    if any(not s.is_compatible_with(other) for s in shapes for other in shapes):
+        distinct = sorted({str(tuple(s.as_list() if s.rank is not None else [])) for s in shapes})
         raise InvalidArgumentError(
-            f"Pack: all values must have the same shape, got {sorted(shapes)}"
+            f"Pack: all values must have the same shape, got {', '.join(distinct)}"
         )
     axis = _axis_in("Pack", axis, tensors[0]._value.ndim + 1)
     return execute(_Pack, tensors, {"axis": axis}, name)
@@ -269,7 +275,12 @@ _StridedSliceGrad = define_op(
 
 def strided_slice(x: Any, index: Any, name: str | None = None) -> Tensor:
     """``x[index]`` for ints, slices (with steps), ``...`` and ``None``: what ``[]`` lowers to."""
+    from retrograd.ops import dynamic_shape_ops
+
     t = tensor_arg("StridedSlice", x, ANY)
+    items = index if isinstance(index, tuple) else (index,)
+    if any(dynamic_shape_ops.is_run_time_int(i) for i in items):
+        return dynamic_shape_ops.index_at_run_time(t, items, name)
     return execute(
         _StridedSlice, (t,), {"index": normalize_index(index, tuple(t._value.shape))}, name
     )
@@ -313,23 +324,38 @@ _Shape = define_op(
 
 def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
     """A tensor of shape ``dims`` filled with the scalar ``value``."""
+    from retrograd.ops import dynamic_shape_ops
+
     v = tensor_arg("Fill", value, ANY, "value")
     if v._value.ndim != 0:
         raise InvalidArgumentError(f"Fill: value must be a scalar, got shape {tuple(v.shape)}")
-    shape = broadcast.check_dimensions(broadcast.static_shape(dims, "Fill", "dims"), "Fill")
+    static, dynamic, known = dynamic_shape_ops.shape_input(dims, "Fill", "dims")
+    if static is None:  # known only when the graph runs
+        return dynamic_shape_ops.fill(dynamic, v, known, name)
+    shape = broadcast.check_dimensions(broadcast.static_shape(static, "Fill", "dims"), "Fill")
     return execute(_Fill, (v,), {"dims": shape}, name)
+
+
+def _constant_fill(shape: Any, dtype: Any, value: int, who: str, name: str | None) -> Tensor:
+    """zeros/ones: a constant, or a Fill op where the shape is known only when a graph runs."""
+    from retrograd.ops import dynamic_shape_ops
+
+    np_dtype = as_dtype(dtype).as_numpy_dtype
+    static, dynamic, known = dynamic_shape_ops.shape_input(shape, who)
+    if static is None:
+        return dynamic_shape_ops.fill(dynamic, Tensor(np.array(value, np_dtype)), known, name)
+    dims = broadcast.check_dimensions(broadcast.static_shape(static, who), who)
+    return Tensor(np.full(dims, value, dtype=np_dtype))
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of zeros (a constant: it has no inputs to differentiate)."""
-    dims = broadcast.check_dimensions(broadcast.static_shape(shape, "zeros"), "zeros")
-    return Tensor(np.zeros(dims, dtype=as_dtype(dtype).as_numpy_dtype))
+    return _constant_fill(shape, dtype, 0, "zeros", name)
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of ones."""
-    dims = broadcast.check_dimensions(broadcast.static_shape(shape, "ones"), "ones")
-    return Tensor(np.ones(dims, dtype=as_dtype(dtype).as_numpy_dtype))
+    return _constant_fill(shape, dtype, 1, "ones", name)
 
 
 def _like(op, input, dtype, name):

@@ -35,12 +35,21 @@ def static_shape(shape: Any, op_type: str, arg: str = "shape") -> tuple[int, ...
     int32/int64 an InvalidArgumentError, and values beyond int64 a ValueError.
     """
     if isinstance(shape, Tensor):
-        if shape._value.dtype.kind not in "iu" or shape._value.ndim > 1:
+        from retrograd.ops.index_args import build_time_value
+
+        rank = shape.shape.rank
+        if not shape.dtype.is_integer or (rank is not None and rank > 1):
             raise InvalidArgumentError(
                 f"{op_type}: `{arg}` must be an int32 or int64 tensor of rank 0 or 1, got "
                 f"{shape.dtype.name} with shape {tuple(shape.shape)}"
             )
-        shape = np.atleast_1d(constant_value(shape)).tolist()
+        try:
+            shape = np.atleast_1d(build_time_value(op_type, shape, arg)).tolist()
+        except ValueError:
+            raise ValueError(
+                f"{op_type}: this shape argument must be known while the graph is built, but "
+                f"{shape!r} is only known when it runs"
+            ) from None
     elif isinstance(shape, (int, np.integer)) and not isinstance(shape, (bool, np.bool_)):
         shape = [shape]
     elif isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
@@ -100,8 +109,16 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
     >>> rg.broadcast_to([1.0, 2.0], [2, 2]).numpy().tolist()
     [[1.0, 2.0], [1.0, 2.0]]
     """
+    from retrograd.ops import dynamic_shape_ops
+
     x = tensor_arg("BroadcastTo", input, ANY, "input")
-    target = static_shape(shape, "BroadcastTo")
+    static, dynamic, known = dynamic_shape_ops.shape_input(shape, "BroadcastTo")
+    if static is None:  # known only when the graph runs: broadcast like a filled tensor
+        zero = Tensor(np.zeros((), x._value.dtype))
+        return execute(
+            _BroadcastLike, (x, dynamic_shape_ops.fill(dynamic, zero, known)), None, name
+        )
+    target = static
     if broadcast_dims([tuple(x.shape), target], "BroadcastTo") != target:
         raise InvalidArgumentError(
             f"BroadcastTo: cannot broadcast shape {tuple(x.shape)} to {target}"

@@ -117,6 +117,8 @@ def _gather_grad(op, grad):
     # slices into segments (batch entry b, index j -> segment b * n + j).
     params, indices = op.inputs
     axis, b = op.get_attr("axis"), op.get_attr("batch_dims")
+    if not params.shape.is_fully_defined():  # in a graph, known only when it runs
+        return _gather_grad_at_run_time(params, indices, grad, axis, b), None
     shape = tuple(params.shape)
     batch, outer, n, inner = shape[:b], shape[b:axis], shape[axis], shape[axis + 1 :]
     index_shape = tuple(indices.shape)[b:]
@@ -142,6 +144,24 @@ def _gather_grad(op, grad):
     )
     back = (*range(b), *range(b + 1, b + 1 + lo), b, *range(b + 1 + lo, len(shape)))
     return _permute(summed, back), None
+
+
+def _gather_grad_at_run_time(params, indices, grad, axis: int, b: int):
+    """The gather gradient when params' shape is known only when the graph runs: the
+    gathered axis brought to the front, the upstream slices added at the indices
+    (ScatterNdLike), and the axes put back."""
+    from retrograd.ops import dynamic_shape_ops
+
+    if b:
+        raise InvalidArgumentError(
+            "GatherV2 gradient: batch_dims needs params' shape known while the graph is built"
+        )
+    rank, li = params._value.ndim, indices._value.ndim
+    to_front = (axis, *range(axis), *range(axis + 1, rank))
+    upstream = _permute(grad, (*range(axis, axis + li), *range(axis), *range(axis + li, grad.ndim)))
+    like = _permute(params, to_front)
+    summed = dynamic_shape_ops.scatter_nd_like(array_ops.expand_dims(indices, -1), upstream, like)
+    return _permute(summed, tuple(int(i) for i in np.argsort(to_front)))
 
 
 # --- unsorted_segment_sum ----------------------------------------------------------------
@@ -276,6 +296,10 @@ def _with_batch_coordinates(indices: Tensor, batch_dims: int) -> Tensor:
 @RegisterGradient("GatherNd")
 def _gather_nd_grad(op, grad):
     params, indices = op.inputs
+    if not params.shape.is_fully_defined():  # in a graph, known only when it runs
+        from retrograd.ops import dynamic_shape_ops
+
+        return dynamic_shape_ops.scatter_nd_like(indices, grad, params), None
     policy = op.get_attr("bad_indices_policy")
     return scatter_ops.scatter_nd(indices, grad, params.shape, bad_indices_policy=policy), None
 

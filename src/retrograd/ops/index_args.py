@@ -35,6 +35,23 @@ def index_tensor(op_type: str, x: Any, arg: str, allowed: tuple[str, ...] = INDE
     return t
 
 
+def build_time_value(op_type: str, value: Tensor, arg: str) -> Any:
+    """The value of a tensor argument that must be known while a graph is built (an
+    attribute of the op): a ValueError naming the op and argument when it is not."""
+    from retrograd.ops import dynamic_shape_ops
+
+    known = dynamic_shape_ops.known_value(value)
+    if known is not None:
+        return known
+    try:
+        return constant_value(value)
+    except ValueError:
+        raise ValueError(
+            f"{op_type}: argument `{arg}` must be known while the graph is built, but "
+            f"{value!r} is only known when it runs"
+        ) from None
+
+
 def static_int(op_type: str, value: Any, arg: str) -> int:
     """A Python int, NumPy integer or scalar integer tensor as an int (it becomes an attribute)."""
     if isinstance(value, Tensor):
@@ -43,7 +60,7 @@ def static_int(op_type: str, value: Any, arg: str) -> int:
                 f"{op_type}: `{arg}` must be a scalar integer, got a {value.dtype.name} tensor "
                 f"of shape {tuple(value.shape)}"
             )
-        return int(constant_value(value))
+        return int(build_time_value(op_type, value, arg))
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{op_type}: `{arg}` must be an integer, got {value!r}")
     return int(value)
@@ -57,7 +74,7 @@ def static_ints(op_type: str, value: Any, arg: str) -> tuple[int, ...]:
                 f"{op_type}: `{arg}` must be integers, got a {value.dtype.name} tensor of shape "
                 f"{tuple(value.shape)}"
             )
-        return tuple(int(v) for v in np.atleast_1d(constant_value(value)))
+        return tuple(int(v) for v in np.atleast_1d(build_time_value(op_type, value, arg)))
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return (int(value),)
     try:

@@ -85,7 +85,8 @@ def _check_bounds(items: list, shape: tuple[int, ...]) -> None:
 
 
 def _check_int(item: Any, dim: int, shape: tuple[int, ...]) -> None:
-    if isinstance(item, int) and not -shape[dim] <= item < shape[dim]:
+    known = shape[dim] is not None  # an unknown dimension is checked when the graph runs
+    if isinstance(item, int) and known and not -shape[dim] <= item < shape[dim]:
         raise InvalidArgumentError(
             f"StridedSlice: slice index {item} of dimension {dim} out of bounds (size {shape[dim]})"
         )

@@ -413,7 +413,16 @@ def _add_n_into(*xs, out):
     return out
 
 
-_AddN = define_op("AddN", _add_n_kernel, inplace=_add_n_into)
+def _add_n_shape(metas):
+    """Same-shape inputs: each dimension is the one any input knows."""
+    shapes = [m.shape for m in metas if m.shape is not None]
+    if not shapes:
+        return [(None, metas[0].dtype)]
+    dims = [next((d for d in column if d is not None), None) for column in zip(*shapes)]
+    return [(tuple(dims), metas[0].dtype)]
+
+
+_AddN = define_op("AddN", _add_n_kernel, inplace=_add_n_into, shape_fn=_add_n_shape)
 
 
 def add_n(inputs: list, name: str | None = None) -> Tensor:

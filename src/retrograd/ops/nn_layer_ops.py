@@ -74,8 +74,17 @@ def _bias_add_grad(op, grad):
     return grad, reduction_ops.reduce_sum(grad, [a for a in range(ndim) if a != channel])
 
 
-def _noise_shape(x: Tensor, noise_shape: Any) -> tuple[int, ...]:
+def _noise_shape(x: Tensor, noise_shape: Any) -> Any:
     shape = tuple(x._value.shape)
+    if None in shape:  # known only when the graph runs: the noise takes x's run-time shape
+        if noise_shape is None:
+            return array_ops.shape(x)
+        dims = list(noise_shape)
+        if len(dims) != len(shape):
+            raise InvalidArgumentError(
+                f"dropout: noise_shape {dims} must have the rank of x ({len(shape)})"
+            )
+        return [array_ops.shape(x)[i] if d is None else d for i, d in enumerate(dims)]
     if noise_shape is None:
         return shape
     if isinstance(noise_shape, Tensor):

@@ -40,7 +40,7 @@ from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import no_gradient
 from retrograd.core.tensor import Tensor
-from retrograd.ops import broadcast, math_ops
+from retrograd.ops import math_ops
 from retrograd.ops.define import ANY, FLOAT, INTEGER, tensor_arg, tensor_pair
 
 DEFAULT_GRAPH_SEED = 87654321
@@ -117,21 +117,29 @@ def _generator(op_type: str, kind: tuple, seed: int | None) -> tuple[np.random.G
 # --- kernels ----------------------------------------------------------------------------------
 
 
+def _run_time(dims: tuple, shape: tuple) -> tuple:
+    """The shape to draw: the run-time shape input where there is one, else the attribute."""
+    return tuple(int(d) for d in dims[0]) if dims else shape
+
+
 def _draw_dtype(dtype: DType) -> type:
     return np.float64 if dtype == dtypes.float64 else np.float32
 
 
-def _normal_kernel(shape, dtype, seed, seed2, rng):
+def _normal_kernel(*dims, shape, dtype, seed, seed2, rng):
+    shape = _run_time(dims, shape)
     return rng.standard_normal(shape, dtype=_draw_dtype(dtype)).astype(dtype.as_numpy_dtype)
 
 
-def _uniform_kernel(shape, dtype, seed, seed2, rng):
+def _uniform_kernel(*dims, shape, dtype, seed, seed2, rng):
+    shape = _run_time(dims, shape)
     if dtype == dtypes.float16:  # multiples of 2**-11 are exact in float16 and stay below 1
         return (rng.integers(0, 2**11, shape) * 2.0**-11).astype(np.float16)
     return rng.random(shape, dtype=_draw_dtype(dtype))
 
 
-def _uniform_int_kernel(minval, maxval, shape, dtype, seed, seed2, rng):
+def _uniform_int_kernel(minval, maxval, *dims, shape, dtype, seed, seed2, rng):
+    shape = _run_time(dims, shape)
     if not minval < maxval:
         raise InvalidArgumentError(
             f"RandomUniformInt: need minval < maxval, got {minval} >= {maxval}"
@@ -139,7 +147,8 @@ def _uniform_int_kernel(minval, maxval, shape, dtype, seed, seed2, rng):
     return rng.integers(minval, maxval, size=shape, dtype=dtype.as_numpy_dtype)
 
 
-def _truncated_normal_kernel(shape, dtype, seed, seed2, rng):
+def _truncated_normal_kernel(*dims, shape, dtype, seed, seed2, rng):
+    shape = _run_time(dims, shape)
     draw = _draw_dtype(dtype)
     out = rng.standard_normal(shape, dtype=draw)
     outside = np.abs(out) > 2
@@ -219,10 +228,23 @@ def _dtype(op_type: str, dtype: Any, allowed: tuple) -> DType:
     return d
 
 
-def _shape(op_type: str, shape: Any) -> tuple[int, ...]:
+class _RunTimeShape:
+    """A sample shape known only when the graph runs: an int32 vector tensor, and what is
+    known of each dimension while building (None where unknown)."""
+
+    def __init__(self, tensor: Tensor, known: tuple) -> None:
+        self.tensor = tensor
+        self.known = tuple(None if k is None or k < 0 else k for k in known)
+
+
+def _shape(op_type: str, shape: Any) -> Any:
+    from retrograd.ops import dynamic_shape_ops
+
     if isinstance(shape, (int, np.integer)) or (isinstance(shape, Tensor) and shape.ndim != 1):
         raise InvalidArgumentError(f"{op_type}: shape must be a vector of ints, got {shape!r}")
-    dims = broadcast.static_shape(shape, op_type)
+    dims, dynamic, known = dynamic_shape_ops.shape_input(shape, op_type)
+    if dims is None:  # tf.shape(x) of a graph tensor: drawn at the run-time shape
+        return _RunTimeShape(dynamic, known)
     if any(d < 0 for d in dims):
         raise InvalidArgumentError(f"{op_type}: dimensions must be >= 0, got shape {list(dims)}")
     return dims
@@ -240,6 +262,8 @@ def seeded(seed: int | None) -> Any:
 
 def _sample(op, shape, dtype, source, name, inputs=()) -> Tensor:
     rng, (seed1, seed2) = source(op.type, (dtype,))
+    if isinstance(shape, _RunTimeShape):
+        inputs, shape = (*inputs, shape.tensor), shape.known
     attrs = {"shape": shape, "dtype": dtype, "seed": seed1, "seed2": seed2, "rng": rng}
     return execute(op, inputs, attrs, name)
 

@@ -27,8 +27,13 @@ _Roll = define_op("Roll", lambda x, shift, axis: np.roll(x, shift, axis))
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:
     """``input`` repeated ``multiples[d]`` times along each dimension d."""
+    from retrograd.ops import dynamic_shape_ops
+
     x = tensor_arg("Tile", input, ANY, "input")
-    m = static_ints("Tile", multiples, "multiples")
+    static, dynamic, known = dynamic_shape_ops.shape_input(multiples, "Tile", "multiples")
+    if static is None:  # known only when the graph runs
+        return dynamic_shape_ops.tile(x, dynamic, known, name)
+    m = static_ints("Tile", static, "multiples")
     if len(m) != x._value.ndim:
         raise InvalidArgumentError(
             f"Tile: Expected multiples argument to be a vector of length {x._value.ndim} but "

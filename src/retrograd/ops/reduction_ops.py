@@ -20,7 +20,7 @@ from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, no_gradient
-from retrograd.core.tensor import Tensor, constant_value
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops
 from retrograd.ops.define import BOOL, NUMERIC, REAL, tensor_arg
 from retrograd.ops.index_args import static_int
@@ -31,11 +31,13 @@ def normalize_axes(op_type: str, axis: Any, ndim: int) -> tuple[int, ...] | None
     if axis is None:
         return None
     if isinstance(axis, Tensor):
-        if axis._value.dtype.kind not in "iu":
+        from retrograd.ops.index_args import build_time_value
+
+        if not axis.dtype.is_integer:
             raise InvalidArgumentError(
                 f"{op_type}: `axis` must be an int32 or int64 tensor, got {axis.dtype.name}"
             )
-        axis = np.asarray(constant_value(axis)).tolist()
+        axis = np.asarray(build_time_value(op_type, axis, "axis")).tolist()
     if isinstance(axis, (int, np.integer)) or not isinstance(axis, (list, tuple, range)):
         axis = [axis]
     axes = []

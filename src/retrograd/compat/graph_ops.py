@@ -1,0 +1,360 @@
+"""TensorFlow 1 functions around graphs: v1 signatures of ``gradients``, ``cond`` and
+``while_loop``; ``assign``; ``control_dependencies``; ``Print``/``print``/``Assert`` as ops;
+the v1 random names; and the session configuration records (accepted, with no effect on a
+CPU library).
+
+>>> import retrograd as rg
+>>> g = rg.Graph()
+>>> with g.as_default():
+...     x = rg.compat.v1.placeholder(rg.float32, [])
+...     ok = Assert(x > 0.0, [x])
+...     with control_dependencies([ok]):
+...         y = rg.identity(x * 2.0)
+>>> with rg.compat.v1.Session(graph=g) as sess:
+...     print(sess.run(y, {x: 1.5}))
+3.0
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Any
+
+import numpy as np
+
+from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import context, define_op, execute
+from retrograd.core.registry import RegisterGradient, no_gradient
+from retrograd.core.shapes import TensorShape
+from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.core.variables import Variable as EagerVariable
+from retrograd.graph import control_flow, symbolic
+from retrograd.graph.graph import disable_eager_execution, enable_eager_execution, get_default_graph
+from retrograd.graph.variables import assign_op
+from retrograd.ops import array_ops, print_ops, random_ops
+
+__all__ = [
+    "Assert",
+    "ConfigProto",
+    "GPUOptions",
+    "GraphOptions",
+    "OptimizerOptions",
+    "Print",
+    "RunMetadata",
+    "RunOptions",
+    "assign",
+    "assign_add",
+    "assign_sub",
+    "cond",
+    "control_dependencies",
+    "disable_v2_behavior",
+    "enable_v2_behavior",
+    "gradients",
+    "hessians",
+    "placeholder_with_default",
+    "print_op",
+    "random_normal",
+    "random_uniform",
+    "set_random_seed",
+    "truncated_normal",
+    "while_loop",
+]
+
+
+def gradients(
+    ys: Any,
+    xs: Any,
+    grad_ys: Any = None,
+    name: str = "gradients",
+    colocate_gradients_with_ops: bool = False,
+    gate_gradients: bool = False,
+    aggregation_method: Any = None,
+    stop_gradients: Any = None,
+    unconnected_gradients: Any = "none",
+) -> list[Any]:
+    """TF1's ``tf.gradients`` (``colocate_gradients_with_ops`` is accepted: one device)."""
+    return symbolic.gradients(
+        ys, xs, grad_ys, name, gate_gradients, aggregation_method, stop_gradients,
+        unconnected_gradients,
+    )  # fmt: skip
+
+
+def hessians(
+    ys: Any,
+    xs: Any,
+    name: str = "hessians",
+    colocate_gradients_with_ops: bool = False,
+    gate_gradients: bool = False,
+    aggregation_method: Any = None,
+) -> list[Any]:
+    """The Hessian of ``sum(ys)`` with respect to each x in ``xs`` (shape ``x.shape +
+    x.shape``), row by row with nested ``gradients``; each x needs a static shape."""
+    xs = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    out = []
+    for i, x in enumerate(xs):
+        dims = x.shape
+        if not dims.is_fully_defined():
+            raise ValueError(f"hessians: xs[{i}] has shape {dims}; its shape must be fully defined")
+        (grad,) = symbolic.gradients(ys, [x], name=name)
+        if grad is None:
+            out.append(None)
+            continue
+        flat = array_ops.reshape(grad, [-1])
+        rows = []
+        for k in range(dims.num_elements()):
+            (row,) = symbolic.gradients(flat[k], [x], name=name)
+            rows.append(array_ops.zeros_like(x) if row is None else row)
+        shape = [*dims.as_list(), *dims.as_list()]
+        out.append(array_ops.reshape(array_ops.stack(rows), shape))
+    return out
+
+
+def cond(
+    pred: Any,
+    true_fn: Any = None,
+    false_fn: Any = None,
+    strict: bool = False,
+    name: str | None = None,
+    fn1: Any = None,
+    fn2: Any = None,
+) -> Any:
+    """TF1's ``tf.cond`` (``fn1``/``fn2`` are the old names of the branches)."""
+    return control_flow.cond(pred, true_fn or fn1, false_fn or fn2, name)
+
+
+def while_loop(
+    cond: Any,
+    body: Any,
+    loop_vars: Any,
+    shape_invariants: Any = None,
+    parallel_iterations: int = 10,
+    back_prop: bool = True,
+    swap_memory: bool = False,
+    name: str | None = None,
+    maximum_iterations: Any = None,
+    return_same_structure: bool = False,
+) -> Any:
+    """TF1's ``tf.while_loop`` (argument order of TensorFlow 1)."""
+    return control_flow.while_loop(
+        cond, body, loop_vars, shape_invariants, parallel_iterations, back_prop, swap_memory,
+        maximum_iterations, name,
+    )  # fmt: skip
+
+
+def assign(ref: Any, value: Any, validate_shape: Any = None, use_locking: Any = None, name=None):
+    """``ref.assign(value)``: in a graph, the new value as a tensor (running it assigns)."""
+    ref = _variable(ref, "assign")
+    if context.graph is None:
+        return ref.assign(value, name=name)
+    with control_dependencies([assign_op(ref, value, name)]):
+        return ref.read_value()
+
+
+def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
+    """``ref += value``: in a graph, the new value as a tensor (running it adds)."""
+    ref = _variable(ref, "assign_add")
+    if context.graph is None:
+        return ref.assign_add(value, name=name)
+    return assign(ref, ref.read_value() + value, name=name)
+
+
+def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
+    """``ref -= value``: in a graph, the new value as a tensor (running it subtracts)."""
+    ref = _variable(ref, "assign_sub")
+    if context.graph is None:
+        return ref.assign_sub(value, name=name)
+    return assign(ref, ref.read_value() - value, name=name)
+
+
+def _variable(ref: Any, who: str) -> EagerVariable:
+    if not isinstance(ref, EagerVariable):
+        raise TypeError(f"{who}: ref must be a Variable, got {type(ref).__name__}")
+    return ref
+
+
+def control_dependencies(control_inputs: Any) -> Any:
+    """Ops created inside run after ``control_inputs``; eagerly, a block that does nothing
+    (ops already ran in order)."""
+    if context.graph is None:
+        return contextlib.nullcontext()
+    return get_default_graph().control_dependencies(control_inputs)
+
+
+def disable_v2_behavior() -> None:
+    """Switches to TensorFlow 1 behaviour: graph mode."""
+    disable_eager_execution()
+
+
+def enable_v2_behavior() -> None:
+    """Switches back to eager execution."""
+    enable_eager_execution()
+
+
+def _with_default_shape(metas, shape):
+    return [(metas[0].shape if shape is None else tuple(shape.as_list()), metas[0].dtype)]
+
+
+_PlaceholderWithDefault = define_op(
+    "PlaceholderWithDefault", lambda value, shape: value, shape_fn=_with_default_shape
+)
+no_gradient("PlaceholderWithDefault")
+
+
+def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Any:
+    """A graph input that takes ``input`` unless fed; ``shape`` (None dims allowed) must
+    be compatible with ``input``'s shape."""
+    value = convert_to_tensor(input)
+    dims = TensorShape(shape)
+    if not dims.is_compatible_with(value.shape):
+        raise ValueError(
+            f"placeholder_with_default: the default's shape {value.shape} is not compatible "
+            f"with shape {dims}"
+        )
+    if context.graph is None:
+        return value
+    return execute(
+        _PlaceholderWithDefault, (value,), {"shape": dims}, name or "PlaceholderWithDefault"
+    )
+
+
+# -- printing and assertions as graph ops ---------------------------------------------------
+
+
+def print_op(*inputs: Any, **kwargs: Any) -> Any:
+    """``tf.print`` of TF1 code: in a graph, returns the print op (for control
+    dependencies); eagerly, prints now."""
+    graph = get_default_graph() if context.graph is not None else None
+    print_ops.print_(*inputs, **kwargs)
+    return None if graph is None else graph._operations[-1]
+
+
+def _print_v1_kernel(value, *data, message, summarize):
+    text = " ".join(print_ops.format_value(d, summarize) for d in data)
+    sys.stderr.write(f"{message}{'[' + text + ']' if data else ''}\n")
+    return value
+
+
+_Print = define_op("Print", _print_v1_kernel, stateful=True, shape_fn=lambda metas, **a: [
+    (metas[0].shape, metas[0].dtype)])  # fmt: skip
+
+
+def Print(input_, data, message=None, first_n=None, summarize=None, name=None):  # noqa: N802
+    """``input_`` unchanged, printing ``message`` and ``data`` to stderr each time it is
+    computed (TF1's deprecated ``tf.Print``)."""
+    x = convert_to_tensor(input_)
+    data = [convert_to_tensor(d) for d in data]
+    if context.graph is None:
+        _print_v1_kernel(x._value, *[d._value for d in data], message=message or "",
+                         summarize=summarize or 3)  # fmt: skip
+        return x
+    attrs = {"message": message or "", "summarize": summarize or 3}
+    return execute(_Print, (x, *data), attrs, name or "Print")
+
+
+@RegisterGradient("Print")
+def _print_grad(op, grad):
+    return (grad, *[None] * (len(op.inputs) - 1))
+
+
+def _assert_kernel(condition, *data, summarize):
+    if not np.all(condition):
+        shown = ", ".join(print_ops.format_value(d, summarize) for d in data)
+        raise InvalidArgumentError(f"assertion failed: [{shown}]")
+    return ()
+
+
+_Assert = define_op(
+    "Assert", _assert_kernel, multi_output=True, stateful=True, shape_fn=lambda metas, **a: []
+)
+no_gradient("Assert")
+
+
+def Assert(condition, data, summarize=None, name=None):  # noqa: N802
+    """Raises InvalidArgumentError showing ``data`` when ``condition`` is false: now
+    (eagerly), or when the returned op runs (in a graph)."""
+    cond_t = convert_to_tensor(condition)
+    data = [convert_to_tensor(d) for d in data]
+    if context.graph is None:
+        _assert_kernel(cond_t._value, *[d._value for d in data], summarize=summarize or 3)
+        return None
+    graph = get_default_graph()
+    execute(_Assert, (cond_t, *data), {"summarize": summarize or 3}, name or "Assert")
+    return graph._operations[-1]
+
+
+# -- the v1 random names --------------------------------------------------------------------
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None, name=None) -> Tensor:
+    """TF1's ``tf.random_normal`` (``shape`` may be a tensor, e.g. ``tf.shape(x)``)."""
+    return random_ops.normal(shape, mean, stddev, dtype, seed, name)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None, name=None):
+    """TF1's ``tf.truncated_normal``."""
+    return random_ops.truncated_normal(shape, mean, stddev, dtype, seed, name)
+
+
+def random_uniform(shape, minval=0, maxval=None, dtype="float32", seed=None, name=None):
+    """TF1's ``tf.random_uniform``."""
+    return random_ops.uniform(shape, minval, maxval, dtype, seed, name)
+
+
+def set_random_seed(seed: int | None) -> None:
+    """TF1's ``tf.set_random_seed``: the graph-level seed."""
+    random_ops.set_seed(seed)
+
+
+# -- session configuration: plain records -------------------------------------------------
+
+
+class _Record:
+    """A configuration message: keyword fields become attributes; unknown fields may be
+    set too. retrograd runs on one CPU with NumPy, so none changes how graphs run."""
+
+    _defaults: dict[str, Any] = {}
+
+    def __init__(self, **fields: Any) -> None:
+        for key, value in self._defaults.items():
+            setattr(self, key, value() if callable(value) else value)
+        for key, value in fields.items():
+            setattr(self, key, value)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({fields})"
+
+
+class GPUOptions(_Record):
+    _defaults = {"allow_growth": False, "per_process_gpu_memory_fraction": 0.0,
+                 "visible_device_list": ""}  # fmt: skip
+
+
+class OptimizerOptions(_Record):
+    _defaults = {"opt_level": 0, "global_jit_level": 0}
+
+
+class GraphOptions(_Record):
+    _defaults = {"optimizer_options": OptimizerOptions}
+
+
+class ConfigProto(_Record):
+    _defaults = {
+        "allow_soft_placement": False,
+        "log_device_placement": False,
+        "device_count": dict,
+        "intra_op_parallelism_threads": 0,
+        "inter_op_parallelism_threads": 0,
+        "gpu_options": GPUOptions,
+        "graph_options": GraphOptions,
+    }
+
+
+class RunOptions(_Record):
+    _defaults = {"trace_level": 0}
+    NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE = 0, 1, 2, 3
+
+
+class RunMetadata(_Record):
+    pass

@@ -1,0 +1,196 @@
+"""TensorFlow 1 initializers: callables ``init(shape, dtype=None, partition_info=None)``
+returning a tensor of that shape (ops in the current graph, or eager values).
+
+>>> import retrograd as rg
+>>> constant_initializer([1.0, 2.0])([2]).numpy().tolist()
+[1.0, 2.0]
+>>> zeros_initializer()([2, 1], rg.float64).numpy().tolist()
+[[0.0], [0.0]]
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from retrograd.core import dtypes
+from retrograd.core.shapes import TensorShape
+from retrograd.graph.graph import constant
+from retrograd.ops import array_ops, random_ops
+
+__all__ = [
+    "Initializer",
+    "zeros_initializer",
+    "ones_initializer",
+    "constant_initializer",
+    "random_normal_initializer",
+    "truncated_normal_initializer",
+    "random_uniform_initializer",
+    "glorot_uniform_initializer",
+    "glorot_normal_initializer",
+    "variance_scaling_initializer",
+    "xavier_initializer",
+]
+
+
+def _dims(shape: Any, who: str) -> list[int]:
+    dims = TensorShape(shape)
+    if not dims.is_fully_defined():
+        raise ValueError(f"{who}: the shape must be fully defined, got {dims}")
+    return [int(d) for d in dims]
+
+
+class Initializer:
+    """Base of the TF1 initializers: ``dtype`` is the default when a call gives none."""
+
+    def __init__(self, dtype: Any = dtypes.float32) -> None:
+        self.dtype = dtypes.as_dtype(dtype)
+
+    def _dtype(self, dtype: Any) -> dtypes.DType:
+        return self.dtype if dtype is None else dtypes.as_dtype(dtype)
+
+    def get_config(self) -> dict:
+        return {"dtype": self.dtype.name}
+
+
+class zeros_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
+    """Zeros."""
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        return array_ops.zeros(_dims(shape, "zeros_initializer"), self._dtype(dtype))
+
+
+class ones_initializer(Initializer):  # noqa: N801
+    """Ones."""
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        return array_ops.ones(_dims(shape, "ones_initializer"), self._dtype(dtype))
+
+
+class constant_initializer(Initializer):  # noqa: N801
+    """A scalar (filled in) or a value of exactly the requested size (reshaped)."""
+
+    def __init__(self, value: Any = 0, dtype: Any = dtypes.float32, verify_shape: bool = False):
+        super().__init__(dtype)
+        self.value = np.array(value)
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        dims = _dims(shape, "constant_initializer")
+        dtype = self._dtype(dtype)
+        value = self.value.astype(dtype.as_numpy_dtype)
+        if value.size == 1:
+            return constant(np.full(dims, value.reshape(())), dtype)
+        if value.size != math.prod(dims):
+            raise ValueError(
+                f"constant_initializer: the value has {value.size} elements; the shape {dims} "
+                f"needs {math.prod(dims)} (or give a scalar)"
+            )
+        return constant(value.reshape(dims), dtype)
+
+
+class random_normal_initializer(Initializer):  # noqa: N801
+    """Normal samples with ``mean`` and ``stddev``."""
+
+    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes.float32) -> None:
+        super().__init__(dtype)
+        self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        dims = _dims(shape, "random_normal_initializer")
+        return random_ops.normal(dims, self.mean, self.stddev, self._dtype(dtype), self.seed)
+
+
+class truncated_normal_initializer(random_normal_initializer):  # noqa: N801
+    """Normal samples cut at two standard deviations."""
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        dims = _dims(shape, "truncated_normal_initializer")
+        return random_ops.truncated_normal(
+            dims, self.mean, self.stddev, self._dtype(dtype), self.seed
+        )
+
+
+class random_uniform_initializer(Initializer):  # noqa: N801
+    """Uniform samples in ``[minval, maxval)``."""
+
+    def __init__(self, minval=0.0, maxval=None, seed=None, dtype=dtypes.float32) -> None:
+        super().__init__(dtype)
+        self.minval, self.maxval, self.seed = minval, maxval, seed
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        dtype = self._dtype(dtype)
+        maxval = 1.0 if self.maxval is None and dtype.is_floating else self.maxval
+        dims = _dims(shape, "random_uniform_initializer")
+        return random_ops.uniform(dims, self.minval, maxval, dtype, self.seed)
+
+
+def _fans(dims: list[int]) -> tuple[float, float]:
+    if not dims:
+        return 1.0, 1.0
+    if len(dims) == 1:
+        return float(dims[0]), float(dims[0])
+    receptive = math.prod(dims[:-2])
+    return float(dims[-2] * receptive), float(dims[-1] * receptive)
+
+
+class variance_scaling_initializer(Initializer):  # noqa: N801
+    """Samples scaled by the fans of the shape (TensorFlow's VarianceScaling): ``mode`` is
+    ``fan_in``, ``fan_out`` or ``fan_avg``; ``distribution`` ``truncated_normal``,
+    ``untruncated_normal`` or ``uniform``."""
+
+    def __init__(
+        self,
+        scale: float = 1.0,
+        mode: str = "fan_in",
+        distribution: str = "truncated_normal",
+        seed: int | None = None,
+        dtype: Any = dtypes.float32,
+    ) -> None:
+        super().__init__(dtype)
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ValueError(f"variance_scaling_initializer: invalid mode {mode!r}")
+        if distribution == "normal":
+            distribution = "truncated_normal"
+        if distribution not in ("truncated_normal", "untruncated_normal", "uniform"):
+            raise ValueError(f"variance_scaling_initializer: invalid distribution {distribution!r}")
+        self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        dims = _dims(shape, "variance_scaling_initializer")
+        dtype = self._dtype(dtype)
+        fan_in, fan_out = _fans(dims)
+        fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}
+        variance = self.scale / max(1.0, fan[self.mode])
+        if self.distribution == "uniform":
+            limit = math.sqrt(3.0 * variance)
+            return random_ops.uniform(dims, -limit, limit, dtype, self.seed)
+        if self.distribution == "untruncated_normal":
+            return random_ops.normal(dims, 0.0, math.sqrt(variance), dtype, self.seed)
+        # The standard deviation of a unit normal truncated at two deviations.
+        stddev = math.sqrt(variance) / 0.87962566103423978
+        return random_ops.truncated_normal(dims, 0.0, stddev, dtype, self.seed)
+
+
+class glorot_uniform_initializer(variance_scaling_initializer):  # noqa: N801
+    """Uniform in ``±sqrt(6 / (fan_in + fan_out))`` (Xavier's initializer)."""
+
+    def __init__(self, seed: int | None = None, dtype: Any = dtypes.float32) -> None:
+        super().__init__(1.0, "fan_avg", "uniform", seed, dtype)
+
+
+class glorot_normal_initializer(variance_scaling_initializer):  # noqa: N801
+    """Truncated normal with deviation ``sqrt(2 / (fan_in + fan_out))``."""
+
+    def __init__(self, seed: int | None = None, dtype: Any = dtypes.float32) -> None:
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed, dtype)
+
+
+def xavier_initializer(
+    uniform: bool = True, seed: int | None = None, dtype: Any = dtypes.float32
+) -> Initializer:
+    """``tf.contrib.layers.xavier_initializer`` without contrib: Glorot uniform (or normal)."""
+    if uniform:
+        return glorot_uniform_initializer(seed, dtype)
+    return glorot_normal_initializer(seed, dtype)

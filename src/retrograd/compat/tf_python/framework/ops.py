@@ -1,0 +1,45 @@
+"""``tensorflow.python.framework.ops``: gradient registration (``RegisterGradient``, the
+registry ``_gradient_registry`` whose ``lookup("MatMul")`` gives the rule), graphs and
+their scopes, tensor conversion.
+
+>>> from retrograd.compat.tf_python.framework import ops
+>>> ops._gradient_registry.lookup("MatMul").__name__
+'_matmul_grad'
+"""
+
+from retrograd.compat.graph_ops import control_dependencies
+from retrograd.compat.variable_scopes import add_to_collection, get_collection, name_scope
+from retrograd.core.registry import (
+    NotDifferentiable,
+    RegisterGradient,
+    no_gradient,
+)
+from retrograd.core.registry import (
+    gradient_registry as _gradient_registry,
+)
+from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.graph.graph import (
+    Graph,
+    get_default_graph,
+    reset_default_graph,
+)
+from retrograd.graph.graph import (
+    GraphOperation as Operation,
+)
+
+__all__ = [
+    "Graph",
+    "NotDifferentiable",
+    "Operation",
+    "RegisterGradient",
+    "Tensor",
+    "_gradient_registry",
+    "add_to_collection",
+    "control_dependencies",
+    "convert_to_tensor",
+    "get_collection",
+    "get_default_graph",
+    "name_scope",
+    "no_gradient",
+    "reset_default_graph",
+]

@@ -1,0 +1,353 @@
+"""TensorFlow 1 variables: ``Variable`` in graphs, ``get_variable`` and ``variable_scope``
+(with ``reuse`` and default initializers), collections, and the initializer ops.
+
+>>> import retrograd as rg
+>>> g = rg.Graph()
+>>> with g.as_default():
+...     with variable_scope("layer"):
+...         w = get_variable("w", [2], initializer=rg.compat.v1.ones_initializer())
+...     with variable_scope("layer", reuse=True):
+...         same = get_variable("w")
+...     init = global_variables_initializer()
+>>> same is w, w.name
+(True, 'layer/w:0')
+>>> with rg.compat.v1.Session(graph=g) as sess:
+...     sess.run(init)
+...     print(sess.run(w))
+[1. 1.]
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+from retrograd.compat.initializers import glorot_uniform_initializer, zeros_initializer
+from retrograd.core import dtypes
+from retrograd.core.execute import context, define_op, execute
+from retrograd.core.registry import no_gradient
+from retrograd.core.shapes import TensorShape
+from retrograd.core.variables import Variable as EagerVariable
+from retrograd.graph.graph import get_default_graph
+from retrograd.graph.variables import GLOBAL_VARIABLES, TRAINABLE_VARIABLES, GraphVariable
+
+__all__ = [
+    "AUTO_REUSE",
+    "GraphKeys",
+    "Variable",
+    "VariableScope",
+    "add_to_collection",
+    "get_collection",
+    "get_collection_ref",
+    "get_variable",
+    "get_variable_scope",
+    "global_variables",
+    "global_variables_initializer",
+    "group",
+    "initialize_all_variables",
+    "local_variables",
+    "local_variables_initializer",
+    "name_scope",
+    "no_op",
+    "trainable_variables",
+    "variable_scope",
+    "variables_initializer",
+]
+
+
+class GraphKeys:
+    """Names of the standard collections."""
+
+    GLOBAL_VARIABLES = GLOBAL_VARIABLES
+    TRAINABLE_VARIABLES = TRAINABLE_VARIABLES
+    LOCAL_VARIABLES = "local_variables"
+    MODEL_VARIABLES = "model_variables"
+    GLOBAL_STEP = "global_step"
+    LOSSES = "losses"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    UPDATE_OPS = "update_ops"
+    SUMMARIES = "summaries"
+    TRAIN_OP = "train_op"
+    VARIABLES = GLOBAL_VARIABLES
+
+
+class _AutoReuse:
+    def __repr__(self) -> str:
+        return "AUTO_REUSE"
+
+
+AUTO_REUSE = _AutoReuse()
+
+
+class _VariableType(type):
+    def __call__(cls, initial_value: Any = None, trainable: bool = True, **kwargs: Any) -> Any:
+        if context.graph is None:
+            kept = {k: kwargs[k] for k in ("name", "dtype", "shape") if k in kwargs}
+            return EagerVariable(initial_value, trainable=trainable, **kept)
+        known = ("name", "dtype", "shape", "collections", "validate_shape")
+        kept = {k: v for k, v in kwargs.items() if k in known}
+        return GraphVariable(initial_value, trainable=trainable, **kept)
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, EagerVariable)
+
+
+class Variable(metaclass=_VariableType):
+    """TF1's ``Variable(initial_value, trainable=True, name=None, dtype=None, ...)``: in a
+    graph, a :class:`GraphVariable` (uninitialised until its initializer runs); eagerly, an
+    ordinary variable. Every variable is an instance."""
+
+
+class VariableScope:
+    """A variable scope: its name (prefix of the variables made inside), ``reuse`` and the
+    default ``initializer`` and ``dtype`` of ``get_variable``."""
+
+    def __init__(
+        self, name: str, reuse: Any = None, initializer: Any = None, dtype: Any = None
+    ) -> None:
+        self.name = name
+        self.reuse = reuse
+        self.initializer = initializer
+        self.dtype = dtypes.float32 if dtype is None else dtypes.as_dtype(dtype)
+        self.original_name_scope = ""
+
+    def reuse_variables(self) -> None:
+        """From now on, ``get_variable`` in this scope returns existing variables."""
+        self.reuse = True
+
+    def __repr__(self) -> str:
+        return f"<VariableScope '{self.name}' reuse={self.reuse}>"
+
+
+def get_variable_scope() -> VariableScope:
+    """The current variable scope of the default graph."""
+    graph = get_default_graph()
+    if graph._variable_scope is None:
+        graph._variable_scope = VariableScope("")
+    return graph._variable_scope
+
+
+@contextlib.contextmanager
+def variable_scope(
+    name_or_scope: Any = None,
+    default_name: str | None = None,
+    values: Any = None,
+    initializer: Any = None,
+    regularizer: Any = None,
+    caching_device: Any = None,
+    partitioner: Any = None,
+    custom_getter: Any = None,
+    reuse: Any = None,
+    dtype: Any = None,
+    use_resource: Any = None,
+    constraint: Any = None,
+    auxiliary_name_scope: bool = True,
+) -> Iterator[VariableScope]:
+    """Prefixes variables (and op names) with the scope's name; ``reuse=True`` makes
+    ``get_variable`` return existing variables, ``AUTO_REUSE`` creates or returns."""
+    graph = get_default_graph()
+    parent = get_variable_scope()
+    if isinstance(name_or_scope, VariableScope):
+        full, base = name_or_scope.name, name_or_scope.name.rpartition("/")[2]
+        inherited = name_or_scope
+    else:
+        base = name_or_scope if name_or_scope is not None else default_name
+        if base is None:
+            raise ValueError("variable_scope: give name_or_scope or default_name")
+        if name_or_scope is None:  # default_name: made unique, like a name scope
+            base = _unique_scope_name(graph, parent.name, base)
+        full = f"{parent.name}/{base}" if parent.name else base
+        inherited = parent
+    if reuse is None or reuse is False:
+        reuse = True if parent.reuse is True else (parent.reuse if reuse is None else None)
+    scope = VariableScope(
+        full,
+        reuse,
+        initializer if initializer is not None else inherited.initializer,
+        dtype if dtype is not None else inherited.dtype,
+    )
+    graph._variable_scope = scope
+    try:
+        if isinstance(name_or_scope, VariableScope) and name_or_scope.original_name_scope:
+            names = graph.name_scope(name_or_scope.original_name_scope)
+        else:
+            names = graph.name_scope(base) if auxiliary_name_scope else contextlib.nullcontext()
+        with names as op_scope:
+            scope.original_name_scope = op_scope or ""
+            yield scope
+    finally:
+        graph._variable_scope = parent
+
+
+def _unique_scope_name(graph: Any, parent: str, base: str) -> str:
+    counts = graph._variable_scope_counts
+    key = f"{parent}/{base}"
+    count = counts.get(key, 0)
+    counts[key] = count + 1
+    return base if count == 0 else f"{base}_{count}"
+
+
+def get_variable(
+    name: str,
+    shape: Any = None,
+    dtype: Any = None,
+    initializer: Any = None,
+    regularizer: Any = None,
+    trainable: bool | None = None,
+    collections: Any = None,
+    caching_device: Any = None,
+    partitioner: Any = None,
+    validate_shape: bool = True,
+    use_resource: Any = None,
+    custom_getter: Any = None,
+    constraint: Any = None,
+    **kwargs: Any,
+) -> GraphVariable:
+    """The variable ``scope/name``: an existing one when the scope reuses, else a new one
+    made with ``initializer`` (the scope's, else Glorot uniform for floats, zeros else)."""
+    graph = get_default_graph()
+    if context.graph is None:
+        raise RuntimeError(
+            "get_variable() builds graph variables: call it while building a graph "
+            "(compat.v1.disable_eager_execution() or `with graph.as_default():`)"
+        )
+    scope = get_variable_scope()
+    full = f"{scope.name}/{name}" if scope.name else name
+    existing = graph._variables_by_name.get(full)
+    if existing is not None:
+        if scope.reuse is None:
+            raise ValueError(
+                f"Variable {full} already exists, disallowed. Did you mean to set reuse=True "
+                f"or reuse=tf.AUTO_REUSE in VarScope?"
+            )
+        if shape is not None and not TensorShape(shape).is_compatible_with(existing.shape):
+            raise ValueError(
+                f"Trying to share variable {full}, but specified shape {TensorShape(shape)} "
+                f"and found shape {existing.shape}."
+            )
+        if dtype is not None and dtypes.as_dtype(dtype) != existing.dtype:
+            raise ValueError(
+                f"Trying to share variable {full}, but specified dtype {dtypes.as_dtype(dtype)}"
+                f" and found dtype {existing.dtype}."
+            )
+        return existing
+    if scope.reuse is True:
+        raise ValueError(
+            f"Variable {full} does not exist, or was not created with tf.get_variable(). Did "
+            f"you mean to set reuse=tf.AUTO_REUSE in VarScope?"
+        )
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype
+    init = initializer if initializer is not None else scope.initializer
+    if init is None:
+        init = glorot_uniform_initializer() if dtype.is_floating else zeros_initializer()
+    if callable(init):
+        if shape is None:
+            raise ValueError(f"get_variable: the shape of new variable {full} must be given")
+
+        def initial():
+            return init(shape, dtype)
+
+    else:
+        initial = init  # a tensor or a value: its own shape
+    with graph.name_scope(None):
+        variable = GraphVariable(
+            initial,
+            trainable=True if trainable is None else trainable,
+            name=full,
+            dtype=dtype,
+            shape=shape,
+            collections=collections,
+            validate_shape=validate_shape,
+        )
+    graph._variables_by_name[full] = variable
+    if regularizer is not None:
+        loss = regularizer(variable)
+        if loss is not None:
+            graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
+    return variable
+
+
+@contextlib.contextmanager
+def name_scope(name: str | None, default_name: str | None = None, values: Any = None):
+    """TF1's ``name_scope(name, default_name=None, values=None)``: prefixes op names."""
+    name = name if name is not None else default_name
+    if context.graph is None:
+        yield name
+        return
+    with context.graph.name_scope(name) as scope:
+        yield scope
+
+
+# -- collections and initialisation -------------------------------------------------------
+
+
+def add_to_collection(name: str, value: Any) -> None:
+    """Adds ``value`` to the collection ``name`` of the default graph."""
+    get_default_graph().add_to_collection(name, value)
+
+
+def get_collection(key: str, scope: str | None = None) -> list[Any]:
+    """The collection ``key`` of the default graph (items under ``scope`` with a scope)."""
+    return get_default_graph().get_collection(key, scope)
+
+
+def get_collection_ref(key: str) -> list[Any]:
+    """The list holding the collection ``key`` of the default graph."""
+    return get_default_graph().get_collection_ref(key)
+
+
+def global_variables(scope: str | None = None) -> list[GraphVariable]:
+    """The variables of the default graph (``GraphKeys.GLOBAL_VARIABLES``)."""
+    return get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+def local_variables(scope: str | None = None) -> list[GraphVariable]:
+    return get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def trainable_variables(scope: str | None = None) -> list[GraphVariable]:
+    """The variables created with ``trainable=True``."""
+    return get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+_NoOp = define_op("NoOp", lambda: (), multi_output=True, shape_fn=lambda metas: [])
+no_gradient("NoOp")
+
+
+def no_op(name: str | None = None) -> Any:
+    """An op that does nothing (with control dependencies, a point to wait for)."""
+    graph = get_default_graph()
+    execute(_NoOp, (), None, name or "NoOp")
+    return graph._operations[-1]
+
+
+def group(*inputs: Any, name: str | None = None) -> Any:
+    """An op that runs all of ``inputs`` (ops or tensors)."""
+    flat = []
+    for item in inputs:
+        flat += list(item) if isinstance(item, (list, tuple)) else [item]
+    graph = get_default_graph()
+    with graph.control_dependencies([i for i in flat if i is not None]):
+        return no_op(name or "group_deps")
+
+
+def variables_initializer(var_list: list, name: str = "init") -> Any:
+    """An op running the initializers of ``var_list`` (variables made with a value, as
+    TensorFlow 2's ``Variable`` in a graph, have none to run)."""
+    return group(*[getattr(v, "initializer", None) for v in var_list], name=name)
+
+
+def global_variables_initializer() -> Any:
+    """An op initialising every global variable of the default graph."""
+    return variables_initializer(global_variables())
+
+
+def local_variables_initializer() -> Any:
+    """An op initialising every local variable of the default graph (a no-op if none)."""
+    return variables_initializer(local_variables(), name="init_1")
+
+
+def initialize_all_variables() -> Any:
+    """Old name of :func:`global_variables_initializer`."""
+    return global_variables_initializer()

@@ -1,0 +1,194 @@
+"""TensorFlow 1's ``train.Saver``: variables saved by name into one file per checkpoint
+(``prefix-STEP.npz``, written atomically by :mod:`retrograd.training.storage`: never pickle),
+a ``checkpoint`` state file naming the latest ones (also replaced atomically), and
+``restore`` by variable name with clear errors for missing or mis-shaped variables.
+
+>>> import os, tempfile, retrograd as rg
+>>> folder = tempfile.mkdtemp()
+>>> g = rg.Graph()
+>>> with g.as_default():
+...     w = rg.compat.v1.Variable([1.0, 2.0], name="w")
+...     saver = Saver()
+...     init = rg.compat.v1.global_variables_initializer()
+>>> with rg.compat.v1.Session(graph=g) as sess:
+...     sess.run(init)
+...     path = saver.save(sess, os.path.join(folder, "model"), global_step=3)
+...     _ = sess.run(w.assign([0.0, 0.0]))
+...     saver.restore(sess, latest_checkpoint(folder))
+...     print(os.path.basename(path), sess.run(w))
+model-3 [1. 2.]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from typing import Any
+
+import numpy as np
+
+from retrograd.core.variables import Variable
+from retrograd.graph.graph import get_default_graph
+from retrograd.graph.variables import GLOBAL_VARIABLES, GraphVariable
+from retrograd.training.storage import CheckpointFormatError, read_arrays, write_arrays
+
+__all__ = ["Saver", "latest_checkpoint", "checkpoint_exists"]
+
+_SUFFIX = ".npz"
+_STATE = "checkpoint"
+
+
+def _variable_name(var: Any) -> str:
+    return var.name.rpartition(":")[0] or var.name
+
+
+class Saver:
+    """Saves and restores variables (``var_list``: a list, or a dict name → variable;
+    default: every global variable of the default graph) by name."""
+
+    def __init__(
+        self,
+        var_list: Any = None,
+        reshape: bool = False,
+        sharded: bool = False,
+        max_to_keep: int | None = 5,
+        keep_checkpoint_every_n_hours: float = 10000.0,
+        name: str | None = None,
+        restore_sequentially: bool = False,
+        saver_def: Any = None,
+        builder: Any = None,
+        defer_build: bool = False,
+        allow_empty: bool = False,
+        write_version: Any = None,
+        pad_step_number: bool = False,
+        save_relative_paths: bool = False,
+        filename: Any = None,
+    ) -> None:
+        if var_list is None:
+            var_list = get_default_graph().get_collection(GLOBAL_VARIABLES)
+        if isinstance(var_list, dict):
+            named = dict(var_list)
+        else:
+            named = {}
+            for var in var_list:
+                if not isinstance(var, Variable):
+                    raise TypeError(f"Saver: var_list holds a {type(var).__name__}, not a Variable")
+                name = _variable_name(var)
+                if name in named:
+                    raise ValueError(f"Saver: at least two variables have the same name: {name}")
+                named[name] = var
+        if not named and not allow_empty:
+            raise ValueError("No variables to save")
+        self._variables = named
+        self._max_to_keep = max_to_keep
+        self._kept: list[str] = []
+
+    def save(
+        self,
+        sess: Any,
+        save_path: str,
+        global_step: Any = None,
+        latest_filename: str | None = None,
+        meta_graph_suffix: str = "meta",
+        write_meta_graph: bool = True,
+        write_state: bool = True,
+        strip_default_attrs: bool = False,
+        save_debug_info: bool = False,
+    ) -> str:
+        """Writes every variable's current value; returns the checkpoint prefix
+        (``save_path-STEP`` with a global step) for ``restore``."""
+        prefix = os.fspath(save_path)
+        if global_step is not None:
+            step = global_step if isinstance(global_step, int) else sess.run(global_step)
+            prefix = f"{prefix}-{int(step)}"
+        names = list(self._variables)
+        values = sess.run([self._variables[n] for n in names]) if names else []
+        write_arrays(prefix + _SUFFIX, dict(zip(names, values)), {"kind": "tf1-saver"})
+        if write_state:
+            self._kept = [p for p in self._kept if p != prefix] + [prefix]
+            if self._max_to_keep and len(self._kept) > self._max_to_keep:
+                for old in self._kept[: -self._max_to_keep]:
+                    if os.path.exists(old + _SUFFIX):
+                        os.remove(old + _SUFFIX)
+                self._kept = self._kept[-self._max_to_keep :]
+            _write_state(os.path.dirname(prefix) or ".", prefix, self._kept, latest_filename)
+        return prefix
+
+    def restore(self, sess: Any, save_path: str) -> None:
+        """Assigns each variable the value saved under its name; a variable missing from the
+        checkpoint, or saved with another shape or dtype, is an error naming it."""
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        path = os.fspath(save_path)
+        if not path.endswith(_SUFFIX):
+            path += _SUFFIX
+        if not os.path.exists(path):
+            raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
+        arrays, _ = read_arrays(path)
+        assigns = []
+        for name, var in self._variables.items():
+            if name not in arrays:
+                raise CheckpointFormatError(
+                    f"Key {name} not found in checkpoint {path} (it holds: {sorted(arrays)})"
+                )
+            value = arrays[name]
+            if tuple(var.shape.as_list()) != value.shape:
+                raise CheckpointFormatError(
+                    f"Variable {name}: the checkpoint {path} holds shape {list(value.shape)}, "
+                    f"the variable has shape {var.shape}"
+                )
+            if np.dtype(var.dtype.as_numpy_dtype) != value.dtype:
+                raise CheckpointFormatError(
+                    f"Variable {name}: the checkpoint {path} holds dtype {value.dtype}, the "
+                    f"variable has dtype {var.dtype.name}"
+                )
+            assigns.append((var, value))
+        for var, value in assigns:
+            if isinstance(var, GraphVariable):
+                var._value = np.array(value)  # restoring is the assignment itself
+            else:
+                var.assign(value)
+
+    def last_checkpoints(self) -> list[str]:
+        return list(self._kept)
+
+
+def _write_state(folder: str, latest: str, kept: list[str], filename: str | None) -> None:
+    """The ``checkpoint`` file (JSON: the latest prefix and those kept), replaced atomically."""
+    state = {"model_checkpoint_path": latest, "all_model_checkpoint_paths": kept}
+    target = os.path.join(folder, filename or _STATE)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".checkpoint-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(state, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -> str | None:
+    """The prefix of the newest checkpoint saved in ``checkpoint_dir`` (None if none)."""
+    path = os.path.join(os.fspath(checkpoint_dir), latest_filename or _STATE)
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path) as f:
+            state = json.load(f)
+        prefix = state["model_checkpoint_path"]
+    except (ValueError, KeyError, TypeError) as e:
+        raise CheckpointFormatError(f"{path} is not a checkpoint state file: {e}") from None
+    if not isinstance(prefix, str):
+        raise CheckpointFormatError(f"{path}: model_checkpoint_path is not a string")
+    if not os.path.isabs(prefix):
+        prefix = os.path.join(os.fspath(checkpoint_dir), os.path.basename(prefix))
+    return prefix if os.path.exists(prefix + _SUFFIX) else None
+
+
+def checkpoint_exists(checkpoint_prefix: str) -> bool:
+    """Whether a checkpoint was saved under ``checkpoint_prefix``."""
+    return os.path.exists(os.fspath(checkpoint_prefix) + _SUFFIX)

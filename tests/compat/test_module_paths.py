@@ -1,0 +1,83 @@
+"""TensorFlow's module paths under ``retrograd run``: private modules programs import,
+graph ops exposing what programs read, and plain AttributeErrors for missing names."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+import retrograd as rg
+from retrograd.compat.runner import MODULES, tensorflow_alias
+
+
+def test_every_module_path_in_the_table_imports():
+    with tensorflow_alias():
+        for path in MODULES:
+            importlib.import_module(path)
+
+
+def test_private_paths_resolve_to_retrograd():
+    with tensorflow_alias():
+        from tensorflow.python.framework import constant_op, dtypes, ops
+        from tensorflow.python.ops import array_ops, gen_math_ops, gen_nn_ops, math_ops, nn_ops
+
+        assert ops._gradient_registry.lookup("MatMul") is rg.gradient_registry.lookup("MatMul")
+        assert ops.RegisterGradient is rg.RegisterGradient and ops.Graph is rg.Graph
+        assert dtypes.float32 is rg.float32 and constant_op.constant is rg.constant
+        assert gen_math_ops.mat_mul is rg.matmul and math_ops.reduce_sum is rg.reduce_sum
+        assert array_ops.reshape is rg.reshape and nn_ops.relu is rg.nn.relu
+        assert gen_nn_ops.relu_grad(
+            rg.constant([1.0, 1.0]), rg.constant([-1.0, 2.0])
+        ).numpy().tolist() == [0.0, 1.0]
+
+
+def test_graph_ops_expose_what_programs_read():
+    g = rg.Graph()
+    with g.as_default():
+        a = rg.constant([[1.0, 2.0]])
+        c = rg.matmul(a, a, transpose_b=True, name="prod")
+        w = rg.compat.v1.Variable(1.0, name="w")
+    op = c.op
+    assert (op.type, op.name, op.op_def.name) == ("MatMul", "prod", "MatMul")
+    assert op.inputs[0] is a and op.outputs[0] is c and c.graph is g
+    assert op.get_attr("transpose_b") is True
+    assert w.op.name == "w" and w.initializer.type == "AssignVariableOp"
+
+
+def test_missing_names_say_retrograd_does_not_implement_them():
+    with tensorflow_alias(tf1=True):
+        import tensorflow as tf
+
+        with pytest.raises(AttributeError, match=r"retrograd does not implement tf\.contrib"):
+            tf.contrib
+        with pytest.raises(
+            AttributeError, match=r"retrograd does not implement tf\.nn\.no_such_op"
+        ):
+            tf.nn.no_such_op
+        assert tf.nn is tf.nn and tf.Session is rg.compat.v1.Session
+    with tensorflow_alias():
+        import tensorflow as tf
+
+        with pytest.raises(AttributeError, match=r"retrograd does not implement tf\.foo"):
+            tf.foo
+        assert tf.compat.v1.placeholder is rg.compat.v1.placeholder
+        assert np.isclose(float(tf.math.log(rg.constant(np.e))), 1.0)
+
+
+def test_tf_app_run_calls_the_programs_main_and_exits_with_its_result(tmp_path):
+    from tests.programs.running import run_program
+
+    script = tmp_path / "app.py"
+    script.write_text(
+        "import tensorflow as tf\n"
+        "def main(argv):\n"
+        "    print('main', argv[1:], tf.app is not None)\n"
+        "    return 3\n"
+        "if __name__ == '__main__':\n"
+        "    tf.app.run()\n"
+    )
+    done = run_program(script, tf1=True)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == "main [] True\n"
