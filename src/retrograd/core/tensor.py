@@ -176,8 +176,8 @@ def constant_value(tensor: Tensor) -> Any:
     if _is_array(value) or _is_duck_array(value):
         return value
     op = getattr(tensor, "op", None)
-    if op is not None and op.type == "Const":
-        return op.get_attr("value")
+    if op is not None and op.type in ("Const", "Placeholder") and "value" in op._attrs:
+        return op.get_attr("value")  # a constant, or an eager tensor a function captured
     raise ValueError(
         f"{tensor!r} is only known when the graph runs, but this argument must be known while "
         f"it is built: pass a Python value or a constant"

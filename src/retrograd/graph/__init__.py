@@ -10,5 +10,6 @@ __all__ = [
     "session",
     "shape_inference",
     "simplify",
+    "autograph",
     "symbolic",
 ]

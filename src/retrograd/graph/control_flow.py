@@ -34,11 +34,11 @@ from retrograd.core.registry import RegisterGradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
-from retrograd.graph.function import ConcreteFunction
+from retrograd.graph.concrete_function import ConcreteFunction, captured_variables
 from retrograd.graph.graph import Graph, placeholder
 from retrograd.ops import array_ops
 
-__all__ = ["cond", "while_loop"]
+__all__ = ["cond", "while_loop", "traced_cond", "trace_branch"]
 
 
 def _trace(fn: Callable, specs: list, name: str) -> tuple[Graph, list, Any]:
@@ -85,11 +85,9 @@ def _union_captures(*graphs: Graph) -> list:
 
 
 def _union_variables(*graphs: Graph) -> list:
-    from retrograd.graph.function import _captured_variables
-
     seen: dict[int, Variable] = {}
     for graph in graphs:
-        for v in _captured_variables(graph):
+        for v in captured_variables(graph):
             seen.setdefault(id(v), v)
     return list(seen.values())
 
@@ -135,7 +133,20 @@ def cond(
             f"cond: true_fn and false_fn must return the same structure: {e}"
         ) from None
     then_leaves = _tensor_leaves(then_out, "cond: true_fn")
-    else_leaves = _tensor_leaves(else_out, "cond: false_fn")
+    _tensor_leaves(else_out, "cond: false_fn")
+    flat = traced_cond(pred, (then_graph, then_out), (else_graph, else_out), name)
+    results = iter(flat)
+    return nest.pack_sequence_as(
+        then_out, [None if leaf is None else next(results) for leaf in then_leaves]
+    )
+
+
+def traced_cond(pred: Tensor, then: tuple, otherwise: tuple, name: str | None = None) -> Any:
+    """The ``If`` op over two branches already traced by ``trace_branch``: ``then`` and
+    ``otherwise`` are ``(graph, outputs)`` with outputs of the same structure (None leaves
+    where neither branch has a value); returns the op's flat outputs."""
+    (then_graph, then_out), (else_graph, else_out) = then, otherwise
+    then_leaves, else_leaves = nest.flatten(then_out), nest.flatten(else_out)
     for i, (a, b) in enumerate(zip(then_leaves, else_leaves)):
         if (a is None) != (b is None) or (a is not None and a.dtype != b.dtype):
             raise TypeError(
@@ -146,11 +157,13 @@ def cond(
     then_fn = _function(then_graph, [], then_out, captures, variables, "cond_true")
     else_fn = _function(else_graph, [], else_out, captures, variables, "cond_false")
     attrs = {"then_branch": then_fn, "else_branch": else_fn}
-    flat = execute(_If, [pred, *captures, *variables], attrs, name)
-    results = iter(flat)
-    return nest.pack_sequence_as(
-        then_out, [None if leaf is None else next(results) for leaf in then_leaves]
-    )
+    return execute(_If, [pred, *captures, *variables], attrs, name)
+
+
+def trace_branch(fn: Callable, name: str) -> tuple[Graph, Any]:
+    """Traces ``fn()`` in a graph nested in the current one: ``(graph, outputs)``."""
+    graph, _, outputs = _trace(fn, [], name)
+    return graph, outputs
 
 
 def _describe(t: Any) -> str:

@@ -227,6 +227,11 @@ class Graph:
         self._scope = ""
         self._overrides: dict[str, str] = {}
         self._captures: dict[int, tuple[Tensor, SymbolicTensor]] = {}
+        # A function's graph takes the eager tensors its ops use as inputs (placeholders fed
+        # at every call, so they stay differentiable), not as constants: `eager_captures`
+        # pairs them, in order of first use. Graphs nested in it capture through it.
+        self.captures_as_inputs = False
+        self.eager_captures: list[tuple[Tensor, SymbolicTensor]] = []
 
     # -- being the current graph -----------------------------------------------------------
     @contextlib.contextmanager
@@ -308,7 +313,29 @@ class Graph:
             )
         if isinstance(value, Variable):
             return value  # read live when the graph runs (ReadVariableOp)
-        return self.capture(value)
+        graph: Graph | None = self
+        while graph is not None and not graph.captures_as_inputs:
+            graph = graph.outer
+        if graph is None:
+            return self.capture(value)
+        internal = graph._capture_eager(value)
+        return internal if graph is self else self._capture_external(internal)
+
+    def _capture_eager(self, value: Tensor) -> SymbolicTensor:
+        found = self._captures.get(id(value))
+        if found is not None:
+            return found[1]
+        with self.as_default():
+            internal = self.create_op(
+                _Placeholder,
+                (),
+                {"dtype": value.dtype, "shape": TensorShape(value._value.shape),
+                 "value": value._value},
+                "captured",
+            )  # fmt: skip
+        self._captures[id(value)] = (value, internal)  # keeps `value` alive: its id stays its own
+        self.eager_captures.append((value, internal))
+        return internal
 
     def capture(self, value: Tensor, name: str | None = None) -> SymbolicTensor:
         """An eager tensor as a constant of this graph (one Const op per captured tensor)."""
@@ -341,8 +368,8 @@ class Graph:
         return internal
 
     def captured(self, value: Tensor) -> Tensor:
-        """The constant that stands for eager tensor ``value`` in this graph (``value`` itself
-        if it was never captured)."""
+        """The constant (or, in a function's graph, the input) that stands for eager tensor
+        ``value`` in this graph (``value`` itself if it was never captured)."""
         found = self._captures.get(id(value))
         return value if found is None else found[1]
 
@@ -375,7 +402,7 @@ class Graph:
         return f"<retrograd.Graph with {len(self._operations)} operations>"
 
 
-def _unfed_placeholder(dtype, shape):
+def _unfed_placeholder(dtype, shape, value=None):
     raise InvalidArgumentError(
         f"You must feed a value for a placeholder tensor with dtype {dtype.name} and shape {shape}"
     )
@@ -389,7 +416,7 @@ _Const = define_op(
 _Placeholder = define_op(
     "Placeholder",
     _unfed_placeholder,
-    shape_fn=lambda metas, dtype, shape: [(shape, dtype.as_numpy_dtype)],
+    shape_fn=lambda metas, dtype, shape, value=None: [(shape, dtype.as_numpy_dtype)],
 )
 no_gradient("Const")
 no_gradient("Placeholder")
