@@ -112,7 +112,7 @@ class GradientTape:
                     f"GradientTape.watch: passed an object of type {type(value).__name__}, "
                     f"not a retrograd.Tensor or retrograd.Variable: {value!r}"
                 )
-            self._watch_one(value)
+            self._watch_one(_in_graph(value))
 
     def _watch_one(self, value: Any) -> None:
         if value._value.dtype.kind not in "fc":
@@ -164,6 +164,8 @@ class GradientTape:
         seeds = _seeds(targets, output_gradients, target)
         single = type(sources) is Tensor
         flat_sources = [sources] if single else _as_values(nest.flatten(sources), "sources")
+        if context.graph is not None:
+            flat_sources = [_in_graph(s) for s in flat_sources]
         try:
             # A non-persistent tape lets the walk free each record once it is used.
             grads = self._backward(targets, seeds, flat_sources, release=not self._persistent)
@@ -346,7 +348,16 @@ def _as_values(values: list, what: str) -> list:
                 f"GradientTape: {what}[{i}] must be a retrograd.Tensor or Variable, "
                 f"got {type(v).__name__}: {v!r}"
             )
-    return values
+    return values if context.graph is None else [_in_graph(v) for v in values]
+
+
+def _in_graph(value: Any) -> Any:
+    """While a graph is built (a ``function`` traced), an eager tensor stands for the graph
+    value its ops use: the input a function captures it as (or a graph's constant)."""
+    graph = context.graph
+    if graph is None or type(value) is not Tensor:
+        return value
+    return graph.input_for(value)
 
 
 def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:

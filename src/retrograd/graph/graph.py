@@ -302,6 +302,12 @@ class Graph:
             observe_operation(op)
         return op.outputs if op_def.multi_output else op.outputs[0]
 
+    def input_for(self, value: Any) -> Any:
+        """What stands for ``value`` (a tensor or variable) as an input of ops of this graph:
+        a graph tensor of this graph, a capture of an enclosing graph's or an eager tensor
+        (an input in a function's graph, else a constant), or the variable itself."""
+        return self._as_input(value)
+
     def _as_input(self, value: Any) -> Any:
         if isinstance(value, SymbolicTensor):
             if value.op.graph is self:
