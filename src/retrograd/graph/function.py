@@ -74,7 +74,6 @@ class Function:
         # finds its trace without flattening arguments or building specs.
         self._by_tensor_types: dict[tuple, ConcreteFunction] = {}
         self._tracing_count = 0
-        self._warned = False
         self._methods: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -203,8 +202,7 @@ class Function:
 
     def _trace(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
         self._tracing_count += 1
-        if self._tracing_count > _RETRACES_BEFORE_WARNING and not self._warned:
-            self._warned = True
+        if self._tracing_count > _RETRACES_BEFORE_WARNING:
             warnings.warn(
                 f"function '{self._name}' has been traced {self._tracing_count} times. Tracing "
                 f"is slow; frequent retracing usually means (1) the function is made anew in "

@@ -86,8 +86,7 @@ def leaf_key(leaf: Any, spec: TensorSpec | None) -> Hashable:
 
 def relaxed(old: list, new: list) -> list | None:
     """The specs that cover both ``old`` and ``new`` calls (dimensions that differ become
-    None; ranks that differ, an unknown rank), or None when they differ in more than shapes
-    (dtypes, or Python values)."""
+    None), or None when they differ in more than dimensions (ranks, dtypes)."""
     if len(old) != len(new):
         return None
     out = []
@@ -100,7 +99,7 @@ def relaxed(old: list, new: list) -> list | None:
         if a.dtype != b.dtype:
             return None
         if a.shape.rank is None or b.shape.rank is None or a.shape.rank != b.shape.rank:
-            out.append(TensorSpec(None, a.dtype, a.name))
+            return None  # ranks differ: traced apart (ops here need to know ranks)
         else:
             dims = [x if x == y else None for x, y in zip(tuple(a.shape), tuple(b.shape))]
             out.append(TensorSpec(dims, a.dtype, a.name))
