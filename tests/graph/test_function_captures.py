@@ -94,7 +94,7 @@ def test_a_function_of_captured_values_only_is_computed_at_every_call():
     assert any(x is v for x in f.get_concrete_function().captured_inputs)
 
 
-def test_a_captured_numpy_array_is_an_input_holding_its_value():
+def test_a_captured_numpy_array_is_an_input_read_at_every_call():
     table = np.array([1.0, 2.0, 3.0], np.float32)
 
     @tf.function
@@ -102,7 +102,21 @@ def test_a_captured_numpy_array_is_an_input_holding_its_value():
         return tf.reduce_sum(x * table)
 
     assert f(tf.constant(2.0)).numpy() == 12.0
+    table[0] = 4.0  # its owner changes it: the next call reads the array as it is then
+    assert f(tf.constant(2.0)).numpy() == 18.0
+    assert f.experimental_get_tracing_count() == 1
     graph = f.get_concrete_function(tf.constant(2.0)).graph
     assert not [
         op for op in graph.get_operations() if op.type == "Const" and op.outputs[0].shape == (3,)
     ]
+
+
+def test_python_numbers_used_in_a_function_are_constants_not_inputs():
+    @tf.function
+    def chain(x):
+        for _ in range(3):
+            x = tf.sin(x) * 1.01
+        return x
+
+    concrete = chain.get_concrete_function(tf.TensorSpec([], tf.float32))
+    assert concrete.captured_inputs == [] and len(concrete.inputs) == 1

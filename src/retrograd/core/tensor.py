@@ -300,8 +300,24 @@ def convert_to_tensor(
     elif _is_array(value):
         array = np.array(value)
     else:
-        return Tensor(_held(_python_array(value, target)))
-    return Tensor(_held(array if target is None else _checked_cast(array, target, value)))
+        return _in_graph(Tensor(_held(_python_array(value, target))), None)
+    live = (
+        value if type(value) is np.ndarray and (target is None or target == value.dtype) else None
+    )
+    converted = Tensor(_held(array if target is None else _checked_cast(array, target, value)))
+    return _in_graph(converted, live)
+
+
+def _in_graph(converted: Tensor, live: Any) -> Tensor:
+    """While a ``function`` is traced, a converted value belongs to its graph, as in
+    TensorFlow: a Python value is a constant there, a NumPy array (``live``) an input read
+    at every call. Otherwise ``converted`` itself."""
+    from retrograd.core.execute import context
+
+    graph = context.graph
+    if graph is None or not graph.traces_function():
+        return converted
+    return graph.literal(converted, live)
 
 
 def _held(array: Any) -> Any:

@@ -11,5 +11,8 @@ __all__ = [
     "shape_inference",
     "simplify",
     "autograph",
+    "captures",
+    "concrete_function",
+    "signatures",
     "symbolic",
 ]

@@ -35,6 +35,7 @@ from retrograd.core.registry import gradient_registry, no_gradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
+from retrograd.graph import captures
 
 __all__ = [
     "Graph",
@@ -319,29 +320,15 @@ class Graph:
             )
         if isinstance(value, Variable):
             return value  # read live when the graph runs (ReadVariableOp)
-        graph: Graph | None = self
-        while graph is not None and not graph.captures_as_inputs:
-            graph = graph.outer
-        if graph is None:
-            return self.capture(value)
-        internal = graph._capture_eager(value)
-        return internal if graph is self else self._capture_external(internal)
+        return captures.eager_input(self, value)
 
-    def _capture_eager(self, value: Tensor) -> SymbolicTensor:
-        found = self._captures.get(id(value))
-        if found is not None:
-            return found[1]
-        with self.as_default():
-            internal = self.create_op(
-                _Placeholder,
-                (),
-                {"dtype": value.dtype, "shape": TensorShape(value._value.shape),
-                 "value": value._value},
-                "captured",
-            )  # fmt: skip
-        self._captures[id(value)] = (value, internal)  # keeps `value` alive: its id stays its own
-        self.eager_captures.append((value, internal))
-        return internal
+    def traces_function(self) -> bool:
+        """Whether this graph is (or is nested in) a function being traced."""
+        return captures.function_graph(self) is not None
+
+    def literal(self, value: Tensor, live: Any = None) -> SymbolicTensor:
+        """A value converted while a function is traced (see ``captures.literal``)."""
+        return captures.literal(self, value, live)
 
     def capture(self, value: Tensor, name: str | None = None) -> SymbolicTensor:
         """An eager tensor as a constant of this graph (one Const op per captured tensor)."""
