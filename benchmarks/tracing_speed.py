@@ -127,7 +127,9 @@ def main(argv: list[str] | None = None) -> dict:
             print(json.dumps(result) if args.json else _line(result))
             results[(result["framework"], ops)] = result
         if len(found) == 2 and not args.json:
-            ratio = (found[0]["trace_s"] / found[0]["ops"]) / (found[1]["trace_s"] / found[1]["ops"])
+            ratio = (found[0]["trace_s"] / found[0]["ops"]) / (
+                found[1]["trace_s"] / found[1]["ops"]
+            )
             print(f"{'':>10}  retrograd / tensorflow per op: {ratio:.2f}x")
     return results
 

@@ -72,7 +72,7 @@ class ConcreteFunction:
         self.reads = _saved_values(graph) if reads is None else reads
         self._stateful = stateful
         self._forward_ops = len(graph.get_operations())  # later ops belong to gradients
-        self._plan = self._forward_plan([])
+        self._plan_plain: Plan | None = None  # compiled at the first call, as TensorFlow does
         self._backward: dict[Hashable, ConcreteFunction] = {}
         self._saved: list | None = None
         self._plan_saving: Plan | None = None
@@ -83,8 +83,16 @@ class ConcreteFunction:
         closes over (fed as inputs, so gradients reach them), then the variables it uses."""
         return [*self._captured, *self.variables]
 
+    @property
+    def _plan(self) -> Plan:
+        if self._plan_plain is None:
+            self._plan_plain = self._forward_plan([])
+        return self._plan_plain
+
     def _forward_plan(self, saved: list) -> Plan:
-        keep = self.graph if self._stateful else None
+        # The stateful ops of the forward pass run at every call; those of gradients added to
+        # the graph later (a print in a gradient function) run only when their gradient does.
+        keep = _ForwardOps(self.graph, self._forward_ops) if self._stateful else None
         return Plan.for_outputs(
             [*self.outputs, *self.reads, *saved], self.inputs, keep_stateful_of=keep
         )
@@ -223,6 +231,19 @@ class ConcreteFunction:
         return (
             f"<ConcreteFunction {self.name} inputs={len(self.inputs)} outputs={len(self.outputs)}>"
         )
+
+
+class _ForwardOps:
+    """The first ``count`` operations of ``graph``: the ops of a trace, without gradients
+    added to its graph afterwards."""
+
+    __slots__ = ("graph", "count")
+
+    def __init__(self, graph: Graph, count: int) -> None:
+        self.graph, self.count = graph, count
+
+    def get_operations(self) -> list:
+        return self.graph.get_operations()[: self.count]
 
 
 class Residuals:

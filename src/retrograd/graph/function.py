@@ -25,6 +25,7 @@ size), ``reduce_retracing=True`` relaxes the shapes that changed after a retrace
 from __future__ import annotations
 
 import functools
+import gc
 import warnings
 import weakref
 from collections.abc import Callable, Hashable
@@ -217,6 +218,10 @@ class Function:
         graph.captures_as_inputs = True
         saved = (context.tapes, context.observers, context.recording)
         context.tapes, context.observers, context.recording = [], [], False  # records nothing
+        # Tracing makes many objects and no garbage worth collecting yet: the cyclic
+        # collector, run on and on over a growing graph, would make tracing quadratic.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             with graph.as_default():
                 inputs = [
@@ -233,6 +238,8 @@ class Function:
                 args, kwargs = nest.pack_sequence_as(structure, arguments)
                 outputs = python_function(*args, **kwargs)
         finally:
+            if collecting:
+                gc.enable()
             context.tapes, context.observers, context.recording = saved
             # Ops added later (gradients) take eager values as constants: the inputs are fixed.
             graph.captures_as_inputs = False

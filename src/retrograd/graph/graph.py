@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -80,7 +81,7 @@ class TensorMeta:
     def size(self) -> int | None:
         if self.shape is None or None in self.shape:
             return None
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     def __repr__(self) -> str:
         return f"TensorMeta(shape={self.shape}, dtype={self.dtype})"
