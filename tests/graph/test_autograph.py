@@ -363,3 +363,28 @@ def test_seed_002_sign_with_function_uncommented_prints_the_eager_numbers(capsys
     _seed_002_sign_program(differentiable_sign)
     assert capsys.readouterr().err == eager
     assert eager.startswith("1\n0.0451766551\n2\n0.0903533101\n0 2 -0.39322")
+
+
+def test_branches_and_loops_that_assign_variables_run_once():
+    v = tf.Variable(0.0)
+
+    def count(n, x):
+        i = 0
+        while i < n:  # a While op: stateful, it runs though its outputs are unused
+            v.assign_add(1.0)
+            i += 1
+        if x > 0:  # an If op: stateful
+            v.assign_add(10.0)
+        return v.read_value() * x
+
+    traced = tf.function(count)
+    with tf.GradientTape() as tape:
+        x = tf.constant(2.0)
+        tape.watch(x)
+        y = traced(tf.constant(3), x)
+    assert v.numpy() == 13.0 and y.numpy() == 26.0
+    assert tape.gradient(y, x).numpy() == 13.0
+    ops = {op.type for op in traced.get_concrete_function(tf.constant(3), x).graph.get_operations()}
+    assert {"While", "If"} <= ops
+    v.assign(0.0)
+    assert count(tf.constant(3), tf.constant(-1.0)).numpy() == -3.0 and v.numpy() == 3.0

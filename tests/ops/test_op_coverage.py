@@ -82,8 +82,10 @@ CHECKED_ELSEWHERE = {
     "Sign": "tests/ops/test_math_ops.py::test_gradients_at_kinks_follow_tensorflow",
     "FloorDiv": "declared non-differentiable",
     "PartitionedCall": "tests/graph/test_function.py::test_function_calls_pass_finite_difference_checks_to_second_order",
-    "If": "tests/graph/test_control_flow.py::test_cond_values_and_gradients",
-    "While": "tests/graph/test_control_flow.py::test_while_loop_values_and_gradients_through_every_iteration",
+    "StatelessIf": "tests/graph/test_control_flow.py::test_cond_values_and_gradients",
+    "StatelessWhile": "tests/graph/test_control_flow.py::test_while_loop_values_and_gradients_through_every_iteration",
+    "If": "tests/graph/test_autograph.py::test_branches_and_loops_that_assign_variables_run_once",
+    "While": "tests/graph/test_autograph.py::test_branches_and_loops_that_assign_variables_run_once",
     "LoopHistoryGet": "the While gradient's second order, in tests/graph/test_control_flow.py",
     "LoopHistoryPut": "the While gradient's third order, checked by the While tests",
 }

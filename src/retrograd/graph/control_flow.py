@@ -157,7 +157,8 @@ def traced_cond(pred: Tensor, then: tuple, otherwise: tuple, name: str | None = 
     then_fn = _function(then_graph, [], then_out, captures, variables, "cond_true")
     else_fn = _function(else_graph, [], else_out, captures, variables, "cond_false")
     attrs = {"then_branch": then_fn, "else_branch": else_fn}
-    return execute(_If, [pred, *captures, *variables], attrs, name)
+    op = _If if _stateful(then_fn, else_fn) else _StatelessIf
+    return execute(op, [pred, *captures, *variables], attrs, name)
 
 
 def trace_branch(fn: Callable, name: str) -> tuple[Graph, Any]:
@@ -176,14 +177,21 @@ def _if_kernel(
     return tuple((then_branch if pred else else_branch)._run(values))
 
 
-_If = define_op(
-    "If",
-    _if_kernel,
-    multi_output=True,
-    shape_fn=lambda metas, then_branch, else_branch: _merged_specs(
-        then_branch.output_specs(), else_branch.output_specs()
-    ),
-)
+def _if_shapes(metas: list, then_branch: ConcreteFunction, else_branch: ConcreteFunction) -> list:
+    return _merged_specs(then_branch.output_specs(), else_branch.output_specs())
+
+
+# As in TensorFlow: `If`/`While` are stateful (a branch or body assigns a variable or prints:
+# they run even when nothing uses their outputs); `StatelessIf`/`StatelessWhile` are not.
+_If = define_op("If", _if_kernel, multi_output=True, shape_fn=_if_shapes, stateful=True)
+_StatelessIf = define_op("StatelessIf", _if_kernel, multi_output=True, shape_fn=_if_shapes)
+
+
+def _stateful(*functions: ConcreteFunction) -> bool:
+    """Whether a traced branch or body has an op with effects (assignments, prints)."""
+    return any(
+        op.op_def.stateful for f in functions for op in f.graph.get_operations()[: f._forward_ops]
+    )
 
 
 def _dense(grads: list, inputs: tuple) -> list:
@@ -194,7 +202,7 @@ def _dense(grads: list, inputs: tuple) -> list:
     ]
 
 
-@RegisterGradient("If")
+@RegisterGradient("StatelessIf")
 def _if_grad(op, *upstream):
     then_fn, else_fn = op.get_attr("then_branch"), op.get_attr("else_branch")
     captured = op.inputs[1 : 1 + len(then_fn.inputs)]
@@ -264,7 +272,8 @@ def while_loop(
         "maximum_iterations": limit,
         "keep_history": False,
     }
-    finals = execute(_While, [*flat, *captures, *variables], attrs, name)
+    op = _While if _stateful(cond_fn, body_fn) else _StatelessWhile
+    finals = execute(op, [*flat, *captures, *variables], attrs, name)
     return nest.pack_sequence_as(loop_vars, list(finals))
 
 
@@ -345,7 +354,10 @@ def _while_shapes(metas, cond, body, n_vars, maximum_iterations, keep_history):
     return [*finals, ((), np.dtype(np.int32)), *stacks]
 
 
-_While = define_op("While", _while_kernel, multi_output=True, shape_fn=_while_shapes)
+_While = define_op("While", _while_kernel, multi_output=True, shape_fn=_while_shapes, stateful=True)
+_StatelessWhile = define_op(
+    "StatelessWhile", _while_kernel, multi_output=True, shape_fn=_while_shapes
+)
 
 
 # Reading iteration k of a loop's kept values, and its gradient: k's slot of zeros.
@@ -382,7 +394,7 @@ def _history_put_grad(op, grad):
     return execute(_LoopHistoryGet, (grad, op.inputs[1])), None, None
 
 
-@RegisterGradient("While")
+@RegisterGradient("StatelessWhile")
 def _while_grad(op, *upstream):
     attrs = op.attrs
     n = attrs["n_vars"]
@@ -393,7 +405,8 @@ def _while_grad(op, *upstream):
         finals, count, stacks = op.outputs[:n], op.outputs[n], op.outputs[n + 1 :]
         stack_upstream = list(upstream[n + 1 :])
     else:  # run the loop again, keeping each iteration's values
-        rerun = execute(_While, list(op.inputs), dict(attrs, keep_history=True))
+        loop = _While if op.type == "While" else _StatelessWhile
+        rerun = execute(loop, list(op.inputs), dict(attrs, keep_history=True))
         finals, count, stacks = rerun[:n], rerun[n], rerun[n + 1 :]
         stack_upstream = [None] * n
     grads = [array_ops.zeros_like(y) if g is None else g for g, y in zip(upstream[:n], finals)]
@@ -425,3 +438,7 @@ def _while_grad(op, *upstream):
     sum_iter = iter(results[1 + n :])
     other_grads = [next(sum_iter) if t else None for t in trainable]
     return [*initial_grads, *other_grads]
+
+
+RegisterGradient("If")(_if_grad)  # the stateful forms differentiate alike
+RegisterGradient("While")(_while_grad)

@@ -117,7 +117,8 @@ def if_stmt(
             else_leaves.append(ty)
             slots.append((i, j))
         structures.append((a, leaves))
-    if slots:
+    if slots or then_graph.get_operations() or else_graph.get_operations():
+        # (with no outputs, an If still runs what the branches do: assignments, prints)
         flat = control_flow.traced_cond(test, (then_graph, then_leaves), (else_graph, else_leaves))
         for (i, j), value in zip(slots, flat):
             structures[i][1][j] = value
