@@ -388,3 +388,21 @@ def test_branches_and_loops_that_assign_variables_run_once():
     assert {"While", "If"} <= ops
     v.assign(0.0)
     assert count(tf.constant(3), tf.constant(-1.0)).numpy() == -3.0 and v.numpy() == 3.0
+
+
+def test_len_of_a_tensor_and_a_return_in_one_branch_only():
+    def total(x):
+        s = 0.0
+        for i in range(len(x)):
+            s += x[i]
+        return s
+
+    assert tf.function(total)(tf.constant([1.0, 2.0, 3.0])).numpy() == 6.0
+
+    def one_return(x):
+        if x > 0:
+            return x
+
+    line = inspect.getsourcelines(one_return)[1] + 1
+    with pytest.raises(ValueError, match=f"`return` inside the if at line {line}"):
+        tf.function(one_return)(tf.constant(1.0))

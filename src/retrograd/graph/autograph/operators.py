@@ -40,6 +40,7 @@ __all__ = [
     "not_",
     "print_",
     "converted",
+    "len_",
     "while_stmt",
     "for_stmt",
     "range_",
@@ -146,6 +147,8 @@ def _branch_tensors(name: str, x: Any, y: Any, then_graph, else_graph, line: int
     """Leaves ``x`` (true branch) and ``y`` (false branch) as tensors of the same dtype, made
     in their branch graphs."""
     tensor_like = (Tensor, Variable)
+    if name.startswith("ag__ret") and (x is None or y is None):
+        raise ValueError(_undefined_message(name, "else" if y is None else "if", line))
     if not (isinstance(x, tensor_like) or python_scalar(x)) or not (
         isinstance(y, tensor_like) or python_scalar(y)
     ):
@@ -214,6 +217,17 @@ def print_(*values: Any, sep: str = " ", end: str = "\n", file: Any = None, flus
         print(*values, sep=sep, end=end, file=file, flush=flush)
         return None
     return print_ops.print_(*values, output_stream=file or sys.stdout, sep=sep, end=end)
+
+
+def len_(value: Any) -> Any:
+    """``len(value)``; for a graph tensor, its first dimension (a tensor when unknown until
+    the graph runs)."""
+    if not is_symbolic(value):
+        return len(value)
+    shape = value._value.shape
+    if shape is None or len(shape) == 0:
+        raise TypeError(f"len() of a tensor of unknown rank or a scalar: {value!r}")
+    return shape[0] if shape[0] is not None else array_ops.shape(value)[0]
 
 
 def converted(f: Any) -> Any:

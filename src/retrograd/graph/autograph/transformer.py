@@ -143,6 +143,8 @@ class _Converter(ast.NodeTransformer):
         if node is self.func:
             self.generic_visit(node)
             return node
+        if any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_scope(node)):
+            return node  # a nested generator or coroutine stays as written
         return convert_tree(node)  # type: ignore[arg-type]
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -287,7 +289,7 @@ class _Converter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
-        if isinstance(func, ast.Name) and func.id in ("print", "range"):
+        if isinstance(func, ast.Name) and func.id in ("print", "range", "len"):
             node.func = ast.copy_location(_ag(f"{func.id}_"), func)
         elif isinstance(func, ast.Name) and func.id in ("super", "locals", "globals", "vars"):
             pass  # they read the calling frame: called as written
