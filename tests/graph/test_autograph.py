@@ -406,3 +406,13 @@ def test_len_of_a_tensor_and_a_return_in_one_branch_only():
     line = inspect.getsourcelines(one_return)[1] + 1
     with pytest.raises(ValueError, match=f"`return` inside the if at line {line}"):
         tf.function(one_return)(tf.constant(1.0))
+
+
+def test_a_tensorflow_program_using_autograph_prints_what_tensorflow_prints(capsys):
+    from pathlib import Path
+
+    from retrograd.compat.runner import run_script
+
+    data = Path(__file__).resolve().parent / "data"
+    run_script(str(data / "autograph_program.py"))
+    assert capsys.readouterr().out == (data / "autograph_program.golden").read_text()
