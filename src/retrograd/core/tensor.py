@@ -308,13 +308,18 @@ def convert_to_tensor(
     return _in_graph(converted, live)
 
 
+_CONTEXT: list = []  # core.execute's `context`, looked up once, at the first conversion
+
+
 def _in_graph(converted: Tensor, live: Any) -> Tensor:
     """While a ``function`` is traced, a converted value belongs to its graph, as in
     TensorFlow: a Python value is a constant there, a NumPy array (``live``) an input read
     at every call. Otherwise ``converted`` itself."""
-    from retrograd.core.execute import context
+    if not _CONTEXT:
+        from retrograd.core.execute import context  # (it imports this module)
 
-    graph = context.graph
+        _CONTEXT.append(context)
+    graph = _CONTEXT[0].graph
     if graph is None or not graph.traces_function():
         return converted
     return graph.literal(converted, live)
