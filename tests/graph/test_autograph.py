@@ -416,3 +416,28 @@ def test_a_tensorflow_program_using_autograph_prints_what_tensorflow_prints(caps
     data = Path(__file__).resolve().parent / "data"
     run_script(str(data / "autograph_program.py"))
     assert capsys.readouterr().out == (data / "autograph_program.golden").read_text()
+
+
+def test_callable_objects_and_methods_of_user_classes_are_converted():
+    class Clip:
+        def __init__(self, limit):
+            self.limit = limit
+
+        def __call__(self, x):
+            if x > self.limit:
+                x = x * 0.0 + self.limit
+            return x
+
+        def twice(self, x):
+            if x < 0:
+                return -2.0 * x
+            return 2.0 * x
+
+    clip = Clip(1.0)
+
+    @tf.function
+    def f(x):
+        return clip(x) + clip.twice(x)
+
+    assert f(tf.constant(3.0)).numpy() == 7.0
+    assert f(tf.constant(-3.0)).numpy() == 3.0

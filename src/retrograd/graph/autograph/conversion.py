@@ -19,6 +19,7 @@ library's, NumPy's, built-ins and functions marked ``do_not_convert`` alone.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import linecache
 import os
@@ -36,6 +37,7 @@ __all__ = ["convert", "convert_call", "do_not_convert", "source_of", "AutoGraphE
 
 # The cache of conversions: function -> converted function (itself when left alone).
 _converted: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_NEVER_CONVERTED = (types.BuiltinFunctionType, types.BuiltinMethodType, functools.partial)
 _CUSTOM_GRADIENT_CODE = custom_gradient(lambda: None).__code__
 _SKIPPED_PACKAGES = ("numpy",)
 _RETROGRAD_DIR = os.path.dirname(os.path.dirname(os.path.dirname(__file__))) + os.sep
@@ -91,8 +93,14 @@ def convert_call(f: Any) -> Any:
         found = _converted.get(f)
         if found is not None:
             return found
+    elif type(f) in _NEVER_CONVERTED or isinstance(f, type):
+        return f  # built-ins and classes
     elif type(f) is not types.MethodType:
-        return f  # built-ins, classes, callable objects, retrograd.function objects
+        call = vars(type(f)).get("__call__")  # a callable object of a user's class
+        if type(call) is not types.FunctionType:
+            return f  # (retrograd.function objects among them: they convert themselves)
+        converted = _convert(call, strict=False)
+        return f if converted is call else types.MethodType(converted, f)
     return _convert(f, strict=False)
 
 
