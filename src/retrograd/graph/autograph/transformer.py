@@ -99,7 +99,7 @@ class _Converter(ast.NodeTransformer):
 
     def _live(self, stmt: ast.AST, names: list[str]) -> list[str]:
         """The names of ``names`` read somewhere outside ``stmt`` (so needed after it)."""
-        inside = {id(n) for n in walk_scope(stmt)}
+        inside = {id(n) for n in ast.walk(stmt)}  # (reads in closures inside it included)
         return [n for n in names if any(name == n and i not in inside for name, i in self.loaded)]
 
     def _accessors(self, k: int, names: list[str], like: ast.AST) -> list[ast.stmt]:
