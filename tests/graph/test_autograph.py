@@ -441,3 +441,9 @@ def test_callable_objects_and_methods_of_user_classes_are_converted():
 
     assert f(tf.constant(3.0)).numpy() == 7.0
     assert f(tf.constant(-3.0)).numpy() == 3.0
+
+
+def test_a_function_without_source_is_traced_as_written():
+    namespace: dict = {}
+    exec("def f(x):\n    return x * 2.0\n", namespace)  # no source file to convert
+    assert tf.function(namespace["f"])(tf.constant(2.0)).numpy() == 4.0

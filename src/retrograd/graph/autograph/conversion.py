@@ -79,7 +79,7 @@ def _left_alone(f: types.FunctionType, strict: bool) -> bool:
     return "super" in code.co_names or "__class__" in code.co_freevars
 
 
-def convert(f: Callable, recursive: bool = True) -> Callable:
+def convert(f: Callable) -> Callable:
     """``f`` with its Python control flow rewritten to work on tensors (see the package);
     raises AutoGraphError for a construct it cannot convert. A callable it does not convert
     (see ``convert_call``) comes back unchanged."""

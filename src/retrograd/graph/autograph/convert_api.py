@@ -13,7 +13,9 @@ __all__ = ["to_graph", "to_code"]
 def to_graph(entity: Callable, recursive: bool = True, experimental_optional_features=None):
     """``entity`` (a Python function or method) converted: its control flow on graph tensors
     becomes ``cond``/``while_loop`` (``tf.autograph.to_graph``). Call the result inside
-    ``function`` or a graph; on Python values and eager tensors it runs as written.
+    ``function`` or a graph; on Python values and eager tensors it runs as written. The user
+    functions it calls are converted when called (``recursive`` is accepted for
+    TensorFlow's signature; ``recursive=False`` is not supported and raises).
 
     >>> import retrograd as tf
     >>> def relu(x):
@@ -24,7 +26,9 @@ def to_graph(entity: Callable, recursive: bool = True, experimental_optional_fea
     """
     if not isinstance(entity, (types.FunctionType, types.MethodType)):
         raise TypeError(f"to_graph: expected a Python function or method, got {entity!r}")
-    return convert(entity, recursive=recursive)
+    if not recursive:
+        raise NotImplementedError("to_graph(recursive=False): retrograd converts called functions")
+    return convert(entity)
 
 
 def to_code(entity: Callable, recursive: bool = True, experimental_optional_features=None) -> str:
