@@ -33,7 +33,6 @@ import ast
 import itertools
 
 from retrograd.graph.autograph.lowering import (
-    NESTED_SCOPES,
     lower_jumps,
     names_stored,
     walk_scope,
@@ -350,6 +349,3 @@ def _arguments(func: ast.AST) -> set[str]:
     names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
     names += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
     return set(names)
-
-
-_ = NESTED_SCOPES
