@@ -59,3 +59,12 @@ def test_repeated_runs_report_each_cells_median():
         for r, p in [(3.0, 9.0), (1.0, 7.0), (2.0, 8.0)]
     ]
     assert median_rows(runs) == [{"workload": "chain", "retrograd": 2.0, "pytorch": 8.0}]
+
+
+def test_tracing_speed_benchmark_runs_and_checks_its_chain(capsys):
+    results = _main("tracing_speed.py")(
+        ["--ops", "200", "--repeats", "1", "--framework", "retrograd"]
+    )
+    (result,) = results.values()
+    assert result["ops"] >= 200 and result["trace_s"] > 0
+    assert "us/op" in capsys.readouterr().out

@@ -30,6 +30,8 @@ TOP = 8  # the public namespaces, the CLI and the demo
 PUBLIC_NAMESPACES = [
     "retrograd",
     "retrograd.autodiff",
+    "retrograd.autograph",
+    "retrograd.autograph.experimental",
     "retrograd.bitwise",
     "retrograd.compat",
     "retrograd.compat.v1",

@@ -158,6 +158,7 @@ from retrograd.checking.tracing import Trace, trace
 from retrograd import bitwise, debugging, linalg, math, nn, keras, test
 from retrograd import random
 from retrograd.keras import optimizers
+from retrograd.graph.autograph import api as autograph
 
 newaxis = None
 
@@ -165,9 +166,13 @@ __version__ = "0.1.0"
 
 # `import retrograd.optimizers` keeps working: TensorFlow 2's `tf.optimizers` is the Keras one.
 _sys.modules[__name__ + ".optimizers"] = optimizers
+# `tf.autograph` and `tf.autograph.experimental`, importable by those names too.
+_sys.modules[__name__ + ".autograph"] = autograph
+_sys.modules[__name__ + ".autograph.experimental"] = autograph.experimental
 
 __all__ = [
     "DType",
+    "autograph",
     "GradientCheckError",
     "GradientTape",
     "Graph",

@@ -127,7 +127,7 @@ class GradientTape:
                     f"GradientTape.watch: passed an object of type {type(value).__name__}, "
                     f"not a retrograd.Tensor or retrograd.Variable: {value!r}"
                 )
-            self._watch_one(value)
+            self._watch_one(_in_graph(value))
 
     def _watch_one(self, value: Any) -> None:
         if value._value.dtype.kind not in "fc":
@@ -192,6 +192,8 @@ class GradientTape:
         single = type(sources) is Tensor
         flat_sources = [sources] if single else _as_values(nest.flatten(sources), "sources")
         explaining = explain or context.explain_none
+        if context.graph is not None:
+            flat_sources = [_in_graph(s) for s in flat_sources]
         try:
             if explaining:
                 grads = explained_backward(self, targets, seeds, flat_sources)
@@ -388,7 +390,16 @@ def _as_values(values: list, what: str) -> list:
                 f"GradientTape: {what}[{i}] must be a retrograd.Tensor or Variable, "
                 f"got {type(v).__name__}: {v!r}"
             )
-    return values
+    return values if context.graph is None else [_in_graph(v) for v in values]
+
+
+def _in_graph(value: Any) -> Any:
+    """While a graph is built (a ``function`` traced), an eager tensor stands for the graph
+    value its ops use: the input a function captures it as (or a graph's constant)."""
+    graph = context.graph
+    if graph is None or type(value) is not Tensor:
+        return value
+    return graph.input_for(value)
 
 
 def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:

@@ -190,8 +190,8 @@ def constant_value(tensor: Tensor) -> Any:
     if _is_array(value) or _is_duck_array(value):
         return value
     op = getattr(tensor, "op", None)
-    if op is not None and op.type == "Const":
-        return op.get_attr("value")
+    if op is not None and op.type in ("Const", "Placeholder") and "value" in op._attrs:
+        return op.get_attr("value")  # a constant, or an eager tensor a function captured
     raise ValueError(
         f"{tensor!r} is only known when the graph runs, but this argument must be known while "
         f"it is built: pass a Python value or a constant"
@@ -324,8 +324,29 @@ def convert_to_tensor(
     elif _is_array(value):
         array = np.array(value)
     else:
-        return Tensor(_held(_python_array(value, target)))
-    return Tensor(_held(array if target is None else _checked_cast(array, target, value)))
+        return _in_graph(Tensor(_held(_python_array(value, target))), None)
+    live = (
+        value if type(value) is np.ndarray and (target is None or target == value.dtype) else None
+    )
+    converted = Tensor(_held(array if target is None else _checked_cast(array, target, value)))
+    return _in_graph(converted, live)
+
+
+_CONTEXT: list = []  # core.execute's `context`, looked up once, at the first conversion
+
+
+def _in_graph(converted: Tensor, live: Any) -> Tensor:
+    """While a ``function`` is traced, a converted value belongs to its graph, as in
+    TensorFlow: a Python value is a constant there, a NumPy array (``live``) an input read
+    at every call. Otherwise ``converted`` itself."""
+    if not _CONTEXT:
+        from retrograd.core.execute import context  # (it imports this module)
+
+        _CONTEXT.append(context)
+    graph = _CONTEXT[0].graph
+    if graph is None or not graph.traces_function():
+        return converted
+    return graph.literal(converted, live)
 
 
 def _held(array: Any) -> Any:

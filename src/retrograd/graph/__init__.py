@@ -10,5 +10,9 @@ __all__ = [
     "session",
     "shape_inference",
     "simplify",
+    "autograph",
+    "captures",
+    "concrete_function",
+    "signatures",
     "symbolic",
 ]

@@ -34,11 +34,11 @@ from retrograd.core.registry import RegisterGradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
-from retrograd.graph.function import ConcreteFunction
+from retrograd.graph.concrete_function import ConcreteFunction, captured_variables
 from retrograd.graph.graph import Graph, placeholder
 from retrograd.ops import array_ops
 
-__all__ = ["cond", "while_loop"]
+__all__ = ["cond", "while_loop", "traced_cond", "trace_branch"]
 
 
 def _trace(fn: Callable, specs: list, name: str) -> tuple[Graph, list, Any]:
@@ -85,11 +85,9 @@ def _union_captures(*graphs: Graph) -> list:
 
 
 def _union_variables(*graphs: Graph) -> list:
-    from retrograd.graph.function import _captured_variables
-
     seen: dict[int, Variable] = {}
     for graph in graphs:
-        for v in _captured_variables(graph):
+        for v in captured_variables(graph):
             seen.setdefault(id(v), v)
     return list(seen.values())
 
@@ -140,7 +138,20 @@ def cond(
             f"cond: true_fn and false_fn must return the same structure: {e}"
         ) from None
     then_leaves = _tensor_leaves(then_out, "cond: true_fn")
-    else_leaves = _tensor_leaves(else_out, "cond: false_fn")
+    _tensor_leaves(else_out, "cond: false_fn")
+    flat = traced_cond(pred, (then_graph, then_out), (else_graph, else_out), name)
+    results = iter(flat)
+    return nest.pack_sequence_as(
+        then_out, [None if leaf is None else next(results) for leaf in then_leaves]
+    )
+
+
+def traced_cond(pred: Tensor, then: tuple, otherwise: tuple, name: str | None = None) -> Any:
+    """The ``If`` op over two branches already traced by ``trace_branch``: ``then`` and
+    ``otherwise`` are ``(graph, outputs)`` with outputs of the same structure (None leaves
+    where neither branch has a value); returns the op's flat outputs."""
+    (then_graph, then_out), (else_graph, else_out) = then, otherwise
+    then_leaves, else_leaves = nest.flatten(then_out), nest.flatten(else_out)
     for i, (a, b) in enumerate(zip(then_leaves, else_leaves)):
         if (a is None) != (b is None) or (a is not None and a.dtype != b.dtype):
             raise TypeError(
@@ -151,11 +162,14 @@ def cond(
     then_fn = _function(then_graph, [], then_out, captures, variables, "cond_true")
     else_fn = _function(else_graph, [], else_out, captures, variables, "cond_false")
     attrs = {"then_branch": then_fn, "else_branch": else_fn}
-    flat = execute(_If, [pred, *captures, *variables], attrs, name)
-    results = iter(flat)
-    return nest.pack_sequence_as(
-        then_out, [None if leaf is None else next(results) for leaf in then_leaves]
-    )
+    op = _If if _stateful(then_fn, else_fn) else _StatelessIf
+    return execute(op, [pred, *captures, *variables], attrs, name)
+
+
+def trace_branch(fn: Callable, name: str) -> tuple[Graph, Any]:
+    """Traces ``fn()`` in a graph nested in the current one: ``(graph, outputs)``."""
+    graph, _, outputs = _trace(fn, [], name)
+    return graph, outputs
 
 
 def _describe(t: Any) -> str:
@@ -168,14 +182,21 @@ def _if_kernel(
     return tuple((then_branch if pred else else_branch)._run(values))
 
 
-_If = define_op(
-    "If",
-    _if_kernel,
-    multi_output=True,
-    shape_fn=lambda metas, then_branch, else_branch: _merged_specs(
-        then_branch.output_specs(), else_branch.output_specs()
-    ),
-)
+def _if_shapes(metas: list, then_branch: ConcreteFunction, else_branch: ConcreteFunction) -> list:
+    return _merged_specs(then_branch.output_specs(), else_branch.output_specs())
+
+
+# As in TensorFlow: `If`/`While` are stateful (a branch or body assigns a variable or prints:
+# they run even when nothing uses their outputs); `StatelessIf`/`StatelessWhile` are not.
+_If = define_op("If", _if_kernel, multi_output=True, shape_fn=_if_shapes, stateful=True)
+_StatelessIf = define_op("StatelessIf", _if_kernel, multi_output=True, shape_fn=_if_shapes)
+
+
+def _stateful(*functions: ConcreteFunction) -> bool:
+    """Whether a traced branch or body has an op with effects (assignments, prints)."""
+    return any(
+        op.op_def.stateful for f in functions for op in f.graph.get_operations()[: f._forward_ops]
+    )
 
 
 def _dense(grads: list, inputs: tuple) -> list:
@@ -186,7 +207,7 @@ def _dense(grads: list, inputs: tuple) -> list:
     ]
 
 
-@RegisterGradient("If")
+@RegisterGradient("StatelessIf")
 def _if_grad(op, *upstream):
     then_fn, else_fn = op.get_attr("then_branch"), op.get_attr("else_branch")
     captured = op.inputs[1 : 1 + len(then_fn.inputs)]
@@ -259,7 +280,8 @@ def while_loop(
         "maximum_iterations": limit,
         "keep_history": False,
     }
-    finals = execute(_While, [*flat, *captures, *variables], attrs, name)
+    op = _While if _stateful(cond_fn, body_fn) else _StatelessWhile
+    finals = execute(op, [*flat, *captures, *variables], attrs, name)
     return nest.pack_sequence_as(loop_vars, list(finals))
 
 
@@ -344,7 +366,10 @@ def _while_shapes(metas, cond, body, n_vars, maximum_iterations, keep_history):
     return [*finals, ((), np.dtype(np.int32)), *stacks]
 
 
-_While = define_op("While", _while_kernel, multi_output=True, shape_fn=_while_shapes)
+_While = define_op("While", _while_kernel, multi_output=True, shape_fn=_while_shapes, stateful=True)
+_StatelessWhile = define_op(
+    "StatelessWhile", _while_kernel, multi_output=True, shape_fn=_while_shapes
+)
 
 
 # Reading iteration k of a loop's kept values, and its gradient: k's slot of zeros.
@@ -381,7 +406,7 @@ def _history_put_grad(op, grad):
     return execute(_LoopHistoryGet, (grad, op.inputs[1])), None, None
 
 
-@RegisterGradient("While")
+@RegisterGradient("StatelessWhile")
 def _while_grad(op, *upstream):
     attrs = op.attrs
     n = attrs["n_vars"]
@@ -392,7 +417,8 @@ def _while_grad(op, *upstream):
         finals, count, stacks = op.outputs[:n], op.outputs[n], op.outputs[n + 1 :]
         stack_upstream = list(upstream[n + 1 :])
     else:  # run the loop again, keeping each iteration's values
-        rerun = execute(_While, list(op.inputs), dict(attrs, keep_history=True))
+        loop = _While if op.type == "While" else _StatelessWhile
+        rerun = execute(loop, list(op.inputs), dict(attrs, keep_history=True))
         finals, count, stacks = rerun[:n], rerun[n], rerun[n + 1 :]
         stack_upstream = [None] * n
     grads = [array_ops.zeros_like(y) if g is None else g for g, y in zip(upstream[:n], finals)]
@@ -424,3 +450,7 @@ def _while_grad(op, *upstream):
     sum_iter = iter(results[1 + n :])
     other_grads = [next(sum_iter) if t else None for t in trainable]
     return [*initial_grads, *other_grads]
+
+
+RegisterGradient("If")(_if_grad)  # the stateful forms differentiate alike
+RegisterGradient("While")(_while_grad)

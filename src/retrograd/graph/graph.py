@@ -34,7 +34,6 @@ from retrograd.core import tensor as tensor_module
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import (
     OpDef,
-    Operation,
     context,
     define_op,
     graph_mode_by_default,
@@ -45,7 +44,9 @@ from retrograd.core.registry import no_gradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
+from retrograd.graph import captures
 from retrograd.graph.graph_state import GraphState
+from retrograd.graph.graph_tensors import GraphOperation, SymbolicTensor, TensorMeta
 
 __all__ = [
     "Graph",
@@ -62,150 +63,8 @@ __all__ = [
 ]
 
 
-class TensorMeta:
-    """What is known of a graph tensor before it runs: its shape (``None`` for an unknown
-    dimension, or for an unknown rank) and its NumPy dtype.
-
-    It stands where an eager tensor holds its array, so op functions that read
-    ``x._value.shape``, ``.dtype`` or ``.ndim`` work on graph tensors unchanged.
-    """
-
-    __slots__ = ("shape", "dtype", "_tensor_name")
-
-    def __init__(self, shape: tuple | None, dtype: np.dtype) -> None:
-        self.shape = None if shape is None else tuple(None if d is None else int(d) for d in shape)
-        self.dtype = np.dtype(dtype)
-        self._tensor_name = "a graph tensor"
-
-    @property
-    def ndim(self) -> int:
-        if self.shape is None:
-            raise ValueError(
-                f"The rank of {self._tensor_name} is unknown; this op needs it. Give the "
-                f"placeholder a shape (None marks an unknown dimension)."
-            )
-        return len(self.shape)
-
-    @property
-    def size(self) -> int | None:
-        if self.shape is None or None in self.shape:
-            return None
-        return int(np.prod(self.shape, dtype=np.int64))
-
-    def __repr__(self) -> str:
-        return f"TensorMeta(shape={self.shape}, dtype={self.dtype})"
-
-
-class SymbolicTensor(Tensor):
-    """A graph tensor: the output ``value_index`` of ``op``; its value exists only when run."""
-
-    __slots__ = ("op", "value_index")
-
-    def __init__(self, meta: TensorMeta, op: GraphOperation, value_index: int) -> None:
-        self._value = meta
-        self.op = op
-        self.value_index = value_index
-        meta._tensor_name = f"'{self.name}'"
-
-    @property
-    def graph(self) -> Graph:
-        return self.op.graph
-
-    @property
-    def name(self) -> str:
-        return f"{self.op.name}:{self.value_index}"
-
-    @property
-    def shape(self) -> TensorShape:
-        return TensorShape(self._value.shape)
-
-    def numpy(self):
-        raise AttributeError(
-            f"Symbolic tensor {self.name} has no value until it runs: use Session.run or "
-            f"Tensor.eval(session=...), or run eagerly"
-        )
-
-    def eval(self, feed_dict: dict | None = None, session: Any = None) -> Any:
-        """Runs the graph to compute this tensor (TF1): ``session.run(self, feed_dict)``."""
-        from retrograd.graph.session import get_default_session
-
-        session = session or get_default_session()
-        if session is None:
-            raise ValueError(
-                "Cannot evaluate tensor using `eval()`: No default session is registered. Use "
-                "`with compat.v1.Session():` or pass session=sess."
-            )
-        return session.run(self, feed_dict)
-
-    def _refuse(self, what: str, instead: str) -> TypeError:
-        return TypeError(
-            f"Using a symbolic tensor ({self.name}) {what} is not allowed: its value is not "
-            f"known while the graph is built. {instead}"
-        )
-
-    def __bool__(self) -> bool:
-        raise self._refuse("as a Python bool", "Use retrograd.cond for a conditional, or "
-                           "retrograd.while_loop for a loop.")  # fmt: skip
-
-    def __iter__(self):
-        raise self._refuse("as a Python iterable", "Use retrograd.unstack, or "
-                           "retrograd.while_loop to loop over it.")  # fmt: skip
-
-    def __len__(self) -> int:
-        raise self._refuse("with len()", "Use x.shape for shape information.")
-
-    def __index__(self) -> int:
-        raise self._refuse("as a Python index", "Use it as a tensor argument instead.")
-
-    def __float__(self) -> float:
-        raise self._refuse("as a Python float", "Evaluate it with Session.run first.")
-
-    def __int__(self) -> int:
-        raise self._refuse("as a Python int", "Evaluate it with Session.run first.")
-
-    def __array__(self, dtype: Any = None, copy: Any = None):
-        raise self._refuse("as a NumPy array", "Evaluate it with Session.run first.")
-
-    def __format__(self, format_spec: str) -> str:
-        return format(repr(self), format_spec)
-
-    def __repr__(self) -> str:
-        return f"<retrograd.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
-
-    __str__ = __repr__
-
-    def __reduce__(self):
-        raise TypeError(f"Symbolic tensor {self.name} cannot be pickled")
-
-
-class GraphOperation(Operation):
-    """An operation in a graph: an eager record's interface plus ``graph`` and ``op_def``."""
-
-    __slots__ = ("graph", "op_def", "_index", "gradient_override", "control_inputs")
-
-    # The gradient name a gradient_override_map gave it: tf.gradients uses that gradient,
-    # GradientTape ignores it (as in TensorFlow).
-    gradient_override: str | None
-
-    def run(self, feed_dict: dict | None = None, session: Any = None) -> None:
-        """Runs this operation (and what it needs) in ``session`` (TF1's ``Operation.run``)."""
-        from retrograd.graph.session import get_default_session
-
-        (session or get_default_session()).run(self, feed_dict)
-
-    def values(self) -> tuple:
-        return self.outputs
-
-    def __repr__(self) -> str:
-        return f"<retrograd.Operation '{self.name}' type={self.type}>"
-
-
+# Numbers graph operations in creation order across graphs (see creation_order).
 _creation_counter = itertools.count()
-
-
-def creation_order(op: GraphOperation) -> int:
-    """Orders graph operations by creation, across graphs: an op comes after its inputs'."""
-    return op._index
 
 
 class Graph(GraphState):
@@ -233,6 +92,11 @@ class Graph(GraphState):
         self._variable_scope: Any = None
         self._variables_by_name: dict[str, Any] = {}
         self._variable_scope_counts: dict[str, int] = {}
+        # A function's graph takes the eager tensors its ops use as inputs (placeholders fed
+        # at every call, so they stay differentiable), not as constants: `eager_captures`
+        # pairs them, in order of first use. Graphs nested in it capture through it.
+        self.captures_as_inputs = False
+        self.eager_captures: list[tuple[Tensor, SymbolicTensor]] = []
 
     # -- being the current graph -----------------------------------------------------------
     @contextlib.contextmanager
@@ -322,6 +186,12 @@ class Graph(GraphState):
             observe_operation(op)
         return op.outputs if op_def.multi_output else op.outputs[0]
 
+    def input_for(self, value: Any) -> Any:
+        """What stands for ``value`` (a tensor or variable) as an input of ops of this graph:
+        a graph tensor of this graph, a capture of an enclosing graph's or an eager tensor
+        (an input in a function's graph, else a constant), or the variable itself."""
+        return self._as_input(value)
+
     def _as_input(self, value: Any) -> Any:
         if isinstance(value, SymbolicTensor):
             if value.op.graph is self:
@@ -333,7 +203,15 @@ class Graph(GraphState):
             )
         if isinstance(value, Variable):
             return value  # read live when the graph runs (ReadVariableOp)
-        return self.capture(value)
+        return captures.eager_input(self, value)
+
+    def traces_function(self) -> bool:
+        """Whether this graph is (or is nested in) a function being traced."""
+        return captures.function_graph(self) is not None
+
+    def literal(self, value: Tensor, live: Any = None) -> SymbolicTensor:
+        """A value converted while a function is traced (see ``captures.literal``)."""
+        return captures.literal(self, value, live)
 
     def capture(self, value: Tensor, name: str | None = None) -> SymbolicTensor:
         """An eager tensor as a constant of this graph (one Const op per captured tensor)."""
@@ -368,8 +246,8 @@ class Graph(GraphState):
             return internal
 
     def captured(self, value: Tensor) -> Tensor:
-        """The constant that stands for eager tensor ``value`` in this graph (``value`` itself
-        if it was never captured)."""
+        """The constant (or, in a function's graph, the input) that stands for eager tensor
+        ``value`` in this graph (``value`` itself if it was never captured)."""
         found = self._captures.get(id(value))
         return value if found is None else found[1]
 
@@ -402,7 +280,7 @@ class Graph(GraphState):
         return f"<retrograd.Graph with {len(self._operations)} operations>"
 
 
-def _unfed_placeholder(dtype, shape):
+def _unfed_placeholder(dtype, shape, value=None):
     raise InvalidArgumentError(
         f"You must feed a value for a placeholder tensor with dtype {dtype.name} and shape {shape}"
     )
@@ -416,7 +294,7 @@ _Const = define_op(
 _Placeholder = define_op(
     "Placeholder",
     _unfed_placeholder,
-    shape_fn=lambda metas, dtype, shape: [(shape, dtype.as_numpy_dtype)],
+    shape_fn=lambda metas, dtype, shape, value=None: [(shape, dtype.as_numpy_dtype)],
 )
 no_gradient("Const")
 no_gradient("Placeholder")

@@ -72,8 +72,8 @@ def _run(
     arrays = []
     for i, (value, m) in enumerate(zip(inputs, metas)):
         op = getattr(value, "op", None)
-        if op is not None and op.type == "Const":  # a constant: run with its real value
-            arrays.append(op.get_attr("value"))
+        if op is not None and op.type in ("Const", "Placeholder") and "value" in op._attrs:
+            arrays.append(op.get_attr("value"))  # a constant or captured tensor: its value
             continue
         if m.shape is None:
             raise ValueError(

@@ -26,7 +26,8 @@ from retrograd.core import nest
 from retrograd.core.execute import context
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
-from retrograd.graph.graph import Graph, SymbolicTensor, creation_order
+from retrograd.graph.graph import Graph, SymbolicTensor
+from retrograd.graph.graph_tensors import creation_order
 from retrograd.ops import array_ops
 
 __all__ = ["gradients"]

@@ -1,0 +1,172 @@
+"""Graph tensors and operations: what a graph holds before it runs.
+
+A ``SymbolicTensor`` stands where an eager tensor stands, its ``_value`` a ``TensorMeta``
+(shape with unknown dimensions, dtype), so op functions that read ``x._value.shape`` work
+on both; it refuses, with a message saying what to use instead, every use that needs a
+value (``bool``, ``len``, iteration, NumPy). A ``GraphOperation`` is an eager record plus
+its graph, op definition and creation index.
+
+>>> import numpy as np
+>>> meta = TensorMeta((None, 3), np.float32)
+>>> meta.shape, meta.size
+((None, 3), None)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from retrograd.core.execute import Operation
+from retrograd.core.shapes import TensorShape
+from retrograd.core.tensor import Tensor
+
+if TYPE_CHECKING:
+    from retrograd.graph.graph import Graph
+
+__all__ = ["TensorMeta", "SymbolicTensor", "GraphOperation", "creation_order"]
+
+
+class TensorMeta:
+    """What is known of a graph tensor before it runs: its shape (``None`` for an unknown
+    dimension, or for an unknown rank) and its NumPy dtype.
+
+    It stands where an eager tensor holds its array, so op functions that read
+    ``x._value.shape``, ``.dtype`` or ``.ndim`` work on graph tensors unchanged.
+    """
+
+    __slots__ = ("shape", "dtype", "_tensor_name")
+
+    def __init__(self, shape: tuple | None, dtype: np.dtype) -> None:
+        self.shape = None if shape is None else tuple(None if d is None else int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self._tensor_name = "a graph tensor"
+
+    @property
+    def ndim(self) -> int:
+        if self.shape is None:
+            raise ValueError(
+                f"The rank of {self._tensor_name} is unknown; this op needs it. Give the "
+                f"placeholder a shape (None marks an unknown dimension)."
+            )
+        return len(self.shape)
+
+    @property
+    def size(self) -> int | None:
+        if self.shape is None or None in self.shape:
+            return None
+        return math.prod(self.shape)
+
+    def __repr__(self) -> str:
+        return f"TensorMeta(shape={self.shape}, dtype={self.dtype})"
+
+
+class SymbolicTensor(Tensor):
+    """A graph tensor: the output ``value_index`` of ``op``; its value exists only when run."""
+
+    __slots__ = ("op", "value_index")
+
+    def __init__(self, meta: TensorMeta, op: GraphOperation, value_index: int) -> None:
+        self._value = meta
+        self.op = op
+        self.value_index = value_index
+        meta._tensor_name = f"'{self.name}'"
+
+    @property
+    def graph(self) -> Graph:
+        return self.op.graph
+
+    @property
+    def name(self) -> str:
+        return f"{self.op.name}:{self.value_index}"
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    def numpy(self):
+        raise AttributeError(
+            f"Symbolic tensor {self.name} has no value until it runs: use Session.run or "
+            f"Tensor.eval(session=...), or run eagerly"
+        )
+
+    def eval(self, feed_dict: dict | None = None, session: Any = None) -> Any:
+        """Runs the graph to compute this tensor (TF1): ``session.run(self, feed_dict)``."""
+        from retrograd.graph.session import get_default_session
+
+        session = session or get_default_session()
+        if session is None:
+            raise ValueError(
+                "Cannot evaluate tensor using `eval()`: No default session is registered. Use "
+                "`with compat.v1.Session():` or pass session=sess."
+            )
+        return session.run(self, feed_dict)
+
+    def _refuse(self, what: str, instead: str) -> TypeError:
+        return TypeError(
+            f"Using a symbolic tensor ({self.name}) {what} is not allowed: its value is not "
+            f"known while the graph is built. {instead}"
+        )
+
+    def __bool__(self) -> bool:
+        raise self._refuse("as a Python bool", "Use retrograd.cond for a conditional, or "
+                           "retrograd.while_loop for a loop.")  # fmt: skip
+
+    def __iter__(self):
+        raise self._refuse("as a Python iterable", "Use retrograd.unstack, or "
+                           "retrograd.while_loop to loop over it.")  # fmt: skip
+
+    def __len__(self) -> int:
+        raise self._refuse("with len()", "Use x.shape for shape information.")
+
+    def __index__(self) -> int:
+        raise self._refuse("as a Python index", "Use it as a tensor argument instead.")
+
+    def __float__(self) -> float:
+        raise self._refuse("as a Python float", "Evaluate it with Session.run first.")
+
+    def __int__(self) -> int:
+        raise self._refuse("as a Python int", "Evaluate it with Session.run first.")
+
+    def __array__(self, dtype: Any = None, copy: Any = None):
+        raise self._refuse("as a NumPy array", "Evaluate it with Session.run first.")
+
+    def __format__(self, format_spec: str) -> str:
+        return format(repr(self), format_spec)
+
+    def __repr__(self) -> str:
+        return f"<retrograd.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        raise TypeError(f"Symbolic tensor {self.name} cannot be pickled")
+
+
+class GraphOperation(Operation):
+    """An operation in a graph: an eager record's interface plus ``graph`` and ``op_def``."""
+
+    __slots__ = ("graph", "op_def", "_index", "gradient_override", "control_inputs")
+
+    # The gradient name a gradient_override_map gave it: tf.gradients uses that gradient,
+    # GradientTape ignores it (as in TensorFlow).
+    gradient_override: str | None
+
+    def run(self, feed_dict: dict | None = None, session: Any = None) -> None:
+        """Runs this operation (and what it needs) in ``session`` (TF1's ``Operation.run``)."""
+        from retrograd.graph.session import get_default_session
+
+        (session or get_default_session()).run(self, feed_dict)
+
+    def values(self) -> tuple:
+        return self.outputs
+
+    def __repr__(self) -> str:
+        return f"<retrograd.Operation '{self.name}' type={self.type}>"
+
+
+def creation_order(op: GraphOperation) -> int:
+    """Orders graph operations by creation, across graphs: an op comes after its inputs'."""
+    return op._index

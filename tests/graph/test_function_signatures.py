@@ -1,0 +1,86 @@
+"""Which calls share a trace: input signatures with unknown dimensions, reduce_retracing,
+the retracing warning, concrete functions, and methods (a trace per instance)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import retrograd as tf
+
+
+def test_one_trace_serves_every_batch_size_under_a_signature_with_none():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def f(x):
+        return tf.reduce_sum(x * 2.0, axis=1)
+
+    for batch in (1, 4, 7):
+        x = np.arange(batch * 3, dtype=np.float32).reshape(batch, 3)
+        np.testing.assert_allclose(f(tf.constant(x)).numpy(), (x * 2).sum(axis=1))
+    assert f.experimental_get_tracing_count() == 1
+    concrete = f.get_concrete_function()
+    assert concrete.inputs[0].shape.as_list() == [None, 3]
+    with pytest.raises(TypeError, match="incompatible with input_signature"):
+        f(tf.zeros([2, 4]))
+
+
+def test_reduce_retracing_relaxes_the_shapes_after_a_retrace():
+    @tf.function(reduce_retracing=True)
+    def f(x):
+        return tf.reduce_sum(x)
+
+    for n in (2, 3, 4, 5):
+        assert f(tf.ones([n])).numpy() == n
+    assert f.experimental_get_tracing_count() == 2  # [2], then [None] for all others
+    assert f.get_concrete_function(tf.zeros([9])).inputs[0].shape.as_list() == [None]
+    f(tf.ones([2, 2]))  # another rank: traced apart, then relaxed within that rank
+    f(tf.ones([3, 2]))
+    f(tf.ones([4, 5]))  # [2, 2], then [None, 2], then [None, None]
+    assert f.experimental_get_tracing_count() == 5
+    assert f.get_concrete_function(tf.ones([6, 7])).inputs[0].shape.as_list() == [None, None]
+
+
+def test_more_than_five_traces_warn_about_retracing():
+    @tf.function
+    def g(x):
+        return x * 2.0
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for n in range(5):
+            g(tf.zeros([n]))
+        assert not caught
+        g(tf.zeros([5]))
+    assert "traced 6 times" in str(caught[0].message)
+    assert "reduce_retracing=True" in str(caught[0].message)
+
+
+def test_a_method_is_traced_per_instance():
+    class Model:
+        def __init__(self, scale):
+            self.scale = scale
+
+        @tf.function
+        def apply(self, x):
+            return x * self.scale
+
+    a, b = Model(2.0), Model(3.0)
+    assert a.apply(tf.constant(1.0)).numpy() == 2.0
+    assert b.apply(tf.constant(1.0)).numpy() == 3.0
+    assert a.apply(tf.constant(5.0)).numpy() == 10.0
+    assert a.apply.experimental_get_tracing_count() == 1
+    assert b.apply.experimental_get_tracing_count() == 1
+    assert Model.apply.experimental_get_tracing_count() == 0
+    assert a.apply is a.apply
+
+
+def test_jit_compile_is_accepted_and_unknown_options_are_refused():
+    @tf.function(jit_compile=True)
+    def f(x):
+        return x * 2.0
+
+    assert f(tf.constant(1.0)).numpy() == 2.0
+    with pytest.raises(TypeError, match="experimental_compile_everything"):
+        tf.function(lambda x: x, experimental_compile_everything=True)
