@@ -154,6 +154,7 @@ from retrograd.checking.tracing import Trace, trace
 from retrograd import bitwise, debugging, linalg, math, nn, keras, test
 from retrograd import random
 from retrograd.keras import optimizers
+from retrograd.training.module import Module
 
 newaxis = None
 
@@ -167,6 +168,7 @@ __all__ = [
     "GradientCheckError",
     "GradientTape",
     "Graph",
+    "Module",
     "NotDifferentiable",
     "RegisterForward",
     "RegisterGradient",

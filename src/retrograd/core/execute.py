@@ -190,6 +190,7 @@ class _Context:
     ``variable_watchers``: lists collecting the trainable variables read (custom_gradient).
     ``rule_depth`` and ``backward_pass``: whether a gradient function is running, and which
     backward walk (numbered from 1) is, so tools can tell gradient work from the program.
+    ``eager_scope``: the name scope entered in eager mode, which prefixes variable names.
     """
 
     __slots__ = (
@@ -201,6 +202,7 @@ class _Context:
         "variable_watchers",
         "rule_depth",
         "backward_pass",
+        "eager_scope",
     )
 
     def __init__(self) -> None:
@@ -212,6 +214,7 @@ class _Context:
         self.variable_watchers: list[list] = []
         self.rule_depth = 0  # gradient functions running now (nested walks count again)
         self.backward_pass = 0  # the number of the backward walk running now; 0: none
+        self.eager_scope = ""  # the eager name scope ("outer/inner/"), prefixing variable names
 
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)
