@@ -46,6 +46,7 @@ PUBLIC_NAMESPACES = [
     "retrograd.optimizers",
     "retrograd.random",
     "retrograd.test",
+    "retrograd.train",
 ]
 
 

@@ -155,6 +155,7 @@ from retrograd import bitwise, debugging, linalg, math, nn, keras, test
 from retrograd import random
 from retrograd.keras import optimizers
 from retrograd.training.module import Module
+from retrograd.training import train_namespace as train
 
 newaxis = None
 
@@ -162,6 +163,8 @@ __version__ = "0.1.0"
 
 # `import retrograd.optimizers` keeps working: TensorFlow 2's `tf.optimizers` is the Keras one.
 _sys.modules[__name__ + ".optimizers"] = optimizers
+# `tf.train` (checkpoints) lives in the training package; `import retrograd.train` works too.
+_sys.modules[__name__ + ".train"] = train
 
 __all__ = [
     "DType",
@@ -316,6 +319,7 @@ __all__ = [
     "tensor_scatter_nd_update",
     "tensordot",
     "test",
+    "train",
     "tile",
     "trace",
     "transpose",

@@ -49,6 +49,8 @@ MODULES: dict[str, str] = {
     "tensorflow.nn": "retrograd.nn",
     "tensorflow.random": "retrograd.random",
     "tensorflow.test": "retrograd.test",
+    # issue 12 (Keras, checkpoints, tf.data): one block, kept last
+    "tensorflow.train": "retrograd.train",
 }
 
 _TF1_MODULES = {"tensorflow": "retrograd.compat.v1"}

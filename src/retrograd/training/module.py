@@ -71,6 +71,8 @@ class Module:
 
     # Attributes never walked when collecting variables and submodules.
     _TF_MODULE_IGNORED_PROPERTIES: frozenset[str] = frozenset()
+    # Bookkeeping of the module itself, never walked.
+    _INTERNAL_PROPERTIES: frozenset[str] = frozenset({"_checkpoint_pending"})
 
     def __init__(self, name: str | None = None) -> None:
         if name is None:
@@ -83,6 +85,18 @@ class Module:
         self._name = name
         outer = context.eager_scope if context.graph is None else ""
         self._name_scope = ModuleNameScope(outer + name + "/")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if self.__dict__.get("_checkpoint_pending"):
+            self._track_child(name, value)
+
+    def _track_child(self, name: str, value: Any) -> None:
+        """Gives a new child the values a checkpoint restored for it before it existed."""
+        if self.__dict__.get("_checkpoint_pending"):
+            from retrograd.training.checkpoint import restore_deferred
+
+            restore_deferred(self, name, value)
 
     @property
     def name(self) -> str:
@@ -164,7 +178,7 @@ def flatten_module(module: Module, predicate: Callable[[Any], bool]) -> Iterator
     while queue:
         current = queue.pop(0)
         found_modules = []
-        ignored = getattr(current, "_TF_MODULE_IGNORED_PROPERTIES", frozenset())
+        ignored = current._TF_MODULE_IGNORED_PROPERTIES | Module._INTERNAL_PROPERTIES
         attributes = vars(current)
         for key in sorted(attributes):
             if key in ignored:

@@ -22,14 +22,19 @@ import numpy as np
 
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import dtypes
-from retrograd.core.tensor import convert_to_tensor
+from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad"]
 
 
 class Optimizer(abc.ABC):
-    """Base class: validates gradients, keeps per-variable slots, counts ``iterations``."""
+    """Base class: validates gradients, keeps per-variable slots, counts ``iterations``.
+
+    Slots (Adam's moments, momentum) are non-trainable variables keyed by the variable they
+    belong to (its identity, not its ``id()``), so a copied optimizer keeps them with its
+    copied variables, and a checkpoint saves and restores them by the variable's path.
+    """
 
     _slot_names: tuple[str, ...] = ()
 
@@ -37,7 +42,10 @@ class Optimizer(abc.ABC):
         self.learning_rate = learning_rate
         self.name = name
         self.iterations = Variable(0, trainable=False, dtype=dtypes.int64, name="iteration")
-        self._slots: dict[int, tuple[Variable, dict[str, np.ndarray]]] = {}
+        self._slots: dict[Reference, dict[str, Variable]] = {}
+        # Slot values restored from a checkpoint before the slot existed (created on the
+        # variable's first update), keyed like ``_slots``.
+        self._pending_slots: dict[Reference, dict[str, np.ndarray]] = {}
 
     def _current_learning_rate(self) -> float:
         """The learning rate: a number, a callable of no argument, or a schedule of the step."""
@@ -53,12 +61,50 @@ class Optimizer(abc.ABC):
     def _initial_slot(self, name: str, value: np.ndarray) -> np.ndarray:
         return np.zeros_like(value)
 
-    def _slots_for(self, variable: Variable) -> dict[str, np.ndarray]:
-        entry = self._slots.get(id(variable))
-        if entry is None:
-            slots = {n: self._initial_slot(n, variable._value) for n in self._slot_names}
-            entry = self._slots[id(variable)] = (variable, slots)
-        return entry[1]
+    def _slots_for(self, variable: Variable) -> dict[str, Variable]:
+        key = Reference(variable)
+        slots = self._slots.get(key)
+        if slots is None:
+            pending = self._pending_slots.pop(key, {})
+            base = variable.name.split(":")[0].replace("/", "_")
+            slots = self._slots[key] = {
+                n: Variable(
+                    pending[n] if n in pending else self._initial_slot(n, variable._value),
+                    trainable=False,
+                    name=f"{self.name}/{base}_{n}",
+                )
+                for n in self._slot_names
+            }
+        return slots
+
+    def slot_variables(self) -> list[tuple[Variable, str, Variable]]:
+        """``(variable, slot name, slot variable)`` for every slot created so far."""
+        return [
+            (key.deref(), name, slot)
+            for key, slots in self._slots.items()
+            for name, slot in slots.items()
+        ]
+
+    def restore_slot(self, variable: Variable, name: str, value: np.ndarray, path: str) -> None:
+        """Sets ``variable``'s slot ``name`` (now, or when the slot is created); ``path``
+        names the slot in errors."""
+        if name not in self._slot_names:
+            raise ValueError(
+                f"{self.name}: checkpoint value {path!r} is a {name!r} slot, but this "
+                f"optimizer keeps only {list(self._slot_names)}"
+            )
+        value = np.asarray(value)
+        if value.shape != variable._value.shape or value.dtype != variable._value.dtype:
+            raise ValueError(
+                f"{self.name}: checkpoint value {path!r} is {value.dtype}{list(value.shape)} but "
+                f"its variable '{variable.name}' is {variable._value.dtype}"
+                f"{list(variable._value.shape)}"
+            )
+        slots = self._slots.get(Reference(variable))
+        if slots is not None:
+            slots[name].assign(value)
+        else:
+            self._pending_slots.setdefault(Reference(variable), {})[name] = value
 
     def apply_gradients(
         self, grads_and_vars: Iterable[tuple[Any, Variable]], name: str | None = None
@@ -98,9 +144,11 @@ class Optimizer(abc.ABC):
         step = int(self.iterations.numpy()) + 1
         for g, variable in updates:
             dt = variable._value.dtype.type
-            variable.assign(
-                self._update(variable._value, g, dt(lr), dt(step), self._slots_for(variable), dt)
-            )
+            slots = self._slots_for(variable)
+            arrays = {n: slot._value for n, slot in slots.items()}
+            variable.assign(self._update(variable._value, g, dt(lr), dt(step), arrays, dt))
+            for n, slot in slots.items():
+                slot._value = arrays[n]  # arrays are never mutated in place: sharing is safe
         self.iterations.assign_add(1)
         return self.iterations
 
@@ -132,7 +180,8 @@ class Optimizer(abc.ABC):
         """The variable's new value from its gradient ``g`` (``slots`` updated in place)."""
 
     def variables(self) -> list[Any]:
-        return [self.iterations]
+        """The optimizer's state: ``iterations``, then every slot variable."""
+        return [self.iterations] + [slot for _, _, slot in self.slot_variables()]
 
 
 class SGD(Optimizer):
