@@ -156,6 +156,7 @@ from retrograd import random
 from retrograd.keras import optimizers
 from retrograd.training.module import Module
 from retrograd.training import train_namespace as train
+from retrograd import data
 
 newaxis = None
 
@@ -217,6 +218,7 @@ __all__ = [
     "cosh",
     "cumsum",
     "custom_gradient",
+    "data",
     "debugging",
     "divide",
     "double",

@@ -51,6 +51,18 @@ MODULES: dict[str, str] = {
     "tensorflow.test": "retrograd.test",
     # issue 12 (Keras, checkpoints, tf.data): one block, kept last
     "tensorflow.train": "retrograd.train",
+    "tensorflow.data": "retrograd.data",
+    "tensorflow.keras.activations": "retrograd.keras.activations",
+    "tensorflow.keras.backend": "retrograd.keras.backend",
+    "tensorflow.keras.callbacks": "retrograd.keras.callbacks",
+    "tensorflow.keras.initializers": "retrograd.keras.initializers",
+    "tensorflow.keras.layers": "retrograd.keras.layers",
+    "tensorflow.keras.losses": "retrograd.keras.losses",
+    "tensorflow.keras.metrics": "retrograd.keras.metrics",
+    "tensorflow.keras.models": "retrograd.keras.models",
+    "tensorflow.keras.optimizers.schedules": "retrograd.keras.schedules",
+    "tensorflow.keras.regularizers": "retrograd.keras.regularizers",
+    "tensorflow.keras.utils": "retrograd.keras.utils",
 }
 
 _TF1_MODULES = {"tensorflow": "retrograd.compat.v1"}

@@ -191,6 +191,8 @@ class _Context:
     ``rule_depth`` and ``backward_pass``: whether a gradient function is running, and which
     backward walk (numbered from 1) is, so tools can tell gradient work from the program.
     ``eager_scope``: the name scope entered in eager mode, which prefixes variable names.
+    ``layer_training``: the ``training=`` of the outermost Keras layer call running now,
+    which inner layers called without one inherit (None outside any call).
     """
 
     __slots__ = (
@@ -203,6 +205,7 @@ class _Context:
         "rule_depth",
         "backward_pass",
         "eager_scope",
+        "layer_training",
     )
 
     def __init__(self) -> None:
@@ -215,6 +218,7 @@ class _Context:
         self.rule_depth = 0  # gradient functions running now (nested walks count again)
         self.backward_pass = 0  # the number of the backward walk running now; 0: none
         self.eager_scope = ""  # the eager name scope ("outer/inner/"), prefixing variable names
+        self.layer_training: Any = None  # the `training` flag of the Keras layer call running
 
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)
