@@ -187,7 +187,11 @@ class Plan:
             return exprs[key]
 
         params = [expr(t) for t in self.feeds]
-        ops = [op for op in self.ops if id(op.outputs[0]) not in same] if same else self.ops
+        ops = (
+            [op for op in self.ops if not (op.outputs and id(op.outputs[0]) in same)]
+            if same
+            else self.ops
+        )
         last_use = {id(resolve(v)): op for op in ops for v in op.inputs}
         kept = {id(resolve(t)) for t in self.outputs}
         caller_owned = kept | {id(t) for t in self.feeds}  # never written into

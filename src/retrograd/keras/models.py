@@ -47,6 +47,38 @@ def _topological_nodes(outputs: list[KerasTensor]) -> list[Node]:
     return order
 
 
+def _layers_by_depth(nodes: list[Node], outputs: list[KerasTensor]) -> list[Layer]:
+    """Keras' order of a functional model's layers: by decreasing depth (distance from the
+    outputs), ties in the order a depth-first walk from the outputs finishes them; each
+    ``Input``'s layer comes just before its first consumer."""
+    entries: list[Any] = []
+    placed: set[int] = set()
+    for node in nodes:
+        for t in node.inputs():
+            if t.node is None and id(t.input_layer) not in placed:
+                placed.add(id(t.input_layer))
+                entries.append(t.input_layer)
+        entries.append(node)
+    for t in outputs:
+        if t.node is None and id(t.input_layer) not in placed:
+            placed.add(id(t.input_layer))
+            entries.append(t.input_layer)
+    depth: dict[int, int] = {}
+    for node in reversed(nodes):
+        below = depth.get(id(node), 0) + 1
+        for t in node.inputs():
+            producer = t.node if t.node is not None else t.input_layer
+            depth[id(producer)] = max(depth.get(id(producer), 0), below)
+    ordered = sorted(range(len(entries)), key=lambda i: -depth.get(id(entries[i]), 0))
+    layers: list[Layer] = []
+    for i in ordered:
+        entry = entries[i]
+        layer = entry if isinstance(entry, InputLayer) else entry.layer
+        if layer not in layers:
+            layers.append(layer)
+    return layers
+
+
 class Model(Trainer, Layer):
     """A layer that can be trained: ``Model(inputs, outputs)`` for the functional API, or a
     subclass that defines ``call`` (and creates its layers in ``__init__``)."""
@@ -107,16 +139,17 @@ class Model(Trainer, Layer):
                     f"`inputs`: {missing}"
                 )
         self._input_layers = [t.input_layer for t in flat_inputs]
-        for node in self._nodes:
-            if node.layer not in self._sublayers:
-                self._sublayers.append(node.layer)
+        self._ordered_layers = _layers_by_depth(self._nodes, flat_outputs)
+        for layer in self._ordered_layers:
+            if not isinstance(layer, InputLayer) and layer not in self._sublayers:
+                self._sublayers.append(layer)
         self.built = True
 
     @property
     def layers(self) -> list[Layer]:
         """The model's layers (a functional model's ``InputLayer``s first)."""
         if self._functional:
-            return self._input_layers + list(self._sublayers)
+            return list(self._ordered_layers)
         return list(self._sublayers)
 
     def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
@@ -287,6 +320,7 @@ class Sequential(Model):
     def __init__(self, layers: list | None = None, trainable: bool = True, name=None):
         super().__init__(name=name or backend.unique_name("sequential"), trainable=trainable)
         self._input_batch_shape = None
+        self._input_dtype = None
         for layer in layers or []:
             self.add(layer)
 
@@ -297,6 +331,7 @@ class Sequential(Model):
             if self._sublayers:
                 raise ValueError("Sequential: an Input must come first")
             self._input_batch_shape = layer.batch_shape
+            self._input_dtype = layer.output.dtype
             return
         if not isinstance(layer, Layer):
             raise TypeError(
@@ -320,7 +355,7 @@ class Sequential(Model):
     def _build_symbolic(self) -> None:
         from retrograd.keras.layers.base import Input
 
-        x = Input(batch_shape=self._input_batch_shape)
+        x = Input(batch_shape=self._input_batch_shape, dtype=self._input_dtype)
         for layer in self._sublayers:
             x = layer(x)
         self.built = True

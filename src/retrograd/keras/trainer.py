@@ -411,8 +411,6 @@ class Trainer:
         for step, data in enumerate(_Batches(x, None, None, batch_size)):
             if steps is not None and step >= steps:
                 break
-            if not _is_dataset(x):
-                data = data[0]
             outputs.append(nest.map_structure(np.asarray, self.predict_step(data)))
         if not outputs:
             raise ValueError("predict: the data yielded no batch")

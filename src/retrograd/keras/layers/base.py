@@ -125,7 +125,7 @@ class Layer(Module):
     # -- tracking ------------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
         Module.__setattr__(self, name, value)
-        if name.startswith("_") and name in Layer._TF_MODULE_IGNORED_PROPERTIES:
+        if name in type(self)._TF_MODULE_IGNORED_PROPERTIES:
             return
         sublayers = self.__dict__.get("_sublayers")
         if sublayers is None:
