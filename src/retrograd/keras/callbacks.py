@@ -92,7 +92,11 @@ class CallbackList:
         if hook not in _HOOKS:
             raise AttributeError(hook)
 
+        takes_index = "epoch" in hook or "batch" in hook
+
         def call(*args: Any) -> None:
+            if len(args) == (1 if takes_index else 0):
+                args = (*args, {})  # hooks always receive logs, as in Keras
             for callback in self.callbacks:
                 getattr(callback, hook)(*args)
 
