@@ -93,3 +93,50 @@ def test_float64_variables_update_in_float64():
     rg.optimizers.Adam(0.1).apply_gradients([(rg.constant(np.array([0.5])), w)])
     assert w.dtype == rg.float64
     np.testing.assert_allclose(w.numpy(), [0.9], atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        "SGD(0.1)",
+        "SGD(0.1, momentum=0.9, nesterov=True)",
+        "Adam(0.05)",
+        "Adam(0.05, amsgrad=True)",
+        "RMSprop(0.01, momentum=0.5, centered=True)",
+        "Adagrad(0.1)",
+    ],
+)
+def test_apply_gradients_inside_a_function_matches_eager(config):
+    def run(compiled):
+        optimizer = eval(f"rg.optimizers.{config}")
+        w = rg.Variable([[0.5, -1.0], [2.0, 0.25]])
+        x = rg.constant([[1.0, 2.0], [-1.0, 0.5]])
+
+        def step():
+            with rg.GradientTape() as tape:
+                loss = rg.reduce_sum(rg.square(rg.matmul(x, w) - 1.0))
+            optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+            return loss
+
+        step = rg.function(step) if compiled else step
+        for _ in range(4):
+            step()
+        return w.numpy(), int(optimizer.iterations.numpy())
+
+    (eager, n_eager), (traced, n_traced) = run(False), run(True)
+    assert n_eager == n_traced == 4
+    np.testing.assert_allclose(traced, eager, rtol=1e-6, atol=1e-7)
+
+
+def test_schedules_inside_a_function_are_a_clear_error():
+    optimizer = rg.optimizers.SGD(lambda: 0.1)
+    w = rg.Variable(1.0)
+
+    @rg.function
+    def step():
+        with rg.GradientTape() as tape:
+            loss = w * w
+        optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+
+    with pytest.raises(NotImplementedError, match="learning rate"):
+        step()

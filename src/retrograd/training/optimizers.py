@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import inspect
+from types import SimpleNamespace
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -23,9 +24,16 @@ import numpy as np
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import dtypes
 from retrograd.core.tensor import Reference, convert_to_tensor
+from retrograd.core.execute import context
 from retrograd.core.variables import Variable
+from retrograd.ops import math_ops
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad"]
+
+_NUMPY = SimpleNamespace(sqrt=np.sqrt, square=np.square, maximum=np.maximum, pow=np.power)
+_OPS = SimpleNamespace(
+    sqrt=math_ops.sqrt, square=math_ops.square, maximum=math_ops.maximum, pow=math_ops.pow
+)
 
 
 class Optimizer(abc.ABC):
@@ -115,6 +123,8 @@ class Optimizer(abc.ABC):
         """
         updates = []
         pairs = list(grads_and_vars)
+        if context.graph is not None:
+            return self._apply_in_graph(pairs)
         for i, (grad, variable) in enumerate(pairs):
             if not isinstance(variable, Variable):
                 raise TypeError(
@@ -146,9 +156,53 @@ class Optimizer(abc.ABC):
             dt = variable._value.dtype.type
             slots = self._slots_for(variable)
             arrays = {n: slot._value for n, slot in slots.items()}
-            variable.assign(self._update(variable._value, g, dt(lr), dt(step), arrays, dt))
+            new = self._update(variable._value, g, dt(lr), dt(step), arrays, dt, _NUMPY)
+            variable.assign(new)
             for n, slot in slots.items():
                 slot._value = arrays[n]  # arrays are never mutated in place: sharing is safe
+        self.iterations.assign_add(1)
+        return self.iterations
+
+    def _apply_in_graph(self, pairs: list[tuple[Any, Variable]]) -> Variable:
+        """``apply_gradients`` while a function is traced: the same formulas as graph ops,
+        assigned each time the function runs."""
+        lr = self.learning_rate
+        if callable(lr):
+            raise NotImplementedError(
+                f"{self.name}.apply_gradients inside a traced function: a callable learning "
+                f"rate (or schedule) is not supported there; call it eagerly"
+            )
+        present = [(g, v) for g, v in pairs if g is not None]
+        if pairs and not present:
+            raise ValueError(
+                f"{self.name}.apply_gradients: no gradients provided for any variable "
+                f"{[v.name for _, v in pairs]}"
+            )
+        step_value = math_ops.cast(self.iterations.read_value() + 1, dtypes.float32)
+        for i, (grad, variable) in enumerate(present):
+            if not isinstance(variable, Variable):
+                raise TypeError(
+                    f"{self.name}.apply_gradients: pair {i} has a "
+                    f"{type(variable).__name__}, not a Variable"
+                )
+            dtype = variable._value.dtype
+            g = math_ops.cast(convert_to_tensor(grad), variable.dtype)
+            if not g.shape.is_compatible_with(variable._value.shape):
+                raise ValueError(
+                    f"{self.name}.apply_gradients: gradient {i} has shape {g.shape} but "
+                    f"variable '{variable.name}' has shape {tuple(variable.shape)}"
+                )
+            slots = self._slots_for(variable)
+            values = {n: slot.read_value() for n, slot in slots.items()}
+
+            def dt(value: Any, dtype: Any = dtype) -> Any:
+                return convert_to_tensor(np.asarray(value, dtype))
+
+            step = math_ops.cast(step_value, variable.dtype)
+            new = self._update(variable.read_value(), g, dt(lr), step, values, dt, _OPS)
+            variable.assign(new)
+            for n, slot in slots.items():
+                slot.assign(values[n])
         self.iterations.assign_add(1)
         return self.iterations
 
@@ -175,9 +229,13 @@ class Optimizer(abc.ABC):
 
     @abc.abstractmethod
     def _update(
-        self, value: np.ndarray, g: np.ndarray, lr: Any, step: Any, slots: dict, dt: type
-    ) -> np.ndarray:
-        """The variable's new value from its gradient ``g`` (``slots`` updated in place)."""
+        self, value: Any, g: Any, lr: Any, step: Any, slots: dict, dt: Callable, xp: Any
+    ) -> Any:
+        """The variable's new value from its gradient ``g`` (``slots`` updated in place).
+
+        Written once for both modes: eagerly the values are arrays, ``dt`` a NumPy scalar
+        type and ``xp`` NumPy; inside a traced function they are tensors, ``dt`` makes
+        constants and ``xp`` holds retrograd's ops."""
 
     def variables(self) -> list[Any]:
         """The optimizer's state: ``iterations``, then every slot variable."""
@@ -200,7 +258,7 @@ class SGD(Optimizer):
         self.momentum, self.nesterov = momentum, nesterov
         self._slot_names = ("momentum",) if momentum else ()
 
-    def _update(self, value, g, lr, step, slots, dt):
+    def _update(self, value, g, lr, step, slots, dt, xp):
         if not self.momentum:
             return value - g * lr
         m = slots["momentum"] = slots["momentum"] * dt(self.momentum) - g * lr
@@ -225,13 +283,17 @@ class Adam(Optimizer):
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
         self._slot_names = ("m", "v", "v_hat") if amsgrad else ("m", "v")
 
-    def _update(self, value, g, lr, step, slots, dt):
-        alpha = lr * np.sqrt(dt(1) - dt(self.beta_2) ** step) / (dt(1) - dt(self.beta_1) ** step)
+    def _update(self, value, g, lr, step, slots, dt, xp):
+        alpha = (
+            lr
+            * xp.sqrt(dt(1) - xp.pow(dt(self.beta_2), step))
+            / (dt(1) - xp.pow(dt(self.beta_1), step))
+        )
         m = slots["m"] = slots["m"] + (g - slots["m"]) * dt(1 - self.beta_1)
-        v = slots["v"] = slots["v"] + (np.square(g) - slots["v"]) * dt(1 - self.beta_2)
+        v = slots["v"] = slots["v"] + (xp.square(g) - slots["v"]) * dt(1 - self.beta_2)
         if self.amsgrad:
-            v = slots["v_hat"] = np.maximum(slots["v_hat"], v)
-        return value - m * alpha / (np.sqrt(v) + dt(self.epsilon))
+            v = slots["v_hat"] = xp.maximum(slots["v_hat"], v)
+        return value - m * alpha / (xp.sqrt(v) + dt(self.epsilon))
 
 
 class RMSprop(Optimizer):
@@ -254,17 +316,17 @@ class RMSprop(Optimizer):
             + (("average_gradient",) if centered else ())
         )
 
-    def _update(self, value, g, lr, step, slots, dt):
+    def _update(self, value, g, lr, step, slots, dt, xp):
         rho = dt(self.rho)
-        velocity = slots["velocity"] = rho * slots["velocity"] + dt(1 - self.rho) * np.square(g)
+        velocity = slots["velocity"] = rho * slots["velocity"] + dt(1 - self.rho) * xp.square(g)
         if self.centered:
             average = slots["average_gradient"] = (
                 rho * slots["average_gradient"] + dt(1 - self.rho) * g
             )
-            denominator = velocity - np.square(average) + dt(self.epsilon)
+            denominator = velocity - xp.square(average) + dt(self.epsilon)
         else:
             denominator = velocity + dt(self.epsilon)
-        increment = lr * g / np.sqrt(denominator)
+        increment = lr * g / xp.sqrt(denominator)
         if self.momentum > 0:
             increment = slots["momentum"] = dt(self.momentum) * slots["momentum"] + increment
         return value - increment
@@ -287,6 +349,6 @@ class Adagrad(Optimizer):
     def _initial_slot(self, name, value):
         return np.full_like(value, self.initial_accumulator_value)
 
-    def _update(self, value, g, lr, step, slots, dt):
-        accumulator = slots["accumulator"] = slots["accumulator"] + np.square(g)
-        return value - lr * g / np.sqrt(accumulator + dt(self.epsilon))
+    def _update(self, value, g, lr, step, slots, dt, xp):
+        accumulator = slots["accumulator"] = slots["accumulator"] + xp.square(g)
+        return value - lr * g / xp.sqrt(accumulator + dt(self.epsilon))

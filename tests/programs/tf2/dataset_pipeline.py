@@ -26,6 +26,9 @@ history = model.fit(dataset, epochs=3, verbose=0)
 print(" ".join(f"{v:.6f}" for v in history.history["loss"]))
 
 
+optimizer = tf.keras.optimizers.Adam(0.05)
+
+
 @tf.function
 def train_epoch(ds):
     total = tf.constant(0.0)
@@ -33,13 +36,13 @@ def train_epoch(ds):
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean(tf.square(model(x) - y))
         grads = tape.gradient(loss, model.trainable_variables)
-        for g, v in zip(grads, model.trainable_variables):
-            v.assign_sub(0.05 * g)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
         total += loss
     return total
 
 
-print(f"{float(train_epoch(dataset)):.6f}")
+print(f"{float(train_epoch(dataset)):.6f}", f"{float(train_epoch(dataset)):.6f}")
+print("iterations", int(optimizer.iterations.numpy()))
 print(np.round(model.get_weights()[0].ravel(), 6).tolist())
 
 numbers = tf.data.Dataset.range(10)
