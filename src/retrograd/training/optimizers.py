@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import abc
 import inspect
-from types import SimpleNamespace
 from collections.abc import Callable, Iterable
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import dtypes
-from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.execute import context
+from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import math_ops
 
