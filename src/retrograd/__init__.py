@@ -155,6 +155,8 @@ from retrograd import bitwise, debugging, linalg, math, nn, keras, test
 from retrograd import random
 from retrograd.keras import optimizers
 from retrograd.training.module import Module
+from retrograd.ops.array_ops import slice  # noqa: A004
+from retrograd.ops.debug_ops import Assert
 from retrograd.training import train_namespace as train
 from retrograd import data
 
@@ -168,6 +170,7 @@ _sys.modules[__name__ + ".optimizers"] = optimizers
 _sys.modules[__name__ + ".train"] = train
 
 __all__ = [
+    "Assert",
     "DType",
     "GradientCheckError",
     "GradientTape",
@@ -306,6 +309,7 @@ __all__ = [
     "sin",
     "sinh",
     "size",
+    "slice",
     "sort",
     "split",
     "sqrt",

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -259,6 +260,35 @@ def strided_slice(x: Any, index: Any, name: str | None = None) -> Tensor:
     return execute(
         _StridedSlice, (t,), {"index": normalize_index(index, tuple(t._value.shape))}, name
     )
+
+
+def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:  # noqa: A001
+    """The block of ``input_`` starting at ``begin`` with extent ``size`` (-1: to the end),
+    TensorFlow's ``tf.slice``; differentiable like indexing.
+
+    >>> import retrograd as rg
+    >>> rg.slice(rg.reshape(rg.range(12), [3, 4]), [1, 1], [-1, 2]).numpy().tolist()
+    [[5, 6], [9, 10]]
+    """
+    t = tensor_arg("Slice", input_, ANY, "input")
+    shape = tuple(t.shape.as_list())
+    begin = [int(b) for b in np.asarray(convert_to_tensor(begin)._value).ravel()]
+    size = [int(s) for s in np.asarray(convert_to_tensor(size)._value).ravel()]
+    if len(begin) != len(shape) or len(size) != len(shape):
+        raise InvalidArgumentError(
+            f"Slice: expected begin and size to have {len(shape)} entries (the input's rank), "
+            f"got begin={begin}, size={size}"
+        )
+    index = []
+    for i, (b, n, dim) in enumerate(zip(begin, size, shape)):
+        if n == -1:
+            n = dim - b
+        if dim is not None and not (0 <= b <= dim):
+            raise InvalidArgumentError(f"Slice: expected begin[{i}] in [0, {dim}], but got {b}")
+        if dim is not None and not (0 <= n <= dim - b):
+            raise InvalidArgumentError(f"Slice: expected size[{i}] in [0, {dim - b}], but got {n}")
+        index.append(builtins.slice(b, b + n))
+    return strided_slice(t, tuple(index), name)
 
 
 def strided_slice_grad(dy: Tensor, like: Any, index: tuple, name: str | None = None) -> Tensor:
