@@ -157,6 +157,7 @@ from retrograd.keras import optimizers
 from retrograd.training.module import Module
 from retrograd.ops.array_ops import slice  # noqa: A004
 from retrograd.ops.debug_ops import Assert
+from retrograd.graph.map_fn import map_fn, vectorized_map
 from retrograd.training import train_namespace as train
 from retrograd import data
 
@@ -264,6 +265,7 @@ __all__ = [
     "logical_and",
     "logical_not",
     "logical_or",
+    "map_fn",
     "math",
     "matmul",
     "maximum",
@@ -332,6 +334,7 @@ __all__ = [
     "truediv",
     "uint8",
     "unstack",
+    "vectorized_map",
     "where",
     "while_loop",
     "zeros",
