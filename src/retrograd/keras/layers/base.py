@@ -28,6 +28,7 @@ from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.keras import backend, initializers, regularizers, tf_ops
+from retrograd.graph import graph as graph_module
 from retrograd.training.module import Module, ModuleNameScope
 
 __all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor"]
@@ -119,7 +120,14 @@ class Layer(Module):
         self._build_shape: Any = None
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset(
-        {"_sublayers", "_trainable_own", "_non_trainable_own", "_regularized", "_call_losses"}
+        {
+            "_sublayers",
+            "_trainable_own",
+            "_non_trainable_own",
+            "_regularized",
+            "_call_losses",
+            "_call_arguments",
+        }
     )
 
     # -- tracking ------------------------------------------------------------------------
@@ -202,7 +210,8 @@ class Layer(Module):
         key, count = base, 1
         while key in self._weight_names:
             key, count = f"{base}_{count}", count + 1
-        with self._name_scope:
+        # Keras 3 names a weight by itself ("kernel"), whatever scope it is created in
+        with graph_module.name_scope(""):
             variable = Variable(init(shape, dtype=dtype), trainable=trainable, name=key)
         (self._trainable_own if trainable else self._non_trainable_own).append(variable)
         self._weight_names[key] = variable
@@ -284,10 +293,14 @@ class Layer(Module):
         return inputs
 
     def _accepts(self, argument: str) -> bool:
-        parameters = inspect.signature(self.call).parameters
-        return argument in parameters or any(
-            p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
-        )
+        """Whether ``call`` takes ``argument`` (looked up once per layer and argument)."""
+        cache = self.__dict__.setdefault("_call_arguments", {})
+        if argument not in cache:
+            parameters = inspect.signature(self.call).parameters
+            cache[argument] = argument in parameters or any(
+                p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
+            )
+        return cache[argument]
 
     def _cast_inputs(self, value: Any) -> Any:
         def cast(x: Any) -> Any:
