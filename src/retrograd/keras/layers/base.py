@@ -27,8 +27,8 @@ from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
-from retrograd.keras import backend, initializers, regularizers, tf_ops
 from retrograd.graph import graph as graph_module
+from retrograd.keras import backend, initializers, regularizers, tf_ops
 from retrograd.training.module import Module, ModuleNameScope
 
 __all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor"]
