@@ -199,3 +199,33 @@ def test_save_kill_restore_continue_matches_uninterrupted_training(tmp_path):
     net, opt = Net(), rg.optimizers.Adam(0.01)
     _train(net, opt, 8)
     assert second.stdout.split() == [v.numpy().tobytes().hex() for v in net.variables]
+
+
+def test_an_interrupted_save_leaves_the_previous_checkpoint_whole(tmp_path, monkeypatch):
+    v = rg.Variable([1.0, 2.0])
+    manager = rg.train.CheckpointManager(rg.train.Checkpoint(v=v), tmp_path, max_to_keep=1)
+    first = manager.save()
+    v.assign([5.0, 6.0])
+
+    def crash(*args, **kwargs):
+        raise KeyboardInterrupt("killed while writing")
+
+    monkeypatch.setattr(np, "savez", crash)
+    with pytest.raises(KeyboardInterrupt):
+        manager.save()
+    monkeypatch.undo()
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "ckpt-1.npz"]  # no temporary left
+    assert rg.train.latest_checkpoint(tmp_path) == first
+    w = rg.Variable([0.0, 0.0])
+    rg.train.Checkpoint(v=w).restore(first).assert_consumed()
+    assert w.numpy().tolist() == [1.0, 2.0]
+
+
+def test_no_module_of_retrograd_imports_pickle():
+    package = pathlib.Path(rg.__file__).parent
+    users = [
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if "import pickle" in path.read_text() or "from pickle" in path.read_text()
+    ]
+    assert users == []
