@@ -140,3 +140,12 @@ def test_schedules_inside_a_function_are_a_clear_error():
 
     with pytest.raises(NotImplementedError, match="learning rate"):
         step()
+
+
+def test_build_apply_and_variables_as_in_keras_3():
+    w = rg.Variable([1.0, 2.0])
+    adam = rg.optimizers.Adam(0.1)
+    adam.build([w])
+    assert [tuple(v.shape) for v in adam.variables] == [(), (2,), (2,)]
+    adam.apply([rg.constant([1.0, 1.0])], [w])
+    assert int(adam.iterations.numpy()) == 1 and w.numpy().tolist() != [1.0, 2.0]

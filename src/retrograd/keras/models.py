@@ -259,7 +259,7 @@ class Model(Trainer, Layer):
         trainable_bytes = sum(w._value.nbytes for w in self.trainable_weights)
         frozen = sum(int(np.prod(w._value.shape)) for w in self.non_trainable_weights)
         frozen_bytes = sum(w._value.nbytes for w in self.non_trainable_weights)
-        optimizer_vars = self.optimizer.variables() if self.optimizer is not None else []
+        optimizer_vars = self.optimizer.variables if self.optimizer is not None else []
         optimizer_count = sum(int(np.prod(v._value.shape)) for v in optimizer_vars)
         optimizer_bytes = sum(v._value.nbytes for v in optimizer_vars)
         total = trainable + frozen + optimizer_count

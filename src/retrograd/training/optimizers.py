@@ -237,9 +237,20 @@ class Optimizer(abc.ABC):
         type and ``xp`` NumPy; inside a traced function they are tensors, ``dt`` makes
         constants and ``xp`` holds retrograd's ops."""
 
+    @property
     def variables(self) -> list[Any]:
-        """The optimizer's state: ``iterations``, then every slot variable."""
+        """The optimizer's state: ``iterations``, then every slot variable (a property, as
+        in Keras 3)."""
         return [self.iterations] + [slot for _, _, slot in self.slot_variables()]
+
+    def build(self, var_list: Iterable[Variable]) -> None:
+        """Creates the slots of ``var_list`` now rather than on their first update."""
+        for variable in var_list:
+            self._slots_for(variable)
+
+    def apply(self, grads: Iterable[Any], trainable_variables: Iterable[Variable]) -> Variable:
+        """Keras 3's ``apply(grads, trainable_variables)``: ``apply_gradients`` of the pairs."""
+        return self.apply_gradients(zip(list(grads), list(trainable_variables)))
 
 
 class SGD(Optimizer):
