@@ -226,3 +226,13 @@ def test_progress_bar_on_a_terminal():
     assert "\x1b[1m3/3\x1b[0m" in out and "━" in out and "\r" in out
     assert "\x1b[32m" + "━" * 20 in out  # the finished bar is all green
     assert "step - loss: " in out and out.rstrip().endswith(tuple("0123456789"))
+
+
+def test_one_line_per_epoch_for_a_dataset_of_unknown_length(capsys):
+    x, y = _data(10)
+    dataset = rg.data.Dataset.from_tensor_slices((x, y)).filter(lambda a, b: True).batch(4)
+    model = _model()
+    model.compile("sgd", "mse")
+    model.fit(dataset, epochs=2, verbose=2)
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" - ")[0] for line in lines] == ["Epoch 1/2", "3/3", "Epoch 2/2", "3/3"]

@@ -129,6 +129,7 @@ class ProgbarLogger(Callback):
         super().__init__()
         self.verbose = verbose
         self._bar: Progbar | None = None
+        self._seen = 0
 
     def _mode(self) -> int:
         verbose = self.params.get("verbose", self.verbose)
@@ -143,13 +144,16 @@ class ProgbarLogger(Callback):
             print(f"Epoch {epoch + 1}/{self.params['epochs']}", flush=True)
 
     def on_train_batch_end(self, batch, logs=None):
+        self._seen = batch + 1
         if self._bar is not None and self._bar.verbose == 1:
             self._bar.update(batch + 1, list((logs or {}).items()), finalize=False)
 
     def on_epoch_end(self, epoch, logs=None):
         if self._bar is not None:
-            steps = self.params.get("steps") or self._bar.target or 0
-            self._bar.update(steps, list((logs or {}).items()), finalize=True)
+            if self._bar.target is None:  # a dataset of unknown length: now it is known
+                self._bar.target = self._seen
+                self.params["steps"] = self._seen
+            self._bar.update(self._seen, list((logs or {}).items()), finalize=True)
 
 
 class EarlyStopping(Callback):
