@@ -53,7 +53,9 @@ from retrograd.ops.nn_losses import (
     sparse_softmax_cross_entropy_with_logits,
 )
 from retrograd.ops.nn_ops import relu, softmax, softplus
-from retrograd.ops.pool_ops import avg_pool2d, max_pool2d
+from retrograd.ops.pad_ops import pad
+from retrograd.ops.pool_ops import avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
+from retrograd.ops.rearrange_ops import tile
 from retrograd.ops.reduction_ops import argmax, reduce_max, reduce_mean, reduce_sum
 from retrograd.ops.statistics_ops import moments
 
@@ -61,6 +63,7 @@ __all__ = [
     "Variable",
     "abs",
     "argmax",
+    "avg_pool1d",
     "avg_pool2d",
     "batch_normalization",
     "cast",
@@ -82,11 +85,13 @@ __all__ = [
     "log",
     "log1p",
     "matmul",
+    "max_pool1d",
     "max_pool2d",
     "maximum",
     "minimum",
     "moments",
     "one_hot",
+    "pad",
     "ones",
     "ones_like",
     "reduce_max",
@@ -109,6 +114,7 @@ __all__ = [
     "stop_gradient",
     "tanh",
     "tensordot",
+    "tile",
     "transpose",
     "where",
     "zeros",

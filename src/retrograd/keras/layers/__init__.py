@@ -1,5 +1,6 @@
 """``tf.keras.layers``: the layers custom-gradient programs use, and ``Layer`` to subclass."""
 
+from retrograd.keras.layers.activation_layers import ELU, LeakyReLU, ReLU, Softmax
 from retrograd.keras.layers.base import Input, InputLayer, KerasTensor, Layer
 from retrograd.keras.layers.conv import (
     AveragePooling2D,
@@ -18,12 +19,35 @@ from retrograd.keras.layers.core import (
     Lambda,
     Reshape,
 )
-from retrograd.keras.layers.merge import Add, Concatenate, Multiply, add, concatenate, multiply
-from retrograd.keras.layers.normalization import BatchNormalization
+from retrograd.keras.layers.merge import (
+    Add,
+    Average,
+    Concatenate,
+    Maximum,
+    Minimum,
+    Multiply,
+    Subtract,
+    add,
+    concatenate,
+    multiply,
+)
+from retrograd.keras.layers.normalization import BatchNormalization, LayerNormalization
+from retrograd.keras.layers.reshaping import (
+    AveragePooling1D,
+    GlobalAveragePooling1D,
+    GlobalMaxPooling1D,
+    MaxPooling1D,
+    Permute,
+    RepeatVector,
+    UpSampling2D,
+    ZeroPadding2D,
+)
 
 __all__ = [
     "Activation",
     "Add",
+    "Average",
+    "AveragePooling1D",
     "AveragePooling2D",
     "BatchNormalization",
     "Concatenate",
@@ -31,18 +55,33 @@ __all__ = [
     "Conv2D",
     "Dense",
     "Dropout",
+    "ELU",
     "Embedding",
     "Flatten",
+    "GlobalAveragePooling1D",
     "GlobalAveragePooling2D",
+    "GlobalMaxPooling1D",
     "GlobalMaxPooling2D",
     "Input",
     "InputLayer",
     "KerasTensor",
     "Lambda",
     "Layer",
+    "LayerNormalization",
+    "LeakyReLU",
+    "MaxPooling1D",
     "MaxPooling2D",
+    "Maximum",
+    "Minimum",
     "Multiply",
+    "Permute",
+    "ReLU",
+    "RepeatVector",
     "Reshape",
+    "Softmax",
+    "Subtract",
+    "UpSampling2D",
+    "ZeroPadding2D",
     "add",
     "concatenate",
     "multiply",

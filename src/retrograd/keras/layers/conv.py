@@ -185,6 +185,11 @@ class MaxPooling2D(_Pooling2D):
 
 
 class AveragePooling2D(_Pooling2D):
+    """Keras 3 requires ``pool_size`` here (MaxPooling2D defaults it to (2, 2))."""
+
+    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
+        super().__init__(pool_size, strides, padding, data_format, **kwargs)
+
     def call(self, inputs):
         return tf_ops.avg_pool2d(
             inputs, [1, *self.pool_size, 1], [1, *self.strides, 1], self.padding.upper()

@@ -12,7 +12,18 @@ from typing import Any
 from retrograd.keras import tf_ops
 from retrograd.keras.layers.base import Layer
 
-__all__ = ["Concatenate", "Add", "Multiply", "concatenate", "add", "multiply"]
+__all__ = [
+    "Concatenate",
+    "Add",
+    "Subtract",
+    "Multiply",
+    "Average",
+    "Maximum",
+    "Minimum",
+    "concatenate",
+    "add",
+    "multiply",
+]
 
 
 def _check_list(layer: Layer, inputs: Any) -> list:
@@ -55,6 +66,49 @@ class Multiply(Layer):
         for x in inputs[1:]:
             total = total * x
         return total
+
+
+class Subtract(Layer):
+    """The first input minus the second."""
+
+    def call(self, inputs):
+        inputs = _check_list(self, inputs)
+        if len(inputs) != 2:
+            raise ValueError(f"A Subtract layer ({self.name}) takes exactly two inputs")
+        return inputs[0] - inputs[1]
+
+
+class Average(Layer):
+    """The elementwise mean of the inputs."""
+
+    def call(self, inputs):
+        inputs = _check_list(self, inputs)
+        total = inputs[0]
+        for x in inputs[1:]:
+            total = total + x
+        return total / float(len(inputs))
+
+
+class Maximum(Layer):
+    """The elementwise maximum of the inputs."""
+
+    def call(self, inputs):
+        inputs = _check_list(self, inputs)
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = tf_ops.maximum(out, x)
+        return out
+
+
+class Minimum(Layer):
+    """The elementwise minimum of the inputs."""
+
+    def call(self, inputs):
+        inputs = _check_list(self, inputs)
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = tf_ops.minimum(out, x)
+        return out
 
 
 def concatenate(inputs: list, axis: int = -1, **kwargs: Any) -> Any:

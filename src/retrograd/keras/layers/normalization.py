@@ -15,7 +15,7 @@ from typing import Any
 from retrograd.keras import initializers, regularizers, tf_ops
 from retrograd.keras.layers.base import Layer
 
-__all__ = ["BatchNormalization"]
+__all__ = ["BatchNormalization", "LayerNormalization"]
 
 
 class BatchNormalization(Layer):
@@ -126,3 +126,65 @@ class BatchNormalization(Layer):
             "center": self.center,
             "scale": self.scale,
         }
+
+
+class LayerNormalization(Layer):
+    """Normalises each sample over ``axis`` (the last by default), then scales and shifts;
+    Keras' ``epsilon=1e-3``."""
+
+    def __init__(
+        self,
+        axis: Any = -1,
+        epsilon: float = 1e-3,
+        center: bool = True,
+        scale: bool = True,
+        beta_initializer: Any = "zeros",
+        gamma_initializer: Any = "ones",
+        **kwargs: Any,
+    ) -> None:
+        for unsupported in ("rms_scaling", "beta_regularizer", "gamma_regularizer"):
+            if kwargs.pop(unsupported, None):
+                raise NotImplementedError(f"LayerNormalization: {unsupported} is not supported")
+        super().__init__(**kwargs)
+        self.axis = axis if isinstance(axis, (list, tuple)) else [axis]
+        self.epsilon, self.center, self.scale = float(epsilon), center, scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+
+    def build(self, input_shape):
+        rank = len(input_shape)
+        self._axes = sorted(a % rank for a in self.axis)
+        shape = tuple(input_shape[a] for a in self._axes)
+        self.gamma = (
+            self.add_weight(shape=shape, initializer=self.gamma_initializer, name="gamma")
+            if self.scale
+            else None
+        )
+        self.beta = (
+            self.add_weight(shape=shape, initializer=self.beta_initializer, name="beta")
+            if self.center
+            else None
+        )
+
+    def _broadcast(self, value: Any, rank: int) -> Any:
+        if value is None:
+            return None
+        shape = [1] * rank
+        for a, size in zip(self._axes, value.shape.as_list()):
+            shape[a] = size
+        return tf_ops.reshape(value, shape)
+
+    def call(self, inputs):
+        rank = inputs.shape.rank
+        mean, variance = tf_ops.moments(inputs, self._axes, keepdims=True)
+        return tf_ops.batch_normalization(
+            inputs,
+            mean,
+            variance,
+            self._broadcast(self.beta, rank),
+            self._broadcast(self.gamma, rank),
+            self.epsilon,
+        )
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon}
