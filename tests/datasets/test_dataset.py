@@ -92,3 +92,22 @@ def test_iteration_inside_a_function():
 def test_filter_predicate_must_be_a_scalar_bool():
     with pytest.raises(TypeError, match="scalar bool"):
         list(Dataset.range(3).filter(lambda i: i * 2))
+
+
+def test_from_generator_with_a_signature_restarts_each_pass():
+    def gen(n):
+        for i in range(n):
+            yield np.full((2,), i), i * 10
+
+    ds = Dataset.from_generator(
+        gen,
+        output_signature=(rg.TensorSpec([2], rg.float32), rg.TensorSpec([], rg.int64)),
+        args=(3,),
+    )
+    assert _values(ds) == [([0.0, 0.0], 0), ([1.0, 1.0], 10), ([2.0, 2.0], 20)]
+    assert _values(ds.batch(2))[0] == ([[0.0, 0.0], [1.0, 1.0]], [0, 10])
+    legacy = Dataset.from_generator(lambda: iter([1, 2]), output_types=rg.int32)
+    assert _values(legacy) == [1, 2]
+    bad = Dataset.from_generator(lambda: iter([[1, 2, 3]]), output_signature=rg.TensorSpec([2]))
+    with pytest.raises(TypeError, match="shape"):
+        list(bad)

@@ -107,6 +107,53 @@ class Dataset:
         return Dataset(iterate, spec, count)
 
     @staticmethod
+    def from_generator(
+        generator: Callable,
+        output_types: Any = None,
+        output_shapes: Any = None,
+        args: Any = None,
+        output_signature: Any = None,
+        name: str | None = None,
+    ) -> Dataset:
+        """The elements ``generator(*args)`` yields (called afresh for every pass), each
+        converted to the dtypes of ``output_signature`` (TensorSpecs) or ``output_types``
+        and checked against its shapes."""
+        if not callable(generator):
+            raise TypeError("Dataset.from_generator: `generator` must be callable")
+        if output_signature is None:
+            if output_types is None:
+                raise TypeError("Dataset.from_generator: give output_signature (or output_types)")
+            shapes = output_shapes
+            if shapes is None:
+                shapes = _map(lambda _: None, output_types)
+            position = iter(_leaves(shapes))
+            output_signature = _map(lambda t: TensorSpec(next(position), t), output_types)
+        specs = output_signature
+        arguments = tuple(args or ())
+
+        def convert(value: Any, spec: TensorSpec) -> Tensor:
+            t = convert_to_tensor(np.asarray(value, spec.dtype.as_numpy_dtype))
+            if not spec.shape.is_compatible_with(t.shape):
+                raise TypeError(
+                    f"Dataset.from_generator: the generator yielded an element of shape "
+                    f"{tuple(t.shape)} where {spec.shape} was expected"
+                )
+            return t
+
+        def iterate() -> Iterator:
+            for element in generator(*arguments):
+                if isinstance(specs, tuple):
+                    element = tuple(element)
+                    if len(element) != len(specs):
+                        raise TypeError(
+                            f"Dataset.from_generator: the generator yielded {len(element)} "
+                            f"values where {len(specs)} were expected"
+                        )
+                yield _zip_map(lambda pair: convert(*pair), [element, specs])
+
+        return Dataset(iterate, specs, UNKNOWN)
+
+    @staticmethod
     def from_tensors(tensors: Any, name: str | None = None) -> Dataset:
         """One element: the tensors themselves."""
         tensors = _map(_to_tensor, tensors)
