@@ -9,11 +9,12 @@ from retrograd.keras import (
     layers,
     losses,
     metrics,
+    models,
     optimizers,
     regularizers,
     utils,
 )
-from retrograd.keras.layers.base import Input
+from retrograd.keras.layers import Input
 from retrograd.keras.models import Model, Sequential
 
 __all__ = [

@@ -1,8 +1,8 @@
 """``tf.keras.layers``: the layers custom-gradient programs use, and ``Layer`` to subclass."""
 
-from retrograd.keras.layers.activation_layers import ELU, LeakyReLU, ReLU, Softmax
-from retrograd.keras.layers.base import Input, InputLayer, KerasTensor, Layer
-from retrograd.keras.layers.conv import (
+from retrograd.keras.src.layers.activation_layers import ELU, LeakyReLU, ReLU, Softmax
+from retrograd.keras.src.layers.base import Input, InputLayer, KerasTensor, Layer
+from retrograd.keras.src.layers.conv import (
     AveragePooling2D,
     Conv1D,
     Conv2D,
@@ -10,7 +10,7 @@ from retrograd.keras.layers.conv import (
     GlobalMaxPooling2D,
     MaxPooling2D,
 )
-from retrograd.keras.layers.core import (
+from retrograd.keras.src.layers.core import (
     Activation,
     Dense,
     Dropout,
@@ -19,7 +19,7 @@ from retrograd.keras.layers.core import (
     Lambda,
     Reshape,
 )
-from retrograd.keras.layers.merge import (
+from retrograd.keras.src.layers.merge import (
     Add,
     Average,
     Concatenate,
@@ -31,8 +31,8 @@ from retrograd.keras.layers.merge import (
     concatenate,
     multiply,
 )
-from retrograd.keras.layers.normalization import BatchNormalization, LayerNormalization
-from retrograd.keras.layers.reshaping import (
+from retrograd.keras.src.layers.normalization import BatchNormalization, LayerNormalization
+from retrograd.keras.src.layers.reshaping import (
     AveragePooling1D,
     GlobalAveragePooling1D,
     GlobalMaxPooling1D,

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from retrograd.core import dtypes
-from retrograd.keras import activations, initializers, regularizers, tf_ops
-from retrograd.keras.layers.base import Layer
+from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src.layers.base import Layer
 
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Lambda", "Embedding"]
 

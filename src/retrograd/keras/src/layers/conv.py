@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from retrograd.keras import activations, initializers, regularizers, tf_ops
-from retrograd.keras.layers.base import Layer
+from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src.layers.base import Layer
 
 __all__ = [
     "Conv1D",

@@ -28,7 +28,7 @@ from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.graph import graph as graph_module
-from retrograd.keras import backend, initializers, regularizers, tf_ops
+from retrograd.keras.src import backend, initializers, regularizers, tf_ops
 from retrograd.training.module import Module, ModuleNameScope
 
 __all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from retrograd.keras import tf_ops
-from retrograd.keras.layers.base import Layer
+from retrograd.keras.src import tf_ops
+from retrograd.keras.src.layers.base import Layer
 
 __all__ = [
     "Concatenate",

@@ -1,7 +1,7 @@
 """The retrograd ops Keras is built from, gathered in one namespace (``tf_ops.relu``,
 ``tf_ops.matmul``, ...) so Keras code reads like TensorFlow code.
 
->>> from retrograd.keras import tf_ops
+>>> from retrograd.keras.src import tf_ops
 >>> float(tf_ops.reduce_sum(tf_ops.constant([1.0, 2.0])))
 3.0
 """

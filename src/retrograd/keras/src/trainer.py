@@ -19,10 +19,10 @@ import numpy as np
 
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import nest
-from retrograd.keras import callbacks as callbacks_module
-from retrograd.keras import losses as losses_module
-from retrograd.keras import metrics as metrics_module
-from retrograd.keras import tf_ops
+from retrograd.keras.src import callbacks as callbacks_module
+from retrograd.keras.src import losses as losses_module
+from retrograd.keras.src import metrics as metrics_module
+from retrograd.keras.src import tf_ops
 from retrograd.training import optimizers as optimizers_module
 
 __all__ = ["Trainer", "unpack_x_y_sample_weight"]
