@@ -108,7 +108,7 @@ def test_callbacks_lambda_early_stopping_and_checkpoint(tmp_path):
             str(tmp_path / "w-{epoch}.weights.h5"), save_weights_only=True, monitor="loss"
         ),
     ]
-    history = model.fit(x, y, epochs=10, verbose=0, callbacks=callbacks)
+    history = model.fit(x, y, epochs=10, shuffle=False, verbose=0, callbacks=callbacks)
     assert events == ["begin", 0, 1, 2]
     assert len(history.history["loss"]) == 3
     assert sorted(os.listdir(tmp_path)) == [f"w-{i}.weights.h5" for i in (1, 2, 3)]
