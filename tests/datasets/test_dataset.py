@@ -62,10 +62,13 @@ def test_shuffle_is_reproducible_and_reshuffles_each_pass():
     assert _values(again) == first and _values(again) == second
     fixed = Dataset.range(20).shuffle(8, seed=3, reshuffle_each_iteration=False)
     assert _values(fixed) == _values(fixed)
-    rg.random.set_seed(5)
-    a = _values(Dataset.range(20).shuffle(20))
-    rg.random.set_seed(5)
-    assert _values(Dataset.range(20).shuffle(20)) == a
+    try:
+        rg.random.set_seed(5)
+        a = _values(Dataset.range(20).shuffle(20))
+        rg.random.set_seed(5)
+        assert _values(Dataset.range(20).shuffle(20)) == a
+    finally:
+        rg.random.set_seed(None)
 
 
 def test_cache_prefetch_and_iteration_each_pass_starts_over():

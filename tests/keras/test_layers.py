@@ -169,10 +169,13 @@ def test_initializer_statistics_and_seeds(name, shape, check):
 
 
 def test_unseeded_initializers_follow_the_global_seed():
-    rg.random.set_seed(11)
-    a = keras.initializers.GlorotUniform()((3, 3)).numpy()
-    rg.random.set_seed(11)
-    assert np.array_equal(a, keras.initializers.GlorotUniform()((3, 3)).numpy())
+    try:
+        rg.random.set_seed(11)
+        a = keras.initializers.GlorotUniform()((3, 3)).numpy()
+        rg.random.set_seed(11)
+        assert np.array_equal(a, keras.initializers.GlorotUniform()((3, 3)).numpy())
+    finally:
+        rg.random.set_seed(None)
 
 
 def test_checkpoint_of_a_keras_model_restores_into_an_unbuilt_one(tmp_path):
