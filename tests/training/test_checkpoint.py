@@ -229,3 +229,12 @@ def test_no_module_of_retrograd_imports_pickle():
         if "import pickle" in path.read_text() or "from pickle" in path.read_text()
     ]
     assert users == []
+
+
+def test_objects_assigned_to_a_checkpoint_later_are_saved(tmp_path):
+    ckpt = rg.train.Checkpoint(v=rg.Variable(1.0))
+    ckpt.step = rg.Variable(7, dtype=rg.int64)
+    path = ckpt.save(str(tmp_path / "c"))
+    other = rg.train.Checkpoint(v=rg.Variable(0.0), step=rg.Variable(0, dtype=rg.int64))
+    other.restore(path).assert_consumed()
+    assert int(other.step.numpy()) == 7 and float(other.v.numpy()) == 1.0

@@ -230,11 +230,25 @@ class Checkpoint:
             if name == "save_counter":
                 raise ValueError("Checkpoint: 'save_counter' is reserved for the save counter")
             objects[name] = value
-        self._objects = objects
-        self.save_counter = Variable(0, trainable=False, dtype=dtypes.int64, name="save_counter")
+        object.__setattr__(self, "_objects", objects)
+        object.__setattr__(
+            self,
+            "save_counter",
+            Variable(0, trainable=False, dtype=dtypes.int64, name="save_counter"),
+        )
         for name, value in objects.items():
             if not hasattr(type(self), name):
                 self.__dict__[name] = value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """An object assigned later (``ckpt.step = tf.Variable(0)``) becomes a dependency."""
+        if name == "save_counter":
+            raise ValueError("Checkpoint: 'save_counter' is reserved for the save counter")
+        object.__setattr__(self, name, value)
+        if not name.startswith("_") and (
+            is_trackable(value) or object_graph._holds_trackables(value)
+        ):
+            self._objects[name] = value
 
     def _checkpoint_children(self) -> dict[str, Any]:
         return {**self._objects, "save_counter": self.save_counter}
