@@ -197,3 +197,15 @@ def test_checkpoint_of_a_keras_model_restores_into_an_unbuilt_one(tmp_path):
     fresh.fit(x, np.ones((2, 1)), epochs=1, verbose=0)
     status.assert_consumed()
     assert all(np.array_equal(a, b) for a, b in zip(model.get_weights(), fresh.get_weights()))
+
+
+def test_activity_regularizers_are_per_sample_on_any_layer():
+    # values from TensorFlow 2.21 / Keras 3 for the same calls
+    dense = layers.Dense(
+        2, kernel_initializer="ones", activity_regularizer=keras.regularizers.L2(0.1)
+    )
+    dense(np.arange(6, dtype="float32").reshape(3, 2))
+    assert [round(float(v), 5) for v in dense.losses] == [7.13333]
+    relu = layers.Activation("relu", activity_regularizer="l1")
+    relu(np.array([[1.0, -2.0]], "float32"))
+    assert [round(float(v), 5) for v in relu.losses] == [0.01]

@@ -90,6 +90,7 @@ class Layer(Module):
         input_shape: Any = None,
         input_dim: int | None = None,
         batch_size: int | None = None,
+        activity_regularizer: Any = None,
         **kwargs: Any,
     ) -> None:
         kwargs.pop("input_length", None)
@@ -118,6 +119,7 @@ class Layer(Module):
             input_shape = (input_dim,)
         self._input_shape_arg = None if input_shape is None else tuple(input_shape)
         self._build_shape: Any = None
+        self.activity_regularizer = regularizers.get(activity_regularizer)
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset(
         {
@@ -348,7 +350,14 @@ class Layer(Module):
                 with self._name_scope:
                     self._maybe_build(args[0] if args else None)
             self._call_losses = []
-            return self.call(*args, **kwargs)
+            outputs = self.call(*args, **kwargs)
+            if self.activity_regularizer is not None:
+                for output in nest.flatten(outputs):
+                    penalty = self.activity_regularizer(output)
+                    if output.shape.rank:  # per sample, as Keras 3 does
+                        penalty = penalty / float(output.shape[0] or 1)
+                    self.add_loss(penalty)
+            return outputs
         finally:
             context.layer_training = outer
 

@@ -63,7 +63,7 @@ class _Conv(Layer):
         bias_constraint: Any = None,
         **kwargs: Any,
     ) -> None:
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if data_format not in (None, "channels_last"):
             raise NotImplementedError(f"{type(self).__name__}: only channels_last is supported")
         if groups != 1:

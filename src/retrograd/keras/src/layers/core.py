@@ -42,7 +42,7 @@ class Dense(Layer):
         bias_constraint: Any = None,
         **kwargs: Any,
     ) -> None:
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if not isinstance(units, int) or units <= 0:
             raise ValueError(
                 f"Received an invalid value for `units`, expected a positive integer. "
@@ -55,7 +55,6 @@ class Dense(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.activity_regularizer = regularizers.get(activity_regularizer)
 
     def build(self, input_shape):
         input_dim = input_shape[-1]
@@ -85,10 +84,7 @@ class Dense(Layer):
             x = tf_ops.tensordot(inputs, self.kernel, [[inputs.shape.rank - 1], [0]])
         if self.bias is not None:
             x = x + self.bias
-        x = self.activation(x)
-        if self.activity_regularizer is not None:
-            self.add_loss(self.activity_regularizer(x) / float(x.shape[0] or 1))
-        return x
+        return self.activation(x)
 
     def get_config(self):
         return {
