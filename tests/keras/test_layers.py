@@ -209,3 +209,17 @@ def test_activity_regularizers_are_per_sample_on_any_layer():
     relu = layers.Activation("relu", activity_regularizer="l1")
     relu(np.array([[1.0, -2.0]], "float32"))
     assert [round(float(v), 5) for v in relu.losses] == [0.01]
+
+
+def test_recurrent_layers_defaults_states_and_shapes():
+    lstm = layers.LSTM(2, return_state=True)
+    out, h, c = lstm(np.ones((3, 4, 5), np.float32))
+    assert lstm.bias.numpy().tolist() == [0, 0, 1, 1, 0, 0, 0, 0]  # unit_forget_bias
+    assert np.array_equal(out.numpy(), h.numpy()) and c.shape.as_list() == [3, 2]
+    q = lstm.recurrent_kernel.numpy()  # orthogonal by default
+    np.testing.assert_allclose(q @ q.T, np.eye(2), atol=1e-5)
+    gru = layers.GRU(3)
+    gru(np.ones((1, 2, 4), np.float32))
+    assert gru.bias.shape.as_list() == [2, 9]
+    with pytest.raises(NotImplementedError, match="reset_after"):
+        layers.GRU(3, reset_after=False)

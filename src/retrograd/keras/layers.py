@@ -32,6 +32,7 @@ from retrograd.keras.src.layers.merge import (
     multiply,
 )
 from retrograd.keras.src.layers.normalization import BatchNormalization, LayerNormalization
+from retrograd.keras.src.layers.recurrent import GRU, LSTM, SimpleRNN
 from retrograd.keras.src.layers.reshaping import (
     AveragePooling1D,
     GlobalAveragePooling1D,
@@ -58,12 +59,14 @@ __all__ = [
     "ELU",
     "Embedding",
     "Flatten",
+    "GRU",
     "GlobalAveragePooling1D",
     "GlobalAveragePooling2D",
     "GlobalMaxPooling1D",
     "GlobalMaxPooling2D",
     "Input",
     "InputLayer",
+    "LSTM",
     "KerasTensor",
     "Lambda",
     "Layer",
@@ -78,6 +81,7 @@ __all__ = [
     "ReLU",
     "RepeatVector",
     "Reshape",
+    "SimpleRNN",
     "Softmax",
     "Subtract",
     "UpSampling2D",
