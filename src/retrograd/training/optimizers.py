@@ -36,6 +36,14 @@ _OPS = SimpleNamespace(
 )
 
 
+def _takes_step(learning_rate: Callable) -> bool:
+    """Whether a callable learning rate is a schedule of the step (one argument)."""
+    try:
+        return len(inspect.signature(learning_rate).parameters) >= 1
+    except (TypeError, ValueError):
+        return False
+
+
 class Optimizer(abc.ABC):
     """Base class: validates gradients, keeps per-variable slots, counts ``iterations``.
 
@@ -60,11 +68,7 @@ class Optimizer(abc.ABC):
         lr = self.learning_rate
         if not callable(lr):
             return float(lr)
-        try:
-            takes_step = len(inspect.signature(lr).parameters) >= 1
-        except (TypeError, ValueError):
-            takes_step = False
-        return float(lr(self.iterations.numpy()) if takes_step else lr())
+        return float(lr(self.iterations.numpy()) if _takes_step(lr) else lr())
 
     def _initial_slot(self, name: str, value: np.ndarray) -> np.ndarray:
         return np.zeros_like(value)
@@ -167,11 +171,8 @@ class Optimizer(abc.ABC):
         """``apply_gradients`` while a function is traced: the same formulas as graph ops,
         assigned each time the function runs."""
         lr = self.learning_rate
-        if callable(lr):
-            raise NotImplementedError(
-                f"{self.name}.apply_gradients inside a traced function: a callable learning "
-                f"rate (or schedule) is not supported there; call it eagerly"
-            )
+        if callable(lr):  # a schedule sees the step as a tensor, read when the graph runs
+            lr = lr(self.iterations.read_value()) if _takes_step(lr) else lr()
         present = [(g, v) for g, v in pairs if g is not None]
         if pairs and not present:
             raise ValueError(
@@ -199,7 +200,8 @@ class Optimizer(abc.ABC):
                 return convert_to_tensor(np.asarray(value, dtype))
 
             step = math_ops.cast(step_value, variable.dtype)
-            new = self._update(variable.read_value(), g, dt(lr), step, values, dt, _OPS)
+            rate = math_ops.cast(convert_to_tensor(lr), variable.dtype)
+            new = self._update(variable.read_value(), g, rate, step, values, dt, _OPS)
             variable.assign(new)
             for n, slot in slots.items():
                 slot.assign(values[n])

@@ -1,5 +1,6 @@
 """``tf.keras.optimizers.schedules``: learning rates as functions of the step (the
-optimizer's ``iterations`` before the update), with Keras' formulas.
+optimizer's ``iterations`` before the update), with Keras' formulas in float32 ops, so a
+schedule also works on the symbolic step of a traced function.
 
 >>> import retrograd as rg
 >>> schedule = rg.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)
@@ -12,7 +13,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
+from retrograd.core import dtypes
+from retrograd.core.tensor import convert_to_tensor
+from retrograd.ops import array_ops, math_ops, rounding_ops
 
 __all__ = [
     "LearningRateSchedule",
@@ -33,8 +36,9 @@ class LearningRateSchedule:
         return {}
 
 
-def _f32(value: Any) -> np.float32:
-    return np.float32(value)
+def _f32(value: Any) -> Any:
+    """A float32 tensor of ``value`` (a number, an integer step, or a step tensor)."""
+    return math_ops.cast(convert_to_tensor(value), dtypes.float32)
 
 
 class ExponentialDecay(LearningRateSchedule):
@@ -57,8 +61,8 @@ class ExponentialDecay(LearningRateSchedule):
     def __call__(self, step):
         p = _f32(step) / _f32(self.decay_steps)
         if self.staircase:
-            p = np.floor(p)
-        return _f32(self.initial_learning_rate) * np.power(_f32(self.decay_rate), p)
+            p = rounding_ops.floor(p)
+        return _f32(self.initial_learning_rate) * math_ops.pow(_f32(self.decay_rate), p)
 
     def get_config(self):
         return {
@@ -82,11 +86,11 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         self.boundaries, self.values, self.name = list(boundaries), list(values), name
 
     def __call__(self, step):
-        step = float(step)
-        for boundary, value in zip(self.boundaries, self.values):
-            if step <= boundary:
-                return _f32(value)
-        return _f32(self.values[-1])
+        step = _f32(step)
+        value = _f32(self.values[-1])
+        for boundary, candidate in reversed(list(zip(self.boundaries, self.values))):
+            value = array_ops.where(step <= _f32(boundary), _f32(candidate), value)
+        return value
 
     def get_config(self):
         return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
@@ -110,21 +114,18 @@ class CosineDecay(LearningRateSchedule):
         self.warmup_target, self.warmup_steps = warmup_target, warmup_steps
 
     def _decay(self, step, start):
-        completed = min(step, self.decay_steps) / self.decay_steps
-        cosine = 0.5 * (1.0 + math.cos(math.pi * completed))
-        return _f32(start * ((1 - self.alpha) * cosine + self.alpha))
+        completed = math_ops.minimum(step, _f32(self.decay_steps)) / _f32(self.decay_steps)
+        cosine = 0.5 * (1.0 + math_ops.cos(_f32(math.pi) * completed))
+        return _f32(start) * ((1.0 - _f32(self.alpha)) * cosine + _f32(self.alpha))
 
     def __call__(self, step):
-        step = float(step)
+        step = _f32(step)
         if self.warmup_target is None:
             return self._decay(step, self.initial_learning_rate)
-        if step < self.warmup_steps:
-            fraction = step / self.warmup_steps
-            return _f32(
-                self.initial_learning_rate
-                + fraction * (self.warmup_target - self.initial_learning_rate)
-            )
-        return self._decay(step - self.warmup_steps, self.warmup_target)
+        start, target = _f32(self.initial_learning_rate), _f32(self.warmup_target)
+        warm = start + step / _f32(self.warmup_steps) * (target - start)
+        decayed = self._decay(step - _f32(self.warmup_steps), self.warmup_target)
+        return array_ops.where(step < _f32(self.warmup_steps), warm, decayed)
 
     def get_config(self):
         return {
@@ -154,5 +155,5 @@ class InverseTimeDecay(LearningRateSchedule):
     def __call__(self, step):
         p = _f32(step) / _f32(self.decay_steps)
         if self.staircase:
-            p = np.floor(p)
+            p = rounding_ops.floor(p)
         return _f32(self.initial_learning_rate) / (_f32(1) + _f32(self.decay_rate) * p)
