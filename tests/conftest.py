@@ -2,6 +2,6 @@
 
 # tests/*/data hold recorded reference values and the TensorFlow script that made them;
 # TensorFlow is not a dependency, so that script is never imported here.
-# tests/programs/{seeds,tf1} hold whole TensorFlow programs, run in subprocesses under
+# tests/programs/{seeds,tf1,tf2} hold whole TensorFlow programs, run in subprocesses under
 # `retrograd run` (importing them here would import tensorflow).
-collect_ignore_glob = ["*/data/*", "programs/seeds/*", "programs/tf1/*"]
+collect_ignore_glob = ["*/data/*", "programs/seeds/*", "programs/tf1/*", "programs/tf2/*"]

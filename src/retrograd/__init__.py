@@ -159,6 +159,11 @@ from retrograd import bitwise, debugging, linalg, math, nn, keras, test
 from retrograd import random
 from retrograd.keras import optimizers
 from retrograd.graph.autograph import api as autograph
+from retrograd.training.module import Module
+from retrograd.ops.debug_ops import Assert
+from retrograd.graph.map_fn import map_fn, vectorized_map
+from retrograd.training import train_namespace as train
+from retrograd import data
 
 newaxis = None
 
@@ -169,13 +174,17 @@ _sys.modules[__name__ + ".optimizers"] = optimizers
 # `tf.autograph` and `tf.autograph.experimental`, importable by those names too.
 _sys.modules[__name__ + ".autograph"] = autograph
 _sys.modules[__name__ + ".autograph.experimental"] = autograph.experimental
+# `tf.train` (checkpoints) lives in the training package; `import retrograd.train` works too.
+_sys.modules[__name__ + ".train"] = train
 
 __all__ = [
+    "Assert",
     "DType",
     "autograph",
     "GradientCheckError",
     "GradientTape",
     "Graph",
+    "Module",
     "NotDifferentiable",
     "RegisterForward",
     "RegisterGradient",
@@ -222,6 +231,7 @@ __all__ = [
     "cosh",
     "cumsum",
     "custom_gradient",
+    "data",
     "debugging",
     "divide",
     "double",
@@ -266,6 +276,7 @@ __all__ = [
     "logical_and",
     "logical_not",
     "logical_or",
+    "map_fn",
     "math",
     "matmul",
     "maximum",
@@ -327,12 +338,14 @@ __all__ = [
     "tensor_scatter_nd_update",
     "tensordot",
     "test",
+    "train",
     "tile",
     "trace",
     "transpose",
     "truediv",
     "uint8",
     "unstack",
+    "vectorized_map",
     "where",
     "while_loop",
     "zeros",

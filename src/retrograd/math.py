@@ -67,6 +67,16 @@ from retrograd.ops.reduction_ops import (
 )
 from retrograd.ops.rounding_ops import ceil, floor, round
 from retrograd.ops.safe_math_ops import divide_no_nan, xdivy, xlogy
+from retrograd.ops.segment_ops import (
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_sum,
+    unsorted_segment_max,
+    unsorted_segment_mean,
+    unsorted_segment_min,
+    unsorted_segment_sqrt_n,
+)
 from retrograd.ops.sort_ops import top_k
 from retrograd.ops.special_ops import digamma, erf, erfc, lgamma, polygamma
 from retrograd.ops.statistics_ops import (
@@ -168,4 +178,12 @@ __all__ = [
     "unsorted_segment_sum",
     "xdivy",
     "xlogy",
+    "segment_max",
+    "segment_mean",
+    "segment_min",
+    "segment_sum",
+    "unsorted_segment_max",
+    "unsorted_segment_mean",
+    "unsorted_segment_min",
+    "unsorted_segment_sqrt_n",
 ]

@@ -44,6 +44,12 @@ CASES = [
     Case(
         "Pack", lambda a, b: rg.stack([a, b], 1), ((2, 3), (2, 3)), lambda a, b: np.stack([a, b], 1)
     ),
+    Case(
+        "StridedSlice",
+        lambda x: rg.slice(x, [1, 0, 1], [-1, 2, 2]),
+        ((3, 2, 4),),
+        lambda x: x[1:, 0:2, 1:3],
+    ),
     Case("Pack", lambda a, b: rg.stack([a, b]), ((), ()), lambda a, b: np.stack([a, b])),
     Case("Unpack", lambda x: rg.unstack(x, axis=1)[2], ((2, 3),), lambda x: x[:, 2]),
     Case("Unpack", lambda x: rg.unstack(x)[0] * rg.unstack(x)[1], ((2, 3),), lambda x: x[0] * x[1]),
@@ -195,3 +201,16 @@ def test_bad_arguments_raise_typed_errors_naming_the_op(call, error, match):
 def test_split_accepts_one_inferred_size():
     parts = rg.split(rg.constant([1, 2, 3, 4, 5]), [2, -1])
     assert [p.numpy().tolist() for p in parts] == [[1, 2], [3, 4, 5]]
+
+
+@pytest.mark.parametrize(
+    "begin, size, message",
+    [
+        ([0, 2], [1, 2], r"size\[1\] in \[0, 1\], but got 2"),
+        ([4, 0], [0, 1], r"begin\[0\]"),
+        ([0], [1], "2 entries"),
+    ],
+)
+def test_slice_bounds_are_checked(begin, size, message):
+    with pytest.raises(rg.errors.InvalidArgumentError, match=message):
+        rg.slice(rg.zeros([3, 3]), begin, size)

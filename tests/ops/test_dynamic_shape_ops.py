@@ -107,7 +107,8 @@ def test_where_a_shape_must_be_known_the_error_names_the_op_and_argument():
         with pytest.raises(ValueError, match=r"zeros: argument `shape` is \(None, 3\)"):
             rg.zeros(x.shape)
         with pytest.raises(
-            rg.errors.InvalidArgumentError, match="Slice: `size` must have one entry per dimension"
+            rg.errors.InvalidArgumentError,
+            match=r"Slice: expected `size` to have 2 entries \(one per dimension\)",
         ):
             rg.slice(x, [0, 0], [1])
 

@@ -93,3 +93,72 @@ def test_float64_variables_update_in_float64():
     rg.optimizers.Adam(0.1).apply_gradients([(rg.constant(np.array([0.5])), w)])
     assert w.dtype == rg.float64
     np.testing.assert_allclose(w.numpy(), [0.9], atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        "SGD(0.1)",
+        "SGD(0.1, momentum=0.9, nesterov=True)",
+        "Adam(0.05)",
+        "Adam(0.05, amsgrad=True)",
+        "RMSprop(0.01, momentum=0.5, centered=True)",
+        "Adagrad(0.1)",
+    ],
+)
+def test_apply_gradients_inside_a_function_matches_eager(config):
+    def run(compiled):
+        optimizer = eval(f"rg.optimizers.{config}")
+        w = rg.Variable([[0.5, -1.0], [2.0, 0.25]])
+        x = rg.constant([[1.0, 2.0], [-1.0, 0.5]])
+
+        def step():
+            with rg.GradientTape() as tape:
+                loss = rg.reduce_sum(rg.square(rg.matmul(x, w) - 1.0))
+            optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+            return loss
+
+        step = rg.function(step) if compiled else step
+        for _ in range(4):
+            step()
+        return w.numpy(), int(optimizer.iterations.numpy())
+
+    (eager, n_eager), (traced, n_traced) = run(False), run(True)
+    assert n_eager == n_traced == 4
+    np.testing.assert_allclose(traced, eager, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize(
+    "rate",
+    [
+        "rg.keras.optimizers.schedules.ExponentialDecay(0.2, 2, 0.5)",
+        "rg.keras.optimizers.schedules.PiecewiseConstantDecay([1, 2], [0.3, 0.2, 0.1])",
+        "rg.keras.optimizers.schedules.CosineDecay(0.2, 3)",
+        "lambda: 0.05",
+    ],
+)
+def test_schedules_inside_a_function_match_eager(rate):
+    def run(compiled):
+        optimizer = rg.optimizers.Adam(eval(rate))
+        w = rg.Variable([1.0, -2.0])
+
+        def step():
+            with rg.GradientTape() as tape:
+                loss = rg.reduce_sum(w * w * w)
+            optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+
+        step = rg.function(step) if compiled else step
+        for _ in range(4):
+            step()
+        return w.numpy()
+
+    np.testing.assert_allclose(run(True), run(False), rtol=1e-6)
+
+
+def test_build_apply_and_variables_as_in_keras_3():
+    w = rg.Variable([1.0, 2.0])
+    adam = rg.optimizers.Adam(0.1)
+    adam.build([w])
+    assert [tuple(v.shape) for v in adam.variables] == [(), (2,), (2,)]
+    adam.apply([rg.constant([1.0, 1.0])], [w])
+    assert int(adam.iterations.numpy()) == 1 and w.numpy().tolist() != [1.0, 2.0]

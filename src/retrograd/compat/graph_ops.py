@@ -32,7 +32,7 @@ from retrograd.core.variables import Variable as EagerVariable
 from retrograd.graph import control_flow, symbolic
 from retrograd.graph.graph import disable_eager_execution, enable_eager_execution, get_default_graph
 from retrograd.graph.variables import assign_op
-from retrograd.ops import array_ops, print_ops, random_ops
+from retrograd.ops import array_ops, debug_ops, print_ops, random_ops
 
 __all__ = [
     "Assert",
@@ -257,30 +257,19 @@ def _print_grad(op, grad):
     return (grad, *[None] * (len(op.inputs) - 1))
 
 
-def _assert_kernel(condition, *data, summarize):
-    if not np.all(condition):
-        shown = ", ".join(print_ops.format_value(d, summarize) for d in data)
-        raise InvalidArgumentError(f"assertion failed: [{shown}]")
-    return ()
-
-
-_Assert = define_op(
-    "Assert", _assert_kernel, multi_output=True, stateful=True, shape_fn=lambda metas, **a: []
-)
-no_gradient("Assert")
-
-
 def Assert(condition, data, summarize=None, name=None):  # noqa: N802
     """Raises InvalidArgumentError showing ``data`` when ``condition`` is false: now
-    (eagerly), or when the returned op runs (in a graph)."""
+    (eagerly), or when the returned op runs (in a graph), with TF1's message."""
+    shown_at_most = summarize or 3
+
+    def check(c: Tensor, *values: Tensor) -> None:
+        if not np.all(c._value):
+            shown = ", ".join(print_ops.format_value(d._value, shown_at_most) for d in values)
+            raise InvalidArgumentError(f"assertion failed: [{shown}]")
+
     cond_t = convert_to_tensor(condition)
-    data = [convert_to_tensor(d) for d in data]
-    if context.graph is None:
-        _assert_kernel(cond_t._value, *[d._value for d in data], summarize=summarize or 3)
-        return None
-    graph = get_default_graph()
-    execute(_Assert, (cond_t, *data), {"summarize": summarize or 3}, name or "Assert")
-    return graph._operations[-1]
+    return debug_ops.assertion("Assert", check, cond_t, *[convert_to_tensor(d) for d in data],
+                               name=name)  # fmt: skip
 
 
 # -- the v1 random names --------------------------------------------------------------------

@@ -75,7 +75,20 @@ MODULES: dict[str, str] = {
     "tensorflow.python.ops.gen_array_ops": "retrograd.compat.tf_python.ops.gen_array_ops",
     "tensorflow.python.ops.gen_math_ops": "retrograd.compat.tf_python.ops.gen_math_ops",
     "tensorflow.python.ops.gen_nn_ops": "retrograd.compat.tf_python.ops.gen_nn_ops",
-    "tensorflow.train": "retrograd.compat.v1.train",
+    # issue 12 (Keras, checkpoints, tf.data): one block, kept last
+    "tensorflow.train": "retrograd.train",
+    "tensorflow.data": "retrograd.data",
+    "tensorflow.keras.activations": "retrograd.keras.activations",
+    "tensorflow.keras.backend": "retrograd.keras.backend",
+    "tensorflow.keras.callbacks": "retrograd.keras.callbacks",
+    "tensorflow.keras.initializers": "retrograd.keras.initializers",
+    "tensorflow.keras.layers": "retrograd.keras.layers",
+    "tensorflow.keras.losses": "retrograd.keras.losses",
+    "tensorflow.keras.metrics": "retrograd.keras.metrics",
+    "tensorflow.keras.models": "retrograd.keras.models",
+    "tensorflow.keras.optimizers.schedules": "retrograd.keras.schedules",
+    "tensorflow.keras.regularizers": "retrograd.keras.regularizers",
+    "tensorflow.keras.utils": "retrograd.keras.utils",
 }
 
 # With --tf1, `tensorflow` is the TF1 namespace, and `tensorflow.nn` its nn module.
@@ -85,6 +98,7 @@ _TF1_MODULES = {
     "tensorflow.summary": "retrograd.compat.v1.summary",
     "tensorflow.logging": "retrograd.compat.v1.logging",
     "tensorflow.app": "retrograd.compat.v1.app",
+    "tensorflow.train": "retrograd.compat.v1.train",
 }
 
 

@@ -216,6 +216,9 @@ class _Context(threading.local):
     ``functions_tracing``: the ``retrograd.function`` objects being traced (no recursion).
     ``gradient_checkers`` and ``numerics_checkers``: the checks that
     ``enable_gradient_checks`` and ``enable_check_numerics`` installed in this thread.
+    ``eager_scope``: the name scope entered in eager mode, which prefixes variable names.
+    ``layer_training``: the ``training=`` of the outermost Keras layer call running now,
+    which inner layers called without one inherit (None outside any call).
 
     A thread started after ``disable_eager_execution`` starts in graph mode, on a default
     graph of its own (``graph_mode_by_default``, the one process-wide setting).
@@ -253,6 +256,8 @@ class _Context(threading.local):
         self.none_gradients: dict | None = None
         # What the custom gradient's grad_fn running now is asked for (gradient_request()).
         self.gradient_request: Any = None
+        self.eager_scope = ""  # the eager name scope ("outer/inner/"), prefixing variable names
+        self.layer_training: Any = None  # the `training` flag of the Keras layer call running
 
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)

@@ -88,7 +88,8 @@ class Variable(TensorOperators):
         if shape is not None and not TensorShape(shape).is_compatible_with(value.shape):
             raise ValueError(f"Variable: initial value shape {value.shape} is not {tuple(shape)}")
         self._value = value
-        self._name = (name or "Variable") + ":0"
+        scope = context.eager_scope if context.graph is None else ""
+        self._name = scope + (name or "Variable") + ":0"
         self._trainable = bool(trainable)
         graph = context.graph
         if graph is not None and hasattr(graph, "add_to_collection"):

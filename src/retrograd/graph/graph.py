@@ -367,13 +367,30 @@ def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Symbo
 
 @contextlib.contextmanager
 def name_scope(name: str) -> Iterator[str]:
-    """Prefixes graph op names with ``name/``; in eager mode it only returns the name.
+    """Prefixes graph op names with ``name/``; in eager mode it prefixes variable names.
 
-    Names follow TensorFlow's rule (letters, digits and ``_.\\/>-``), checked when a graph
-    is built.
+    A name ending in ``/`` is taken as a whole scope, as in TensorFlow. Names follow
+    TensorFlow's rule (letters, digits and ``_.\\/>-``), checked when a graph is built.
+
+    >>> import retrograd as rg
+    >>> with rg.name_scope("outer") as scope:
+    ...     v = rg.Variable(1.0, name="v")
+    >>> scope, v.name
+    ('outer/', 'outer/v:0')
     """
     if context.graph is None:
-        yield name
+        previous = context.eager_scope
+        if not name:
+            scope = ""
+        elif name.endswith("/"):
+            scope = name
+        else:
+            scope = previous + name + "/"
+        context.eager_scope = scope
+        try:
+            yield scope
+        finally:
+            context.eager_scope = previous
         return
     with context.graph.name_scope(name) as scope:
         yield scope

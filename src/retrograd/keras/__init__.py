@@ -1,5 +1,35 @@
-"""``retrograd.keras``: where Keras programs look for optimizers (``tf.keras.optimizers``)."""
+"""``retrograd.keras`` (``tf.keras``): layers, models, training loops, losses, metrics,
+initializers, callbacks and optimizers with Keras 3's semantics and defaults."""
 
-from retrograd.keras import optimizers
+from retrograd.keras import (
+    activations,
+    backend,
+    callbacks,
+    initializers,
+    layers,
+    losses,
+    metrics,
+    models,
+    optimizers,
+    regularizers,
+    utils,
+)
+from retrograd.keras.layers import Input
+from retrograd.keras.models import Model, Sequential
 
-__all__ = ["optimizers"]
+__all__ = [
+    "Input",
+    "Model",
+    "Sequential",
+    "activations",
+    "backend",
+    "callbacks",
+    "initializers",
+    "layers",
+    "losses",
+    "metrics",
+    "models",
+    "optimizers",
+    "regularizers",
+    "utils",
+]

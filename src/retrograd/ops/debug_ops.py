@@ -1,5 +1,6 @@
 """CheckNumerics: passes a tensor through, failing if it holds NaN or infinity; and the
-eager assertions of ``tf.debugging`` (``assert_rank``, ``assert_equal``).
+eager assertions of ``tf.debugging`` (``assert_rank``, ``assert_equal``, ``assert_less``
+and the rest of the family) and ``tf.Assert``.
 
 Its gradient checks the gradient the same way, so a NaN found in the backward pass names
 the same place.
@@ -12,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.errors import InvalidArgumentError
-from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient, mark_batchable
+from retrograd.core.execute import context, define_op, execute
+from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops.define import FLOAT_COMPLEX, tensor_arg
 
@@ -83,3 +84,179 @@ def assert_equal(
         raise InvalidArgumentError(
             f"{_prefix(message)}Condition x == y did not hold. x = {a.numpy()!r}, y = {b.numpy()!r}"
         )
+
+
+def _run_check(*values: Any, check: Any) -> tuple:
+    check(*[Tensor(v) for v in values])
+    return ()
+
+
+# An assertion in a graph (TF1, or a traced function): a stateful op without outputs that
+# runs the same check as the eager assertion when the graph runs (functions keep their
+# stateful ops; a Session runs it when fetched or as a control dependency).
+_Assert = define_op(
+    "Assert", _run_check, multi_output=True, stateful=True, shape_fn=lambda metas, **_: []
+)
+no_gradient("Assert")
+
+
+def assertion(op: str, check: Any, *values: Any, name: str | None = None) -> Any:
+    """Runs ``check`` on the values' tensors now when they hold values, else adds an Assert
+    op that runs it when the graph runs (returned, as TensorFlow returns its op)."""
+    tensors = [convert_to_tensor(v) for v in values]
+    # a symbolic tensor (in a graph being built) holds only its shape and dtype, not an array
+    if all(hasattr(getattr(t, "_value", None), "ravel") or np.isscalar(t._value) for t in tensors):
+        check(*tensors)
+        return None
+    execute(_Assert, tensors, {"check": check}, name or op)
+    return context.graph.get_operations()[-1]
+
+
+def _binary_assert(
+    op: str, symbol: str, compare: Any, x: Any, y: Any, message: str | None, summarize: int | None
+) -> None:
+    a, b = convert_to_tensor(x), convert_to_tensor(y)
+    if a.dtype != b.dtype:
+        b = convert_to_tensor(y, dtype=a.dtype)
+    assertion(op, lambda a, b: _compare(message, summarize, symbol, compare, a, b), a, b)
+
+
+def _compare(message, summarize, symbol, compare, a, b) -> None:
+    holds = np.broadcast_to(compare(a._value, b._value), np.broadcast(a._value, b._value).shape)
+    if holds.all():
+        return
+    failing = np.argwhere(~holds)[: summarize or 1]
+    xs, ys = np.broadcast_arrays(a._value, b._value)
+    shown = summarize or max(a._value.size, b._value.size)
+    raise InvalidArgumentError(
+        f"{_prefix(message)}Condition x {symbol} y did not hold.\n"
+        f"Indices of first {len(failing)} different values:\n{failing}\n"
+        f"Corresponding x values:\n{xs[tuple(failing.T)]}\n"
+        f"Corresponding y values:\n{ys[tuple(failing.T)]}\n"
+        f"First {min(shown, a._value.size)} elements of x:\n{a._value.ravel()[:shown]}\n"
+        f"First {min(shown, b._value.size)} elements of y:\n{b._value.ravel()[:shown]}"
+    )
+
+
+def assert_less(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
+    """Raises InvalidArgumentError unless ``x < y`` everywhere (broadcasting)."""
+    _binary_assert("assert_less", "<", np.less, x, y, message, summarize)
+
+
+def assert_less_equal(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
+    """Raises InvalidArgumentError unless ``x <= y`` everywhere."""
+    _binary_assert("assert_less_equal", "<=", np.less_equal, x, y, message, summarize)
+
+
+def assert_greater(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
+    """Raises InvalidArgumentError unless ``x > y`` everywhere."""
+    _binary_assert("assert_greater", ">", np.greater, x, y, message, summarize)
+
+
+def assert_greater_equal(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
+    """Raises InvalidArgumentError unless ``x >= y`` everywhere."""
+    _binary_assert("assert_greater_equal", ">=", np.greater_equal, x, y, message, summarize)
+
+
+def assert_none_equal(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
+    """Raises InvalidArgumentError unless ``x != y`` everywhere."""
+    _binary_assert("assert_none_equal", "!=", np.not_equal, x, y, message, summarize)
+
+
+def _sign_assert(op: str, symbol: str, compare: Any, x: Any, message: str | None) -> None:
+    assertion(op, lambda t: _compare_with_zero(message, symbol, compare, t), x)
+
+
+def _compare_with_zero(message, symbol, compare, t) -> None:
+    if np.all(compare(t._value, 0)):
+        return
+    values = [str(v) for v in t._value.ravel().tolist()]
+    raise InvalidArgumentError(
+        f"{_prefix(message)}\nCondition x {symbol} 0 did not hold element-wise:\n"
+        f"x (shape={tuple(t.shape)} dtype={t.dtype.name}) = \n{values}"
+    )
+
+
+def assert_positive(x: Any, message=None, summarize=None, name=None) -> None:
+    """Raises InvalidArgumentError unless ``x > 0`` everywhere."""
+    _sign_assert("assert_positive", ">", np.greater, x, message)
+
+
+def assert_negative(x: Any, message=None, summarize=None, name=None) -> None:
+    """Raises InvalidArgumentError unless ``x < 0`` everywhere."""
+    _sign_assert("assert_negative", "<", np.less, x, message)
+
+
+def assert_non_negative(x: Any, message=None, summarize=None, name=None) -> None:
+    """Raises InvalidArgumentError unless ``x >= 0`` everywhere."""
+    _sign_assert("assert_non_negative", ">=", np.greater_equal, x, message)
+
+
+def assert_non_positive(x: Any, message=None, summarize=None, name=None) -> None:
+    """Raises InvalidArgumentError unless ``x <= 0`` everywhere."""
+    _sign_assert("assert_non_positive", "<=", np.less_equal, x, message)
+
+
+def assert_near(
+    x: Any, y: Any, rtol=None, atol=None, message=None, summarize=None, name=None
+) -> None:
+    """Raises InvalidArgumentError unless ``|x - y| <= atol + rtol * |y|`` everywhere; the
+    tolerances default to ten machine epsilons of the dtype."""
+    a, b = convert_to_tensor(x), convert_to_tensor(y)
+    if a.dtype != b.dtype:
+        b = convert_to_tensor(y, dtype=a.dtype)
+    assertion("assert_near", lambda a, b: _near(message, rtol, atol, a, b), a, b)
+
+
+def _near(message, rtol, atol, a, b) -> None:
+    eps = np.finfo(a._value.dtype).eps if a._value.dtype.kind in "fc" else 0
+    rtol = 10 * eps if rtol is None else rtol
+    atol = 10 * eps if atol is None else atol
+    if np.all(np.abs(a._value - b._value) <= atol + rtol * np.abs(b._value)):
+        return
+    raise InvalidArgumentError(
+        f"{_prefix(message)}x and y not equal to tolerance rtol = {rtol}, atol = {atol}\n"
+        f"x (shape={tuple(a.shape)} dtype={a.dtype.name}) = {a._value}\n"
+        f"y (shape={tuple(b.shape)} dtype={b.dtype.name}) = {b._value}"
+    )
+
+
+def assert_type(tensor: Any, tf_type: Any, message=None, name=None) -> None:
+    """Raises TypeError unless ``tensor`` has dtype ``tf_type``."""
+    from retrograd.core import dtypes
+
+    expected = dtypes.as_dtype(tf_type)
+    t = convert_to_tensor(tensor)
+    if t.dtype != expected:
+        raise TypeError(
+            f"{_prefix(message)}tensor must be of type {expected.name}; got {t.dtype.name}"
+        )
+
+
+def Assert(condition: Any, data: list, summarize: int | None = None, name=None) -> None:  # noqa: N802
+    """Raises InvalidArgumentError, showing ``data``, unless the scalar ``condition`` is
+    true (TensorFlow's ``tf.Assert``).
+
+    >>> Assert(True, ["never shown"])
+    """
+    c = convert_to_tensor(condition)
+    if c.dtype.name != "bool" or (c.shape.rank is not None and c.shape.rank != 0):
+        raise ValueError(f"Assert: condition must be a scalar bool, got {c.dtype.name}{c.shape}")
+    texts = {i: item for i, item in enumerate(data) if isinstance(item, str)}
+    tensors = [convert_to_tensor(d) for i, d in enumerate(data) if i not in texts]
+
+    def check(c: Tensor, *values: Tensor) -> None:
+        if bool(c._value):
+            return
+        shown, given = [], iter(values)
+        for i in range(len(data)):
+            if i in texts:
+                shown.append(texts[i])
+            else:
+                elements = np.asarray(next(given)._value).ravel()[: summarize or 3]
+                shown.append(", ".join(str(v) for v in elements.tolist()))
+        raise InvalidArgumentError(
+            f"Expected condition to be true. Summarized data: {chr(10).join(shown)}"
+        )
+
+    return assertion("Assert", check, c, *tensors, name=name)

@@ -329,12 +329,25 @@ def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor
         static, tensor, k = shape_input(value, "Slice", arg)
         if len(k) != rank:
             raise InvalidArgumentError(
-                f"Slice: `{arg}` must have one entry per dimension ({rank}), got {len(k)}"
+                f"Slice: expected `{arg}` to have {rank} entries (one per dimension), got {len(k)}"
             )
         inputs.append(convert_to_tensor(np.array(static, np.int32)) if tensor is None else tensor)
         known.append(k)
+    _check_slice_bounds(x._value.shape, *known)
     attrs = {"known_begin": known[0], "known_size": known[1]}
     return execute(_Slice, (x, *inputs), attrs, name)
+
+
+def _check_slice_bounds(shape: tuple | None, begin: tuple, size: tuple) -> None:
+    """TensorFlow's checks of a slice, wherever the dimension, begin and size are known while
+    building (the kernel checks the rest when it runs)."""
+    for i, (b, n, dim) in enumerate(zip(begin, size, shape or (None,) * len(begin))):
+        if b is None or dim is None:
+            continue
+        if not 0 <= b <= dim:
+            raise InvalidArgumentError(f"Slice: Expected begin[{i}] in [0, {dim}], but got {b}")
+        if n is not None and n != -1 and not 0 <= n <= dim - b:
+            raise InvalidArgumentError(f"Slice: Expected size[{i}] in [0, {dim - b}], but got {n}")
 
 
 @RegisterGradient("Slice")

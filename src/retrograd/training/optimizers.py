@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import abc
 import inspect
+import operator
 from collections.abc import Callable, Iterable
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -23,14 +25,34 @@ import numpy as np
 from retrograd.autodiff.explain import none_gradient_reasons
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import dtypes
-from retrograd.core.tensor import convert_to_tensor
+from retrograd.core.execute import context
+from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
+from retrograd.ops import math_ops
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad"]
 
+_NUMPY = SimpleNamespace(sqrt=np.sqrt, square=np.square, maximum=np.maximum, pow=operator.pow)
+_OPS = SimpleNamespace(
+    sqrt=math_ops.sqrt, square=math_ops.square, maximum=math_ops.maximum, pow=math_ops.pow
+)
+
+
+def _takes_step(learning_rate: Callable) -> bool:
+    """Whether a callable learning rate is a schedule of the step (one argument)."""
+    try:
+        return len(inspect.signature(learning_rate).parameters) >= 1
+    except (TypeError, ValueError):
+        return False
+
 
 class Optimizer(abc.ABC):
-    """Base class: validates gradients, keeps per-variable slots, counts ``iterations``."""
+    """Base class: validates gradients, keeps per-variable slots, counts ``iterations``.
+
+    Slots (Adam's moments, momentum) are non-trainable variables keyed by the variable they
+    belong to (its identity, not its ``id()``), so a copied optimizer keeps them with its
+    copied variables, and a checkpoint saves and restores them by the variable's path.
+    """
 
     _slot_names: tuple[str, ...] = ()
 
@@ -38,28 +60,65 @@ class Optimizer(abc.ABC):
         self.learning_rate = learning_rate
         self.name = name
         self.iterations = Variable(0, trainable=False, dtype=dtypes.int64, name="iteration")
-        self._slots: dict[int, tuple[Variable, dict[str, np.ndarray]]] = {}
+        self._slots: dict[Reference, dict[str, Variable]] = {}
+        # Slot values restored from a checkpoint before the slot existed (created on the
+        # variable's first update), keyed like ``_slots``.
+        self._pending_slots: dict[Reference, dict[str, np.ndarray]] = {}
 
     def _current_learning_rate(self) -> float:
         """The learning rate: a number, a callable of no argument, or a schedule of the step."""
         lr = self.learning_rate
         if not callable(lr):
             return float(lr)
-        try:
-            takes_step = len(inspect.signature(lr).parameters) >= 1
-        except (TypeError, ValueError):
-            takes_step = False
-        return float(lr(self.iterations.numpy()) if takes_step else lr())
+        return float(lr(self.iterations.numpy()) if _takes_step(lr) else lr())
 
     def _initial_slot(self, name: str, value: np.ndarray) -> np.ndarray:
         return np.zeros_like(value)
 
-    def _slots_for(self, variable: Variable) -> dict[str, np.ndarray]:
-        entry = self._slots.get(id(variable))
-        if entry is None:
-            slots = {n: self._initial_slot(n, variable._value) for n in self._slot_names}
-            entry = self._slots[id(variable)] = (variable, slots)
-        return entry[1]
+    def _slots_for(self, variable: Variable) -> dict[str, Variable]:
+        key = Reference(variable)
+        slots = self._slots.get(key)
+        if slots is None:
+            pending = self._pending_slots.pop(key, {})
+            base = variable.name.split(":")[0].replace("/", "_")
+            slots = self._slots[key] = {
+                n: Variable(
+                    pending[n] if n in pending else self._initial_slot(n, variable._value),
+                    trainable=False,
+                    name=f"{self.name}/{base}_{n}",
+                )
+                for n in self._slot_names
+            }
+        return slots
+
+    def slot_variables(self) -> list[tuple[Variable, str, Variable]]:
+        """``(variable, slot name, slot variable)`` for every slot created so far."""
+        return [
+            (key.deref(), name, slot)
+            for key, slots in self._slots.items()
+            for name, slot in slots.items()
+        ]
+
+    def restore_slot(self, variable: Variable, name: str, value: np.ndarray, path: str) -> None:
+        """Sets ``variable``'s slot ``name`` (now, or when the slot is created); ``path``
+        names the slot in errors."""
+        if name not in self._slot_names:
+            raise ValueError(
+                f"{self.name}: checkpoint value {path!r} is a {name!r} slot, but this "
+                f"optimizer keeps only {list(self._slot_names)}"
+            )
+        value = np.asarray(value)
+        if value.shape != variable._value.shape or value.dtype != variable._value.dtype:
+            raise ValueError(
+                f"{self.name}: checkpoint value {path!r} is {value.dtype}{list(value.shape)} but "
+                f"its variable '{variable.name}' is {variable._value.dtype}"
+                f"{list(variable._value.shape)}"
+            )
+        slots = self._slots.get(Reference(variable))
+        if slots is not None:
+            slots[name].assign(value)
+        else:
+            self._pending_slots.setdefault(Reference(variable), {})[name] = value
 
     def apply_gradients(
         self, grads_and_vars: Iterable[tuple[Any, Variable]], name: str | None = None
@@ -70,6 +129,8 @@ class Optimizer(abc.ABC):
         """
         updates = []
         pairs = list(grads_and_vars)
+        if context.graph is not None:
+            return self._apply_in_graph(pairs)
         for i, (grad, variable) in enumerate(pairs):
             if not isinstance(variable, Variable):
                 raise TypeError(
@@ -99,9 +160,53 @@ class Optimizer(abc.ABC):
         step = int(self.iterations.numpy()) + 1
         for g, variable in updates:
             dt = variable._value.dtype.type
-            variable.assign(
-                self._update(variable._value, g, dt(lr), dt(step), self._slots_for(variable), dt)
+            slots = self._slots_for(variable)
+            arrays = {n: slot._value for n, slot in slots.items()}
+            new = self._update(variable._value, g, dt(lr), dt(step), arrays, dt, _NUMPY)
+            variable.assign(new)
+            for n, slot in slots.items():
+                slot._value = arrays[n]  # arrays are never mutated in place: sharing is safe
+        self.iterations.assign_add(1)
+        return self.iterations
+
+    def _apply_in_graph(self, pairs: list[tuple[Any, Variable]]) -> Variable:
+        """``apply_gradients`` while a function is traced: the same formulas as graph ops,
+        assigned each time the function runs."""
+        lr = self.learning_rate
+        if callable(lr):  # a schedule sees the step as a tensor, read when the graph runs
+            lr = lr(self.iterations.read_value()) if _takes_step(lr) else lr()
+        present = [(g, v) for g, v in pairs if g is not None]
+        if pairs and not present:
+            raise ValueError(
+                f"{self.name}.apply_gradients: no gradients provided for any variable "
+                f"{[v.name for _, v in pairs]}"
             )
+        step_value = math_ops.cast(self.iterations.read_value() + 1, dtypes.float32)
+        for i, (grad, variable) in enumerate(present):
+            if not isinstance(variable, Variable):
+                raise TypeError(
+                    f"{self.name}.apply_gradients: pair {i} has a "
+                    f"{type(variable).__name__}, not a Variable"
+                )
+            dtype = variable._value.dtype
+            g = math_ops.cast(convert_to_tensor(grad), variable.dtype)
+            if not g.shape.is_compatible_with(variable._value.shape):
+                raise ValueError(
+                    f"{self.name}.apply_gradients: gradient {i} has shape {g.shape} but "
+                    f"variable '{variable.name}' has shape {tuple(variable.shape)}"
+                )
+            slots = self._slots_for(variable)
+            values = {n: slot.read_value() for n, slot in slots.items()}
+
+            def dt(value: Any, dtype: Any = dtype) -> Any:
+                return convert_to_tensor(np.asarray(value, dtype))
+
+            step = math_ops.cast(step_value, variable.dtype)
+            rate = math_ops.cast(convert_to_tensor(lr), variable.dtype)
+            new = self._update(variable.read_value(), g, rate, step, values, dt, _OPS)
+            variable.assign(new)
+            for n, slot in slots.items():
+                slot.assign(values[n])
         self.iterations.assign_add(1)
         return self.iterations
 
@@ -128,12 +233,28 @@ class Optimizer(abc.ABC):
 
     @abc.abstractmethod
     def _update(
-        self, value: np.ndarray, g: np.ndarray, lr: Any, step: Any, slots: dict, dt: type
-    ) -> np.ndarray:
-        """The variable's new value from its gradient ``g`` (``slots`` updated in place)."""
+        self, value: Any, g: Any, lr: Any, step: Any, slots: dict, dt: Callable, xp: Any
+    ) -> Any:
+        """The variable's new value from its gradient ``g`` (``slots`` updated in place).
 
+        Written once for both modes: eagerly the values are arrays, ``dt`` a NumPy scalar
+        type and ``xp`` NumPy; inside a traced function they are tensors, ``dt`` makes
+        constants and ``xp`` holds retrograd's ops."""
+
+    @property
     def variables(self) -> list[Any]:
-        return [self.iterations]
+        """The optimizer's state: ``iterations``, then every slot variable (a property, as
+        in Keras 3)."""
+        return [self.iterations] + [slot for _, _, slot in self.slot_variables()]
+
+    def build(self, var_list: Iterable[Variable]) -> None:
+        """Creates the slots of ``var_list`` now rather than on their first update."""
+        for variable in var_list:
+            self._slots_for(variable)
+
+    def apply(self, grads: Iterable[Any], trainable_variables: Iterable[Variable]) -> Variable:
+        """Keras 3's ``apply(grads, trainable_variables)``: ``apply_gradients`` of the pairs."""
+        return self.apply_gradients(zip(list(grads), list(trainable_variables)))
 
 
 class SGD(Optimizer):
@@ -152,7 +273,7 @@ class SGD(Optimizer):
         self.momentum, self.nesterov = momentum, nesterov
         self._slot_names = ("momentum",) if momentum else ()
 
-    def _update(self, value, g, lr, step, slots, dt):
+    def _update(self, value, g, lr, step, slots, dt, xp):
         if not self.momentum:
             return value - g * lr
         m = slots["momentum"] = slots["momentum"] * dt(self.momentum) - g * lr
@@ -177,13 +298,17 @@ class Adam(Optimizer):
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
         self._slot_names = ("m", "v", "v_hat") if amsgrad else ("m", "v")
 
-    def _update(self, value, g, lr, step, slots, dt):
-        alpha = lr * np.sqrt(dt(1) - dt(self.beta_2) ** step) / (dt(1) - dt(self.beta_1) ** step)
+    def _update(self, value, g, lr, step, slots, dt, xp):
+        alpha = (
+            lr
+            * xp.sqrt(dt(1) - xp.pow(dt(self.beta_2), step))
+            / (dt(1) - xp.pow(dt(self.beta_1), step))
+        )
         m = slots["m"] = slots["m"] + (g - slots["m"]) * dt(1 - self.beta_1)
-        v = slots["v"] = slots["v"] + (np.square(g) - slots["v"]) * dt(1 - self.beta_2)
+        v = slots["v"] = slots["v"] + (xp.square(g) - slots["v"]) * dt(1 - self.beta_2)
         if self.amsgrad:
-            v = slots["v_hat"] = np.maximum(slots["v_hat"], v)
-        return value - m * alpha / (np.sqrt(v) + dt(self.epsilon))
+            v = slots["v_hat"] = xp.maximum(slots["v_hat"], v)
+        return value - m * alpha / (xp.sqrt(v) + dt(self.epsilon))
 
 
 class RMSprop(Optimizer):
@@ -206,17 +331,17 @@ class RMSprop(Optimizer):
             + (("average_gradient",) if centered else ())
         )
 
-    def _update(self, value, g, lr, step, slots, dt):
+    def _update(self, value, g, lr, step, slots, dt, xp):
         rho = dt(self.rho)
-        velocity = slots["velocity"] = rho * slots["velocity"] + dt(1 - self.rho) * np.square(g)
+        velocity = slots["velocity"] = rho * slots["velocity"] + dt(1 - self.rho) * xp.square(g)
         if self.centered:
             average = slots["average_gradient"] = (
                 rho * slots["average_gradient"] + dt(1 - self.rho) * g
             )
-            denominator = velocity - np.square(average) + dt(self.epsilon)
+            denominator = velocity - xp.square(average) + dt(self.epsilon)
         else:
             denominator = velocity + dt(self.epsilon)
-        increment = lr * g / np.sqrt(denominator)
+        increment = lr * g / xp.sqrt(denominator)
         if self.momentum > 0:
             increment = slots["momentum"] = dt(self.momentum) * slots["momentum"] + increment
         return value - increment
@@ -239,6 +364,6 @@ class Adagrad(Optimizer):
     def _initial_slot(self, name, value):
         return np.full_like(value, self.initial_accumulator_value)
 
-    def _update(self, value, g, lr, step, slots, dt):
-        accumulator = slots["accumulator"] = slots["accumulator"] + np.square(g)
-        return value - lr * g / np.sqrt(accumulator + dt(self.epsilon))
+    def _update(self, value, g, lr, step, slots, dt, xp):
+        accumulator = slots["accumulator"] = slots["accumulator"] + xp.square(g)
+        return value - lr * g / xp.sqrt(accumulator + dt(self.epsilon))

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CheckpointFormatError", "write_arrays", "read_arrays", "FORMAT"]
+__all__ = ["CheckpointFormatError", "write_arrays", "read_arrays", "write_text", "FORMAT"]
 
 FORMAT = "retrograd-arrays/1"
 _INDEX = "__index__"
@@ -73,6 +73,32 @@ def write_arrays(
     try:
         with os.fdopen(fd, "wb") as stream:
             np.savez(stream, **members, **{_INDEX: index_bytes})
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+    _fsync_folder(folder)
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    """Writes ``text`` (UTF-8) to ``path`` atomically, as :func:`write_arrays` does.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "checkpoint")
+    >>> write_text(path, "hello")
+    >>> open(path).read()
+    'hello'
+    """
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)

@@ -1,0 +1,449 @@
+"""``tf.data.Dataset``, the in-memory part: datasets of nested structures (tuples and
+dicts) of tensors, built from tensors and transformed lazily; each iteration starts over.
+
+Lists are values, not structure (as in tf.data): ``from_tensor_slices([1, 2])`` gives two
+scalars. ``shuffle`` is reproducible: with a ``seed`` the order of every pass is fixed, and
+without one it follows ``tf.random.set_seed``. Functions given to ``map`` and ``filter``
+run eagerly on each element.
+
+>>> import retrograd as rg
+>>> ds = rg.data.Dataset.from_tensor_slices(([1.0, 2.0, 3.0], [0, 1, 0])).batch(2)
+>>> [(x.numpy().tolist(), y.numpy().tolist()) for x, y in ds]
+[([1.0, 2.0], [0, 1]), ([3.0], [0])]
+>>> [int(i) for i in rg.data.Dataset.range(6).filter(lambda i: i % 2 == 0)]
+[0, 2, 4]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from retrograd.core import dtypes
+from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.core.variables import Variable
+from retrograd.graph.function import TensorSpec
+from retrograd.ops import array_ops, random_ops
+
+__all__ = ["Dataset", "AUTOTUNE", "INFINITE", "UNKNOWN"]
+
+AUTOTUNE = -1
+INFINITE = -1
+UNKNOWN = -2
+
+
+def _map(fn: Callable, structure: Any) -> Any:
+    """Applies ``fn`` to the leaves of tuples and dicts (lists are leaves)."""
+    if isinstance(structure, tuple):
+        return tuple(_map(fn, s) for s in structure)
+    if isinstance(structure, dict):
+        return {k: _map(fn, structure[k]) for k in structure}
+    return fn(structure)
+
+
+def _leaves(structure: Any) -> list[Any]:
+    if isinstance(structure, tuple):
+        return [leaf for s in structure for leaf in _leaves(s)]
+    if isinstance(structure, dict):
+        return [leaf for k in structure for leaf in _leaves(structure[k])]
+    return [structure]
+
+
+def _zip_map(fn: Callable, structures: list[Any]) -> Any:
+    first = structures[0]
+    if isinstance(first, tuple):
+        return tuple(_zip_map(fn, [s[i] for s in structures]) for i in range(len(first)))
+    if isinstance(first, dict):
+        return {k: _zip_map(fn, [s[k] for s in structures]) for k in first}
+    return fn(structures)
+
+
+def _to_tensor(value: Any) -> Tensor:
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, Variable):
+        return value.read_value()
+    return convert_to_tensor(value)
+
+
+def _spec(value: Tensor) -> TensorSpec:
+    return TensorSpec(value.shape, value.dtype)
+
+
+class Dataset:
+    """A re-iterable sequence of elements (nested tuples/dicts of tensors)."""
+
+    def __init__(
+        self, make_iterator: Callable[[], Iterator], element_spec: Any, cardinality: int
+    ) -> None:
+        self._make_iterator = make_iterator
+        self._element_spec = element_spec
+        self._cardinality = cardinality
+
+    # -- sources -------------------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors: Any, name: str | None = None) -> Dataset:
+        """One element per index of the first dimension of every component."""
+        tensors = _map(_to_tensor, tensors)
+        leaves = _leaves(tensors)
+        sizes = {int(t.shape[0]) if t.shape.rank else None for t in leaves}
+        if None in sizes:
+            raise ValueError("from_tensor_slices: components must have at least one dimension")
+        if len(sizes) != 1:
+            raise ValueError(
+                f"from_tensor_slices: all components must have the same size in their first "
+                f"dimension, got {sorted(sizes)}"
+            )
+        count = sizes.pop()
+        arrays = _map(lambda t: np.asarray(t), tensors)
+
+        def iterate() -> Iterator:
+            for i in range(count):
+                yield _map(lambda a, i=i: convert_to_tensor(a[i]), arrays)
+
+        spec = _map(lambda t: TensorSpec(t.shape[1:], t.dtype), tensors)
+        return Dataset(iterate, spec, count)
+
+    @staticmethod
+    def from_generator(
+        generator: Callable,
+        output_types: Any = None,
+        output_shapes: Any = None,
+        args: Any = None,
+        output_signature: Any = None,
+        name: str | None = None,
+    ) -> Dataset:
+        """The elements ``generator(*args)`` yields (called afresh for every pass), each
+        converted to the dtypes of ``output_signature`` (TensorSpecs) or ``output_types``
+        and checked against its shapes."""
+        if not callable(generator):
+            raise TypeError("Dataset.from_generator: `generator` must be callable")
+        if output_signature is None:
+            if output_types is None:
+                raise TypeError("Dataset.from_generator: give output_signature (or output_types)")
+            shapes = output_shapes
+            if shapes is None:
+                shapes = _map(lambda _: None, output_types)
+            position = iter(_leaves(shapes))
+            output_signature = _map(lambda t: TensorSpec(next(position), t), output_types)
+        specs = output_signature
+        arguments = tuple(args or ())
+
+        def convert(value: Any, spec: TensorSpec) -> Tensor:
+            t = convert_to_tensor(np.asarray(value, spec.dtype.as_numpy_dtype))
+            if not spec.shape.is_compatible_with(t.shape):
+                raise TypeError(
+                    f"Dataset.from_generator: the generator yielded an element of shape "
+                    f"{tuple(t.shape)} where {spec.shape} was expected"
+                )
+            return t
+
+        def iterate() -> Iterator:
+            for element in generator(*arguments):
+                if isinstance(specs, tuple):
+                    element = tuple(element)
+                    if len(element) != len(specs):
+                        raise TypeError(
+                            f"Dataset.from_generator: the generator yielded {len(element)} "
+                            f"values where {len(specs)} were expected"
+                        )
+                yield _zip_map(lambda pair: convert(*pair), [element, specs])
+
+        return Dataset(iterate, specs, UNKNOWN)
+
+    @staticmethod
+    def from_tensors(tensors: Any, name: str | None = None) -> Dataset:
+        """One element: the tensors themselves."""
+        tensors = _map(_to_tensor, tensors)
+        return Dataset(lambda: iter([tensors]), _map(_spec, tensors), 1)
+
+    @staticmethod
+    def range(*args: int, output_type: Any = dtypes.int64, name: str | None = None) -> Dataset:
+        """``range(stop)``, ``range(start, stop)`` or ``range(start, stop, step)``."""
+        numbers = range(*args)
+        dtype = dtypes.as_dtype(output_type)
+
+        def iterate() -> Iterator:
+            for i in numbers:
+                yield convert_to_tensor(np.asarray(i, dtype.as_numpy_dtype))
+
+        return Dataset(iterate, TensorSpec([], dtype), len(numbers))
+
+    @staticmethod
+    def zip(*datasets: Any, name: str | None = None) -> Dataset:
+        """Elements of several datasets side by side (a tuple or dict of datasets)."""
+        structure = datasets[0] if len(datasets) == 1 else datasets
+        if isinstance(structure, Dataset):
+            structure = (structure,)
+        members = _leaves(structure)
+        if not all(isinstance(d, Dataset) for d in members):
+            raise TypeError("Dataset.zip: expected datasets (in a tuple or dict)")
+
+        def iterate() -> Iterator:
+            iterators = [iter(d) for d in members]
+            while True:
+                try:
+                    values = [next(it) for it in iterators]
+                except StopIteration:
+                    return
+                position = iter(values)
+                yield _map(lambda _, p=position: next(p), structure)
+
+        cards = [d._cardinality for d in members]
+        finite = [c for c in cards if c >= 0]
+        card = (
+            min(finite) if finite else (INFINITE if all(c == INFINITE for c in cards) else UNKNOWN)
+        )
+        position_spec = iter([d.element_spec for d in members])
+        return Dataset(iterate, _map(lambda _: next(position_spec), structure), card)
+
+    # -- iteration -----------------------------------------------------------------------
+    def __iter__(self) -> Iterator:
+        return iter(self._make_iterator())
+
+    def as_numpy_iterator(self) -> Iterator:
+        """The elements with NumPy arrays in place of tensors."""
+        for element in self:
+            yield _map(lambda t: t.numpy(), element)
+
+    @property
+    def element_spec(self) -> Any:
+        """The structure of ``TensorSpec``s of an element."""
+        return self._element_spec
+
+    def cardinality(self) -> Tensor:
+        """The number of elements, ``INFINITE`` (-1) or ``UNKNOWN`` (-2), as a tensor."""
+        return convert_to_tensor(np.int64(self._cardinality))
+
+    def __len__(self) -> int:
+        if self._cardinality == INFINITE:
+            raise TypeError("The dataset is infinite.")
+        if self._cardinality < 0:
+            raise TypeError("The dataset length is unknown.")
+        return self._cardinality
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return f"<Dataset element_spec={self._element_spec!r}>"
+
+    # -- transformations -----------------------------------------------------------------
+    def batch(
+        self,
+        batch_size: int,
+        drop_remainder: bool = False,
+        num_parallel_calls: Any = None,
+        deterministic: Any = None,
+        name: str | None = None,
+    ) -> Dataset:
+        """Stacks ``batch_size`` consecutive elements (the last batch may be smaller)."""
+        batch_size = int(batch_size)
+        if batch_size <= 0:
+            raise ValueError(f"Dataset.batch: batch_size must be positive, got {batch_size}")
+        source = self
+
+        def iterate() -> Iterator:
+            group = []
+            for element in source:
+                group.append(element)
+                if len(group) == batch_size:
+                    yield _zip_map(array_ops.stack, group)
+                    group = []
+            if group and not drop_remainder:
+                yield _zip_map(array_ops.stack, group)
+
+        leading = batch_size if drop_remainder else None
+        spec = _map(
+            lambda s: TensorSpec([leading, *s.shape.as_list()], s.dtype), self._element_spec
+        )
+        card = self._cardinality
+        if card >= 0:
+            card = card // batch_size if drop_remainder else -(-card // batch_size)
+        return Dataset(iterate, spec, card)
+
+    def unbatch(self, name: str | None = None) -> Dataset:
+        """Splits each element along its first dimension."""
+        source = self
+
+        def iterate() -> Iterator:
+            for element in source:
+                size = int(_leaves(element)[0].shape[0])
+                for i in range(size):
+                    yield _map(lambda t, i=i: t[i], element)
+
+        spec = _map(lambda s: TensorSpec(s.shape[1:], s.dtype), self._element_spec)
+        return Dataset(iterate, spec, UNKNOWN)
+
+    def shuffle(
+        self,
+        buffer_size: int,
+        seed: int | None = None,
+        reshuffle_each_iteration: bool = True,
+        name: str | None = None,
+    ) -> Dataset:
+        """Shuffles with a buffer of ``buffer_size`` elements (an element is drawn at random
+        from the buffer and replaced by the next one). Each pass is a new order unless
+        ``reshuffle_each_iteration=False``; all are fixed by ``seed`` or the global seed."""
+        buffer_size = int(buffer_size)
+        if buffer_size <= 0:
+            raise ValueError(f"Dataset.shuffle: buffer_size must be positive, got {buffer_size}")
+        if seed is None:
+            seed = int(random_ops.uniform((), 0, 2**31 - 1, dtype=dtypes.int64).numpy())
+        source, passes = self, [0]
+
+        def iterate() -> Iterator:
+            number = passes[0] if reshuffle_each_iteration else 0
+            passes[0] += 1
+            rng = np.random.default_rng(np.random.SeedSequence([seed, number]))
+            buffer = []
+            for element in source:
+                buffer.append(element)
+                if len(buffer) == buffer_size:
+                    index = int(rng.integers(len(buffer)))
+                    buffer[index], buffer[-1] = buffer[-1], buffer[index]
+                    yield buffer.pop()
+            while buffer:
+                index = int(rng.integers(len(buffer)))
+                buffer[index], buffer[-1] = buffer[-1], buffer[index]
+                yield buffer.pop()
+
+        return Dataset(iterate, self._element_spec, self._cardinality)
+
+    def repeat(self, count: int | None = None, name: str | None = None) -> Dataset:
+        """Passes over the data ``count`` times (forever when None or -1)."""
+        source = self
+        forever = count is None or count == -1
+
+        def iterate() -> Iterator:
+            done = 0
+            while forever or done < count:
+                empty = True
+                for element in source:
+                    empty = False
+                    yield element
+                if empty:
+                    return
+                done += 1
+
+        card = self._cardinality
+        if forever:
+            card = INFINITE if card != 0 else 0
+        elif card >= 0:
+            card *= int(count)
+        return Dataset(iterate, self._element_spec, card)
+
+    def map(
+        self,
+        map_func: Callable,
+        num_parallel_calls: Any = None,
+        deterministic: Any = None,
+        name: str | None = None,
+    ) -> Dataset:
+        """``map_func`` of each element (a tuple element is passed as arguments)."""
+        source = self
+
+        def apply(element: Any) -> Any:
+            result = map_func(*element) if isinstance(element, tuple) else map_func(element)
+            if isinstance(result, list):
+                result = tuple(result)
+            return _map(_to_tensor, result)
+
+        def iterate() -> Iterator:
+            for element in source:
+                yield apply(element)
+
+        spec = None
+        if self._cardinality != 0:
+            first = next(iter(self), None)
+            spec = _map(_spec, apply(first)) if first is not None else None
+        return Dataset(iterate, spec, self._cardinality)
+
+    def filter(self, predicate: Callable, name: str | None = None) -> Dataset:
+        """The elements for which ``predicate`` is true (a scalar boolean)."""
+        source = self
+
+        def keep(element: Any) -> bool:
+            result = predicate(*element) if isinstance(element, tuple) else predicate(element)
+            value = np.asarray(result)
+            if value.shape != () or value.dtype != np.bool_:
+                raise TypeError(
+                    f"Dataset.filter: the predicate must return a scalar bool, got "
+                    f"{value.dtype}{list(value.shape)}"
+                )
+            return bool(value)
+
+        def iterate() -> Iterator:
+            return (element for element in source if keep(element))
+
+        return Dataset(iterate, self._element_spec, UNKNOWN)
+
+    def take(self, count: int, name: str | None = None) -> Dataset:
+        """The first ``count`` elements (all when -1)."""
+        source, count = self, int(count)
+
+        def iterate() -> Iterator:
+            for i, element in enumerate(source):
+                if 0 <= count <= i:
+                    return
+                yield element
+
+        card = self._cardinality
+        if count >= 0:
+            card = count if card == INFINITE else (min(card, count) if card >= 0 else UNKNOWN)
+        return Dataset(iterate, self._element_spec, card)
+
+    def skip(self, count: int, name: str | None = None) -> Dataset:
+        """All but the first ``count`` elements."""
+        source, count = self, int(count)
+
+        def iterate() -> Iterator:
+            for i, element in enumerate(source):
+                if i >= count:
+                    yield element
+
+        card = self._cardinality
+        if card >= 0:
+            card = max(card - count, 0)
+        return Dataset(iterate, self._element_spec, card)
+
+    def enumerate(self, start: int = 0, name: str | None = None) -> Dataset:
+        """``(index, element)`` pairs, the index an int64 scalar."""
+        counter = Dataset.range(start, 2**62)
+        return Dataset.zip((counter, self))
+
+    def prefetch(self, buffer_size: int, name: str | None = None) -> Dataset:
+        """The same elements (in memory there is nothing to overlap)."""
+        return Dataset(self._make_iterator, self._element_spec, self._cardinality)
+
+    def cache(self, filename: str = "", name: str | None = None) -> Dataset:
+        """The same elements, kept in memory after the first full pass."""
+        if filename:
+            raise NotImplementedError("Dataset.cache: caching to a file is not supported")
+        source, stored = self, []
+
+        def iterate() -> Iterator:
+            if stored:
+                yield from stored[0]
+                return
+            seen = []
+            for element in source:
+                seen.append(element)
+                yield element
+            stored.append(seen)
+
+        return Dataset(iterate, self._element_spec, self._cardinality)
+
+    def concatenate(self, dataset: Dataset, name: str | None = None) -> Dataset:
+        """This dataset's elements, then ``dataset``'s."""
+        first, second = self, dataset
+
+        def iterate() -> Iterator:
+            yield from first
+            yield from second
+
+        a, b = self._cardinality, dataset._cardinality
+        card = a + b if a >= 0 and b >= 0 else (INFINITE if INFINITE in (a, b) else UNKNOWN)
+        return Dataset(iterate, self._element_spec, card)

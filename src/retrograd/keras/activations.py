@@ -1,0 +1,43 @@
+"""``tf.keras.activations``: activation functions, by name with ``get``."""
+
+from retrograd.keras.src.activations import (
+    elu,
+    exponential,
+    gelu,
+    get,
+    leaky_relu,
+    linear,
+    log_softmax,
+    relu,
+    relu6,
+    selu,
+    serialize,
+    sigmoid,
+    silu,
+    softmax,
+    softplus,
+    softsign,
+    swish,
+    tanh,
+)
+
+__all__ = [
+    "get",
+    "serialize",
+    "linear",
+    "relu",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "softplus",
+    "softsign",
+    "elu",
+    "selu",
+    "gelu",
+    "swish",
+    "silu",
+    "exponential",
+    "log_softmax",
+    "leaky_relu",
+    "relu6",
+]

@@ -1,0 +1,41 @@
+"""``tf.keras.initializers``: weight initializers with Keras' formulas, seeded."""
+
+from retrograd.keras.src.initializers import (
+    Constant,
+    GlorotNormal,
+    GlorotUniform,
+    HeNormal,
+    HeUniform,
+    Identity,
+    Initializer,
+    LecunNormal,
+    LecunUniform,
+    Ones,
+    Orthogonal,
+    RandomNormal,
+    RandomUniform,
+    TruncatedNormal,
+    VarianceScaling,
+    Zeros,
+    get,
+)
+
+__all__ = [
+    "Initializer",
+    "Zeros",
+    "Ones",
+    "Constant",
+    "RandomNormal",
+    "RandomUniform",
+    "TruncatedNormal",
+    "VarianceScaling",
+    "GlorotUniform",
+    "GlorotNormal",
+    "HeNormal",
+    "HeUniform",
+    "LecunNormal",
+    "LecunUniform",
+    "Orthogonal",
+    "Identity",
+    "get",
+]

@@ -1,0 +1,92 @@
+"""``tf.keras.layers``: the layers custom-gradient programs use, and ``Layer`` to subclass."""
+
+from retrograd.keras.src.layers.activation_layers import ELU, LeakyReLU, ReLU, Softmax
+from retrograd.keras.src.layers.base import Input, InputLayer, KerasTensor, Layer
+from retrograd.keras.src.layers.conv import (
+    AveragePooling2D,
+    Conv1D,
+    Conv2D,
+    GlobalAveragePooling2D,
+    GlobalMaxPooling2D,
+    MaxPooling2D,
+)
+from retrograd.keras.src.layers.core import (
+    Activation,
+    Dense,
+    Dropout,
+    Embedding,
+    Flatten,
+    Lambda,
+    Reshape,
+)
+from retrograd.keras.src.layers.merge import (
+    Add,
+    Average,
+    Concatenate,
+    Maximum,
+    Minimum,
+    Multiply,
+    Subtract,
+    add,
+    concatenate,
+    multiply,
+)
+from retrograd.keras.src.layers.normalization import BatchNormalization, LayerNormalization
+from retrograd.keras.src.layers.recurrent import GRU, LSTM, SimpleRNN
+from retrograd.keras.src.layers.reshaping import (
+    AveragePooling1D,
+    GlobalAveragePooling1D,
+    GlobalMaxPooling1D,
+    MaxPooling1D,
+    Permute,
+    RepeatVector,
+    UpSampling2D,
+    ZeroPadding2D,
+)
+
+__all__ = [
+    "Activation",
+    "Add",
+    "Average",
+    "AveragePooling1D",
+    "AveragePooling2D",
+    "BatchNormalization",
+    "Concatenate",
+    "Conv1D",
+    "Conv2D",
+    "Dense",
+    "Dropout",
+    "ELU",
+    "Embedding",
+    "Flatten",
+    "GRU",
+    "GlobalAveragePooling1D",
+    "GlobalAveragePooling2D",
+    "GlobalMaxPooling1D",
+    "GlobalMaxPooling2D",
+    "Input",
+    "InputLayer",
+    "LSTM",
+    "KerasTensor",
+    "Lambda",
+    "Layer",
+    "LayerNormalization",
+    "LeakyReLU",
+    "MaxPooling1D",
+    "MaxPooling2D",
+    "Maximum",
+    "Minimum",
+    "Multiply",
+    "Permute",
+    "ReLU",
+    "RepeatVector",
+    "Reshape",
+    "SimpleRNN",
+    "Softmax",
+    "Subtract",
+    "UpSampling2D",
+    "ZeroPadding2D",
+    "add",
+    "concatenate",
+    "multiply",
+]

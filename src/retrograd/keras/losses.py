@@ -1,0 +1,43 @@
+"""``tf.keras.losses``: loss classes, functions and names (Keras 3's reductions)."""
+
+from retrograd.keras.src.losses import (
+    BinaryCrossentropy,
+    CategoricalCrossentropy,
+    Huber,
+    Loss,
+    LossFunctionWrapper,
+    MeanAbsoluteError,
+    MeanSquaredError,
+    SparseCategoricalCrossentropy,
+    binary_crossentropy,
+    categorical_crossentropy,
+    get,
+    huber,
+    mae,
+    match_ranks,
+    mean_absolute_error,
+    mean_squared_error,
+    mse,
+    sparse_categorical_crossentropy,
+)
+
+__all__ = [
+    "Loss",
+    "LossFunctionWrapper",
+    "MeanSquaredError",
+    "MeanAbsoluteError",
+    "BinaryCrossentropy",
+    "CategoricalCrossentropy",
+    "SparseCategoricalCrossentropy",
+    "Huber",
+    "mean_squared_error",
+    "mean_absolute_error",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "sparse_categorical_crossentropy",
+    "huber",
+    "mse",
+    "mae",
+    "get",
+    "match_ranks",
+]

@@ -1,0 +1,69 @@
+"""``tf.keras.backend``: the float type, the fuzz factor, layer-name counters.
+
+>>> import retrograd as rg
+>>> rg.keras.backend.epsilon(), rg.keras.backend.floatx()
+(1e-07, 'float32')
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrograd.core import dtypes
+
+__all__ = ["epsilon", "set_epsilon", "floatx", "set_floatx", "clear_session", "unique_name"]
+
+
+class _Config:
+    """Keras' process-wide settings (as in Keras: not per thread)."""
+
+    def __init__(self) -> None:
+        self.epsilon = 1e-7
+        self.floatx = "float32"
+        self.name_counts: dict[str, int] = {}
+
+
+_config = _Config()
+
+
+def epsilon() -> float:
+    """The fuzz factor losses clip probabilities with (1e-7)."""
+    return _config.epsilon
+
+
+def set_epsilon(value: float) -> None:
+    """Sets the fuzz factor."""
+    _config.epsilon = float(value)
+
+
+def floatx() -> str:
+    """The default float type of layers' weights and inputs ('float32')."""
+    return _config.floatx
+
+
+def set_floatx(value: str) -> None:
+    """Sets the default float type ('float16', 'float32' or 'float64')."""
+    if value not in ("float16", "float32", "float64"):
+        raise ValueError(f"set_floatx: unknown float type {value!r}")
+    _config.floatx = value
+
+
+def float_dtype() -> dtypes.DType:
+    return dtypes.as_dtype(_config.floatx)
+
+
+def clear_session() -> None:
+    """Resets the layer-name counters (the next Dense is 'dense' again)."""
+    _config.name_counts.clear()
+
+
+def snake_case(name: str) -> str:
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+def unique_name(base: str) -> str:
+    """``base``, then ``base_1``, ``base_2``, ... (Keras' automatic layer names)."""
+    count = _config.name_counts.get(base, 0)
+    _config.name_counts[base] = count + 1
+    return base if count == 0 else f"{base}_{count}"

@@ -1,0 +1,330 @@
+"""``tf.keras.initializers`` with Keras' formulas and defaults (fans, scales, truncation).
+
+An initializer given an integer ``seed`` returns the same values at every call (as Keras'
+seeded initializers do); without one it draws from retrograd's random stream, which
+``tf.random.set_seed`` makes reproducible. The streams differ from TensorFlow's: the
+distributions are the same, the individual numbers are not.
+
+>>> import retrograd as rg
+>>> init = rg.keras.initializers.GlorotUniform(seed=1)
+>>> bool((init((3, 2)).numpy() == init((3, 2)).numpy()).all())
+True
+>>> rg.keras.initializers.get("zeros")((2,)).numpy()
+array([0., 0.], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from typing import Any
+
+import numpy as np
+
+from retrograd.core import dtypes
+from retrograd.core.tensor import Tensor, constant
+from retrograd.keras.src import backend
+from retrograd.ops import random_ops
+
+__all__ = [
+    "Initializer",
+    "Zeros",
+    "Ones",
+    "Constant",
+    "RandomNormal",
+    "RandomUniform",
+    "TruncatedNormal",
+    "VarianceScaling",
+    "GlorotUniform",
+    "GlorotNormal",
+    "HeNormal",
+    "HeUniform",
+    "LecunNormal",
+    "LecunUniform",
+    "Orthogonal",
+    "Identity",
+    "get",
+]
+
+
+def _dtype(dtype: Any) -> np.dtype:
+    return dtypes.as_dtype(dtype or backend.floatx()).as_numpy_dtype
+
+
+class Initializer:
+    """Base class: ``initializer(shape, dtype=None)`` returns a tensor."""
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
+        shape = tuple(int(d) for d in shape)
+        return constant(self.values(shape, _dtype(dtype)))
+
+    def values(self, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+        raise NotImplementedError(f"{type(self).__name__}.values")
+
+    def get_config(self) -> dict:
+        return {}
+
+
+class Zeros(Initializer):
+    def values(self, shape, dtype):
+        return np.zeros(shape, dtype)
+
+
+class Ones(Initializer):
+    def values(self, shape, dtype):
+        return np.ones(shape, dtype)
+
+
+class Constant(Initializer):
+    """Fills with ``value`` (a number, or an array broadcast to the shape)."""
+
+    def __init__(self, value: Any = 0.0) -> None:
+        self.value = value
+
+    def values(self, shape, dtype):
+        return np.broadcast_to(np.asarray(self.value, dtype), shape).copy()
+
+    def get_config(self):
+        value = self.value
+        return {"value": value.tolist() if isinstance(value, np.ndarray) else value}
+
+
+class _Random(Initializer):
+    def __init__(self, seed: int | None = None) -> None:
+        if seed is not None and not isinstance(seed, int):
+            raise TypeError(f"{type(self).__name__}: seed must be an int or None, got {seed!r}")
+        self.seed = seed
+
+    def _rng(self) -> np.random.Generator:
+        """A fresh generator from ``seed`` (same values each call), or one drawn from
+        retrograd's random stream."""
+        if self.seed is not None:
+            words = [self.seed % 2**64, zlib.crc32(type(self).__name__.encode())]
+            return np.random.default_rng(np.random.SeedSequence(words))
+        word = random_ops.uniform((), 0, 2**31 - 1, dtype=dtypes.int64)
+        return np.random.default_rng(int(word.numpy()))
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+
+def _truncated(rng: np.random.Generator, shape, stddev: float) -> np.ndarray:
+    """Normal(0, stddev) redrawn outside two standard deviations."""
+    out = rng.standard_normal(shape)
+    bad = np.abs(out) > 2
+    while bad.any():
+        out[bad] = rng.standard_normal(int(bad.sum()))
+        bad = np.abs(out) > 2
+    return out * stddev
+
+
+class RandomNormal(_Random):
+    def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: int | None = None):
+        super().__init__(seed)
+        self.mean, self.stddev = mean, stddev
+
+    def values(self, shape, dtype):
+        return (self._rng().normal(self.mean, self.stddev, shape)).astype(dtype)
+
+    def get_config(self):
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+
+
+class RandomUniform(_Random):
+    def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: int | None = None):
+        super().__init__(seed)
+        self.minval, self.maxval = minval, maxval
+
+    def values(self, shape, dtype):
+        return self._rng().uniform(self.minval, self.maxval, shape).astype(dtype)
+
+    def get_config(self):
+        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
+
+
+class TruncatedNormal(_Random):
+    def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: int | None = None):
+        super().__init__(seed)
+        self.mean, self.stddev = mean, stddev
+
+    def values(self, shape, dtype):
+        return (self.mean + _truncated(self._rng(), shape, self.stddev)).astype(dtype)
+
+    def get_config(self):
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+
+
+def compute_fans(shape: tuple[int, ...]) -> tuple[float, float]:
+    """Keras' fans: a kernel's receptive field times its input and output channels."""
+    if len(shape) == 0:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    receptive = math.prod(shape[:-2])
+    return shape[-2] * receptive, shape[-1] * receptive
+
+
+class VarianceScaling(_Random):
+    """Samples with variance ``scale / n`` (n: fan_in, fan_out or their mean)."""
+
+    def __init__(
+        self,
+        scale: float = 1.0,
+        mode: str = "fan_in",
+        distribution: str = "truncated_normal",
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if scale <= 0:
+            raise ValueError(f"VarianceScaling: scale must be positive, got {scale}")
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ValueError(f"VarianceScaling: unknown mode {mode!r}")
+        if distribution not in ("truncated_normal", "untruncated_normal", "uniform"):
+            raise ValueError(f"VarianceScaling: unknown distribution {distribution!r}")
+        self.scale, self.mode, self.distribution = scale, mode, distribution
+
+    def values(self, shape, dtype):
+        fan_in, fan_out = compute_fans(shape)
+        n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
+        scale = self.scale / max(1.0, n)
+        rng = self._rng()
+        if self.distribution == "truncated_normal":
+            # 0.879... is the standard deviation of a normal truncated at two deviations
+            return _truncated(rng, shape, math.sqrt(scale) / 0.87962566103423978).astype(dtype)
+        if self.distribution == "untruncated_normal":
+            return rng.normal(0.0, math.sqrt(scale), shape).astype(dtype)
+        limit = math.sqrt(3.0 * scale)
+        return rng.uniform(-limit, limit, shape).astype(dtype)
+
+    def get_config(self):
+        return {
+            "scale": self.scale,
+            "mode": self.mode,
+            "distribution": self.distribution,
+            "seed": self.seed,
+        }
+
+
+class GlorotUniform(VarianceScaling):
+    """Uniform in ±sqrt(6 / (fan_in + fan_out)): Keras' default kernel initializer."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(1.0, "fan_avg", "uniform", seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+
+class GlorotNormal(VarianceScaling):
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+
+class HeNormal(VarianceScaling):
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(2.0, "fan_in", "truncated_normal", seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+
+class HeUniform(VarianceScaling):
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(2.0, "fan_in", "uniform", seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+
+class LecunNormal(VarianceScaling):
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(1.0, "fan_in", "truncated_normal", seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+
+class LecunUniform(VarianceScaling):
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(1.0, "fan_in", "uniform", seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+
+class Orthogonal(_Random):
+    """An orthogonal matrix (rows or columns orthonormal) times ``gain``; higher-rank shapes
+    are flattened to ``(prod(shape[:-1]), shape[-1])``."""
+
+    def __init__(self, gain: float = 1.0, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.gain = gain
+
+    def values(self, shape, dtype):
+        if len(shape) < 2:
+            raise ValueError(
+                f"Orthogonal: the shape must have at least two dimensions, got {shape}"
+            )
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        flat = self._rng().standard_normal((max(rows, cols), min(rows, cols)))
+        q, r = np.linalg.qr(flat)
+        q = q * np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        return (self.gain * q.reshape(shape)).astype(dtype)
+
+    def get_config(self):
+        return {"gain": self.gain, "seed": self.seed}
+
+
+class Identity(Initializer):
+    def __init__(self, gain: float = 1.0) -> None:
+        self.gain = gain
+
+    def values(self, shape, dtype):
+        if len(shape) != 2:
+            raise ValueError(f"Identity: the shape must be two-dimensional, got {shape}")
+        return (self.gain * np.eye(*shape)).astype(dtype)
+
+
+_BY_NAME = {
+    "zeros": Zeros,
+    "ones": Ones,
+    "constant": Constant,
+    "random_normal": RandomNormal,
+    "random_uniform": RandomUniform,
+    "uniform": RandomUniform,
+    "normal": RandomNormal,
+    "truncated_normal": TruncatedNormal,
+    "variance_scaling": VarianceScaling,
+    "glorot_uniform": GlorotUniform,
+    "glorot_normal": GlorotNormal,
+    "he_normal": HeNormal,
+    "he_uniform": HeUniform,
+    "lecun_normal": LecunNormal,
+    "lecun_uniform": LecunUniform,
+    "orthogonal": Orthogonal,
+    "identity": Identity,
+}
+
+
+def get(identifier: Any) -> Any:
+    """An initializer from its name (``'glorot_uniform'``), class name, an instance, or a
+    callable ``(shape, dtype)``."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, str):
+        key = identifier if identifier in _BY_NAME else backend.snake_case(identifier)
+        if key not in _BY_NAME:
+            raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
+        return _BY_NAME[key]()
+    if isinstance(identifier, type) and issubclass(identifier, Initializer):
+        return identifier()
+    if callable(identifier):
+        return identifier
+    raise TypeError(f"Could not interpret initializer identifier: {identifier!r}")

@@ -1,0 +1,455 @@
+"""``tf.keras.layers.Layer``: weights made by ``add_weight`` in a lazy ``build``, ``call``
+with an inherited ``training`` flag, sublayers tracked through attributes, and symbolic
+calls on ``Input`` tensors (the functional API).
+
+>>> import retrograd as rg
+>>> class Scale(rg.keras.layers.Layer):
+...     def build(self, input_shape):
+...         self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones")
+...     def call(self, x):
+...         return x * self.w
+>>> layer = Scale()
+>>> layer(rg.constant([[1.0, 2.0]])).numpy()
+array([[1., 2.]], dtype=float32)
+>>> [w.shape.as_list() for w in layer.trainable_weights]
+[[2]]
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+
+from retrograd.core import dtypes, nest
+from retrograd.core.execute import context
+from retrograd.core.shapes import TensorShape
+from retrograd.core.tensor import Tensor
+from retrograd.core.variables import Variable
+from retrograd.graph import graph as graph_module
+from retrograd.keras.src import backend, initializers, regularizers, tf_ops
+from retrograd.training.module import Module, ModuleNameScope
+
+__all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor"]
+
+
+class KerasTensor:
+    """A symbolic tensor of the functional API: a shape (batch dimension None), a dtype, and
+    the layer call that produced it (``None`` for an ``Input``)."""
+
+    def __init__(self, shape: Any, dtype: Any, node: Any = None, index: int = 0, name=None):
+        self.shape = TensorShape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.node, self.index, self.name = node, index, name
+
+    @property
+    def ndim(self) -> int:
+        return self.shape.rank
+
+    def __repr__(self) -> str:
+        return f"<KerasTensor shape={tuple(self.shape.as_list())}, dtype={self.dtype.name}>"
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "A KerasTensor is symbolic: it has no value. Use Keras layers (or Lambda) to "
+            "transform it."
+        )
+
+
+def is_keras_tensor(value: Any) -> bool:
+    return isinstance(value, KerasTensor)
+
+
+class Node:
+    """One symbolic layer call: the layer, its arguments (KerasTensors inside) and outputs."""
+
+    def __init__(self, layer: Layer, args: tuple, kwargs: dict) -> None:
+        self.layer, self.args, self.kwargs = layer, args, kwargs
+        self.outputs: Any = None
+
+    def inputs(self) -> list[KerasTensor]:
+        return [t for t in nest.flatten((self.args, self.kwargs)) if isinstance(t, KerasTensor)]
+
+
+def _shape_tuple(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_shape_tuple(v) for v in value]
+    return tuple(TensorShape(value.shape).as_list())
+
+
+class Layer(Module):
+    """Base class of Keras layers (see the module docstring)."""
+
+    def __init__(
+        self,
+        trainable: bool = True,
+        name: str | None = None,
+        dtype: Any = None,
+        autocast: bool = True,
+        input_shape: Any = None,
+        input_dim: int | None = None,
+        batch_size: int | None = None,
+        activity_regularizer: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.pop("input_length", None)
+        if kwargs:
+            raise TypeError(
+                f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}"
+            )
+        if name is None:
+            name = backend.unique_name(backend.snake_case(type(self).__name__))
+        elif not isinstance(name, str) or "/" in name or not name:
+            raise ValueError(f"{type(self).__name__}: invalid layer name {name!r}")
+        object.__setattr__(self, "_sublayers", [])
+        self._name = name
+        outer = context.eager_scope if context.graph is None else ""
+        self._name_scope = ModuleNameScope(outer + name + "/")
+        self.built = False
+        self._trainable = bool(trainable)
+        self._trainable_own: list[Variable] = []
+        self._non_trainable_own: list[Variable] = []
+        self._regularized: list[tuple[Variable, Any]] = []
+        self._call_losses: list[Any] = []
+        self._weight_names: dict[str, Variable] = {}
+        self.compute_dtype = backend.floatx() if dtype is None else dtypes.as_dtype(dtype).name
+        self.autocast = autocast
+        if input_dim is not None and input_shape is None:
+            input_shape = (input_dim,)
+        self._input_shape_arg = None if input_shape is None else tuple(input_shape)
+        self._build_shape: Any = None
+        self.activity_regularizer = regularizers.get(activity_regularizer)
+
+    _TF_MODULE_IGNORED_PROPERTIES = frozenset(
+        {
+            "_sublayers",
+            "_trainable_own",
+            "_non_trainable_own",
+            "_regularized",
+            "_call_losses",
+            "_call_arguments",
+        }
+    )
+
+    # -- tracking ------------------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        Module.__setattr__(self, name, value)
+        if name in type(self)._TF_MODULE_IGNORED_PROPERTIES:
+            return
+        sublayers = self.__dict__.get("_sublayers")
+        if sublayers is None:
+            return
+        for leaf in nest.flatten(value) if isinstance(value, (list, tuple, dict)) else [value]:
+            if isinstance(leaf, Layer) and leaf is not self and leaf not in sublayers:
+                sublayers.append(leaf)
+
+    def _checkpoint_children(self) -> dict[str, Any]:
+        ignored = self._TF_MODULE_IGNORED_PROPERTIES | Module._INTERNAL_PROPERTIES
+        children = dict(self._weight_names)
+        for key in sorted(vars(self)):
+            if key not in ignored and key not in children:
+                children[key] = vars(self)[key]
+        return children
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def dtype(self) -> str:
+        return self.compute_dtype
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        self._trainable = bool(value)
+        for layer in self._flat_layers():
+            layer._trainable = bool(value)
+
+    def _flat_layers(self) -> list[Layer]:
+        """Every sublayer, depth first, each once."""
+        found, seen, stack = [], {id(self)}, list(reversed(self._sublayers))
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            found.append(layer)
+            stack.extend(reversed(layer._sublayers))
+        return found
+
+    # -- weights -------------------------------------------------------------------------
+    def add_weight(
+        self,
+        shape: Any = None,
+        initializer: Any = None,
+        dtype: Any = None,
+        trainable: bool = True,
+        autocast: bool = True,
+        regularizer: Any = None,
+        constraint: Any = None,
+        aggregation: str = "none",
+        overwrite_with_gradient: bool = False,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> Variable:
+        """Creates a weight of this layer (Keras' argument order; a string first argument
+        is taken as the name, as in older Keras)."""
+        if isinstance(shape, str):
+            name, shape = shape, kwargs.pop("shape", None)
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}.add_weight: unexpected arguments {kwargs}")
+        shape = () if shape is None else tuple(int(d) for d in shape)
+        dtype = dtypes.as_dtype(dtype or self.compute_dtype)
+        if initializer is None:
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        init = initializers.get(initializer)
+        base = name or "variable"
+        key, count = base, 1
+        while key in self._weight_names:
+            key, count = f"{base}_{count}", count + 1
+        # Keras 3 names a weight by itself ("kernel"), whatever scope it is created in
+        with graph_module.name_scope(""):
+            variable = Variable(init(shape, dtype=dtype), trainable=trainable, name=key)
+        (self._trainable_own if trainable else self._non_trainable_own).append(variable)
+        self._weight_names[key] = variable
+        if regularizer is not None:
+            self._regularized.append((variable, regularizers.get(regularizer)))
+        self._track_child(key, variable)
+        return variable
+
+    add_variable = add_weight
+
+    @property
+    def trainable_weights(self) -> list[Variable]:
+        if not self._trainable:
+            return []
+        return _unique(
+            self._trainable_own + [w for s in self._sublayers for w in s.trainable_weights]
+        )
+
+    @property
+    def non_trainable_weights(self) -> list[Variable]:
+        if not self._trainable:
+            return self.weights
+        return _unique(
+            self._non_trainable_own + [w for s in self._sublayers for w in s.non_trainable_weights]
+        )
+
+    @property
+    def weights(self) -> list[Variable]:
+        own = self._trainable_own + self._non_trainable_own
+        return _unique(own + [w for s in self._sublayers for w in s.weights])
+
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+    variables = weights
+
+    def get_weights(self) -> list[np.ndarray]:
+        return [np.array(w._value) for w in self.weights]
+
+    def set_weights(self, weights: list[Any]) -> None:
+        own = self.weights
+        if len(weights) != len(own):
+            raise ValueError(
+                f"Layer {self.name} expects {len(own)} weights, but the given list has "
+                f"{len(weights)}"
+            )
+        for variable, value in zip(own, weights):
+            value = np.asarray(value)
+            if value.shape != variable._value.shape:
+                raise ValueError(
+                    f"Layer {self.name}: weight '{variable.name}' has shape "
+                    f"{variable._value.shape}, the given value {value.shape}"
+                )
+            variable.assign(value.astype(variable._value.dtype))
+
+    def count_params(self) -> int:
+        return int(sum(np.prod(w._value.shape) for w in self.weights))
+
+    # -- losses --------------------------------------------------------------------------
+    def add_loss(self, loss: Any) -> None:
+        """Adds a loss (a tensor computed in ``call``) to ``losses``."""
+        self._call_losses.append(loss)
+
+    @property
+    def losses(self) -> list[Any]:
+        """Losses added during the last call and weight regularization penalties, this
+        layer's and its sublayers'."""
+        found = []
+        for layer in [self, *self._flat_layers()]:
+            found += layer._call_losses
+            found += [regularizer(variable) for variable, regularizer in layer._regularized]
+        return found
+
+    # -- calling -------------------------------------------------------------------------
+    def build(self, input_shape: Any) -> None:
+        """Creates the weights, given the input's shape (called once, before the first call)."""
+        self.built = True
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        return inputs
+
+    def _accepts(self, argument: str) -> bool:
+        """Whether ``call`` takes ``argument`` (looked up once per layer and argument)."""
+        cache = self.__dict__.setdefault("_call_arguments", {})
+        if argument not in cache:
+            parameters = inspect.signature(self.call).parameters
+            cache[argument] = argument in parameters or any(
+                p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
+            )
+        return cache[argument]
+
+    def _cast_inputs(self, value: Any) -> Any:
+        def cast(x: Any) -> Any:
+            if isinstance(x, (Tensor, Variable)):
+                if self.autocast and x.dtype.is_floating and x.dtype.name != self.compute_dtype:
+                    return tf_ops.cast(x, self.compute_dtype)
+                return x
+            if isinstance(x, (np.ndarray, float, int, np.number)) and not isinstance(x, bool):
+                array = np.asarray(x)
+                if array.dtype.kind == "f" or isinstance(x, float):
+                    return tf_ops.constant(array.astype(self.compute_dtype))
+                return tf_ops.constant(array)
+            return x
+
+        if isinstance(value, (list, tuple)) and all(
+            isinstance(x, (int, float)) for x in nest.flatten(value)
+        ):
+            value = np.asarray(value)  # a nested list of numbers is one input
+        return nest.map_structure(cast, value)
+
+    def _maybe_build(self, inputs: Any) -> None:
+        if self.built:
+            return
+        shape = _shape_tuple(inputs) if inputs is not None else None
+        self._build_shape = shape
+        self.build(shape)
+        self.built = True
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not args and "inputs" in kwargs:
+            args = (kwargs.pop("inputs"),)
+        if any(isinstance(t, KerasTensor) for t in nest.flatten((args, kwargs))):
+            return self._symbolic_call(args, kwargs)
+        if args:
+            args = (self._cast_inputs(args[0]),) + args[1:]
+        training = kwargs.pop("training", None)
+        if training is None:
+            training = context.layer_training
+        if self._accepts("training"):
+            kwargs["training"] = training
+        outer = context.layer_training
+        context.layer_training = training
+        try:
+            if not self.built:
+                with self._name_scope:
+                    self._maybe_build(args[0] if args else None)
+            self._call_losses = []
+            outputs = self.call(*args, **kwargs)
+            if self.activity_regularizer is not None:
+                for output in nest.flatten(outputs):
+                    penalty = self.activity_regularizer(output)
+                    if output.shape.rank:  # per sample, as Keras 3 does
+                        penalty = penalty / float(output.shape[0] or 1)
+                    self.add_loss(penalty)
+            return outputs
+        finally:
+            context.layer_training = outer
+
+    def _symbolic_call(self, args: tuple, kwargs: dict) -> Any:
+        """A call on KerasTensors: builds the layer, finds the output shapes by running
+        ``call`` on zeros (batch size 1), and returns KerasTensors for the outputs."""
+        first = args[0] if args else None
+        if not self.built:
+            self._build_shape = _shape_tuple(first)
+            with self._name_scope:
+                self.build(self._build_shape)
+            self.built = True
+
+        def concrete(t: Any) -> Any:
+            if not isinstance(t, KerasTensor):
+                return t
+            shape = [1 if d is None else d for d in t.shape.as_list()]
+            return tf_ops.zeros(shape, dtype=t.dtype)
+
+        c_args, c_kwargs = nest.map_structure(concrete, (args, kwargs))
+        if self._accepts("training"):
+            c_kwargs["training"] = False
+        with np.errstate(all="ignore"):
+            outputs = self.call(*c_args, **c_kwargs)
+        self._call_losses = []
+        node = Node(self, args, kwargs)
+        batch_unknown = first is not None and any(
+            isinstance(t, KerasTensor) and t.shape.rank and t.shape[0] is None
+            for t in nest.flatten(first)
+        )
+        leaves = nest.flatten(outputs)
+        symbolic = []
+        for i, out in enumerate(leaves):
+            shape = TensorShape(out.shape).as_list()
+            if batch_unknown and shape:
+                shape[0] = None
+            symbolic.append(KerasTensor(shape, out.dtype, node, i))
+        node.outputs = nest.pack_sequence_as(outputs, symbolic)
+        self._last_output_shape = tuple(symbolic[0].shape.as_list()) if symbolic else None
+        return node.outputs
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        inputs = KerasTensor(input_shape, self.compute_dtype)
+        return tuple(self._symbolic_call((inputs,), {}).shape.as_list())
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "trainable": self.trainable, "dtype": self.compute_dtype}
+
+    @classmethod
+    def from_config(cls, config: dict) -> Layer:
+        return cls(**config)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _unique(variables: list[Variable]) -> list[Variable]:
+    seen, found = set(), []
+    for v in variables:
+        if id(v) not in seen:
+            seen.add(id(v))
+            found.append(v)
+    return found
+
+
+class InputLayer(Layer):
+    """The layer an ``Input`` tensor comes from (its output is the input itself)."""
+
+    def __init__(
+        self, shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs
+    ):
+        if "input_shape" in kwargs and shape is None:
+            shape = kwargs.pop("input_shape")
+        super().__init__(name=name or backend.unique_name("input_layer"), dtype=dtype, **kwargs)
+        if batch_shape is None:
+            if shape is None:
+                raise ValueError("InputLayer: give `shape` (without the batch dimension)")
+            batch_shape = (batch_size, *tuple(shape))
+        self.batch_shape = tuple(batch_shape)
+        self.output = KerasTensor(self.batch_shape, dtype or backend.floatx(), None, 0, self.name)
+        self.output.input_layer = self
+        self.built = True
+
+    def get_config(self):
+        return {"batch_shape": self.batch_shape, "dtype": self.compute_dtype, "name": self.name}
+
+
+def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs):
+    """A symbolic input of the functional API, of shape ``(batch_size, *shape)``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.Input((3,))
+    <KerasTensor shape=(None, 3), dtype=float32>
+    """
+    return InputLayer(shape, batch_size, dtype, name, batch_shape, **kwargs).output

@@ -1,0 +1,215 @@
+"""Keras' core layers: Dense, Activation, Flatten, Reshape, Dropout, Lambda, Embedding.
+
+>>> import numpy as np, retrograd as rg
+>>> dense = rg.keras.layers.Dense(2, kernel_initializer="ones", activation="relu")
+>>> dense(np.array([[1.0, -3.0]])).numpy()
+array([[0., 0.]], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from retrograd.core import dtypes
+from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src.layers.base import Layer
+
+__all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Lambda", "Embedding"]
+
+
+def _initializer_config(init: Any) -> Any:
+    if hasattr(init, "get_config"):
+        return {"class_name": type(init).__name__, "config": init.get_config()}
+    return init
+
+
+class Dense(Layer):
+    """``activation(inputs @ kernel + bias)``, the kernel ``[input_dim, units]``."""
+
+    def __init__(
+        self,
+        units: int,
+        activation: Any = None,
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        bias_constraint: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        if not isinstance(units, int) or units <= 0:
+            raise ValueError(
+                f"Received an invalid value for `units`, expected a positive integer. "
+                f"Received: units={units}"
+            )
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+
+    def build(self, input_shape):
+        input_dim = input_shape[-1]
+        if input_dim is None:
+            raise ValueError(f"Dense {self.name}: the last dimension of the inputs must be known")
+        self.kernel = self.add_weight(
+            shape=(input_dim, self.units),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            name="kernel",
+        )
+        self.bias = (
+            self.add_weight(
+                shape=(self.units,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                name="bias",
+            )
+            if self.use_bias
+            else None
+        )
+
+    def call(self, inputs):
+        if inputs.shape.rank == 2:
+            x = tf_ops.matmul(inputs, self.kernel)
+        else:
+            x = tf_ops.tensordot(inputs, self.kernel, [[inputs.shape.rank - 1], [0]])
+        if self.bias is not None:
+            x = x + self.bias
+        return self.activation(x)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "units": self.units,
+            "activation": activations.serialize(self.activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": _initializer_config(self.kernel_initializer),
+            "bias_initializer": _initializer_config(self.bias_initializer),
+        }
+
+
+class Activation(Layer):
+    """Applies an activation function (a name or a callable)."""
+
+    def __init__(self, activation: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+
+    def call(self, inputs):
+        return self.activation(inputs)
+
+    def get_config(self):
+        return {**super().get_config(), "activation": activations.serialize(self.activation)}
+
+
+class Flatten(Layer):
+    """Flattens every dimension but the batch one."""
+
+    def __init__(self, data_format: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.data_format = data_format
+
+    def call(self, inputs):
+        if inputs.shape.rank <= 1:
+            return tf_ops.expand_dims(inputs, -1)
+        batch = inputs.shape[0]
+        return tf_ops.reshape(inputs, [batch, math.prod(inputs.shape.as_list()[1:])])
+
+
+class Reshape(Layer):
+    """Reshapes each sample to ``target_shape`` (one entry may be -1)."""
+
+    def __init__(self, target_shape: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.target_shape = tuple(target_shape)
+
+    def call(self, inputs):
+        return tf_ops.reshape(inputs, [inputs.shape[0], *self.target_shape])
+
+    def get_config(self):
+        return {**super().get_config(), "target_shape": self.target_shape}
+
+
+class Dropout(Layer):
+    """Zeroes a fraction ``rate`` of the inputs while training (scaling the rest by
+    ``1 / (1 - rate)``); the identity otherwise."""
+
+    def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= rate <= 1:
+            raise ValueError(
+                f"Invalid value received for argument `rate`. Expected a float value between "
+                f"0 and 1. Received: rate={rate}"
+            )
+        self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+
+    def call(self, inputs, training=False):
+        if training and self.rate > 0:
+            return tf_ops.dropout(inputs, self.rate, self.noise_shape, self.seed)
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate, "seed": self.seed}
+
+
+class Lambda(Layer):
+    """Wraps a function of the inputs as a layer."""
+
+    def __init__(
+        self, function: Callable, output_shape: Any = None, mask=None, arguments=None, **kwargs
+    ):
+        super().__init__(**kwargs)
+        if not callable(function):
+            raise TypeError(f"Lambda: function must be callable, got {function!r}")
+        self.function, self.arguments = function, dict(arguments or {})
+
+    def call(self, inputs, training=None):
+        return self.function(inputs, **self.arguments)
+
+
+class Embedding(Layer):
+    """Looks up rows of an ``[input_dim, output_dim]`` table by integer index."""
+
+    def __init__(
+        self,
+        input_dim: int,
+        output_dim: int,
+        embeddings_initializer: Any = "uniform",
+        embeddings_regularizer: Any = None,
+        embeddings_constraint: Any = None,
+        mask_zero: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        if mask_zero:
+            raise NotImplementedError("Embedding: mask_zero is not supported by retrograd")
+        self.input_dim, self.output_dim = input_dim, output_dim
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
+
+    def build(self, input_shape=None):
+        self.embeddings = self.add_weight(
+            shape=(self.input_dim, self.output_dim),
+            initializer=self.embeddings_initializer,
+            regularizer=self.embeddings_regularizer,
+            name="embeddings",
+        )
+
+    def _cast_inputs(self, value):
+        value = tf_ops.convert_to_tensor(value)
+        return value if value.dtype.is_integer else tf_ops.cast(value, dtypes.int32)
+
+    def call(self, inputs):
+        return tf_ops.gather(self.embeddings, inputs, axis=0)
+
+    def get_config(self):
+        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim}

@@ -1,0 +1,211 @@
+"""Recurrent layers with Keras 3's cell equations: SimpleRNN, LSTM (gates i, f, c, o) and
+GRU (gates z, r, h; ``reset_after=True``), unrolled over the time axis of
+``[batch, time, features]`` inputs.
+
+>>> import numpy as np, retrograd as rg
+>>> rnn = rg.keras.layers.SimpleRNN(2, return_sequences=True)
+>>> rnn(np.zeros((1, 3, 4))).shape
+TensorShape([1, 3, 2])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src.layers.base import Layer
+from retrograd.ops import array_ops
+
+__all__ = ["SimpleRNN", "LSTM", "GRU"]
+
+
+class _Recurrent(Layer):
+    gates = 1
+
+    def __init__(
+        self,
+        units: int,
+        activation: Any = "tanh",
+        recurrent_activation: Any = "sigmoid",
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        recurrent_initializer: Any = "orthogonal",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        recurrent_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        return_sequences: bool = False,
+        return_state: bool = False,
+        go_backwards: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        for unsupported in ("dropout", "recurrent_dropout", "stateful", "unroll"):
+            if kwargs.pop(unsupported, None):
+                raise NotImplementedError(f"{type(self).__name__}: {unsupported} is not supported")
+        self._layer_options = {
+            k: kwargs.pop(k) for k in ("unit_forget_bias", "reset_after") if k in kwargs
+        }
+        super().__init__(**kwargs)
+        if not isinstance(units, int) or units <= 0:
+            raise ValueError(
+                f"{type(self).__name__}: units must be a positive integer, got {units}"
+            )
+        self.units = units
+        self.activation = activations.get(activation)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.return_sequences, self.return_state = return_sequences, return_state
+        self.go_backwards = go_backwards
+
+    def _bias_shape(self) -> tuple[int, ...]:
+        return (self.gates * self.units,)
+
+    def _bias_initializer(self) -> Any:
+        return self.bias_initializer
+
+    def build(self, input_shape):
+        width = self.gates * self.units
+        self.kernel = self.add_weight(
+            shape=(input_shape[-1], width),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            name="kernel",
+        )
+        self.recurrent_kernel = self.add_weight(
+            shape=(self.units, width),
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
+            name="recurrent_kernel",
+        )
+        self.bias = (
+            self.add_weight(
+                shape=self._bias_shape(),
+                initializer=self._bias_initializer(),
+                regularizer=self.bias_regularizer,
+                name="bias",
+            )
+            if self.use_bias
+            else None
+        )
+
+    def _initial_state(self, batch: int, dtype: Any) -> list:
+        return [tf_ops.zeros([batch, self.units], dtype=dtype)]
+
+    def _step(self, x_t, state):
+        raise NotImplementedError
+
+    def call(self, inputs, initial_state=None, training=None, mask=None):
+        if mask is not None:
+            raise NotImplementedError(f"{type(self).__name__}: masks are not supported")
+        steps = array_ops.unstack(inputs, axis=1)
+        if self.go_backwards:
+            steps = steps[::-1]
+        state = (
+            list(initial_state)
+            if isinstance(initial_state, (list, tuple))
+            else [initial_state]
+            if initial_state is not None
+            else self._initial_state(int(inputs.shape[0]), inputs.dtype)
+        )
+        outputs = []
+        for x_t in steps:
+            output, state = self._step(x_t, state)
+            outputs.append(output)
+        result = array_ops.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
+        return [result, *state] if self.return_state else result
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "units": self.units,
+            "activation": activations.serialize(self.activation),
+            "return_sequences": self.return_sequences,
+            "return_state": self.return_state,
+        }
+
+
+class SimpleRNN(_Recurrent):
+    """``h = activation(x @ kernel + h @ recurrent_kernel + bias)``."""
+
+    def __init__(self, units: int, activation: Any = "tanh", **kwargs: Any) -> None:
+        super().__init__(units, activation=activation, **kwargs)
+
+    def _step(self, x_t, state):
+        z = tf_ops.matmul(x_t, self.kernel) + tf_ops.matmul(state[0], self.recurrent_kernel)
+        if self.bias is not None:
+            z = z + self.bias
+        h = self.activation(z)
+        return h, [h]
+
+
+class LSTM(_Recurrent):
+    """Long short-term memory; the forget gate's bias starts at one (``unit_forget_bias``)."""
+
+    gates = 4
+
+    def _bias_initializer(self):
+        if not self._layer_options.get("unit_forget_bias", True):
+            return self.bias_initializer
+        units, base = self.units, self.bias_initializer
+
+        def initializer(shape, dtype=None):
+            parts = [
+                np.asarray(base((units,), dtype)),
+                np.ones(units),
+                np.asarray(base((2 * units,), dtype)),
+            ]
+            return tf_ops.constant(np.concatenate(parts).astype(np.asarray(parts[0]).dtype))
+
+        return initializer
+
+    def _initial_state(self, batch, dtype):
+        return [tf_ops.zeros([batch, self.units], dtype=dtype)] * 2
+
+    def _step(self, x_t, state):
+        h, c = state
+        z = tf_ops.matmul(x_t, self.kernel) + tf_ops.matmul(h, self.recurrent_kernel)
+        if self.bias is not None:
+            z = z + self.bias
+        u = self.units
+        i = self.recurrent_activation(z[:, :u])
+        f = self.recurrent_activation(z[:, u : 2 * u])
+        c = f * c + i * self.activation(z[:, 2 * u : 3 * u])
+        o = self.recurrent_activation(z[:, 3 * u :])
+        h = o * self.activation(c)
+        return h, [h, c]
+
+
+class GRU(_Recurrent):
+    """Gated recurrent unit with the reset gate applied after the recurrent product
+    (Keras' default ``reset_after=True``: the bias has two rows)."""
+
+    gates = 3
+
+    def __init__(self, units: int, **kwargs: Any) -> None:
+        super().__init__(units, **kwargs)
+        if not self._layer_options.get("reset_after", True):
+            raise NotImplementedError("GRU: only reset_after=True is supported")
+
+    def _bias_shape(self):
+        return (2, 3 * self.units)
+
+    def _step(self, x_t, state):
+        (h,) = state
+        u = self.units
+        x = tf_ops.matmul(x_t, self.kernel)
+        r = tf_ops.matmul(h, self.recurrent_kernel)
+        if self.bias is not None:
+            x, r = x + self.bias[0], r + self.bias[1]
+        z = self.recurrent_activation(x[:, :u] + r[:, :u])
+        reset = self.recurrent_activation(x[:, u : 2 * u] + r[:, u : 2 * u])
+        candidate = self.activation(x[:, 2 * u :] + reset * r[:, 2 * u :])
+        h = z * h + (1.0 - z) * candidate
+        return h, [h]

@@ -1,0 +1,127 @@
+"""Layers that rearrange their inputs: Permute, RepeatVector, UpSampling2D (nearest),
+ZeroPadding2D, and the 1-D pooling layers.
+
+>>> import retrograd as rg
+>>> rg.keras.layers.RepeatVector(2)(rg.constant([[1.0, 2.0]])).numpy().tolist()
+[[[1.0, 2.0], [1.0, 2.0]]]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from retrograd.keras.src import tf_ops
+from retrograd.keras.src.layers.base import Layer
+
+__all__ = [
+    "Permute",
+    "RepeatVector",
+    "UpSampling2D",
+    "ZeroPadding2D",
+    "MaxPooling1D",
+    "AveragePooling1D",
+    "GlobalAveragePooling1D",
+    "GlobalMaxPooling1D",
+]
+
+
+class Permute(Layer):
+    """Permutes the non-batch axes (``dims`` counts from 1)."""
+
+    def __init__(self, dims: Any, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.dims = tuple(dims)
+        if sorted(self.dims) != list(range(1, len(self.dims) + 1)):
+            raise ValueError(f"Permute: dims must be a permutation of 1..n, got {self.dims}")
+
+    def call(self, inputs):
+        return tf_ops.transpose(inputs, (0, *self.dims))
+
+
+class RepeatVector(Layer):
+    """``[batch, features]`` to ``[batch, n, features]``."""
+
+    def __init__(self, n: int, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.n = int(n)
+
+    def call(self, inputs):
+        return tf_ops.tile(tf_ops.expand_dims(inputs, 1), [1, self.n, 1])
+
+
+class UpSampling2D(Layer):
+    """Repeats rows and columns ``size`` times (nearest-neighbour upsampling)."""
+
+    def __init__(self, size: Any = (2, 2), data_format=None, interpolation="nearest", **kwargs):
+        super().__init__(**kwargs)
+        if interpolation != "nearest":
+            raise NotImplementedError("UpSampling2D: only interpolation='nearest' is supported")
+        self.size = (size, size) if isinstance(size, int) else tuple(size)
+
+    def call(self, inputs):
+        b, h, w, c = inputs.shape.as_list()
+        rh, rw = self.size
+        x = tf_ops.tile(tf_ops.reshape(inputs, [b, h, 1, w, 1, c]), [1, 1, rh, 1, rw, 1])
+        return tf_ops.reshape(x, [b, h * rh, w * rw, c])
+
+
+class ZeroPadding2D(Layer):
+    """Pads height and width with zeros: ``padding`` is an int, two ints, or two pairs."""
+
+    def __init__(self, padding: Any = (1, 1), data_format=None, **kwargs: Any):
+        super().__init__(**kwargs)
+        if isinstance(padding, int):
+            padding = ((padding, padding), (padding, padding))
+        elif all(isinstance(p, int) for p in padding):
+            padding = ((padding[0], padding[0]), (padding[1], padding[1]))
+        self.padding = tuple(tuple(p) for p in padding)
+
+    def call(self, inputs):
+        return tf_ops.pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
+
+
+class _Pooling1D(Layer):
+    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.pool_size = int(pool_size if isinstance(pool_size, int) else pool_size[0])
+        self.strides = (
+            self.pool_size
+            if strides is None
+            else int(strides if isinstance(strides, int) else strides[0])
+        )
+        self.padding = padding.upper()
+        if self.padding not in ("VALID", "SAME"):
+            raise ValueError(f"Invalid padding {padding!r}: expected 'valid' or 'same'")
+
+
+class MaxPooling1D(_Pooling1D):
+    def call(self, inputs):
+        return tf_ops.max_pool1d(inputs, self.pool_size, self.strides, self.padding)
+
+
+class AveragePooling1D(_Pooling1D):
+    """Keras 3 requires ``pool_size`` here (MaxPooling1D defaults it to 2)."""
+
+    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
+        super().__init__(pool_size, strides, padding, data_format, **kwargs)
+
+    def call(self, inputs):
+        return tf_ops.avg_pool1d(inputs, self.pool_size, self.strides, self.padding)
+
+
+class GlobalAveragePooling1D(Layer):
+    """The mean over the steps axis."""
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(**kwargs)
+        self.keepdims = keepdims
+
+    def call(self, inputs, mask=None):
+        return tf_ops.reduce_mean(inputs, axis=1, keepdims=self.keepdims)
+
+
+class GlobalMaxPooling1D(GlobalAveragePooling1D):
+    """The maximum over the steps axis."""
+
+    def call(self, inputs, mask=None):
+        return tf_ops.reduce_max(inputs, axis=1, keepdims=self.keepdims)

@@ -1,0 +1,299 @@
+"""``tf.keras.losses`` with Keras 3's formulas: per-sample losses averaged over the last
+axis, reduced with ``sum_over_batch_size``; probabilities are clipped to
+``[epsilon, 1 - epsilon]`` unless ``from_logits=True``.
+
+>>> import retrograd as rg
+>>> float(rg.keras.losses.MeanSquaredError()([[0.0, 1.0]], [[1.0, 1.0]]))
+0.5
+>>> rg.keras.losses.get("mae") is rg.keras.losses.mean_absolute_error
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from retrograd.core import dtypes
+from retrograd.keras.src import backend, tf_ops
+
+__all__ = [
+    "Loss",
+    "LossFunctionWrapper",
+    "MeanSquaredError",
+    "MeanAbsoluteError",
+    "BinaryCrossentropy",
+    "CategoricalCrossentropy",
+    "SparseCategoricalCrossentropy",
+    "Huber",
+    "mean_squared_error",
+    "mean_absolute_error",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "sparse_categorical_crossentropy",
+    "huber",
+    "mse",
+    "mae",
+    "get",
+    "match_ranks",
+]
+
+_REDUCTIONS = ("sum_over_batch_size", "sum", "none", "mean", None)
+
+
+def match_ranks(y_true: Any, y_pred: Any) -> tuple[Any, Any]:
+    """Tensors of the prediction's float dtype, ``y_true`` expanded or squeezed by one
+    trailing axis of size 1 to the prediction's rank (Keras' rule)."""
+    y_pred = tf_ops.convert_to_tensor(y_pred)
+    if not y_pred.dtype.is_floating:
+        y_pred = tf_ops.cast(y_pred, backend.floatx())
+    y_true = tf_ops.convert_to_tensor(y_true)
+    if y_true.dtype != y_pred.dtype:
+        y_true = tf_ops.cast(y_true, y_pred.dtype)
+    if y_true.shape.rank == y_pred.shape.rank + 1 and y_true.shape[-1] == 1:
+        y_true = tf_ops.squeeze(y_true, -1)
+    elif y_pred.shape.rank == y_true.shape.rank + 1 and y_pred.shape[-1] == 1:
+        y_true = tf_ops.expand_dims(y_true, -1)
+    return y_true, y_pred
+
+
+def mean_squared_error(y_true: Any, y_pred: Any) -> Any:
+    """``mean(square(y_pred - y_true), axis=-1)``."""
+    y_true, y_pred = match_ranks(y_true, y_pred)
+    return tf_ops.reduce_mean(tf_ops.square(y_pred - y_true), axis=-1)
+
+
+def mean_absolute_error(y_true: Any, y_pred: Any) -> Any:
+    """``mean(abs(y_pred - y_true), axis=-1)``."""
+    y_true, y_pred = match_ranks(y_true, y_pred)
+    return tf_ops.reduce_mean(tf_ops.abs(y_pred - y_true), axis=-1)
+
+
+def huber(y_true: Any, y_pred: Any, delta: float = 1.0) -> Any:
+    """Quadratic within ``delta`` of the target, linear beyond; mean over the last axis."""
+    y_true, y_pred = match_ranks(y_true, y_pred)
+    error = y_pred - y_true
+    absolute = tf_ops.abs(error)
+    delta = tf_ops.constant(delta, dtype=y_pred.dtype)
+    loss = tf_ops.where(
+        absolute <= delta, 0.5 * tf_ops.square(error), delta * absolute - 0.5 * delta * delta
+    )
+    return tf_ops.reduce_mean(loss, axis=-1)
+
+
+def binary_crossentropy(
+    y_true: Any, y_pred: Any, from_logits: bool = False, label_smoothing: float = 0.0, axis=-1
+) -> Any:
+    """Mean over ``axis`` of the binary cross-entropy of each element."""
+    y_true, y_pred = match_ranks(y_true, y_pred)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    if from_logits:
+        loss = tf_ops.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+    else:
+        eps = backend.epsilon()
+        p = tf_ops.clip_by_value(y_pred, eps, 1.0 - eps)
+        loss = -(y_true * tf_ops.log(p) + (1.0 - y_true) * tf_ops.log(1.0 - p))
+    return tf_ops.reduce_mean(loss, axis=axis)
+
+
+def categorical_crossentropy(
+    y_true: Any, y_pred: Any, from_logits: bool = False, label_smoothing: float = 0.0, axis=-1
+) -> Any:
+    """Cross-entropy between one-hot (or soft) targets and predicted distributions."""
+    y_pred = tf_ops.convert_to_tensor(y_pred)
+    y_true = tf_ops.cast(tf_ops.convert_to_tensor(y_true), y_pred.dtype)
+    if label_smoothing:
+        classes = tf_ops.cast(tf_ops.shape(y_true)[-1], y_pred.dtype)
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
+    if from_logits:
+        return tf_ops.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
+    p = y_pred / tf_ops.reduce_sum(y_pred, axis=axis, keepdims=True)
+    eps = backend.epsilon()
+    p = tf_ops.clip_by_value(p, eps, 1.0 - eps)
+    return -tf_ops.reduce_sum(y_true * tf_ops.log(p), axis=axis)
+
+
+def sparse_categorical_crossentropy(
+    y_true: Any, y_pred: Any, from_logits: bool = False, axis: int = -1
+) -> Any:
+    """Cross-entropy with integer class targets."""
+    y_pred = tf_ops.convert_to_tensor(y_pred)
+    y_true = tf_ops.convert_to_tensor(y_true)
+    if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1:
+        y_true = tf_ops.squeeze(y_true, -1)
+    if y_true.dtype not in (dtypes.int32, dtypes.int64):
+        y_true = tf_ops.cast(y_true, dtypes.int64)
+    logits = y_pred
+    if not from_logits:
+        eps = backend.epsilon()
+        logits = tf_ops.log(tf_ops.clip_by_value(y_pred, eps, 1.0 - eps))
+    return tf_ops.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=logits)
+
+
+mse, mae = mean_squared_error, mean_absolute_error
+
+
+def reduce_loss(values: Any, reduction: str | None, sample_weight: Any = None) -> Any:
+    """Keras' reductions of per-sample losses (optionally weighted)."""
+    values = tf_ops.convert_to_tensor(values)
+    if sample_weight is not None:
+        weight = tf_ops.cast(tf_ops.convert_to_tensor(sample_weight), values.dtype)
+        while weight.shape.rank > values.shape.rank and weight.shape[-1] == 1:
+            weight = tf_ops.squeeze(weight, -1)
+        values = values * weight
+    if reduction in ("none", None):
+        return values
+    total = tf_ops.reduce_sum(values)
+    if reduction == "sum":
+        return total
+    count = max(1, values.shape.num_elements() or 1)
+    return total / tf_ops.constant(count, dtype=values.dtype)
+
+
+class Loss:
+    """Base class: ``loss(y_true, y_pred, sample_weight=None)`` reduces ``call``'s values."""
+
+    def __init__(self, name: str | None = None, reduction: str = "sum_over_batch_size", dtype=None):
+        if reduction not in _REDUCTIONS:
+            raise ValueError(f"{type(self).__name__}: unknown reduction {reduction!r}")
+        self.name = name or backend.snake_case(type(self).__name__)
+        self.reduction = "sum_over_batch_size" if reduction == "mean" else reduction
+
+    def call(self, y_true: Any, y_pred: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.call")
+
+    def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
+        return reduce_loss(self.call(y_true, y_pred), self.reduction, sample_weight)
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "reduction": self.reduction}
+
+
+class LossFunctionWrapper(Loss):
+    """A loss class around a per-sample loss function and its keyword arguments."""
+
+    def __init__(self, fn: Callable, reduction="sum_over_batch_size", name=None, **kwargs):
+        super().__init__(name=name or fn.__name__, reduction=reduction)
+        self.fn, self._fn_kwargs = fn, kwargs
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
+    def get_config(self):
+        return {**super().get_config(), **self._fn_kwargs}
+
+
+class MeanSquaredError(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error", dtype=None):
+        super().__init__(mean_squared_error, reduction, name)
+
+
+class MeanAbsoluteError(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error", dtype=None):
+        super().__init__(mean_absolute_error, reduction, name)
+
+
+class Huber(LossFunctionWrapper):
+    def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss", dtype=None):
+        super().__init__(huber, reduction, name, delta=delta)
+
+
+class BinaryCrossentropy(LossFunctionWrapper):
+    def __init__(
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="binary_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            binary_crossentropy,
+            reduction,
+            name,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
+        self.from_logits = from_logits
+
+
+class CategoricalCrossentropy(LossFunctionWrapper):
+    def __init__(
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="categorical_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            categorical_crossentropy,
+            reduction,
+            name,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
+        self.from_logits = from_logits
+
+
+class SparseCategoricalCrossentropy(LossFunctionWrapper):
+    def __init__(
+        self,
+        from_logits=False,
+        ignore_class=None,
+        reduction="sum_over_batch_size",
+        name="sparse_categorical_crossentropy",
+        dtype=None,
+    ):
+        if ignore_class is not None:
+            raise NotImplementedError(
+                "SparseCategoricalCrossentropy: ignore_class is not supported by retrograd"
+            )
+        super().__init__(sparse_categorical_crossentropy, reduction, name, from_logits=from_logits)
+        self.from_logits = from_logits
+
+
+_BY_NAME = {
+    "mse": mean_squared_error,
+    "mean_squared_error": mean_squared_error,
+    "mae": mean_absolute_error,
+    "mean_absolute_error": mean_absolute_error,
+    "binary_crossentropy": binary_crossentropy,
+    "categorical_crossentropy": categorical_crossentropy,
+    "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
+    "huber": huber,
+    "huber_loss": huber,
+}
+_CLASSES = {
+    cls.__name__: cls
+    for cls in (
+        MeanSquaredError,
+        MeanAbsoluteError,
+        BinaryCrossentropy,
+        CategoricalCrossentropy,
+        SparseCategoricalCrossentropy,
+        Huber,
+    )
+}
+
+
+def get(identifier: Any) -> Any:
+    """A loss from its name (function names, or class names for instances), or itself."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, str):
+        if identifier in _BY_NAME:
+            return _BY_NAME[identifier]
+        if identifier in _CLASSES:
+            return _CLASSES[identifier]()
+        raise ValueError(
+            f"Could not interpret loss identifier: {identifier!r} (known: {sorted(_BY_NAME)})"
+        )
+    if callable(identifier):
+        return identifier
+    raise TypeError(f"Could not interpret loss identifier: {identifier!r}")

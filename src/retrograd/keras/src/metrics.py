@@ -1,0 +1,231 @@
+"""``tf.keras.metrics``: running means over batches (``update_state``, ``result``,
+``reset_state``), with Keras 3's per-sample averaging.
+
+>>> import retrograd as rg
+>>> m = rg.keras.metrics.BinaryAccuracy()
+>>> m.update_state([[1.0], [0.0]], [[0.9], [0.8]])
+>>> float(m.result())
+0.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from retrograd.core import dtypes
+from retrograd.core.variables import Variable
+from retrograd.keras.src import backend, losses, tf_ops
+
+__all__ = [
+    "Metric",
+    "Mean",
+    "Sum",
+    "MeanMetricWrapper",
+    "Accuracy",
+    "BinaryAccuracy",
+    "CategoricalAccuracy",
+    "SparseCategoricalAccuracy",
+    "MeanSquaredError",
+    "MeanAbsoluteError",
+    "accuracy",
+    "binary_accuracy",
+    "categorical_accuracy",
+    "sparse_categorical_accuracy",
+    "get",
+]
+
+
+def accuracy(y_true: Any, y_pred: Any) -> Any:
+    """1.0 where the prediction equals the target, else 0.0."""
+    y_true, y_pred = losses.match_ranks(y_true, y_pred)
+    return tf_ops.cast(tf_ops.equal(y_true, y_pred), backend.floatx())
+
+
+def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> Any:
+    """1.0 where ``y_pred > threshold`` agrees with the target."""
+    y_true, y_pred = losses.match_ranks(y_true, y_pred)
+    predicted = tf_ops.cast(tf_ops.greater(y_pred, threshold), y_true.dtype)
+    return tf_ops.cast(tf_ops.equal(y_true, predicted), backend.floatx())
+
+
+def categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
+    """1.0 where the arg-max classes of target and prediction agree."""
+    y_true = tf_ops.argmax(tf_ops.convert_to_tensor(y_true), axis=-1)
+    y_pred = tf_ops.argmax(tf_ops.convert_to_tensor(y_pred), axis=-1)
+    return tf_ops.cast(tf_ops.equal(y_true, y_pred), backend.floatx())
+
+
+def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
+    """1.0 where the integer target is the prediction's arg-max class."""
+    y_pred = tf_ops.convert_to_tensor(y_pred)
+    y_true = tf_ops.convert_to_tensor(y_true)
+    if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1:
+        y_true = tf_ops.squeeze(y_true, -1)
+    predicted = tf_ops.argmax(y_pred, axis=-1)
+    y_true = tf_ops.cast(y_true, predicted.dtype)
+    return tf_ops.cast(tf_ops.equal(y_true, predicted), backend.floatx())
+
+
+class Metric:
+    """Base class: state in non-trainable variables, ``update_state`` / ``result`` /
+    ``reset_state``; calling a metric updates it and returns the result."""
+
+    def __init__(self, name: str | None = None, dtype: Any = None) -> None:
+        self.name = name or backend.snake_case(type(self).__name__)
+        self.dtype = dtypes.as_dtype(dtype or backend.floatx())
+        self._metric_variables: list[Variable] = []
+
+    def add_variable(self, shape=(), initializer="zeros", dtype=None, name=None) -> Variable:
+        from retrograd.keras.src import initializers
+
+        value = initializers.get(initializer)(shape, dtype or self.dtype)
+        variable = Variable(value, trainable=False, name=name)
+        self._metric_variables.append(variable)
+        return variable
+
+    add_weight = add_variable
+
+    @property
+    def variables(self) -> list[Variable]:
+        return list(self._metric_variables)
+
+    def reset_state(self) -> None:
+        for variable in self._metric_variables:
+            variable.assign(tf_ops.zeros_like(variable._value))
+
+    def update_state(self, *args: Any, **kwargs: Any) -> None:
+        raise NotImplementedError(f"{type(self).__name__}.update_state")
+
+    def result(self) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.result")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "dtype": self.dtype.name}
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}>"
+
+
+class Sum(Metric):
+    """The running sum of the values."""
+
+    def __init__(self, name="sum", dtype=None):
+        super().__init__(name, dtype)
+        self.total = self.add_variable(name="total")
+
+    def update_state(self, values, sample_weight=None):
+        values = tf_ops.cast(tf_ops.convert_to_tensor(values), self.dtype)
+        if sample_weight is not None:
+            values = values * tf_ops.cast(tf_ops.convert_to_tensor(sample_weight), self.dtype)
+        self.total.assign_add(tf_ops.reduce_sum(values))
+
+    def result(self):
+        return self.total.read_value()
+
+
+class Mean(Metric):
+    """The (weighted) mean of the values: each sample's values are averaged first."""
+
+    def __init__(self, name="mean", dtype=None):
+        super().__init__(name, dtype)
+        self.total = self.add_variable(name="total")
+        self.count = self.add_variable(name="count")
+
+    def update_state(self, values, sample_weight=None):
+        values = tf_ops.cast(tf_ops.convert_to_tensor(values), self.dtype)
+        if values.shape.rank and values.shape.rank > 1:
+            values = tf_ops.reduce_mean(values, axis=list(range(1, values.shape.rank)))
+        if sample_weight is None:
+            count = float(values.shape.num_elements() or 0) if values.shape.rank else 1.0
+            self.total.assign_add(tf_ops.reduce_sum(values))
+            self.count.assign_add(tf_ops.constant(count, dtype=self.dtype))
+            return
+        weight = tf_ops.cast(tf_ops.convert_to_tensor(sample_weight), self.dtype)
+        while weight.shape.rank > max(values.shape.rank, 0) and weight.shape[-1] == 1:
+            weight = tf_ops.squeeze(weight, -1)
+        weight = weight + tf_ops.zeros_like(values)
+        self.total.assign_add(tf_ops.reduce_sum(values * weight))
+        self.count.assign_add(tf_ops.reduce_sum(weight))
+
+    def result(self):
+        count = self.count.read_value()
+        return tf_ops.where(count > 0, self.total.read_value() / tf_ops.maximum(count, 1e-30), 0.0)
+
+
+class MeanMetricWrapper(Mean):
+    """The running mean of ``fn(y_true, y_pred, **kwargs)``."""
+
+    def __init__(self, fn: Callable, name=None, dtype=None, **kwargs):
+        super().__init__(name or fn.__name__, dtype)
+        self._fn, self._fn_kwargs = fn, kwargs
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        super().update_state(self._fn(y_true, y_pred, **self._fn_kwargs), sample_weight)
+
+
+class Accuracy(MeanMetricWrapper):
+    def __init__(self, name="accuracy", dtype=None):
+        super().__init__(accuracy, name, dtype)
+
+
+class BinaryAccuracy(MeanMetricWrapper):
+    def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
+        super().__init__(binary_accuracy, name, dtype, threshold=threshold)
+
+
+class CategoricalAccuracy(MeanMetricWrapper):
+    def __init__(self, name="categorical_accuracy", dtype=None):
+        super().__init__(categorical_accuracy, name, dtype)
+
+
+class SparseCategoricalAccuracy(MeanMetricWrapper):
+    def __init__(self, name="sparse_categorical_accuracy", dtype=None):
+        super().__init__(sparse_categorical_accuracy, name, dtype)
+
+
+class MeanSquaredError(MeanMetricWrapper):
+    def __init__(self, name="mean_squared_error", dtype=None):
+        super().__init__(losses.mean_squared_error, name, dtype)
+
+
+class MeanAbsoluteError(MeanMetricWrapper):
+    def __init__(self, name="mean_absolute_error", dtype=None):
+        super().__init__(losses.mean_absolute_error, name, dtype)
+
+
+_BY_NAME: dict[str, Callable[[str], Metric]] = {
+    "binary_accuracy": lambda n: BinaryAccuracy(name=n),
+    "categorical_accuracy": lambda n: CategoricalAccuracy(name=n),
+    "sparse_categorical_accuracy": lambda n: SparseCategoricalAccuracy(name=n),
+    "mse": lambda n: MeanSquaredError(name=n),
+    "mean_squared_error": lambda n: MeanSquaredError(name=n),
+    "mae": lambda n: MeanAbsoluteError(name=n),
+    "mean_absolute_error": lambda n: MeanAbsoluteError(name=n),
+}
+
+
+def get(identifier: Any, y_true: Any = None, y_pred: Any = None, loss: Any = None) -> Metric:
+    """A metric object from a name, a function or a Metric. ``'accuracy'``/``'acc'`` pick
+    binary, sparse categorical or categorical accuracy from the shapes, as Keras does."""
+    if isinstance(identifier, Metric):
+        return identifier
+    if isinstance(identifier, str):
+        if identifier in ("accuracy", "acc"):
+            pred_shape = tuple(y_pred.shape) if y_pred is not None else (None, 1)
+            true_shape = tuple(y_true.shape) if y_true is not None else pred_shape
+            if pred_shape[-1] == 1:
+                return BinaryAccuracy(name=identifier)
+            if len(true_shape) < len(pred_shape) or (true_shape[-1] == 1 and pred_shape[-1] > 1):
+                return SparseCategoricalAccuracy(name=identifier)
+            return CategoricalAccuracy(name=identifier)
+        if identifier in _BY_NAME:
+            return _BY_NAME[identifier](identifier)
+        raise ValueError(f"Could not interpret metric identifier: {identifier!r}")
+    if callable(identifier):
+        return MeanMetricWrapper(identifier, name=getattr(identifier, "__name__", None))
+    raise TypeError(f"Could not interpret metric identifier: {identifier!r}")

@@ -1,0 +1,377 @@
+"""``tf.keras.Model`` (functional, from ``Input`` tensors, or subclassed with ``call``) and
+``tf.keras.Sequential``; ``summary()``, ``save_weights`` / ``load_weights`` (pickle-free).
+
+>>> import retrograd as rg
+>>> inputs = rg.keras.Input((3,))
+>>> outputs = rg.keras.layers.Dense(2, kernel_initializer="ones")(inputs)
+>>> model = rg.keras.Model(inputs, outputs)
+>>> model([[1.0, 2.0, 3.0]]).numpy()
+array([[6., 6.]], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from retrograd.core import nest
+from retrograd.keras.src import backend, tf_ops
+from retrograd.keras.src.layers.base import InputLayer, KerasTensor, Layer, Node
+from retrograd.keras.src.trainer import Trainer
+from retrograd.training.storage import read_arrays, write_arrays
+
+__all__ = ["Model", "Sequential"]
+
+_WEIGHTS_KIND = "retrograd-keras-weights/1"
+
+
+def _topological_nodes(outputs: list[KerasTensor]) -> list[Node]:
+    """The layer calls that produce ``outputs``, each after the calls it depends on."""
+    order, visited = [], set()
+    stack = [(t.node, False) for t in reversed(outputs) if t.node is not None]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if id(node) in visited:
+            continue
+        visited.add(id(node))
+        stack.append((node, True))
+        for t in reversed(node.inputs()):
+            if t.node is not None and id(t.node) not in visited:
+                stack.append((t.node, False))
+    return order
+
+
+def _layers_by_depth(nodes: list[Node], outputs: list[KerasTensor]) -> list[Layer]:
+    """Keras' order of a functional model's layers: by decreasing depth (distance from the
+    outputs), ties in the order a depth-first walk from the outputs finishes them; each
+    ``Input``'s layer comes just before its first consumer."""
+    entries: list[Any] = []
+    placed: set[int] = set()
+    for node in nodes:
+        for t in node.inputs():
+            if t.node is None and id(t.input_layer) not in placed:
+                placed.add(id(t.input_layer))
+                entries.append(t.input_layer)
+        entries.append(node)
+    for t in outputs:
+        if t.node is None and id(t.input_layer) not in placed:
+            placed.add(id(t.input_layer))
+            entries.append(t.input_layer)
+    depth: dict[int, int] = {}
+    for node in reversed(nodes):
+        below = depth.get(id(node), 0) + 1
+        for t in node.inputs():
+            producer = t.node if t.node is not None else t.input_layer
+            depth[id(producer)] = max(depth.get(id(producer), 0), below)
+    ordered = sorted(range(len(entries)), key=lambda i: -depth.get(id(entries[i]), 0))
+    layers: list[Layer] = []
+    for i in ordered:
+        entry = entries[i]
+        layer = entry if isinstance(entry, InputLayer) else entry.layer
+        if layer not in layers:
+            layers.append(layer)
+    return layers
+
+
+class Model(Trainer, Layer):
+    """A layer that can be trained: ``Model(inputs, outputs)`` for the functional API, or a
+    subclass that defines ``call`` (and creates its layers in ``__init__``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        inputs = kwargs.pop("inputs", args[0] if len(args) > 0 else None)
+        outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        name = kwargs.pop("name", None)
+        trainable = kwargs.pop("trainable", True)
+        if name is None:
+            base = "functional" if inputs is not None else backend.snake_case(type(self).__name__)
+            name = backend.unique_name(base)
+        Layer.__init__(self, trainable=trainable, name=name, **kwargs)
+        self._init_trainer()
+        self._functional = inputs is not None
+        if self._functional:
+            self._init_functional(inputs, outputs)
+
+    _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
+        {
+            "_loss_tracker",
+            "_compile_metrics",
+            "history",
+            "loss",
+            "_loss_fn",
+            "_nodes",
+            "_inputs_struct",
+            "_outputs_struct",
+            "inputs",
+            "outputs",
+            "_input_layers",
+        }
+    )
+
+    def _init_functional(self, inputs: Any, outputs: Any) -> None:
+        if outputs is None:
+            raise ValueError("Model: `outputs` must be given with `inputs`")
+        flat_inputs = nest.flatten(inputs)
+        flat_outputs = nest.flatten(outputs)
+        for t in flat_inputs + flat_outputs:
+            if not isinstance(t, KerasTensor):
+                raise TypeError(
+                    f"Model: inputs and outputs must be KerasTensors from keras.Input and "
+                    f"layer calls, got {t!r}"
+                )
+        for t in flat_inputs:
+            if t.node is not None:
+                raise ValueError(f"Model: inputs must come from keras.Input, got {t!r}")
+        self._inputs_struct, self._outputs_struct = inputs, outputs
+        self.inputs, self.outputs = flat_inputs, flat_outputs
+        self._nodes = _topological_nodes(flat_outputs)
+        known = {id(t) for t in flat_inputs}
+        for node in self._nodes:
+            missing = [t for t in node.inputs() if t.node is None and id(t) not in known]
+            if missing:
+                raise ValueError(
+                    f"Model: layer {node.layer.name} depends on an Input not listed in "
+                    f"`inputs`: {missing}"
+                )
+        self._input_layers = [t.input_layer for t in flat_inputs]
+        self._ordered_layers = _layers_by_depth(self._nodes, flat_outputs)
+        for layer in self._ordered_layers:
+            if not isinstance(layer, InputLayer) and layer not in self._sublayers:
+                self._sublayers.append(layer)
+        self.built = True
+
+    @property
+    def layers(self) -> list[Layer]:
+        """The model's layers (a functional model's ``InputLayer``s first)."""
+        if self._functional:
+            return list(self._ordered_layers)
+        return list(self._sublayers)
+
+    def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
+        if index is not None:
+            return self.layers[index]
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(
+            f"No such layer: {name}. Existing layers are: {[layer.name for layer in self.layers]}"
+        )
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        if not self._functional:
+            raise NotImplementedError(f"Model {self.name}: a subclassed Model must define `call`")
+        return self._run_graph(inputs, training)
+
+    def _run_graph(self, inputs: Any, training: Any) -> Any:
+        if isinstance(self._inputs_struct, dict) and isinstance(inputs, dict):
+            flat = [inputs[k] for k in sorted(self._inputs_struct)]
+        else:
+            flat = nest.flatten(inputs) if len(self.inputs) > 1 else [inputs]
+        if len(flat) != len(self.inputs):
+            raise ValueError(
+                f"Model {self.name} expects {len(self.inputs)} input(s), got {len(flat)}"
+            )
+        values = {}
+        for symbolic, value in zip(self.inputs, flat):
+            layer = symbolic.input_layer
+            values[id(symbolic)] = layer._cast_inputs(value)
+        for node in self._nodes:
+            args, kwargs = nest.map_structure(
+                lambda t: values[id(t)] if isinstance(t, KerasTensor) else t,
+                (node.args, node.kwargs),
+            )
+            kwargs = dict(kwargs)
+            kwargs.setdefault("training", training)
+            result = node.layer(*args, **kwargs)
+            for symbolic, value in zip(nest.flatten(node.outputs), nest.flatten(result)):
+                values[id(symbolic)] = value
+        return nest.map_structure(lambda t: values[id(t)], self._outputs_struct)
+
+    def build(self, input_shape: Any) -> None:
+        """Creates the weights of a subclassed model by calling it once on zeros."""
+        if self._functional or input_shape is None:
+            self.built = True
+            return
+        if (
+            isinstance(input_shape, (list, tuple))
+            and input_shape
+            and isinstance(input_shape[0], (list, tuple))
+        ):
+            raise NotImplementedError("Model.build: several inputs are not supported")
+        shape = [1 if d is None else d for d in input_shape]
+        self.built = True
+        self(tf_ops.zeros(shape, dtype=self.compute_dtype), training=False)
+
+    # -- summary -------------------------------------------------------------------------
+    def summary(
+        self,
+        line_length=None,
+        positions=None,
+        print_fn: Callable | None = None,
+        expand_nested=False,
+        show_trainable=False,
+        layer_range=None,
+    ) -> None:
+        """Prints the layers, their output shapes and parameter counts (Keras' table)."""
+        print_fn = print_fn or print
+        widths = [33, 24, 15]
+        rule = lambda left, mid, right, ch: left + mid.join(ch * w for w in widths) + right  # noqa
+
+        def row(cells: list[str], bar: str = "│") -> str:
+            padded = [
+                f" {c:<{w - 2}} " if i < 2 else f" {c:>{w - 2}} "
+                for i, (c, w) in enumerate(zip(cells, widths))
+            ]
+            return bar + bar.join(padded) + bar
+
+        lines = [
+            f'Model: "{self.name}"',
+            rule("┏", "┳", "┓", "━"),
+            row(["Layer (type)", "Output Shape", "Param #"], "┃"),
+            rule("┡", "╇", "┩", "━"),
+        ]
+        layers = [layer for layer in self.layers if not isinstance(layer, InputLayer)]
+        if self._functional:
+            layers = self.layers
+        for i, layer in enumerate(layers):
+            shape = getattr(layer, "_last_output_shape", None)
+            if isinstance(layer, InputLayer):
+                shape = layer.batch_shape
+            text = "?" if shape is None else str(tuple(shape)).replace(",)", ")")
+            lines.append(
+                row(
+                    [
+                        f"{layer.name} ({type(layer).__name__})",
+                        text,
+                        str(layer.count_params() if layer.built else 0),
+                    ]
+                )
+            )
+            if i < len(layers) - 1:
+                lines.append(rule("├", "┼", "┤", "─"))
+        lines.append(rule("└", "┴", "┘", "─"))
+        trainable = sum(int(np.prod(w._value.shape)) for w in self.trainable_weights)
+        trainable_bytes = sum(w._value.nbytes for w in self.trainable_weights)
+        frozen = sum(int(np.prod(w._value.shape)) for w in self.non_trainable_weights)
+        frozen_bytes = sum(w._value.nbytes for w in self.non_trainable_weights)
+        optimizer_vars = self.optimizer.variables if self.optimizer is not None else []
+        optimizer_count = sum(int(np.prod(v._value.shape)) for v in optimizer_vars)
+        optimizer_bytes = sum(v._value.nbytes for v in optimizer_vars)
+        total = trainable + frozen + optimizer_count
+        total_bytes = trainable_bytes + frozen_bytes + optimizer_bytes
+        lines.append(f" Total params: {total} ({_size(total_bytes)})")
+        lines.append(f" Trainable params: {trainable} ({_size(trainable_bytes)})")
+        lines.append(f" Non-trainable params: {frozen} ({_size(frozen_bytes)})")
+        if optimizer_count:
+            lines.append(f" Optimizer params: {optimizer_count} ({_size(optimizer_bytes)})")
+        for line in lines:
+            print_fn(line)
+
+    # -- weights on disk -----------------------------------------------------------------
+    def save_weights(self, filepath: str, overwrite: bool = True) -> None:
+        """Writes every weight, in ``weights`` order, to ``filepath`` (NumPy archive with a
+        JSON index; written atomically, read without pickle)."""
+        filepath = os.fspath(filepath)
+        if not overwrite and os.path.exists(filepath):
+            raise FileExistsError(f"save_weights: {filepath!r} exists and overwrite=False")
+        arrays = {f"{i:05d}:{w.name}": w._value for i, w in enumerate(self.weights)}
+        write_arrays(filepath, arrays, {"kind": _WEIGHTS_KIND, "count": len(arrays)})
+
+    def load_weights(self, filepath: str, skip_mismatch: bool = False) -> None:
+        """Reads weights written by ``save_weights`` into this model (same architecture)."""
+        arrays, metadata = read_arrays(os.fspath(filepath))
+        if metadata.get("kind") != _WEIGHTS_KIND:
+            raise ValueError(f"load_weights: {filepath!r} was not written by save_weights")
+        saved = [arrays[k] for k in sorted(arrays)]
+        own = self.weights
+        if len(saved) != len(own):
+            raise ValueError(
+                f"load_weights: {filepath!r} holds {len(saved)} weights but model "
+                f"{self.name} has {len(own)} (build the model before loading)"
+            )
+        for (key, value), variable in zip(sorted(arrays.items()), own):
+            if value.shape != variable._value.shape or value.dtype != variable._value.dtype:
+                if skip_mismatch:
+                    continue
+                raise ValueError(
+                    f"load_weights: saved weight {key.split(':', 1)[1]!r} is "
+                    f"{value.dtype}{list(value.shape)} but '{variable.name}' is "
+                    f"{variable._value.dtype}{list(variable._value.shape)}"
+                )
+            variable.assign(value)
+
+
+def _size(nbytes: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if nbytes < 1024 or unit == "GB":
+            return f"{nbytes:.2f} {unit}"
+        nbytes /= 1024
+    return f"{nbytes:.2f} GB"
+
+
+class Sequential(Model):
+    """A stack of layers, each called on the previous one's output."""
+
+    def __init__(self, layers: list | None = None, trainable: bool = True, name=None):
+        super().__init__(name=name or backend.unique_name("sequential"), trainable=trainable)
+        self._input_batch_shape = None
+        self._input_dtype = None
+        for layer in layers or []:
+            self.add(layer)
+
+    def add(self, layer: Any) -> None:
+        if isinstance(layer, KerasTensor) and getattr(layer, "input_layer", None) is not None:
+            layer = layer.input_layer
+        if isinstance(layer, InputLayer):
+            if self._sublayers:
+                raise ValueError("Sequential: an Input must come first")
+            self._input_batch_shape = layer.batch_shape
+            self._input_dtype = layer.output.dtype
+            return
+        if not isinstance(layer, Layer):
+            raise TypeError(
+                f"Only instances of `keras.Layer` can be added to a Sequential model. "
+                f"Received: {layer!r}"
+            )
+        if not self._sublayers and layer._input_shape_arg is not None:
+            self._input_batch_shape = (None, *layer._input_shape_arg)
+        self._sublayers.append(layer)
+        if self._input_batch_shape is not None:
+            self._build_symbolic()
+
+    def pop(self) -> Layer:
+        if not self._sublayers:
+            raise TypeError("There are no layers in the model.")
+        return self._sublayers.pop()
+
+    def _checkpoint_children(self) -> dict[str, Any]:
+        return {**super()._checkpoint_children(), "layers": list(self._sublayers)}
+
+    def _build_symbolic(self) -> None:
+        from retrograd.keras.src.layers.base import Input
+
+        x = Input(batch_shape=self._input_batch_shape, dtype=self._input_dtype)
+        for layer in self._sublayers:
+            x = layer(x)
+        self.built = True
+
+    def build(self, input_shape: Any = None) -> None:
+        if input_shape is not None:
+            self._input_batch_shape = tuple(input_shape)
+        if self._input_batch_shape is None:
+            raise ValueError("Sequential.build: the input shape is unknown")
+        self._build_symbolic()
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        x = inputs
+        for layer in self._sublayers:
+            x = layer(x, training=training)
+        return x
+
+    def _maybe_build(self, inputs: Any) -> None:
+        self.built = True

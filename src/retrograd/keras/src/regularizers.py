@@ -1,0 +1,75 @@
+"""``tf.keras.regularizers``: penalties added to a layer's ``losses``.
+
+>>> import retrograd as rg
+>>> float(rg.keras.regularizers.L2(0.5)(rg.constant([1.0, 2.0])))
+2.5
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from retrograd.keras.src import tf_ops
+
+__all__ = ["Regularizer", "L1", "L2", "L1L2", "l1", "l2", "l1_l2", "get"]
+
+
+class Regularizer:
+    """Base class: ``regularizer(weight)`` returns a scalar penalty."""
+
+    def __call__(self, x: Any) -> Any:
+        return tf_ops.constant(0.0)
+
+    def get_config(self) -> dict:
+        return {}
+
+
+class L1L2(Regularizer):
+    """``l1 * sum(|x|) + l2 * sum(x**2)``."""
+
+    def __init__(self, l1: float = 0.0, l2: float = 0.0) -> None:
+        self.l1, self.l2 = float(l1), float(l2)
+
+    def __call__(self, x):
+        penalty = tf_ops.constant(0.0, dtype=x.dtype)
+        if self.l1:
+            penalty = penalty + self.l1 * tf_ops.reduce_sum(tf_ops.abs(x))
+        if self.l2:
+            penalty = penalty + self.l2 * tf_ops.reduce_sum(tf_ops.square(x))
+        return penalty
+
+    def get_config(self):
+        return {"l1": self.l1, "l2": self.l2}
+
+
+class L1(L1L2):
+    def __init__(self, l1: float = 0.01) -> None:
+        super().__init__(l1=l1)
+
+    def get_config(self):
+        return {"l1": self.l1}
+
+
+class L2(L1L2):
+    def __init__(self, l2: float = 0.01) -> None:
+        super().__init__(l2=l2)
+
+    def get_config(self):
+        return {"l2": self.l2}
+
+
+l1, l2, l1_l2 = L1, L2, L1L2
+
+
+def get(identifier: Any) -> Any:
+    """A regularizer from 'l1', 'l2', 'l1_l2', an instance or a callable."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, str):
+        table = {"l1": L1, "l2": L2, "l1_l2": L1L2}
+        if identifier.lower() not in table:
+            raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}")
+        return table[identifier.lower()]()
+    if callable(identifier):
+        return identifier
+    raise TypeError(f"Could not interpret regularizer identifier: {identifier!r}")

@@ -1,0 +1,442 @@
+"""``Model.compile / fit / evaluate / predict`` with Keras 3's loop: ``train_step`` (which
+users may override) runs per batch, the loss tracker is a mean weighted by batch size,
+metrics are running means reset each epoch, and logs are sorted by name.
+
+>>> import numpy as np, retrograd as rg
+>>> model = rg.keras.Sequential([rg.keras.Input((1,)), rg.keras.layers.Dense(1)])
+>>> model.compile(optimizer=rg.keras.optimizers.SGD(0.1), loss="mse")
+>>> history = model.fit(np.ones((4, 1)), np.ones((4, 1)), epochs=3, verbose=0)
+>>> sorted(history.history), len(history.history["loss"])
+(['loss'], 3)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from retrograd.autodiff.tape import GradientTape
+from retrograd.core import nest
+from retrograd.keras.src import callbacks as callbacks_module
+from retrograd.keras.src import losses as losses_module
+from retrograd.keras.src import metrics as metrics_module
+from retrograd.keras.src import tf_ops
+from retrograd.training import optimizers as optimizers_module
+
+__all__ = ["Trainer", "unpack_x_y_sample_weight"]
+
+_OPTIMIZERS = {
+    "sgd": optimizers_module.SGD,
+    "adam": optimizers_module.Adam,
+    "rmsprop": optimizers_module.RMSprop,
+    "adagrad": optimizers_module.Adagrad,
+}
+
+
+def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
+    """``(x, y, sample_weight)`` from a batch: ``x``, ``(x,)``, ``(x, y)`` or
+    ``(x, y, sample_weight)``."""
+    if isinstance(data, list):
+        data = tuple(data)
+    if not isinstance(data, tuple):
+        return data, None, None
+    if len(data) == 1:
+        return data[0], None, None
+    if len(data) == 2:
+        return data[0], data[1], None
+    if len(data) == 3:
+        return data
+    raise ValueError(f"Data is expected to be (x,), (x, y) or (x, y, sample_weight), got {data!r}")
+
+
+class CompileMetrics(metrics_module.Metric):
+    """The metrics given to ``compile``, made into objects on the first batch (when the
+    shapes that pick 'accuracy''s kind are known); ``result()`` is a dict."""
+
+    def __init__(self, identifiers: Any) -> None:
+        super().__init__(name="compile_metrics")
+        self._identifiers = list(identifiers or [])
+        self._metrics: list[metrics_module.Metric] | None = None
+
+    @property
+    def metrics(self) -> list[metrics_module.Metric]:
+        return list(self._metrics or [])
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if self._metrics is None:
+            y_t, y_p = tf_ops.convert_to_tensor(y_true), tf_ops.convert_to_tensor(y_pred)
+            self._metrics = [metrics_module.get(i, y_t, y_p) for i in self._identifiers]
+        for metric in self._metrics:
+            metric.update_state(y_true, y_pred, sample_weight)
+
+    def result(self):
+        return {m.name: m.result() for m in self._metrics or []}
+
+    def reset_state(self):
+        for metric in self._metrics or []:
+            metric.reset_state()
+
+
+class CompiledLoss:
+    """``model.compiled_loss(y, y_pred, sample_weight, regularization_losses)``, as older
+    custom ``train_step`` code calls it."""
+
+    def __init__(self, model: Any) -> None:
+        self._model = model
+
+    def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
+        loss = self._model._loss_value(y_true, y_pred, sample_weight)
+        for extra in regularization_losses or []:
+            loss = loss + extra
+        return loss
+
+
+def _as_batchable(value: Any) -> Any:
+    def convert(x: Any) -> Any:
+        if x is None:
+            return None
+        return np.asarray(x)
+
+    return nest.map_structure(convert, value)
+
+
+def _num_samples(data: Any) -> int:
+    leaves = [x for x in nest.flatten(data) if x is not None]
+    if not leaves:
+        raise ValueError("fit/evaluate/predict: no input data was given")
+    sizes = {len(x) for x in leaves}
+    if len(sizes) != 1:
+        raise ValueError(f"Data cardinality is ambiguous: arrays have sizes {sorted(sizes)}")
+    return sizes.pop()
+
+
+def _slice(data: Any, index: Any) -> Any:
+    return nest.map_structure(lambda x: None if x is None else tf_ops.constant(x[index]), data)
+
+
+def _is_dataset(value: Any) -> bool:
+    from retrograd.data.dataset import Dataset
+
+    return isinstance(value, Dataset)
+
+
+class _Batches:
+    """The batches of one pass over the data: arrays sliced in order (or shuffled with
+    retrograd's random stream), or a dataset's elements."""
+
+    def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False):
+        self.dataset = x if _is_dataset(x) else None
+        if self.dataset is not None:
+            if y is not None:
+                raise ValueError("`y` must not be given when `x` is a dataset")
+            self.steps = None
+            return
+        parts = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
+        self.data = _as_batchable(parts)
+        self.samples = _num_samples(self.data)
+        self.batch_size = 32 if batch_size is None else int(batch_size)
+        self.steps = math.ceil(self.samples / self.batch_size)
+        self.shuffle = shuffle
+
+    def __iter__(self):
+        if self.dataset is not None:
+            yield from iter(self.dataset)
+            return
+        order = np.arange(self.samples)
+        if self.shuffle:
+            from retrograd.ops import random_ops
+
+            order = np.asarray(random_ops.shuffle(tf_ops.constant(order)))
+        for start in range(0, self.samples, self.batch_size):
+            yield _slice(self.data, order[start : start + self.batch_size])
+
+
+def _batch_size_of(x: Any) -> int:
+    first = next(t for t in nest.flatten(x) if t is not None)
+    return int(first.shape[0])
+
+
+def _python_logs(logs: dict) -> dict:
+    flat = {}
+    for key, value in logs.items():
+        if isinstance(value, dict):
+            flat.update(_python_logs(value))
+        else:
+            flat[key] = float(np.asarray(value))
+    return dict(sorted(flat.items()))
+
+
+class Trainer:
+    """The training half of ``Model`` (mixed in before ``Layer``)."""
+
+    def _init_trainer(self) -> None:
+        self.optimizer = None
+        self.loss = None
+        self.compiled = False
+        self.stop_training = False
+        self.history = None
+        self._loss_tracker = None
+        self._compile_metrics = None
+
+    def compile(
+        self,
+        optimizer="rmsprop",
+        loss=None,
+        loss_weights=None,
+        metrics=None,
+        weighted_metrics=None,
+        run_eagerly=False,
+        steps_per_execution=1,
+        jit_compile="auto",
+        auto_scale_loss=True,
+    ):
+        """Sets the optimizer (a name or an object), the loss and the metrics."""
+        if isinstance(optimizer, str):
+            if optimizer.lower() not in _OPTIMIZERS:
+                raise ValueError(f"Could not interpret optimizer identifier: {optimizer!r}")
+            optimizer = _OPTIMIZERS[optimizer.lower()]()
+        if optimizer is not None and not isinstance(optimizer, optimizers_module.Optimizer):
+            raise TypeError(f"compile: optimizer must be an Optimizer or a name, got {optimizer!r}")
+        if isinstance(loss, (list, tuple)):
+            if len(loss) != 1:
+                raise NotImplementedError("compile: one loss per model output is not supported")
+            loss = loss[0]
+        if isinstance(loss, dict):
+            raise NotImplementedError("compile: a dict of losses is not supported")
+        self.optimizer = optimizer
+        self.loss = losses_module.get(loss)
+        self._loss_fn = (
+            self.loss
+            if self.loss is None or isinstance(self.loss, losses_module.Loss)
+            else losses_module.LossFunctionWrapper(self.loss)
+        )
+        self._loss_tracker = metrics_module.Mean(name="loss")
+        self._compile_metrics = CompileMetrics(metrics)
+        self.compiled = True
+
+    @property
+    def metrics(self) -> list[Any]:
+        """The loss tracker and the compiled metrics (what ``train_step`` updates)."""
+        found = [m for m in (self._loss_tracker, self._compile_metrics) if m is not None]
+        return found
+
+    @property
+    def metrics_names(self) -> list[str]:
+        return [m.name for m in self.metrics]
+
+    @property
+    def compiled_loss(self) -> CompiledLoss:
+        return CompiledLoss(self)
+
+    @property
+    def compiled_metrics(self) -> CompileMetrics | None:
+        return self._compile_metrics
+
+    def reset_metrics(self) -> None:
+        for metric in self.metrics:
+            metric.reset_state()
+
+    def _loss_value(self, y, y_pred, sample_weight):
+        if self._loss_fn is None:
+            return tf_ops.constant(0.0)
+        return self._loss_fn(y, y_pred, sample_weight)
+
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """The compiled loss plus the model's added losses (regularization penalties)."""
+        loss = self._loss_value(y, y_pred, sample_weight)
+        for extra in self.losses:
+            loss = loss + tf_ops.cast(extra, loss.dtype)
+        return loss
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None) -> dict:
+        if self._compile_metrics is not None and y is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self) -> dict:
+        logs = {}
+        for metric in self.metrics:
+            result = metric.result()
+            if isinstance(result, dict):
+                logs.update(result)
+            else:
+                logs[metric.name] = result
+        return logs
+
+    def _require_compiled(self, what: str) -> None:
+        if not self.compiled:
+            raise RuntimeError(f"You must call `compile()` before using the model ({what}).")
+
+    # -- steps ---------------------------------------------------------------------------
+    def train_step(self, data):
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+            self._loss_tracker.update_state(loss, sample_weight=_batch_size_of(x))
+        variables = self.trainable_weights
+        if variables:
+            gradients = tape.gradient(loss, variables)
+            self.optimizer.apply_gradients(zip(gradients, variables))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(
+            x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False
+        )
+        self._loss_tracker.update_state(loss, sample_weight=_batch_size_of(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    # -- loops ---------------------------------------------------------------------------
+    def fit(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        epochs=1,
+        verbose="auto",
+        callbacks=None,
+        validation_split=0.0,
+        validation_data=None,
+        shuffle=True,
+        class_weight=None,
+        sample_weight=None,
+        initial_epoch=0,
+        steps_per_epoch=None,
+        validation_steps=None,
+        validation_batch_size=None,
+        validation_freq=1,
+    ):
+        """Trains for ``epochs`` passes over the data; returns the ``History``."""
+        self._require_compiled("fit")
+        if class_weight is not None:
+            raise NotImplementedError("fit: class_weight is not supported by retrograd")
+        if validation_split and validation_data is None:
+            if _is_dataset(x):
+                raise ValueError("validation_split is only supported for arrays, not datasets")
+            x_np, y_np = _as_batchable(x), _as_batchable(y)
+            n = _num_samples((x_np, y_np))
+            split = int(math.ceil(n * (1.0 - validation_split)))
+            cut = lambda d, s: nest.map_structure(lambda a: a[s], d)  # noqa: E731
+            validation_data = (cut(x_np, slice(split, None)), cut(y_np, slice(split, None)))
+            x, y = cut(x_np, slice(0, split)), cut(y_np, slice(0, split))
+            if sample_weight is not None:
+                sample_weight = np.asarray(sample_weight)[:split]
+        batches = _Batches(x, y, sample_weight, batch_size, shuffle)
+        history = callbacks_module.History()
+        given = list(callbacks or [])
+        logger = [] if verbose == 0 else [callbacks_module.ProgbarLogger()]
+        params = {"verbose": verbose, "epochs": epochs, "steps": steps_per_epoch or batches.steps}
+        callback_list = callbacks_module.CallbackList(given + logger + [history], self, params)
+        self.stop_training = False
+        callback_list.on_train_begin()
+        logs: dict = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            callback_list.on_epoch_begin(epoch)
+            step = -1
+            for step, data in enumerate(batches):
+                if steps_per_epoch is not None and step >= steps_per_epoch:
+                    break
+                callback_list.on_train_batch_begin(step)
+                logs = _python_logs(self.train_step(data))
+                callback_list.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
+            if step < 0:
+                raise ValueError("fit: the data yielded no batch")
+            epoch_logs = dict(logs)
+            if validation_data is not None and (epoch + 1) % validation_freq == 0:
+                val = validation_data if _is_dataset(validation_data) else None
+                if val is None:
+                    vx, vy, vw = unpack_x_y_sample_weight(tuple(validation_data))
+                    val_logs = self._evaluate_logs(
+                        vx, vy, vw, validation_batch_size or batch_size, validation_steps
+                    )
+                else:
+                    val_logs = self._evaluate_logs(val, None, None, None, validation_steps)
+                epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
+            callback_list.on_epoch_end(epoch, epoch_logs)
+            if self.stop_training:
+                break
+        callback_list.on_train_end(logs)
+        return history
+
+    def _evaluate_logs(self, x, y, sample_weight, batch_size, steps, callback_list=None):
+        self.reset_metrics()
+        logs: dict = {}
+        for step, data in enumerate(_Batches(x, y, sample_weight, batch_size)):
+            if steps is not None and step >= steps:
+                break
+            if callback_list is not None:
+                callback_list.on_test_batch_begin(step)
+            logs = _python_logs(self.test_step(data))
+            if callback_list is not None:
+                callback_list.on_test_batch_end(step, logs)
+        return logs
+
+    def evaluate(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        verbose="auto",
+        sample_weight=None,
+        steps=None,
+        callbacks=None,
+        return_dict=False,
+    ):
+        """The loss (and metrics) over the data: a number, a list, or a dict."""
+        self._require_compiled("evaluate")
+        callback_list = callbacks_module.CallbackList(list(callbacks or []), self, {})
+        callback_list.on_test_begin()
+        logs = self._evaluate_logs(x, y, sample_weight, batch_size, steps, callback_list)
+        callback_list.on_test_end(logs)
+        if return_dict:
+            return logs
+        ordered = [logs["loss"]] + [v for k, v in logs.items() if k != "loss"]
+        return ordered[0] if len(ordered) == 1 else ordered
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """The model's outputs over all batches, as NumPy arrays."""
+        outputs = []
+        for step, data in enumerate(_Batches(x, None, None, batch_size)):
+            if steps is not None and step >= steps:
+                break
+            outputs.append(nest.map_structure(np.asarray, self.predict_step(data)))
+        if not outputs:
+            raise ValueError("predict: the data yielded no batch")
+        return nest.map_structure(lambda *parts: np.concatenate(parts), *outputs)
+
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        """One training step on one batch; returns the loss (and metrics)."""
+        self._require_compiled("train_on_batch")
+        self.reset_metrics()
+        data = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
+        data = nest.map_structure(tf_ops.convert_to_tensor, _as_batchable(data))
+        return self._batch_result(_python_logs(self.train_step(data)), return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        self._require_compiled("test_on_batch")
+        self.reset_metrics()
+        data = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
+        data = nest.map_structure(tf_ops.convert_to_tensor, _as_batchable(data))
+        return self._batch_result(_python_logs(self.test_step(data)), return_dict)
+
+    def predict_on_batch(self, x):
+        return nest.map_structure(np.asarray, self(x, training=False))
+
+    @staticmethod
+    def _batch_result(logs: dict, return_dict: bool) -> Any:
+        if return_dict:
+            return logs
+        ordered = [logs["loss"]] + [v for k, v in logs.items() if k != "loss"]
+        return ordered[0] if len(ordered) == 1 else ordered

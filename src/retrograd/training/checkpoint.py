@@ -1,0 +1,292 @@
+"""``tf.train.Checkpoint``: saves and restores the object graph of modules, layers, models,
+variables and optimizers (slots and ``iterations`` included) by path, with TensorFlow's
+restore rules.
+
+Files are written with :func:`retrograd.training.storage.write_arrays` (atomically, no
+pickle): ``save(prefix)`` writes ``prefix-N.npz`` and records it in the folder's
+``checkpoint`` state file; ``restore`` matches values to objects by path. A value whose
+object does not exist yet (a layer built later) waits on its nearest existing module and
+is assigned when the object is attached (deferred restoration); an optimizer's slot value
+waits until the slot is created by the first update, so training continues exactly.
+
+>>> import os, tempfile
+>>> import retrograd as rg
+>>> folder = tempfile.mkdtemp()
+>>> v = rg.Variable([1.0, 2.0])
+>>> path = rg.train.Checkpoint(v=v).save(os.path.join(folder, "ckpt"))
+>>> os.path.basename(path)
+'ckpt-1'
+>>> w = rg.Variable([0.0, 0.0])
+>>> rg.train.Checkpoint(v=w).restore(path).assert_consumed() is not None
+True
+>>> w.numpy()
+array([1., 2.], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from retrograd.core import dtypes
+from retrograd.core.variables import Variable
+from retrograd.training import object_graph
+from retrograd.training.module import Module
+from retrograd.training.object_graph import SLOT_MARK, children, escape, is_trackable, walk
+from retrograd.training.optimizers import Optimizer
+from retrograd.training.storage import read_arrays, write_arrays
+
+__all__ = ["Checkpoint", "CheckpointLoadStatus", "InitializationOnlyStatus", "restore_deferred"]
+
+_SUFFIX = ".npz"
+_KIND = "retrograd-checkpoint/1"
+
+
+def data_file(prefix: str) -> str:
+    """The file a checkpoint prefix (``.../ckpt-3``) is stored in."""
+    prefix = os.fspath(prefix)
+    return prefix if prefix.endswith(_SUFFIX) else prefix + _SUFFIX
+
+
+def collect_arrays(roots: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """Every variable's value by its path, and every optimizer slot under
+    ``<optimizer>/.OPTIMIZER_SLOT/<variable path>/<slot name>``."""
+    objects = list(walk(roots))
+    arrays, variable_paths = {}, {}
+    for path, obj in objects:
+        if isinstance(obj, Variable):
+            arrays[path] = obj._value
+            variable_paths[id(obj)] = path
+    for path, obj in objects:
+        if isinstance(obj, Optimizer):
+            for variable, name, slot in obj.slot_variables():
+                if id(variable) in variable_paths:
+                    arrays[f"{path}/{SLOT_MARK}/{variable_paths[id(variable)]}/{name}"] = (
+                        slot._value
+                    )
+    return arrays
+
+
+class CheckpointLoadStatus:
+    """What a ``restore`` matched, and what waits for objects created later."""
+
+    def __init__(self, path: str, arrays: dict[str, np.ndarray], roots: Mapping[str, Any]):
+        self._path = path
+        self._arrays = arrays
+        self._roots = dict(roots)
+        self._matched: set[str] = set()
+        self._restored: set[int] = set()
+        self._slots_waiting: dict[str, list[tuple[Optimizer, str, str]]] = {}
+        self._restore_existing()
+
+    # -- matching ------------------------------------------------------------------------
+    def _restore_existing(self) -> None:
+        objects = dict(walk(self._roots))
+        for key in self._arrays:
+            if f"/{SLOT_MARK}/" not in key:
+                continue
+            optimizer_path, rest = key.split(f"/{SLOT_MARK}/", 1)
+            variable_path, name = rest.rsplit("/", 1)
+            optimizer = objects.get(optimizer_path)
+            if isinstance(optimizer, Optimizer):
+                self._slots_waiting.setdefault(variable_path, []).append((optimizer, name, key))
+        for key in self._arrays:
+            if f"/{SLOT_MARK}/" in key:
+                continue
+            obj = objects.get(key)
+            if isinstance(obj, Variable):
+                self.restore_variable(obj, key)
+            elif obj is None:
+                self._defer(key, objects)
+
+    def _defer(self, key: str, objects: Mapping[str, Any]) -> None:
+        """Leaves ``key``'s value on its nearest existing module, for when it is attached."""
+        parts = key.split("/")
+        for cut in range(len(parts) - 1, 0, -1):
+            owner = objects.get("/".join(parts[:cut]))
+            if owner is not None:
+                if isinstance(owner, Module):
+                    pending = owner.__dict__.setdefault("_checkpoint_pending", {})
+                    pending["/".join(parts[cut:])] = (key, self)
+                return
+
+    def restore_variable(self, variable: Variable, key: str) -> None:
+        """Assigns the value saved at ``key`` to ``variable`` (and its waiting slots)."""
+        value = self._arrays[key]
+        if value.shape != variable._value.shape or value.dtype != variable._value.dtype:
+            raise ValueError(
+                f"Checkpoint {self._path!r}: the value saved for {key!r} is "
+                f"{dtypes.from_numpy(value.dtype).name}{list(value.shape)} but variable "
+                f"'{variable.name}' at that path is {variable.dtype.name}"
+                f"{list(variable._value.shape)}: shapes and dtypes must match"
+            )
+        variable.assign(value)
+        self._matched.add(key)
+        self._restored.add(id(variable))
+        for optimizer, name, slot_key in self._slots_waiting.pop(key, []):
+            optimizer.restore_slot(variable, name, self._arrays[slot_key], slot_key)
+            self._matched.add(slot_key)
+
+    # -- assertions ----------------------------------------------------------------------
+    def _unmatched_objects(self) -> list[Variable]:
+        return [
+            obj
+            for _, obj in walk(self._roots)
+            if isinstance(obj, Variable) and id(obj) not in self._restored
+        ]
+
+    def assert_existing_objects_matched(self) -> CheckpointLoadStatus:
+        """Raises AssertionError if a variable of the object graph got no saved value."""
+        unmatched = self._unmatched_objects()
+        if unmatched:
+            raise AssertionError(
+                f"Found {len(unmatched)} Python objects that were not bound to checkpointed "
+                f"values, likely due to changes in the Python program: "
+                f"{[v.name for v in unmatched]}"
+            )
+        return self
+
+    def assert_consumed(self) -> CheckpointLoadStatus:
+        """Raises AssertionError unless every saved value was restored into an object and
+        every variable of the object graph got a value."""
+        unused = sorted(set(self._arrays) - self._matched)
+        if unused:
+            raise AssertionError(
+                f"Unresolved values in checkpoint {self._path!r} (their objects do not exist "
+                f"yet, or the program changed): {unused}"
+            )
+        return self.assert_existing_objects_matched()
+
+    def expect_partial(self) -> CheckpointLoadStatus:
+        """Declares that not every saved value will be used; ``unused_values`` lists them."""
+        self._partial = True
+        return self
+
+    @property
+    def unused_values(self) -> list[str]:
+        """The paths of saved values not (yet) restored into any object."""
+        return sorted(set(self._arrays) - self._matched)
+
+    def run_restore_ops(self, session: Any = None) -> None:
+        """Eager restoration has already assigned every value: nothing is left to run."""
+
+
+class InitializationOnlyStatus:
+    """``restore(None)``: nothing to restore; assertions other than partial ones fail."""
+
+    def assert_consumed(self):
+        raise AssertionError("No checkpoint specified (save_path=None); nothing is being restored.")
+
+    assert_existing_objects_matched = assert_consumed
+
+    def expect_partial(self):
+        return self
+
+    def run_restore_ops(self, session: Any = None) -> None:
+        """Nothing was restored: nothing to run."""
+
+
+def restore_deferred(owner: Module, name: str, value: Any) -> None:
+    """Called when ``owner`` gets a new child ``name``: restores the values that waited for
+    it (a variable directly, or deeper ones through the child's own children)."""
+    pending = owner.__dict__.get("_checkpoint_pending") or {}
+    component = escape(name)
+    for relative in [r for r in pending if r == component or r.startswith(component + "/")]:
+        key, status = pending.pop(relative)
+        obj, rest = value, relative.split("/")[1:]
+        while rest:
+            named = dict(children(obj))
+            if rest[0] not in named:
+                break
+            obj, rest = named[rest[0]], rest[1:]
+        if not rest and isinstance(obj, Variable):
+            status.restore_variable(obj, key)
+        elif rest and isinstance(obj, Module):
+            obj.__dict__.setdefault("_checkpoint_pending", {})["/".join(rest)] = (key, status)
+    if not pending:
+        owner.__dict__.pop("_checkpoint_pending", None)
+
+
+class Checkpoint:
+    """Saves and restores the objects given as keyword arguments (and their dependencies).
+
+    ``save(prefix)`` numbers files (``prefix-1``, ``prefix-2``, ...) with ``save_counter``;
+    ``write(path)`` writes exactly ``path``; ``restore(path)`` / ``read(path)`` load one.
+    """
+
+    def __init__(self, root: Any = None, **kwargs: Any) -> None:
+        objects = {}
+        if root is not None:
+            objects.update(dict(children(root)) if not isinstance(root, Variable) else {})
+        for name, value in kwargs.items():
+            if not is_trackable(value) and not object_graph._holds_trackables(value):
+                raise ValueError(
+                    f"Checkpoint was expecting a trackable object (a Module, Layer, Model, "
+                    f"Variable or optimizer) for {name!r}, got {value!r}"
+                )
+            if name == "save_counter":
+                raise ValueError("Checkpoint: 'save_counter' is reserved for the save counter")
+            objects[name] = value
+        object.__setattr__(self, "_objects", objects)
+        object.__setattr__(
+            self,
+            "save_counter",
+            Variable(0, trainable=False, dtype=dtypes.int64, name="save_counter"),
+        )
+        for name, value in objects.items():
+            if not hasattr(type(self), name):
+                self.__dict__[name] = value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """An object assigned later (``ckpt.step = tf.Variable(0)``) becomes a dependency."""
+        if name == "save_counter":
+            raise ValueError("Checkpoint: 'save_counter' is reserved for the save counter")
+        object.__setattr__(self, name, value)
+        if not name.startswith("_") and (
+            is_trackable(value) or object_graph._holds_trackables(value)
+        ):
+            self._objects[name] = value
+
+    def _checkpoint_children(self) -> dict[str, Any]:
+        return {**self._objects, "save_counter": self.save_counter}
+
+    def write(self, file_prefix: str) -> str:
+        """Writes the objects' state to exactly ``file_prefix``; returns it."""
+        file_prefix = os.fspath(file_prefix)
+        write_arrays(
+            data_file(file_prefix),
+            collect_arrays(self._checkpoint_children()),
+            {"kind": _KIND},
+        )
+        return file_prefix
+
+    def save(self, file_prefix: str) -> str:
+        """Increments ``save_counter``, writes ``file_prefix-<save_counter>`` and records it
+        as the latest checkpoint of its folder; returns that path."""
+        self.save_counter.assign_add(1)
+        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
+        from retrograd.training.checkpoint_management import update_checkpoint_state
+
+        update_checkpoint_state(os.path.dirname(path), path, [path])
+        return path
+
+    def read(self, save_path: str) -> CheckpointLoadStatus:
+        """Restores from a file written by ``write`` (or ``save``)."""
+        return self.restore(save_path)
+
+    def restore(self, save_path: str | None) -> Any:
+        """Assigns saved values to existing objects now, and to objects created later when
+        they are attached; returns a status with ``assert_consumed()``,
+        ``assert_existing_objects_matched()`` and ``expect_partial()``."""
+        if save_path is None:
+            return InitializationOnlyStatus()
+        path = data_file(save_path)
+        arrays, metadata = read_arrays(path)
+        if metadata.get("kind") != _KIND:
+            raise ValueError(
+                f"{path!r} holds arrays but not a checkpoint (kind {metadata.get('kind')!r})"
+            )
+        return CheckpointLoadStatus(os.fspath(save_path), arrays, self._checkpoint_children())

@@ -1,0 +1,53 @@
+"""tf.map_fn and tf.vectorized_map: values, structures, gradients and errors."""
+
+import numpy as np
+import pytest
+
+import retrograd as rg
+
+
+def test_map_fn_over_a_structure_returns_a_structure():
+    xs, ys = rg.constant([[1.0, 2.0], [3.0, 4.0]]), rg.constant([10.0, 20.0])
+    out = rg.map_fn(lambda e: {"s": rg.reduce_sum(e[0]) + e[1], "m": e[0] * 2.0}, (xs, ys))
+    assert out["s"].numpy().tolist() == [13.0, 27.0]
+    assert out["m"].numpy().tolist() == [[2.0, 4.0], [6.0, 8.0]]
+
+
+def test_vectorized_map_per_example_gradients():
+    w = rg.Variable([1.0, -1.0])
+    x = rg.constant([[1.0, 2.0], [3.0, 5.0]])
+
+    def per_example(row):
+        with rg.GradientTape() as tape:
+            loss = rg.square(rg.reduce_sum(w * row))
+        return tape.gradient(loss, w)
+
+    grads = rg.vectorized_map(per_example, x)
+    expected = [2 * (r @ np.array([1.0, -1.0])) * r for r in x.numpy()]
+    np.testing.assert_allclose(grads.numpy(), expected)
+
+
+def test_gradients_flow_through_the_map():
+    x = rg.constant([1.0, 2.0, 3.0])
+    with rg.GradientTape() as tape:
+        tape.watch(x)
+        y = rg.reduce_sum(rg.vectorized_map(lambda v: v * v * v, x))
+    assert tape.gradient(y, x).numpy().tolist() == [3.0, 12.0, 27.0]
+
+
+def test_inside_a_function():
+    f = rg.function(lambda x: rg.map_fn(lambda v: v + 1.0, x))
+    assert f(rg.constant([1.0, 2.0])).numpy().tolist() == [2.0, 3.0]
+
+
+@pytest.mark.parametrize(
+    "elems, match",
+    [
+        ((rg.constant([1.0]), rg.constant([1.0, 2.0])), "same first dimension"),
+        (rg.constant(1.0), "known first dimension"),
+        (rg.zeros([0, 2]), "empty"),
+    ],
+)
+def test_bad_elems_are_errors(elems, match):
+    with pytest.raises(rg.errors.InvalidArgumentError, match=match):
+        rg.map_fn(lambda e: e, elems)
