@@ -241,3 +241,24 @@ def test_a_function_that_raises_fails_the_check_in_one_line(files, monkeypatch, 
     assert cli.main(["check", "import_fails:f", "1.0"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "RuntimeError: at import" in err
+
+
+def test_run_serves_tensorflow_autograph_imports(tmp_path):
+    script = tmp_path / "program.py"
+    script.write_text(
+        "import tensorflow as tf\n"
+        "from tensorflow.autograph.experimental import do_not_convert\n"
+        "@tf.function\n"
+        "def f(x):\n"
+        "    if x > 0:\n"
+        "        y = x * 2.0\n"
+        "    else:\n"
+        "        y = -x\n"
+        "    return y\n"
+        "print(f(tf.constant(3.0)).numpy(), f(tf.constant(-2.0)).numpy(), callable(do_not_convert))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "retrograd", "run", str(script)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "6.0 2.0 True\n"  # TensorFlow 2.21 prints the same

@@ -178,3 +178,54 @@ def test_local_variables_and_their_initializer(graph):
     with tf.Session() as sess:
         sess.run(tf.local_variables_initializer())
         assert sess.run(counter) == 0
+
+
+def test_custom_getters_wrap_get_variable_as_in_tensorflow():
+    seen = []
+
+    def outer(getter, name, *args, **kwargs):
+        seen.append(("outer", name))
+        return getter(name, *args, **kwargs)
+
+    def doubled(getter, name, *args, **kwargs):
+        seen.append(("inner", name))
+        return getter(name, *args, **kwargs) * 2.0
+
+    with rg.Graph().as_default():
+        with tf.variable_scope("net", custom_getter=outer):
+            with tf.variable_scope("layer", custom_getter=doubled):
+                w = tf.get_variable("w", [2], initializer=tf.constant_initializer(1.5))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(w).tolist() == [3.0, 3.0]
+    assert seen == [("inner", "net/layer/w"), ("outer", "net/layer/w")]
+
+
+def test_a_scopes_regularizer_applies_to_its_variables():
+    with rg.Graph().as_default():
+        with tf.variable_scope("s", regularizer=lambda v: tf.reduce_sum(v * v)):
+            tf.get_variable("w", [2], initializer=tf.constant_initializer(3.0))
+        (loss,) = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(loss) == 18.0
+
+
+@pytest.mark.parametrize("option", ["partitioner", "constraint"])
+def test_options_without_meaning_here_are_refused_not_ignored(option):
+    with rg.Graph().as_default():
+        with pytest.raises(ValueError, match=f"`{option}` is not supported"):
+            tf.get_variable("w", [2], **{option: lambda *a: None})
+        with pytest.raises(ValueError, match=f"`{option}` is not supported"):
+            with tf.variable_scope("s", **{option: lambda *a: None}):
+                pass
+
+
+def test_print_prints_only_its_first_n_runs(capfd):
+    with rg.Graph().as_default():
+        x = tf.placeholder(rg.float32, [])
+        y = tf.Print(x, [x], message="x=", first_n=2)
+        with tf.Session() as sess:
+            values = [sess.run(y, {x: float(i)}) for i in range(4)]
+    assert values == [0.0, 1.0, 2.0, 3.0]
+    assert capfd.readouterr().err == "x=[0]\nx=[1]\n"

@@ -229,7 +229,18 @@ def print_op(*inputs: Any, **kwargs: Any) -> Any:
     return None if graph is None else graph._operations[-1]
 
 
-def _print_v1_kernel(value, *data, message, summarize):
+class _PrintCount:
+    """How many more times a ``tf.Print`` op prints (``first_n``; None: always)."""
+
+    def __init__(self, first_n: Any) -> None:
+        self.left = None if first_n is None or first_n < 0 else int(first_n)
+
+
+def _print_v1_kernel(value, *data, message, summarize, count=None):
+    if count is not None and count.left is not None:
+        if count.left <= 0:
+            return value
+        count.left -= 1
     text = " ".join(print_ops.format_value(d, summarize) for d in data)
     sys.stderr.write(f"{message}{'[' + text + ']' if data else ''}\n")
     return value
@@ -241,14 +252,14 @@ _Print = define_op("Print", _print_v1_kernel, stateful=True, shape_fn=lambda met
 
 def Print(input_, data, message=None, first_n=None, summarize=None, name=None):  # noqa: N802
     """``input_`` unchanged, printing ``message`` and ``data`` to stderr each time it is
-    computed (TF1's deprecated ``tf.Print``)."""
+    computed, the first ``first_n`` times only when given (TF1's deprecated ``tf.Print``)."""
     x = convert_to_tensor(input_)
     data = [convert_to_tensor(d) for d in data]
     if context.graph is None:
         _print_v1_kernel(x._value, *[d._value for d in data], message=message or "",
                          summarize=summarize or 3)  # fmt: skip
         return x
-    attrs = {"message": message or "", "summarize": summarize or 3}
+    attrs = {"message": message or "", "summarize": summarize or 3, "count": _PrintCount(first_n)}
     return execute(_Print, (x, *data), attrs, name or "Print")
 
 

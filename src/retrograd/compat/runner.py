@@ -40,6 +40,8 @@ MODULES: dict[str, str] = {
     "tensorflow.compat.v1": "retrograd.compat.v1",
     "tensorflow.compat.v2": "retrograd",
     "tensorflow.autodiff": "retrograd.autodiff",
+    "tensorflow.autograph": "retrograd.autograph",
+    "tensorflow.autograph.experimental": "retrograd.autograph.experimental",
     "tensorflow.bitwise": "retrograd.bitwise",
     "tensorflow.debugging": "retrograd.debugging",
     "tensorflow.dtypes": "retrograd.dtypes",

@@ -101,15 +101,24 @@ class Variable(metaclass=_VariableType):
 
 class VariableScope:
     """A variable scope: its name (prefix of the variables made inside), ``reuse`` and the
-    default ``initializer`` and ``dtype`` of ``get_variable``."""
+    defaults of ``get_variable`` inside it: ``initializer``, ``dtype``, ``regularizer`` and
+    ``custom_getter``."""
 
     def __init__(
-        self, name: str, reuse: Any = None, initializer: Any = None, dtype: Any = None
+        self,
+        name: str,
+        reuse: Any = None,
+        initializer: Any = None,
+        dtype: Any = None,
+        regularizer: Any = None,
+        custom_getter: Any = None,
     ) -> None:
         self.name = name
         self.reuse = reuse
         self.initializer = initializer
         self.dtype = dtypes.float32 if dtype is None else dtypes.as_dtype(dtype)
+        self.regularizer = regularizer
+        self.custom_getter = custom_getter
         self.original_name_scope = ""
 
     def reuse_variables(self) -> None:
@@ -146,6 +155,7 @@ def variable_scope(
 ) -> Iterator[VariableScope]:
     """Prefixes variables (and op names) with the scope's name; ``reuse=True`` makes
     ``get_variable`` return existing variables, ``AUTO_REUSE`` creates or returns."""
+    _refuse_unsupported("variable_scope", partitioner=partitioner, constraint=constraint)
     graph = get_default_graph()
     parent = get_variable_scope()
     if isinstance(name_or_scope, VariableScope):
@@ -166,6 +176,8 @@ def variable_scope(
         reuse,
         initializer if initializer is not None else inherited.initializer,
         dtype if dtype is not None else inherited.dtype,
+        regularizer if regularizer is not None else inherited.regularizer,
+        _nested_getter(custom_getter, inherited.custom_getter),
     )
     graph._variable_scope = scope
     try:
@@ -178,6 +190,30 @@ def variable_scope(
             yield scope
     finally:
         graph._variable_scope = parent
+
+
+def _refuse_unsupported(where: str, **options: Any) -> None:
+    """Options retrograd has no meaning for: an error rather than a silent difference."""
+    for option, value in options.items():
+        if value is not None:
+            raise ValueError(
+                f"{where}: `{option}` is not supported by retrograd (partitioned variables and "
+                f"variable constraints are not implemented); got {value!r}"
+            )
+
+
+def _nested_getter(inner: Any, outer: Any) -> Any:
+    """A scope's custom getter inside an enclosing scope's: TensorFlow calls the inner one
+    with a getter that goes through the outer one."""
+    if inner is None or outer is None:
+        return inner if inner is not None else outer
+    if not callable(inner):
+        raise ValueError(f"variable_scope: custom_getter must be callable, got {inner!r}")
+
+    def nested(getter: Any, *args: Any, **kwargs: Any) -> Any:
+        return inner(lambda *a, **k: outer(getter, *a, **k), *args, **kwargs)
+
+    return nested
 
 
 def _unique_scope_name(graph: Any, parent: str, base: str) -> str:
@@ -205,15 +241,47 @@ def get_variable(
     **kwargs: Any,
 ) -> GraphVariable:
     """The variable ``scope/name``: an existing one when the scope reuses, else a new one
-    made with ``initializer`` (the scope's, else Glorot uniform for floats, zeros else)."""
-    graph = get_default_graph()
+    made with ``initializer`` (the scope's, else Glorot uniform for floats, zeros else). A
+    ``custom_getter`` (this call's, else the scope's) is called as TensorFlow calls it:
+    ``custom_getter(getter, name, *args, **kwargs)`` with the full name."""
     if context.graph is None:
         raise RuntimeError(
             "get_variable() builds graph variables: call it while building a graph "
             "(compat.v1.disable_eager_execution() or `with graph.as_default():`)"
         )
+    _refuse_unsupported("get_variable", partitioner=partitioner, constraint=constraint)
     scope = get_variable_scope()
     full = f"{scope.name}/{name}" if scope.name else name
+    arguments = dict(
+        shape=shape,
+        dtype=dtype,
+        initializer=initializer,
+        regularizer=regularizer,
+        trainable=trainable,
+        collections=collections,
+        validate_shape=validate_shape,
+    )
+    getter = _nested_getter(custom_getter, scope.custom_getter)
+    if getter is not None:
+        return getter(_true_getter, full, **arguments, **kwargs)
+    return _true_getter(full, **arguments)
+
+
+def _true_getter(
+    name: str,
+    shape: Any = None,
+    dtype: Any = None,
+    initializer: Any = None,
+    regularizer: Any = None,
+    trainable: bool | None = None,
+    collections: Any = None,
+    validate_shape: bool = True,
+    **unused: Any,
+) -> GraphVariable:
+    """get_variable's own getter: ``name`` is the full name (scope included)."""
+    graph = get_default_graph()
+    scope = get_variable_scope()
+    full = name
     existing = graph._variables_by_name.get(full)
     if existing is not None:
         if scope.reuse is None:
@@ -261,6 +329,7 @@ def get_variable(
             validate_shape=validate_shape,
         )
     graph._variables_by_name[full] = variable
+    regularizer = regularizer if regularizer is not None else scope.regularizer
     if regularizer is not None:
         loss = regularizer(variable)
         if loss is not None:
