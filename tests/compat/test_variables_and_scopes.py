@@ -192,9 +192,11 @@ def test_custom_getters_wrap_get_variable_as_in_tensorflow():
         return getter(name, *args, **kwargs) * 2.0
 
     with rg.Graph().as_default():
-        with tf.variable_scope("net", custom_getter=outer):
-            with tf.variable_scope("layer", custom_getter=doubled):
-                w = tf.get_variable("w", [2], initializer=tf.constant_initializer(1.5))
+        with (
+            tf.variable_scope("net", custom_getter=outer),
+            tf.variable_scope("layer", custom_getter=doubled),
+        ):
+            w = tf.get_variable("w", [2], initializer=tf.constant_initializer(1.5))
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             assert sess.run(w).tolist() == [3.0, 3.0]
@@ -216,9 +218,11 @@ def test_options_without_meaning_here_are_refused_not_ignored(option):
     with rg.Graph().as_default():
         with pytest.raises(ValueError, match=f"`{option}` is not supported"):
             tf.get_variable("w", [2], **{option: lambda *a: None})
-        with pytest.raises(ValueError, match=f"`{option}` is not supported"):
-            with tf.variable_scope("s", **{option: lambda *a: None}):
-                pass
+        with (
+            pytest.raises(ValueError, match=f"`{option}` is not supported"),
+            tf.variable_scope("s", **{option: lambda *a: None}),
+        ):
+            pass
 
 
 def test_print_prints_only_its_first_n_runs(capfd):
