@@ -27,7 +27,7 @@ from retrograd.autodiff.overrides import override_key
 from retrograd.core import nest
 from retrograd.core.execute import context, define_op, execute, variable_accessed
 from retrograd.core.registry import RegisterGradient, accepts_missing_upstream
-from retrograd.core.tensor import Tensor
+from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import Graph, SymbolicTensor, placeholder
 from retrograd.graph.plan import Plan, ops_needed
@@ -184,7 +184,8 @@ class ConcreteFunction:
                         stop_gradients=self.inputs,
                     )
                 )
-                grads = [next(found) if w else None for w in wanted]
+                # (a sparse gradient, gather's, is an output like any: made dense)
+                grads = [_dense_or_none(next(found)) if w else None for w in wanted]
             self._backward[key] = self._gradient_function(
                 [*self.inputs, *upstream, *self.reads], grads
             )
@@ -342,3 +343,8 @@ def _call_grad(op, *upstream):
             i = position[id(read.op.inputs[0])]
             grads[i] = g if grads[i] is None else grads[i] + g
     return grads
+
+
+def _dense_or_none(g: Any) -> Any:
+    """A gradient as a tensor (an IndexedSlices made dense), or None."""
+    return None if g is None else convert_to_tensor(g)
