@@ -201,3 +201,19 @@ def test_jacobians_and_functional_gradients_stay_dense():
     assert tape.jacobian(y, x).numpy().tolist() == [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0]]
     grad = rg.autodiff.grad(lambda v: rg.reduce_sum(rg.gather(v, [1, 1])))
     assert grad(x).numpy().tolist() == [0.0, 2.0, 0.0]
+
+
+def test_a_custom_gradient_may_return_indexed_slices():
+    # TensorFlow allows it; retrograd uses the slices' dense tensor (the same values).
+    @rg.custom_gradient
+    def pick(p):
+        def grad(dy):
+            return rg.IndexedSlices(dy, rg.constant([1, 1]), rg.constant([3, 2]))
+
+        return rg.gather(p, [1, 1]), grad
+
+    p = rg.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    with rg.GradientTape() as tape:
+        y = rg.reduce_sum(pick(p) * 3.0)
+    g = rg.convert_to_tensor(tape.gradient(y, p))
+    assert g.numpy().tolist() == [[0.0, 0.0], [6.0, 6.0], [0.0, 0.0]]
