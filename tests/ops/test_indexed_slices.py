@@ -217,3 +217,18 @@ def test_a_custom_gradient_may_return_indexed_slices():
         y = rg.reduce_sum(pick(p) * 3.0)
     g = rg.convert_to_tensor(tape.gradient(y, p))
     assert g.numpy().tolist() == [[0.0, 0.0], [6.0, 6.0], [0.0, 0.0]]
+
+
+def test_a_function_returns_indexed_slices_as_tensorflow_does():
+    v = rg.Variable(PARAMS)
+
+    @rg.function
+    def sparse_gradient():
+        with rg.GradientTape() as tape:
+            y = CASES["gather"](v)
+        return {"g": tape.gradient(y, v), "n": 3}
+
+    got = sparse_gradient()
+    assert got["n"] == 3
+    _check(got["g"], GOLDENS["gradients"]["gather"]["tape_variable"], "function output")
+    assert got["g"].shape.as_list() == [4, 2]
