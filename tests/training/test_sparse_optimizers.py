@@ -139,3 +139,34 @@ def test_an_embedding_trained_from_tape_gradients_gets_sparse_updates():
     opt.apply_gradients([(g, table)])
     untouched = table.numpy()[[0, 2]]
     np.testing.assert_array_equal(untouched, np.array(PARAMS, np.float32)[[0, 2]])
+
+
+def _embedding_loss(table):
+    ids = [[0, 3], [3, 3]]
+    w = rg.constant([[0.5, -1.5], [2.0, 0.25]])
+    return rg.reduce_sum(rg.matmul(rg.nn.embedding_lookup(table, ids), w) ** 2)
+
+
+def test_v1_momentum_minimizes_an_embedding_in_a_graph_as_tensorflow_does():
+    graph = rg.Graph()
+    with graph.as_default():
+        table = rg.compat.v1.Variable(PARAMS, name="table")
+        train = rg.compat.v1.train.MomentumOptimizer(0.01, 0.9).minimize(_embedding_loss(table))
+        trace = []
+        with rg.compat.v1.Session() as sess:
+            sess.run(rg.compat.v1.global_variables_initializer())
+            for _ in range(STEPS):
+                sess.run(train)
+                trace.append(sess.run(table))
+    _close(trace, "v1 momentum", GOLDENS["end_to_end"]["v1_momentum_minimize"])
+
+
+def test_keras_adam_trains_an_embedding_from_tape_gradients_as_tensorflow_does():
+    table, opt = rg.Variable(PARAMS), rg.keras.optimizers.Adam(0.05)
+    trace = []
+    for _ in range(STEPS):
+        with rg.GradientTape() as tape:
+            loss = _embedding_loss(table)
+        opt.apply_gradients(zip(tape.gradient(loss, [table]), [table]))
+        trace.append(table.numpy())
+    _close(trace, "keras adam", GOLDENS["end_to_end"]["keras_adam_tape"])

@@ -171,6 +171,36 @@ def v1_goldens():
     return out
 
 
+def end_to_end_goldens():
+    """An embedding trained from its own (sparse) gradients: TF1 Momentum by minimize in a
+    graph, Keras Adam from a tape."""
+    ids = [[0, 3], [3, 3]]
+    out = {}
+    with tf.Graph().as_default():
+        table = tf.compat.v1.Variable(PARAMS, name="table")
+        w = tf.constant(WEIGHTS)
+        loss = tf.reduce_sum(tf.matmul(tf.nn.embedding_lookup(table, ids), w) ** 2)
+        train = tf.compat.v1.train.MomentumOptimizer(0.01, 0.9).minimize(loss)
+        trace = []
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            for _ in range(STEPS):
+                sess.run(train)
+                trace.append(sess.run(table).tolist())
+        out["v1_momentum_minimize"] = trace
+    table = tf.Variable(PARAMS)
+    w = tf.constant(WEIGHTS)
+    opt = tf.keras.optimizers.Adam(0.05)
+    trace = []
+    for _ in range(STEPS):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.matmul(tf.nn.embedding_lookup(table, ids), w) ** 2)
+        opt.apply_gradients(zip(tape.gradient(loss, [table]), [table]))
+        trace.append(table.numpy().tolist())
+    out["keras_adam_tape"] = trace
+    return out
+
+
 def main():
     goldens = {
         "params": PARAMS,
@@ -179,6 +209,7 @@ def main():
         "gradients": gradient_goldens(),
         "keras": keras_goldens(),
         "v1": v1_goldens(),
+        "end_to_end": end_to_end_goldens(),
     }
     with open(os.path.join(HERE, "sparse_goldens.json"), "w") as f:
         json.dump(goldens, f, indent=1)
