@@ -35,6 +35,9 @@ V1 = {
     "Adagrad": lambda: rg.compat.v1.train.AdagradOptimizer(0.2),
     "Adam": lambda: rg.compat.v1.train.AdamOptimizer(0.05),
     "RMSProp": lambda: rg.compat.v1.train.RMSPropOptimizer(0.02, momentum=0.5),
+    "RMSProp_centered": lambda: rg.compat.v1.train.RMSPropOptimizer(
+        0.02, momentum=0.5, centered=True
+    ),
 }
 
 

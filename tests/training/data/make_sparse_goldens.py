@@ -132,6 +132,9 @@ V1 = {
     "Adagrad": lambda: tf.compat.v1.train.AdagradOptimizer(0.2),
     "Adam": lambda: tf.compat.v1.train.AdamOptimizer(0.05),
     "RMSProp": lambda: tf.compat.v1.train.RMSPropOptimizer(0.02, momentum=0.5),
+    "RMSProp_centered": lambda: tf.compat.v1.train.RMSPropOptimizer(
+        0.02, momentum=0.5, centered=True
+    ),
 }
 
 STEPS = 20
