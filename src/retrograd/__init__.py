@@ -76,6 +76,7 @@ from retrograd.ops.array_ops import (
     zeros_like,
 )
 from retrograd.ops.broadcast import broadcast_to
+from retrograd.ops.indexed_slices import IndexedSlices
 from retrograd.ops.dynamic_shape_ops import slice
 from retrograd.ops.comparison_ops import (
     equal,
@@ -183,6 +184,7 @@ __all__ = [
     "autograph",
     "GradientCheckError",
     "GradientTape",
+    "IndexedSlices",
     "Graph",
     "Module",
     "NotDifferentiable",

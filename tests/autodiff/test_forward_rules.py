@@ -61,7 +61,9 @@ def _scalar(case, rng_seed=3):
 
 def _dot(values, tangents):
     return sum(
-        float(np.sum(v.numpy() * t.numpy())) for v, t in zip(values, tangents) if v is not None
+        float(np.sum(rg.convert_to_tensor(v).numpy() * t.numpy()))
+        for v, t in zip(values, tangents)
+        if v is not None
     )
 
 
@@ -103,6 +105,12 @@ def test_direct_forward_rules_equal_the_derived_ones(case, monkeypatch):
         np.testing.assert_allclose(got, expected, err_msg=case.id, **TOL)
 
 
+def _dense(grads):
+    """Gradients as tensors: gather's IndexedSlices (TensorFlow's type) made dense while the
+    outer tape or accumulator records."""
+    return [rg.convert_to_tensor(g) for g in grads]
+
+
 def _second_order_all_modes(case):
     """t1ᵀ H t2 of the weighted-sum scalar in the four combinations of modes."""
     args, t1, t2 = _setup(case)
@@ -118,7 +126,7 @@ def _second_order_all_modes(case):
         with rg.GradientTape() as t_inner:
             t_inner.watch(args)
             s = scalar(*args)
-        g = t_inner.gradient(s, args, unconnected_gradients=ZERO)
+        g = _dense(t_inner.gradient(s, args, unconnected_gradients=ZERO))
         g_t2 = rg.add_n([rg.reduce_sum(gi * ti) for gi, ti in zip(g, t2)])
     rev_rev = _dot(t_outer.gradient(g_t2, args), t1)
 
@@ -126,7 +134,7 @@ def _second_order_all_modes(case):
         with rg.GradientTape() as tape:
             tape.watch(args)
             s = scalar(*args)
-        g = tape.gradient(s, args, unconnected_gradients=ZERO)
+        g = _dense(tape.gradient(s, args, unconnected_gradients=ZERO))
     fwd_rev = _dot(acc.jvp(g, ZERO), t2)
 
     with rg.GradientTape() as tape:

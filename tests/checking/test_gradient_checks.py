@@ -154,7 +154,12 @@ def test_every_op_table_rule_passes_in_float32_and_float64_at_second_order():
                             inner.watch(xs)
                             ys = [y for y in rg.nest.flatten(case.fn(*xs)) if y.dtype.is_trainable]
                             loss = weighted_total(ys, random_weights(ys))
-                        grads = [g for g in inner.gradient(loss, xs) if g is not None]
+                        # (gather's IndexedSlices, as in TensorFlow, used as a dense tensor)
+                        grads = [
+                            rg.convert_to_tensor(g)
+                            for g in inner.gradient(loss, xs)
+                            if g is not None
+                        ]
                         total = weighted_total(grads, random_weights(grads, seed=1))
                     outer.gradient(total, xs)
                 checked |= {key[1] for key in checker.checked}

@@ -77,7 +77,9 @@ def _eager(case: Case, args, weights):
         out = rg.nest.flatten(case.fn(*tensors))
         total = weighted_total(out, weights)
     grads = tape.gradient(total, tensors)
-    return [y.numpy() for y in out], [None if g is None else g.numpy() for g in grads]
+    # (a sparse gradient, gather's IndexedSlices, is compared as its dense tensor)
+    dense = [None if g is None else rg.convert_to_tensor(g) for g in grads]
+    return [y.numpy() for y in out], [None if g is None else g.numpy() for g in dense]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
@@ -90,6 +92,7 @@ def test_graph_and_eager_agree_on_every_op_in_the_tables(case):
         phs = [rg.compat.v1.placeholder(rg.as_dtype(a.dtype), a.shape) for a in args]
         out = rg.nest.flatten(case.fn(*phs))
         sym = rg.gradients(weighted_total(out, weights), phs)
+        sym = [None if s is None else rg.convert_to_tensor(s) for s in sym]
     feed = dict(zip(phs, args))
     present = [s for s in sym if s is not None]
     fetched = run(g, [*out, *present], feed)  # one run: a random op draws once for both

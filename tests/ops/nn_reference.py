@@ -24,7 +24,8 @@ def vjp(f, wrt=0):
         with rg.GradientTape() as tape:
             tape.watch(inputs[wrt])
             out = f(*inputs)
-        return tape.gradient(out, inputs[wrt], output_gradients=upstream)
+        # (gather's gradient is an IndexedSlices, as in TensorFlow: used as its dense tensor)
+        return rg.convert_to_tensor(tape.gradient(out, inputs[wrt], output_gradients=upstream))
 
     pulled_back.__name__ = f"vjp_{getattr(f, '__name__', 'f')}"
     return pulled_back

@@ -135,12 +135,14 @@ def check_gradient(case: Case) -> None:
 
 def gradient_of(f: Callable, x: Any) -> Any:
     """The tape gradient of ``f`` at ``x`` (a tensor, or a value made a constant); None
-    where unconnected. For the rows' special points: kinks, ties, zeros."""
+    where unconnected. For the rows' special points: kinks, ties, zeros. A sparse gradient
+    (gather's IndexedSlices) is returned as its dense tensor."""
     x = x if isinstance(x, rg.Tensor) else rg.constant(x)
     with rg.GradientTape() as tape:
         tape.watch(x)
         y = f(x)
-    return tape.gradient(y, x)
+    g = tape.gradient(y, x)
+    return None if g is None else rg.convert_to_tensor(g)
 
 
 def recorded_op_types(case: Case) -> set[str]:

@@ -27,6 +27,8 @@ from retrograd.core.registry import gradient_registry, is_batchable, takes_missi
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import array_ops, broadcast, math_ops
+from retrograd.ops.gather_ops import sparse_gather_grad
+from retrograd.ops.indexed_slices import IndexedSlices, concat_slices, densify
 
 __all__ = ["backward", "call_rule", "describe_rule", "NotBatchableError"]
 
@@ -36,6 +38,12 @@ class NotBatchableError(ValueError):
 
 
 _walks = itertools.count(1)
+
+# Ops whose gradient is their upstream gradient: a sparse one passes through them as it is.
+_PASSES_SLICES = frozenset({"ReadVariableOp", "Identity"})
+# With ``sparse``, the registry's rule of these op types is replaced by one giving the
+# gradient TensorFlow gives a caller (an IndexedSlices) where it can.
+_SPARSE_RULES = {"GatherV2": sparse_gather_grad}
 
 
 def backward(
@@ -47,6 +55,7 @@ def backward(
     release: bool = False,
     watched: set[int] | None = None,
     graph_map: bool = False,
+    sparse: bool = False,
 ) -> list[Tensor | None]:
     """Propagates ``seeds`` (one per target) back through ``tracked`` to ``sources``.
 
@@ -58,15 +67,25 @@ def backward(
     not work out which. The walk is numbered in ``context.backward_pass`` while it runs.
     Gradient functions come from the registry, or from ``retrograd.gradient_override``'s
     scope, and with ``graph_map`` (``tf.gradients``) from the ops' gradient_override_map.
+
+    A rule may return an ``IndexedSlices`` (``gather``'s); the walk hands every rule dense
+    upstream gradients, sums sparse parts as TensorFlow does (all sparse: concatenated; mixed
+    with dense: made dense and added), and with ``sparse`` returns a source's sparse total as
+    is (``GradientTape.gradient``, ``tf.gradients``), else dense.
     """
     outer_walk = context.backward_pass
     context.backward_pass = next(_walks)
     outer_batch_dims = broadcast.set_gradient_batch_dims(len(batch_shape))
     try:
-        return _walk(tracked, targets, seeds, sources, batch_shape, release, watched, graph_map)
+        grads = _walk(
+            tracked, targets, seeds, sources, batch_shape, release, watched, graph_map, sparse
+        )
     finally:
         context.backward_pass = outer_walk
         broadcast.set_gradient_batch_dims(outer_batch_dims)
+    if sparse:
+        return grads
+    return [densify(g) if type(g) is IndexedSlices else g for g in grads]
 
 
 def _walk(
@@ -78,6 +97,7 @@ def _walk(
     release: bool,
     watched: set[int] | None,
     graph_map: bool = False,
+    sparse: bool = False,
 ) -> list[Tensor | None]:
     source_ids = {id(s) for s in sources}
     influenced: Any
@@ -93,6 +113,7 @@ def _walk(
             _accumulate(grads, id(t), seed)
     lookup = gradient_registry.lookup
     overridden = graph_map or bool(context.gradient_overrides)  # else: the registry's rules
+    sparse_rules = _SPARSE_RULES if sparse and not batch_shape else {}
     # The loop is written out (no helper calls in the common case): it runs once per op.
     for position in range(len(order)):
         op = order[position]
@@ -106,7 +127,15 @@ def _walk(
             g = _take(grads, key, source_ids) if key in source_ids else grads.pop(key, None)
             if g is None:
                 continue
-            upstream = [_total(g) if type(g) is list else g]
+            if type(g) is list or type(g) is IndexedSlices:
+                g = _total(g)
+                if type(g) is IndexedSlices and _passes_slices(
+                    op, overridden, graph_map, influenced
+                ):
+                    _accumulate(grads, id(op.inputs[0]), g)  # a variable's read: kept sparse
+                    continue
+                g = _dense(g)
+            upstream = [g]
         else:
             upstream = _upstream(op, grads, source_ids, batch_shape)
             if upstream is None:
@@ -114,6 +143,9 @@ def _walk(
         rule = op.grad_fn or (overridden_rule(op, graph_map) if overridden else lookup(op.type))
         if rule is None:  # declared non-differentiable
             continue
+        observed = rule  # (observers see the registry's rule and dense gradients)
+        if sparse_rules and op.type in sparse_rules and rule is lookup(op.type):
+            rule = sparse_rules[op.type]
         inputs = op.inputs
         if len(inputs) > 1:  # a single input's gradient is always wanted here
             skip = [i for i, value in enumerate(inputs) if id(value) not in influenced]
@@ -123,8 +155,9 @@ def _walk(
         finally:
             op.skip_input_indices = ()
         if context.backward_observers:
+            seen = [densify(g) if type(g) is IndexedSlices else g for g in downstream]
             for observer in context.backward_observers:
-                observer.observe_backward(op, rule, upstream, downstream)
+                observer.observe_backward(op, observed, upstream, seen)
         for i in range(len(inputs)):
             g = downstream[i]
             if g is not None:
@@ -193,6 +226,17 @@ def _each_record(producers: Any) -> list[Operation]:
     return records
 
 
+def _passes_slices(op: Operation, overridden: bool, graph_map: bool, influenced: Any) -> bool:
+    """Whether a sparse gradient goes through ``op`` as it is (a read, an identity whose
+    registered rule is in force)."""
+    return (
+        op.type in _PASSES_SLICES
+        and not op.grad_fn
+        and id(op.inputs[0]) in influenced
+        and (not overridden or overridden_rule(op, graph_map) is gradient_registry.lookup(op.type))
+    )
+
+
 def _accumulate(grads: dict, key: int, g: Tensor) -> None:
     pending = grads.get(key)
     if pending is None:
@@ -247,19 +291,29 @@ def _take(grads: dict, key: int, source_ids: set) -> Tensor | None:
     its gradient is also a result)."""
     if key in source_ids:
         total = grads[key] = _total(grads.get(key))
-        return total
-    return _total(grads.pop(key, None))
+        return _dense(total)
+    return _dense(grads.pop(key, None))
 
 
 def _total(pending: Any) -> Tensor | None:
     """The gradient kept in ``grads``: one tensor, or the sum of a list of parts."""
     if type(pending) is not list:
         return pending
+    if any(type(part) is IndexedSlices for part in pending):
+        if all(type(part) is IndexedSlices for part in pending):
+            return concat_slices(pending)  # sparse parts are concatenated, as in TensorFlow
+        pending = [densify(p) if type(p) is IndexedSlices else p for p in pending]
     if not context.recording:  # nothing records the sum: it may be computed in place
         summed = _sum_in_place(pending)
         if summed is not None:
             return summed
     return math_ops.add_n(pending)
+
+
+def _dense(pending: Any) -> Tensor | None:
+    """The total of a value's gradient parts as a tensor (what a rule is given)."""
+    total = _total(pending)
+    return densify(total) if type(total) is IndexedSlices else total
 
 
 def _holders(parts: list, i: int) -> tuple[int, int]:
@@ -343,6 +397,9 @@ def call_rule(rule: Any, op: Operation, upstream: list, batch_shape: tuple = ())
         g = grads[i]
         if g is None:
             continue
+        if type(g) is IndexedSlices:
+            _check_slices(rule, op, i, g, batch_shape)
+            continue
         if type(g) is not Tensor and not isinstance(g, Tensor):
             raise TypeError(
                 f"{describe_rule(op, rule)} returned a {type(g).__name__} for "
@@ -359,6 +416,23 @@ def call_rule(rule: Any, op: Operation, upstream: list, batch_shape: tuple = ())
         ):
             _check_gradient(rule, op, i, g, batch_shape)
     return grads
+
+
+def _check_slices(rule: Any, op: Operation, i: int, g: Any, batch_shape: tuple) -> None:
+    """Raises unless sparse gradient ``g`` stands for a tensor like input ``i``."""
+    value = op.inputs[i]
+    if (
+        not batch_shape
+        and _same_shape(g._static_shape, value._value.shape)
+        and g.values._value.dtype == value._value.dtype
+    ):
+        return
+    raise ValueError(
+        f"{describe_rule(op, rule)} returned IndexedSlices of dense shape {g._static_shape} "
+        f"and dtype {g.dtype.name} for {_input_label(op, i)}, which has shape "
+        f"{tuple(value._value.shape)} and dtype {value.dtype.name}; a gradient must match "
+        f"its input"
+    )
 
 
 def _check_gradient(rule: Any, op: Operation, i: int, g: Tensor, batch_shape: tuple) -> None:

@@ -48,6 +48,7 @@ from retrograd.core.registry import accepts_missing_upstream, function_location,
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import array_ops
+from retrograd.ops.indexed_slices import IndexedSlices
 
 __all__ = ["custom_gradient"]
 
@@ -410,6 +411,8 @@ class _Rule:
                 f"derivative, decorate an inner function with @custom_gradient inside grad_fn and "
                 f"call it (the first_order_custom pattern), rather than returning a function."
             )
+        if isinstance(g, IndexedSlices):  # a sparse gradient, as TensorFlow allows: dense here
+            return convert_to_tensor(g)
         if isinstance(g, (int, float, complex, np.ndarray, np.generic)):
             return convert_to_tensor(
                 g, dtype=x.dtype

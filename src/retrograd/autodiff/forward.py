@@ -37,6 +37,7 @@ from retrograd.core.registry import forward_registry, gradient_registry
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import broadcast
+from retrograd.ops.indexed_slices import dense_gradients
 
 __all__ = ["ForwardAccumulator", "output_tangents", "derived_tangents"]
 
@@ -234,7 +235,7 @@ def derived_tangents(op: Operation, rule: Any, tangents: list) -> list[Tensor | 
             weights.append(t)
     if not targets:
         return [None] * len(op.outputs)
-    found = iter(tape.gradient(targets, watched, output_gradients=weights))
+    found = iter(dense_gradients(tape.gradient(targets, watched, output_gradients=weights)))
     return [None if u is None else next(found) for u in upstream]
 
 

@@ -31,6 +31,7 @@ from retrograd.core import nest
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import array_ops
+from retrograd.ops.indexed_slices import dense_gradients
 
 __all__ = [
     "grad",
@@ -143,7 +144,7 @@ def value_and_grad(
                     else f"a {type(value).__name__}"
                 )
             )
-        grads = tape.gradient(value, chosen, unconnected_gradients=_ZERO)
+        grads = dense_gradients(tape.gradient(value, chosen, unconnected_gradients=_ZERO))
         return ((value, aux), grads) if has_aux else (value, grads)
 
     return value_and_grad_f
@@ -194,7 +195,9 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple:
             else convert_to_tensor(c, dtype=o.dtype)
             for o, c in zip(outputs, nest.flatten(cotangents))
         ]
-        return tuple(tape.gradient(outputs, fresh, given, unconnected_gradients=_ZERO))
+        return tuple(
+            dense_gradients(tape.gradient(outputs, fresh, given, unconnected_gradients=_ZERO))
+        )
 
     return (y, vjp_fn, aux) if has_aux else (y, vjp_fn)
 

@@ -19,6 +19,7 @@ from retrograd.core import nest
 from retrograd.core.execute import context, variable_accessed
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
+from retrograd.ops.indexed_slices import dense_gradients
 
 __all__ = ["recompute_grad", "grad_pass_through"]
 
@@ -75,10 +76,12 @@ def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
                 with GradientTape() as tape:
                     tape.watch(sources)
                     recomputed = f(*inner_args, **kwargs)
-                grads = tape.gradient(
-                    nest.flatten(recomputed),
-                    [*sources, *(variables or [])],
-                    output_gradients=list(upstream),
+                grads = dense_gradients(
+                    tape.gradient(
+                        nest.flatten(recomputed),
+                        [*sources, *(variables or [])],
+                        output_gradients=list(upstream),
+                    )
                 )
                 if variables is None:
                     return grads

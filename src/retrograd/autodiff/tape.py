@@ -42,6 +42,7 @@ from retrograd.core.execute import Operation, context
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import array_ops
+from retrograd.ops.indexed_slices import IndexedSlices
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
@@ -186,6 +187,10 @@ class GradientTape:
         (see :mod:`retrograd.autodiff.explain`).
         """
         policy = _policy(unconnected_gradients)
+        # A sparse gradient (IndexedSlices) as a target is its dense tensor, made before the
+        # walk so that this tape records how.
+        if type(target) is not Tensor:
+            target = nest.map_structure(_dense_target, target)
         self._begin("gradient")
         targets = [target] if type(target) is Tensor else _as_values(nest.flatten(target), "target")
         seeds = _seeds(targets, output_gradients, target)
@@ -200,7 +205,9 @@ class GradientTape:
             else:
                 recorded = any(id(t) in self._tracked for t in targets)
                 # A non-persistent tape lets the walk free each record once it is used.
-                grads = self._backward(targets, seeds, flat_sources, release=not self._persistent)
+                grads = self._backward(
+                    targets, seeds, flat_sources, release=not self._persistent, sparse=True
+                )
                 context.none_gradients = None
                 if all(g is None for g in grads):  # an optimizer would have nothing to do
                     note_none_variables(self, targets, flat_sources, grads, recorded)
@@ -361,9 +368,12 @@ class GradientTape:
         sources: list,
         batch_shape: tuple = (),
         release: bool = False,
+        sparse: bool = False,
     ) -> list[Tensor | None]:
         watched = {id(v) for v in self._kept}
-        return backward(self._tracked, targets, seeds, sources, batch_shape, release, watched)
+        return backward(
+            self._tracked, targets, seeds, sources, batch_shape, release, watched, sparse=sparse
+        )
 
 
 # --- helpers for targets, seeds and results -------------------------------------------------
@@ -381,6 +391,10 @@ def _policy(value: UnconnectedGradients | str) -> UnconnectedGradients:
         )
     except ValueError:
         raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
+
+
+def _dense_target(value: Any) -> Any:
+    return convert_to_tensor(value) if type(value) is IndexedSlices else value
 
 
 def _as_values(values: list, what: str) -> list:

@@ -18,6 +18,7 @@ import numpy as np
 
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.ops.indexed_slices import dense_gradients
 
 __all__ = ["compute_gradient"]
 
@@ -77,7 +78,9 @@ def _theoretical(f: Callable, xs: list[Tensor], i: int, y: Tensor) -> np.ndarray
     for r in range(out._value.size):
         seed = np.zeros(out._value.size, dtype=out._value.dtype)
         seed[r] = 1
-        g = tape.gradient(out, x, output_gradients=Tensor(seed.reshape(out._value.shape)))
+        (g,) = dense_gradients(
+            [tape.gradient(out, x, output_gradients=Tensor(seed.reshape(out._value.shape)))]
+        )
         if g is not None:
             jacobian[r] = g._value.reshape(-1)
     return jacobian

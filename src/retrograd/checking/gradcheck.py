@@ -40,7 +40,7 @@ import numpy as np
 from retrograd.autodiff.forward import ForwardAccumulator
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import nest
-from retrograd.core.tensor import Tensor, constant
+from retrograd.core.tensor import Tensor, constant, convert_to_tensor
 from retrograd.ops import array_ops, complex_ops, reduction_ops
 
 __all__ = [
@@ -145,7 +145,11 @@ def _gradient_of(scalar: Callable) -> Callable:
             tape.watch(list(xs))
             value = scalar(*xs)
         grads = tape.gradient(value, list(xs))
-        return [array_ops.zeros_like(x) if g is None else g for g, x in zip(grads, xs)]
+        # (a sparse gradient, an IndexedSlices, is compared as its dense tensor)
+        return [
+            array_ops.zeros_like(x) if g is None else convert_to_tensor(g)
+            for g, x in zip(grads, xs)
+        ]
 
     return gradient
 

@@ -27,12 +27,13 @@ from retrograd.autodiff.overrides import override_key
 from retrograd.core import nest
 from retrograd.core.execute import context, define_op, execute, variable_accessed
 from retrograd.core.registry import RegisterGradient, accepts_missing_upstream
-from retrograd.core.tensor import Tensor
+from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import Graph, SymbolicTensor, placeholder
 from retrograd.graph.plan import Plan, ops_needed
 from retrograd.graph.symbolic import gradients
 from retrograd.ops import array_ops
+from retrograd.ops.indexed_slices import IndexedSlices
 
 __all__ = ["ConcreteFunction", "Residuals", "captured_variables"]
 
@@ -69,6 +70,12 @@ class ConcreteFunction:
         self._shallow_outputs = type(outputs) in (list, tuple) and not any(
             nest.is_nested(v) for v in outputs
         )
+        # An IndexedSlices returned (a tape's gradient of a gather) is returned as one: its
+        # parts are outputs of their own.
+        self._slices = any(type(v) is IndexedSlices for v in nest.flatten(outputs))
+        if self._slices:
+            self._single_output = self._shallow_outputs = False
+            self.outputs = [t for v in nest.flatten(outputs) for t in _output_parts(v)]
         self.name = name
         self.variables = captured_variables(graph) if variables is None else variables
         self.reads = _saved_values(graph) if reads is None else reads
@@ -128,6 +135,11 @@ class ConcreteFunction:
         if self._single_output:
             return flat[0]
         leaves = iter(flat[: len(self.outputs)])
+        if self._slices:
+            return nest.pack_sequence_as(
+                self.structured_outputs,
+                [_filled(v, leaves) for v in nest.flatten(self.structured_outputs)],
+            )
         if self._shallow_outputs:  # a list or tuple of values: no nest needed
             filled = [
                 next(leaves) if isinstance(v, (Tensor, Variable)) else v
@@ -184,7 +196,8 @@ class ConcreteFunction:
                         stop_gradients=self.inputs,
                     )
                 )
-                grads = [next(found) if w else None for w in wanted]
+                # (a sparse gradient, gather's, is an output like any: made dense)
+                grads = [_dense_or_none(next(found)) if w else None for w in wanted]
             self._backward[key] = self._gradient_function(
                 [*self.inputs, *upstream, *self.reads], grads
             )
@@ -342,3 +355,28 @@ def _call_grad(op, *upstream):
             i = position[id(read.op.inputs[0])]
             grads[i] = g if grads[i] is None else grads[i] + g
     return grads
+
+
+def _dense_or_none(g: Any) -> Any:
+    """A gradient as a tensor (an IndexedSlices made dense), or None."""
+    return None if g is None else convert_to_tensor(g)
+
+
+def _output_parts(value: Any) -> list:
+    """The tensors a returned value gives the function's outputs: itself, an IndexedSlices'
+    parts, or nothing (a Python value is returned as it is)."""
+    if type(value) is IndexedSlices:
+        shape = [] if value.dense_shape is None else [value.dense_shape]
+        return [value.values, value.indices, *shape]
+    return [value] if isinstance(value, (Tensor, Variable)) else []
+
+
+def _filled(value: Any, leaves: Any) -> Any:
+    """A returned value rebuilt from the function's computed outputs ``leaves``."""
+    if type(value) is IndexedSlices:
+        values, indices = next(leaves), next(leaves)
+        shape = None if value.dense_shape is None else next(leaves)
+        rebuilt = IndexedSlices(values, indices, shape)
+        rebuilt._static_shape = value._static_shape
+        return rebuilt
+    return next(leaves) if isinstance(value, (Tensor, Variable)) else value

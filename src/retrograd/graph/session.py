@@ -27,6 +27,7 @@ from retrograd.core.variables import Variable
 from retrograd.graph.graph import Graph, GraphOperation, SymbolicTensor, get_default_graph
 from retrograd.graph.plan import Plan, ops_needed
 from retrograd.graph.variables import GraphVariable, variables_assigned, variables_read
+from retrograd.ops.indexed_slices import IndexedSlices, IndexedSlicesValue
 
 __all__ = ["Session", "InteractiveSession", "get_default_session", "ops_with_control_inputs"]
 
@@ -88,7 +89,10 @@ class Session:
                 f"Session.run: feed_dict must be a dictionary, got {type(feed_dict).__name__}: "
                 f"{feed_dict!r}"
             )
-        leaves = [self._element(f, "fetch") for f in nest.flatten(fetches)]
+        flat = nest.flatten(fetches)
+        if any(type(f) is IndexedSlices for f in flat):
+            return self._run_with_slices(fetches, flat, feed_dict, options, run_metadata)
+        leaves = [self._element(f, "fetch") for f in flat]
         feeds = {self._element(k, "feed"): v for k, v in (feed_dict or {}).items()}
         feed_tensors = list(feeds)
         outputs = [leaf for leaf in leaves if not isinstance(leaf, GraphOperation)]
@@ -108,6 +112,30 @@ class Session:
         results = [
             None if isinstance(leaf, GraphOperation) else _as_numpy(next(values)) for leaf in leaves
         ]
+        return nest.pack_sequence_as(fetches, results)
+
+    def _run_with_slices(
+        self, fetches: Any, flat: list, feed_dict: Any, options: Any, run_metadata: Any
+    ) -> Any:
+        """``run`` where some fetches are IndexedSlices: each gives an ``IndexedSlicesValue``
+        of its parts' values (as in TensorFlow)."""
+        parts: list = []
+        for f in flat:
+            if type(f) is IndexedSlices:
+                parts += [f.values, f.indices] + (
+                    [f.dense_shape] if f.dense_shape is not None else []
+                )
+            else:
+                parts.append(f)
+        values = iter(self.run(parts, feed_dict, options, run_metadata))
+        results = []
+        for f in flat:
+            if type(f) is IndexedSlices:
+                slices, indices = next(values), next(values)
+                shape = next(values) if f.dense_shape is not None else None
+                results.append(IndexedSlicesValue(slices, indices, shape))
+            else:
+                results.append(next(values))
         return nest.pack_sequence_as(fetches, results)
 
     def _element(self, item: Any, role: str) -> Any:

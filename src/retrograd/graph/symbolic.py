@@ -64,7 +64,7 @@ def gradients(
     stops = {id(t) for t in nest.flatten(stop_gradients)} if stop_gradients is not None else set()
     with graph.as_default(), graph.name_scope(name):
         seeds = _seeds(ys, grad_ys)
-        grads = backward(_producers(ys, stops), ys, seeds, xs, graph_map=True)
+        grads = backward(_producers(ys, stops), ys, seeds, xs, graph_map=True, sparse=True)
         if policy is UnconnectedGradients.ZERO:
             grads = [array_ops.zeros_like(x) if g is None else g for g, x in zip(grads, xs)]
     return grads

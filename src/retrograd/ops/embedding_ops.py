@@ -2,14 +2,14 @@
 
 A lookup is a ``gather`` along the first axis (``GatherV2``, as TensorFlow records it); its
 gradient adds each upstream row into the row its id picked, so ids that repeat accumulate
-(TensorFlow returns that as an ``IndexedSlices``; retrograd returns the dense sum).
+(returned to a caller as an ``IndexedSlices``, as in TensorFlow; dense for other rules).
 
 >>> import retrograd as rg
 >>> params = rg.constant([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
 >>> with rg.GradientTape() as tape:
 ...     tape.watch(params)
 ...     rows = rg.nn.embedding_lookup(params, [[2, 0], [2, 2]])
->>> rows.shape, tape.gradient(rows, params).numpy().tolist()
+>>> rows.shape, rg.convert_to_tensor(tape.gradient(rows, params)).numpy().tolist()
 (TensorShape([2, 2, 2]), [[1.0, 1.0], [0.0, 0.0], [3.0, 3.0]])
 """
 

@@ -7,7 +7,8 @@ indices accumulate their gradients.
 >>> with rg.GradientTape() as tape:
 ...     tape.watch(x)
 ...     y = rg.gather(x, [2, 0, 2])
->>> y.numpy().tolist(), tape.gradient(y, x).numpy().tolist()
+>>> g = tape.gradient(y, x)  # an IndexedSlices, as in TensorFlow
+>>> y.numpy().tolist(), rg.convert_to_tensor(g).numpy().tolist()
 ([30.0, 10.0, 30.0], [1.0, 0.0, 2.0])
 """
 
@@ -144,6 +145,24 @@ def _gather_grad(op, grad):
     )
     back = (*range(b), *range(b + 1, b + 1 + lo), b, *range(b + 1 + lo, len(shape)))
     return _permute(summed, back), None
+
+
+def sparse_gather_grad(op, grad):
+    """``GatherV2``'s gradient as TensorFlow gives it to a caller: along axis 0 (no batch
+    dimensions, params' shape known), an ``IndexedSlices`` with one upstream slice per index;
+    otherwise the dense gradient. The backward walk uses it where the result may reach the
+    caller as it is (``GradientTape.gradient``, ``gradients``); rules always get the dense one.
+    """
+    params, indices = op.inputs
+    if op.get_attr("axis") or op.get_attr("batch_dims") or not params.shape.is_fully_defined():
+        return _gather_grad(op, grad)
+    from retrograd.ops.indexed_slices import gather_slices
+
+    shape = tuple(params.shape)
+    index_shape = tuple(indices.shape)
+    count = -1 if None in index_shape else math.prod(index_shape)
+    values = array_ops.reshape(grad, (count, *shape[1:]))
+    return gather_slices(values, array_ops.reshape(indices, (-1,)), shape), None
 
 
 def _gather_grad_at_run_time(params, indices, grad, axis: int, b: int):

@@ -29,6 +29,7 @@ from retrograd.core.execute import context
 from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import math_ops
+from retrograd.ops.indexed_slices import IndexedSlices, densify, slices_like
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad"]
 
@@ -36,6 +37,35 @@ _NUMPY = SimpleNamespace(sqrt=np.sqrt, square=np.square, maximum=np.maximum, pow
 _OPS = SimpleNamespace(
     sqrt=math_ops.sqrt, square=math_ops.square, maximum=math_ops.maximum, pow=math_ops.pow
 )
+
+
+def _squaring_to(xp: Any, g: Any, squared: Any) -> Any:
+    """``xp`` whose ``square(g)`` is ``squared``: for a sparse gradient, Keras 3 squares each
+    slice and then adds up the slices of a repeated row (the sum of squares, not the square
+    of the sum); every other use of the gradient sees the summed, dense one."""
+    square = xp.square
+    return SimpleNamespace(**{**vars(xp), "square": lambda x: squared if x is g else square(x)})
+
+
+def _sparse_arrays(name: str, i: int, grad: IndexedSlices, variable: Variable) -> tuple:
+    """A sparse gradient's dense sum and the sum of its squared slices, as arrays."""
+    shape = variable._value.shape
+    if tuple(grad.shape.as_list() or ()) != shape:
+        raise ValueError(
+            f"{name}.apply_gradients: gradient {i} (IndexedSlices) has dense shape "
+            f"{grad.shape} but variable '{variable.name}' has shape {tuple(shape)}"
+        )
+    values, indices = grad.values._value, grad.indices._value
+    if values.dtype.kind != "f":
+        raise TypeError(
+            f"{name}.apply_gradients: gradient {i} ({grad.dtype.name}) cannot update "
+            f"variable '{variable.name}' ({variable.dtype.name})"
+        )
+    dense = np.zeros(shape, values.dtype)
+    squared = np.zeros(shape, values.dtype)
+    np.add.at(dense, indices, values)
+    np.add.at(squared, indices, np.square(values))
+    return dense, squared
 
 
 def _takes_step(learning_rate: Callable) -> bool:
@@ -139,6 +169,9 @@ class Optimizer(abc.ABC):
                 )
             if grad is None:
                 continue
+            squared = None
+            if isinstance(grad, IndexedSlices):
+                grad, squared = _sparse_arrays(self.name, i, grad, variable)
             g = convert_to_tensor(grad)
             if g._value.dtype.kind != "f" or variable.dtype.is_integer or variable.dtype.is_bool:
                 raise TypeError(
@@ -150,7 +183,10 @@ class Optimizer(abc.ABC):
                     f"{self.name}.apply_gradients: gradient {i} has shape {tuple(g.shape)} but "
                     f"variable '{variable.name}' has shape {tuple(variable.shape)}"
                 )
-            updates.append((g._value.astype(variable._value.dtype, copy=False), variable))
+            dtype = variable._value.dtype
+            if squared is not None:
+                squared = squared.astype(dtype, copy=False)
+            updates.append((g._value.astype(dtype, copy=False), variable, squared))
         if not updates:  # (nothing to apply: iterations must not advance; TF raises too)
             raise ValueError(
                 f"{self.name}.apply_gradients: no gradients provided for any variable "
@@ -158,11 +194,12 @@ class Optimizer(abc.ABC):
             )
         lr = self._current_learning_rate()
         step = int(self.iterations.numpy()) + 1
-        for g, variable in updates:
+        for g, variable, squared in updates:
             dt = variable._value.dtype.type
             slots = self._slots_for(variable)
             arrays = {n: slot._value for n, slot in slots.items()}
-            new = self._update(variable._value, g, dt(lr), dt(step), arrays, dt, _NUMPY)
+            xp = _NUMPY if squared is None else _squaring_to(_NUMPY, g, squared)
+            new = self._update(variable._value, g, dt(lr), dt(step), arrays, dt, xp)
             variable.assign(new)
             for n, slot in slots.items():
                 slot._value = arrays[n]  # arrays are never mutated in place: sharing is safe
@@ -189,6 +226,10 @@ class Optimizer(abc.ABC):
                     f"{type(variable).__name__}, not a Variable"
                 )
             dtype = variable._value.dtype
+            squared = None
+            if isinstance(grad, IndexedSlices):
+                squares = slices_like(grad, math_ops.square(grad.values))
+                squared = math_ops.cast(densify(squares), variable.dtype)
             g = math_ops.cast(convert_to_tensor(grad), variable.dtype)
             if not g.shape.is_compatible_with(variable._value.shape):
                 raise ValueError(
@@ -203,7 +244,8 @@ class Optimizer(abc.ABC):
 
             step = math_ops.cast(step_value, variable.dtype)
             rate = math_ops.cast(convert_to_tensor(lr), variable.dtype)
-            new = self._update(variable.read_value(), g, rate, step, values, dt, _OPS)
+            xp = _OPS if squared is None else _squaring_to(_OPS, g, squared)
+            new = self._update(variable.read_value(), g, rate, step, values, dt, xp)
             variable.assign(new)
             for n, slot in slots.items():
                 slot.assign(values[n])

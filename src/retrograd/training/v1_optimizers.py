@@ -39,6 +39,8 @@ from retrograd.graph.variables import (
     assign_op,
 )
 from retrograd.ops import array_ops, math_ops
+from retrograd.ops.gather_ops import unsorted_segment_sum
+from retrograd.ops.indexed_slices import IndexedSlices
 
 __all__ = [
     "Optimizer",
@@ -161,7 +163,12 @@ class Optimizer:
         variables = [v for _, v in pairs]
         self._create_slots(variables)
         self._prepare()
-        updates = [self._apply_dense(convert_to_tensor(g), v) for g, v in pairs]
+        updates = [
+            self._apply_sparse(g, v)
+            if isinstance(g, IndexedSlices)
+            else self._apply_dense(convert_to_tensor(g), v)
+            for g, v in pairs
+        ]
         finish = self._finish(updates)
         if global_step is None:
             return _group(finish, name or self._name)
@@ -204,6 +211,13 @@ class Optimizer:
 
     def _create_slots(self, variables: list) -> None:
         pass
+
+    def _apply_sparse(self, grad: IndexedSlices, var: Any) -> Any:
+        """A sparse gradient's update: TF1 first adds up the slices of repeated rows; for
+        GradientDescent, Adagrad and Adam its sparse kernels then give the dense update of
+        that sum (an untouched row's gradient is zero). Momentum and RMSProp update only the
+        touched rows (``_touched_rows``)."""
+        return self._apply_dense(convert_to_tensor(grad), var)
 
     def _prepare(self) -> None:
         pass
@@ -253,14 +267,21 @@ class MomentumOptimizer(Optimizer):
         for var in variables:
             self._zeros_slot(var, "momentum", self._name)
 
-    def _apply_dense(self, grad: Any, var: Any) -> Any:
+    def _apply_dense(self, grad: Any, var: Any, touched: Any = None) -> Any:
         lr, momentum = self._hyper(self._learning_rate, var), self._hyper(self._momentum, var)
         accum = self.get_slot(var, "momentum")
-        new_accum = accum.read_value() * momentum + grad
+        accum_read = accum.read_value()
+        new_accum = _only(touched, accum_read * momentum + grad, accum_read)
         update = _assign(accum, new_accum)
         with _after(update):
             step = grad * lr + new_accum * momentum * lr if self._nesterov else new_accum * lr
-            return _group([_assign(var, var.read_value() - step), update], "update")
+            var_read = var.read_value()
+            return _group(
+                [_assign(var, _only(touched, var_read - step, var_read)), update], "update"
+            )
+
+    def _apply_sparse(self, grad: IndexedSlices, var: Any) -> Any:
+        return self._apply_dense(convert_to_tensor(grad), var, _touched_rows(grad, var))
 
 
 class AdamOptimizer(Optimizer):
@@ -341,25 +362,33 @@ class RMSPropOptimizer(Optimizer):
                 self._zeros_slot(var, "mg", self._name + "_mg")
             self._zeros_slot(var, "momentum", self._name + "_1")
 
-    def _apply_dense(self, grad: Any, var: Any) -> Any:
+    def _apply_dense(self, grad: Any, var: Any, touched: Any = None) -> Any:
         lr, decay = self._hyper(self._lr, var), self._hyper(self._decay, var)
         momentum, eps = self._hyper(self._momentum, var), self._hyper(self._epsilon, var)
         one = math_ops.cast(convert_to_tensor(1.0), var.dtype)
         ms, mom = self.get_slot(var, "rms"), self.get_slot(var, "momentum")
         ms_read = ms.read_value()
-        ms_new = ms_read + (math_ops.square(grad) - ms_read) * (one - decay)
+        ms_new = _only(
+            touched, ms_read + (math_ops.square(grad) - ms_read) * (one - decay), ms_read
+        )
         updates = [_assign(ms, ms_new)]
         denom = ms_new + eps
         if self._centered:
             mg = self.get_slot(var, "mg")
             mg_read = mg.read_value()
-            mg_new = mg_read + (grad - mg_read) * (one - decay)
+            mg_new = _only(touched, mg_read + (grad - mg_read) * (one - decay), mg_read)
             updates.append(_assign(mg, mg_new))
             denom = ms_new - math_ops.square(mg_new) + eps
-        mom_new = mom.read_value() * momentum + lr * grad / math_ops.sqrt(denom)
+        mom_read = mom.read_value()
+        mom_new = _only(touched, mom_read * momentum + lr * grad / math_ops.sqrt(denom), mom_read)
         updates.append(_assign(mom, mom_new))
         with _after(updates):
-            return _group([_assign(var, var.read_value() - mom_new), *updates], "update")
+            var_read = var.read_value()
+            new = _only(touched, var_read - mom_new, var_read)
+            return _group([_assign(var, new), *updates], "update")
+
+    def _apply_sparse(self, grad: IndexedSlices, var: Any) -> Any:
+        return self._apply_dense(convert_to_tensor(grad), var, _touched_rows(grad, var))
 
 
 class AdagradOptimizer(Optimizer):
@@ -392,6 +421,20 @@ class AdagradOptimizer(Optimizer):
         with _after(update):
             step = grad * self._hyper(self._lr, var) * math_ops.rsqrt(accum_new)
             return _group([_assign(var, var.read_value() - step), update], "update")
+
+
+def _touched_rows(grad: IndexedSlices, var: Any) -> Any:
+    """A boolean tensor shaped ``[rows, 1, ...]`` (broadcasting like ``var``): whether a
+    sparse gradient has a slice for each row of ``var``."""
+    rows = var.shape.as_list()[0]
+    ones = array_ops.ones_like(math_ops.cast(grad.indices, var.dtype))
+    counts = unsorted_segment_sum(ones, grad.indices, rows)
+    return array_ops.reshape(counts > 0, [rows] + [1] * (len(var.shape.as_list()) - 1))
+
+
+def _only(touched: Any, new: Any, old: Any) -> Any:
+    """``new`` in the touched rows and ``old`` elsewhere (all of ``new`` when dense)."""
+    return new if touched is None else array_ops.where(touched, new, old)
 
 
 def _after(ops: Any) -> Any:
