@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import threading
 import warnings
 import weakref
 from collections.abc import Callable, Hashable
@@ -33,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.autodiff.overrides import override_key
 from retrograd.core import nest
 from retrograd.core.errors import UnimplementedError
 from retrograd.core.execute import context
@@ -86,18 +88,26 @@ class Function:
         self._by_tensor_types: dict[tuple, ConcreteFunction] = {}
         self._tracing_count = 0
         self._methods: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # Held while a signature is looked up or traced (one trace per signature when threads
+        # call at once), never while a trace runs. Reentrant: a function calling itself while
+        # traced reaches the per-thread recursion check (``context.functions_tracing``).
+        self._lock = threading.RLock()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         key = None
         if not kwargs and self._input_signature is None:
-            key = tensor_types(args)
-            concrete = self._by_tensor_types.get(key)
-            if concrete is not None:
-                return concrete(*args)
+            # The gradient override scope is part of every key: a trace that takes gradients
+            # inside is made again under a ``gradient_override`` block (outside one it is ()).
+            types = tensor_types(args)
+            if types is not None:
+                key = (types, override_key())
+                concrete = self._by_tensor_types.get(key)
+                if concrete is not None:
+                    return concrete(*args)
         concrete, tensors = self._concrete(args, kwargs)
         if key is not None:
             self._by_tensor_types[key] = concrete
-        return concrete(*tensors)
+        return concrete(*tensors)  # (outside the lock: other threads run it at the same time)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         """On an instance, the method is a ``Function`` of its own (a trace per instance)."""
@@ -107,17 +117,24 @@ class Function:
             bound = self._methods.get(instance)
         except TypeError:  # an object that cannot be weakly referenced: traced by identity
             return functools.partial(self.__call__, instance)
-        if bound is None:
-            bound = self._methods[instance] = Function(
-                self._python_function,
-                self._input_signature,
-                self._name,
-                self._autograph,
-                self._reduce_retracing,
-                self._jit_compile,
-                instance=weakref.ref(instance),
-            )
+        if bound is not None:
+            return bound
+        with self._lock:  # one bound Function per instance, whichever thread asks first
+            bound = self._methods.get(instance)
+            if bound is None:
+                bound = self._methods[instance] = self._bound(instance)
         return bound
+
+    def _bound(self, instance: Any) -> Function:
+        return Function(
+            self._python_function,
+            self._input_signature,
+            self._name,
+            self._autograph,
+            self._reduce_retracing,
+            self._jit_compile,
+            instance=weakref.ref(instance),
+        )
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
         """The trace these arguments (tensors or TensorSpecs) use, tracing if needed; with no
@@ -142,27 +159,30 @@ class Function:
         structure = (list(args), dict(kwargs))
         leaves = nest.flatten(structure)
         specs, tensors = self._specs(leaves)
-        key = tuple(leaf_key(leaf, spec) for leaf, spec in zip(leaves, specs))
-        concrete = self._traces.get(key)
-        if concrete is None and self._reduce_retracing:
-            concrete = self._relaxed_trace(structure, leaves, specs)
-        if concrete is None:
-            concrete = self._trace(structure, leaves, specs)
-        self._traces[key] = concrete
+        scope = override_key()
+        key = (tuple(leaf_key(leaf, spec) for leaf, spec in zip(leaves, specs)), scope)
+        with self._lock:
+            concrete = self._traces.get(key)
+            if concrete is None and self._reduce_retracing:
+                concrete = self._relaxed_trace(structure, leaves, specs, scope)
+            if concrete is None:
+                concrete = self._trace(structure, leaves, specs)
+            self._traces[key] = concrete
         return concrete, tensors
 
-    def _relaxed_trace(self, structure: tuple, leaves: list, specs: list) -> Any:
+    def _relaxed_trace(self, structure: tuple, leaves: list, specs: list, scope: tuple) -> Any:
         """A trace whose specs cover these, or a new one relaxed to cover the last trace's and
-        these (None where a dimension differs); None when no trace is related."""
-        others = [leaf for leaf, s in zip(leaves, specs) if s is None]
+        these (None where a dimension differs); None when no trace is related. ``scope`` (the
+        gradient override scope) must match as the Python values do."""
+        others = (_python_key([leaf for leaf, s in zip(leaves, specs) if s is None]), scope)
         for covered, concrete in reversed(self._relaxed):
-            if covered[1] == _python_key(others) and all(
+            if covered[1] == others and all(
                 (a is None) == (b is None) and (a is None or a.is_compatible_with(b))
                 for a, b in zip(covered[0], specs)
             ):
                 return concrete
         for covered, _ in reversed(self._relaxed):
-            if covered[1] != _python_key(others):
+            if covered[1] != others:
                 continue
             wider = relaxed(covered[0], specs)
             if wider is not None:
@@ -170,7 +190,7 @@ class Function:
                 self._relaxed.append(((wider, covered[1]), concrete))
                 return concrete
         concrete = self._trace(structure, leaves, specs)
-        self._relaxed.append(((specs, _python_key(others)), concrete))
+        self._relaxed.append(((specs, others), concrete))
         return concrete
 
     def _specs(self, leaves: list) -> tuple[list, list]:
