@@ -273,3 +273,42 @@ def test_a_function_calling_itself_while_traced_is_still_an_error():
 
     with pytest.raises(rg.errors.UnimplementedError, match="calls itself"):
         f(rg.constant(1.0))
+
+
+def test_functions_calling_each_other_while_traced_in_two_threads_raise_not_hang():
+    """F calls G and G calls F, first traced at once in two threads: each thread holds one
+    trace and waits for the other's. The wait is refused with an error (as the same calls
+    in one thread are), so neither thread hangs."""
+    both_tracing = threading.Barrier(2)
+    first = {"f": True, "g": True}
+
+    @rg.function
+    def f(x):
+        if first["f"]:
+            first["f"] = False
+            both_tracing.wait()
+        return g(x) + 1.0
+
+    @rg.function
+    def g(x):
+        if first["g"]:
+            first["g"] = False
+            both_tracing.wait()
+        return f(x) * 2.0
+
+    errors = []
+
+    def call(fn):
+        try:
+            fn(rg.constant(1.0))
+        except rg.errors.UnimplementedError as e:
+            errors.append(str(e))
+
+    threads = [threading.Thread(target=call, args=(fn,), daemon=True) for fn in (f, g)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert not any(t.is_alive() for t in threads), "deadlocked"
+    assert len(errors) == 2
+    assert any("is being traced in another thread that waits" in e for e in errors), errors

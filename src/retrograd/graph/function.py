@@ -91,7 +91,7 @@ class Function:
         # Held while a signature is looked up or traced (one trace per signature when threads
         # call at once), never while a trace runs. Reentrant: a function calling itself while
         # traced reaches the per-thread recursion check (``context.functions_tracing``).
-        self._lock = threading.RLock()
+        self._lock = _TraceLock(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         key = None
@@ -293,6 +293,62 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<retrograd.Function {self._name} traced {self._tracing_count} time(s)>"
+
+
+# Which thread waits for which function's trace lock: functions that call each other while
+# traced in two threads would wait for each other for ever; the second to wait raises
+# instead (as one thread does, through ``context.functions_tracing``). Shared by all threads
+# by design: it is how they see each other's waits.
+_waits_guard = threading.Lock()
+_waiting_for: dict[int, _TraceLock] = {}
+
+
+class _TraceLock:
+    """A reentrant lock that knows its owner, and refuses a wait that would never end."""
+
+    def __init__(self, function: Function) -> None:
+        self._lock = threading.RLock()
+        self._function = weakref.ref(function)
+        self._owner: int | None = None
+        self._depth = 0
+
+    def __enter__(self) -> None:
+        me = threading.get_ident()
+        if not self._lock.acquire(blocking=False):
+            with _waits_guard:
+                _waiting_for[me] = self
+            try:
+                while not self._lock.acquire(timeout=0.01):
+                    self._refuse_a_cycle(me)
+            finally:
+                with _waits_guard:
+                    _waiting_for.pop(me, None)
+        with _waits_guard:
+            self._owner = me
+            self._depth += 1
+
+    def __exit__(self, *exc: Any) -> None:
+        with _waits_guard:
+            self._depth -= 1
+            if not self._depth:
+                self._owner = None
+        self._lock.release()
+
+    def _refuse_a_cycle(self, me: int) -> None:
+        with _waits_guard:
+            owner, seen = self._owner, set()
+            while owner is not None and owner not in seen:
+                if owner == me:
+                    function = self._function()
+                    name = function._name if function is not None else "?"
+                    raise UnimplementedError(
+                        f"function '{name}' is being traced in another thread that waits, "
+                        f"directly or through other functions, for a trace this thread is "
+                        f"making: functions that call each other while traced cannot be traced"
+                    )
+                seen.add(owner)
+                waited = _waiting_for.get(owner)
+                owner = waited._owner if waited is not None else None
 
 
 def _python_key(leaves: list) -> tuple:
