@@ -219,3 +219,110 @@ def test_the_optimizer_error_after_a_connected_gradient_says_nothing_stale():
     with pytest.raises(ValueError) as raised:
         rg.keras.optimizers.SGD(0.1).apply_gradients([(None, v)])
     assert "Why" not in str(raised.value)
+
+
+# -- the same explanations for tape.jacobian, batch_jacobian and tf.gradients -------------
+
+
+@pytest.mark.parametrize("case, reason", CASES, ids=[c[0].__name__ for c in CASES])
+def test_jacobian_explains_each_none_as_gradient_does(case, reason):
+    tape, y, source = case(rg.constant(X))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        assert tape.jacobian(y, source, explain=True) is None
+    (warning,) = [w for w in caught if issubclass(w.category, rg.debugging.NoneGradientWarning)]
+    assert str(warning.message).split("\n", 1)[1].strip().startswith(reason)
+    assert (warning.filename, warning.lineno) == (__file__, line)
+
+
+def test_jacobian_and_batch_jacobian_explain_under_the_debugging_switch_only_nones():
+    x, z = rg.constant([[1.0], [2.0]]), rg.constant([[3.0], [4.0]])
+    with rg.GradientTape(persistent=True) as tape:
+        tape.watch([x, z])
+        y = rg.round(z) + x * 2.0
+    with rg.debugging.explain_none_gradients(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        jx, jz = tape.jacobian(y, [x, z])
+        assert tape.batch_jacobian(y, z) is None
+        assert tape.batch_jacobian(y, x) is not None
+    assert jx is not None and jz is None
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 2 and all("op 'Round' (type Round)" in m for m in messages)
+    with warnings.catch_warnings(record=True) as caught:  # the switch is off again
+        warnings.simplefilter("always")
+        assert tape.jacobian(y, z) is None
+    assert caught == []
+
+
+def _graph_cases():
+    """(name, ys, xs, stop_gradients) built in a new graph."""
+    x = rg.compat.v1.placeholder(rg.float32, [2], name="x")
+    z = rg.compat.v1.placeholder(rg.float32, [None], name="z")
+    n = rg.compat.v1.placeholder(rg.int32, [2], name="n")
+    w = rg.compat.v1.Variable([1.0, 2.0], name="w")
+
+    @rg.custom_gradient
+    def scaled(a, b):
+        return a * b, lambda dy: (rg.reduce_sum(dy * b), None)
+
+    half = x * 0.5
+    return [
+        ("round", rg.round(x) * 2.0, x, None),
+        ("cast_to_int", rg.cast(rg.cast(x, rg.int32), rg.float32), x, None),
+        ("argmax", rg.cast(rg.argmax(x), rg.float32), x, None),
+        ("stop_gradient", rg.stop_gradient(x) * 2.0, x, None),
+        ("not_used", x * 2.0, z, None),
+        ("variable_not_used", x * 2.0, w, None),
+        ("stop_gradients", half * 2.0, x, [half]),
+        ("rule_returned_none", scaled(rg.constant(2.0), x), x, None),
+        ("integer", x * 2.0 + rg.cast(n, rg.float32), n, None),
+    ]
+
+
+GRAPH_REASONS = {
+    "round": "no gradient op: the path from it to the target goes through op 'Round' (type "
+    "Round), which has no gradient. " + STRAIGHT,
+    "cast_to_int": "no gradient op: the path from it goes through op 'Cast' (type Cast), "
+    "whose output has dtype int32",
+    "argmax": "no gradient op: the path from it goes through op 'ArgMax' (type ArgMax)",
+    "stop_gradient": "no gradient op: the path from it to the target goes through op "
+    "'StopGradient' (type StopGradient).",
+    "not_used": "no path: the ys are not computed from it in this graph",
+    "variable_not_used": "no path: the ys are not computed from it in this graph",
+    "stop_gradients": "no path: the ys are not computed from it in this graph (it is not an "
+    "input of any op they depend on) (stop_gradients cut the paths",
+    "rule_returned_none": "rule returned None: custom_gradient function "
+    "'_graph_cases.<locals>.scaled' (defined at",
+    "integer": "not differentiable: it has dtype int32",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRAPH_REASONS))
+def test_tf_gradients_explains_each_none(name):
+    g = rg.Graph()
+    with g.as_default(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ys, xs, stops = next((y, x, s) for n, y, x, s in _graph_cases() if n == name)
+        line = inspect.currentframe().f_lineno + 1
+        assert rg.gradients(ys, [xs], stop_gradients=stops, explain=True) == [None]
+    (warning,) = [w for w in caught if issubclass(w.category, rg.debugging.NoneGradientWarning)]
+    header, text = str(warning.message).split("\n", 1)
+    assert text.strip().startswith(GRAPH_REASONS[name]), text
+    assert f"test_explain.py:{line}" in header
+    assert (warning.filename, warning.lineno) == (__file__, line)
+
+
+def test_tf_gradients_explains_under_the_debugging_switch_and_not_without():
+    g = rg.Graph()
+    with g.as_default(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x = rg.compat.v1.placeholder(rg.float32, [2])
+        y = rg.round(x) + 1.0
+        assert rg.gradients(y, [x]) == [None]
+        assert caught == []
+        with rg.debugging.explain_none_gradients():
+            assert rg.gradients(y, [x]) == [None]
+            (dy,) = rg.gradients(x * 3.0, [x])  # connected: nothing said
+    assert dy is not None
+    assert len(caught) == 1 and "op 'Round' (type Round)" in str(caught[0].message)

@@ -88,6 +88,45 @@ def test_the_override_scope_works_everywhere(mode, by, registered):
     assert mode(guided_relu_grad if by == "function" else registered) == GUIDED
 
 
+def test_a_function_traced_before_the_scope_is_traced_again_inside_it(registered):
+    """The trace cache is keyed by the override scope: a function with a tape inside, traced
+    before the block, gives the overridden gradient inside the block (by function and by
+    registered name) and the plain one again after it, each trace made once."""
+
+    @rg.function
+    def f(x):
+        with rg.GradientTape() as tape:
+            tape.watch(x)
+            y = rg.nn.relu(x)
+        return tape.gradient(y, x, output_gradients=rg.constant(UPSTREAM))
+
+    x = rg.constant([-1.0, 2.0])
+    assert f(x).numpy().tolist() == PLAIN
+    for _ in range(2):
+        with rg.gradient_override({"Relu": guided_relu_grad}):
+            assert f(x).numpy().tolist() == GUIDED
+            assert f.get_concrete_function(x)(x).numpy().tolist() == GUIDED
+        with rg.gradient_override({"Relu": registered}):
+            assert f(x).numpy().tolist() == GUIDED
+        assert f(x).numpy().tolist() == PLAIN
+    assert f.experimental_get_tracing_count() == 3  # plain, by function, by name
+
+
+def test_a_relaxed_function_is_traced_again_inside_the_scope():
+    @rg.function(reduce_retracing=True)
+    def f(x):
+        with rg.GradientTape() as tape:
+            tape.watch(x)
+            y = rg.nn.relu(x)
+        return tape.gradient(y, x, output_gradients=-x)
+
+    assert f(rg.constant([-1.0, -2.0])).numpy().tolist() == [0.0, 0.0]
+    assert f(rg.constant([1.0, -2.0, 3.0])).numpy().tolist() == [-1.0, 0.0, -3.0]
+    with rg.gradient_override({"Relu": guided_relu_grad}):
+        assert f(rg.constant([1.0, -2.0, 3.0])).numpy().tolist() == [0.0, 0.0, 0.0]
+    assert f(rg.constant([1.0, 2.0, 3.0, 4.0])).numpy().tolist() == [-1.0, -2.0, -3.0, -4.0]
+
+
 def test_the_scope_ends_with_the_block_and_nests():
     x = rg.constant([-1.0, 2.0])
     with rg.GradientTape(persistent=True) as tape:

@@ -199,3 +199,116 @@ def test_numerics_checks_belong_to_the_thread_that_enabled_them():
             rg.math.log(rg.constant(-1.0))
     finally:
         rg.debugging.disable_check_numerics()
+
+
+def _one_round_of_threads_calling_a_new_function():
+    traced = []
+
+    @rg.function
+    def f(x):
+        traced.append(x.shape.as_list())  # runs only while tracing
+        return rg.reduce_sum(rg.exp(x) * x)
+
+    inputs = [rg.constant([0.5, 1.0]), rg.constant([0.5, 1.0, 2.0])]
+    expected = [float(np.sum(np.exp(x.numpy()) * x.numpy())) for x in inputs]
+    barrier = threading.Barrier(8)
+    errors, results = [], []
+
+    def worker(i):
+        try:
+            barrier.wait()
+            for _ in range(3):
+                results.append((i % 2, float(f(inputs[i % 2]).numpy())))
+        except BaseException as e:  # reported below
+            errors.append(f"{type(e).__name__}: {e}")
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert f.experimental_get_tracing_count() == 2
+    assert sorted(traced) == [[2], [3]]
+    assert len(results) == 24
+    for which, value in results:
+        np.testing.assert_allclose(value, expected[which], rtol=1e-6)
+
+
+def test_threads_calling_one_new_function_trace_each_signature_once(fast_switching):
+    """Several threads call one new Function at once with two signatures: exactly one trace
+    per signature, and every thread gets the right numbers."""
+    for _ in range(5):
+        _one_round_of_threads_calling_a_new_function()
+
+
+def test_threads_binding_one_method_share_its_traces(fast_switching):
+    """A ``function`` method looked up from several threads at once is one bound Function."""
+
+    class Model:
+        @rg.function
+        def __call__(self, x):
+            return x * 2.0
+
+    model = Model()
+    barrier = threading.Barrier(6)
+    bound = []
+
+    def worker():
+        barrier.wait()
+        bound.append(Model.__call__.__get__(model))
+
+    threads = [threading.Thread(target=worker) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(b is bound[0] for b in bound)
+
+
+def test_a_function_calling_itself_while_traced_is_still_an_error():
+    @rg.function
+    def f(x):
+        return f(x)
+
+    with pytest.raises(rg.errors.UnimplementedError, match="calls itself"):
+        f(rg.constant(1.0))
+
+
+def test_functions_calling_each_other_while_traced_in_two_threads_raise_not_hang():
+    """F calls G and G calls F, first traced at once in two threads: each thread holds one
+    trace and waits for the other's. The wait is refused with an error (as the same calls
+    in one thread are), so neither thread hangs."""
+    both_tracing = threading.Barrier(2)
+    first = {"f": True, "g": True}
+
+    @rg.function
+    def f(x):
+        if first["f"]:
+            first["f"] = False
+            both_tracing.wait()
+        return g(x) + 1.0
+
+    @rg.function
+    def g(x):
+        if first["g"]:
+            first["g"] = False
+            both_tracing.wait()
+        return f(x) * 2.0
+
+    errors = []
+
+    def call(fn):
+        try:
+            fn(rg.constant(1.0))
+        except rg.errors.UnimplementedError as e:
+            errors.append(str(e))
+
+    threads = [threading.Thread(target=call, args=(fn,), daemon=True) for fn in (f, g)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert not any(t.is_alive() for t in threads), "deadlocked"
+    assert len(errors) == 2
+    assert any("is being traced in another thread that waits" in e for e in errors), errors

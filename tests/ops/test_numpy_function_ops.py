@@ -154,10 +154,34 @@ def test_a_second_derivative_through_numpy_code_is_an_error():
     )
 
 
-def test_a_one_element_tout_list_gives_a_list_in_every_mode():
-    # TensorFlow gives a list under function and in graphs but a tensor eagerly (golden);
-    # retrograd gives the list in every mode.
-    assert GOLDENS["numpy_function_one_element_list"]["value"] == ["EagerTensor", "list"]
-    eager = rg.numpy_function(lambda a: a, [rg.constant(1.0)], [rg.float32])
-    traced = rg.function(lambda x: rg.numpy_function(lambda a: a, [x], [rg.float32]))
-    assert isinstance(eager, list) and isinstance(traced(rg.constant(1.0)), list)
+@pytest.mark.parametrize("tout", [[rg.float32], (rg.float32,)], ids=["list", "tuple"])
+def test_a_one_element_tout_list_as_tensorflow_in_every_mode(tout):
+    # TensorFlow: a tensor eagerly; a list under function and in a graph, which a Session
+    # fetches as a list of one array (golden).
+    expected = GOLDENS["numpy_function_one_element_list"]["value"]
+    assert expected == ["EagerTensor", "list", "list", "list", 1]
+    eager = rg.numpy_function(lambda a: a * 2.0, [rg.constant(1.0)], tout)
+    assert isinstance(eager, rg.Tensor) and float(eager.numpy()) == 2.0
+    found = []
+
+    @rg.function
+    def f(x):
+        r = rg.numpy_function(lambda a: a * 2.0, [x], tout)
+        found.append(type(r).__name__)
+        return r
+
+    result = f(rg.constant(1.0))
+    assert found == ["list"] and isinstance(result, list) and len(result) == 1
+    assert float(result[0].numpy()) == 2.0
+    g = rg.Graph()
+    with g.as_default():
+        r = rg.numpy_function(lambda a: a * 2.0, [rg.constant(1.0)], tout)
+        with rg.compat.v1.Session() as sess:
+            fetched = sess.run(r)
+    assert isinstance(r, list) and len(r) == 1
+    assert isinstance(fetched, list) and len(fetched) == 1 and float(fetched[0]) == 2.0
+
+
+def test_two_outputs_are_a_list_eagerly():
+    two = rg.numpy_function(lambda a: (a, a), [rg.constant(1.0)], [rg.float32, rg.float32])
+    assert isinstance(two, list) and len(two) == 2

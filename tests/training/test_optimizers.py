@@ -162,3 +162,67 @@ def test_build_apply_and_variables_as_in_keras_3():
     assert [tuple(v.shape) for v in adam.variables] == [(), (2,), (2,)]
     adam.apply([rg.constant([1.0, 1.0])], [w])
     assert int(adam.iterations.numpy()) == 1 and w.numpy().tolist() != [1.0, 2.0]
+
+
+# What Keras 3 / TensorFlow 2.21 does with each hyperparameter value (checked with real
+# TensorFlow): learning_rate must be a Python float, a schedule or a callable (ints, NumPy
+# float32 and tensors are refused at construction); SGD's momentum a float in [0, 1]; the
+# other hyperparameters fail on None or a string (Keras at the first update, retrograd at
+# construction, naming the argument) and accept any number, NaN, inf and negatives included.
+BAD_HYPERPARAMETERS = [
+    ("SGD", {"learning_rate": None}, "learning_rate"),
+    ("SGD", {"learning_rate": 1}, "learning_rate"),
+    ("SGD", {"learning_rate": "0.1"}, "learning_rate"),
+    ("SGD", {"learning_rate": np.float32(0.5)}, "learning_rate"),
+    ("Adam", {"learning_rate": True}, "learning_rate"),
+    ("SGD", {"momentum": None}, "momentum"),
+    ("SGD", {"momentum": 1}, "momentum"),
+    ("SGD", {"momentum": 1.5}, "momentum"),
+    ("SGD", {"momentum": -0.1}, "momentum"),
+    ("Adam", {"epsilon": None}, "epsilon"),
+    ("Adam", {"beta_1": None}, "beta_1"),
+    ("Adam", {"beta_2": "0.999"}, "beta_2"),
+    ("RMSprop", {"rho": None}, "rho"),
+    ("RMSprop", {"momentum": None}, "momentum"),
+    ("RMSprop", {"epsilon": None}, "epsilon"),
+    ("Adagrad", {"initial_accumulator_value": None}, "initial_accumulator_value"),
+    ("Adagrad", {"epsilon": None}, "epsilon"),
+]
+
+
+@pytest.mark.parametrize("name,kwargs,argument", BAD_HYPERPARAMETERS)
+def test_bad_hyperparameters_raise_value_error_naming_the_argument(name, kwargs, argument):
+    with pytest.raises(ValueError, match=argument):
+        getattr(rg.keras.optimizers, name)(**kwargs)
+
+
+# Values Keras accepts, with the weights Keras gives after one step of gradient [0.1, 0.2]
+# from [1, 2] (recorded with TensorFlow 2.21 / Keras 3.15).
+KERAS_ACCEPTS = [
+    ("SGD", {"learning_rate": -1.0}, [1.1, 2.2]),
+    ("SGD", {"learning_rate": np.float64(1.5)}, [0.85, 1.7]),
+    ("SGD", {"momentum": 0.0}, [0.999, 1.998]),
+    ("Adam", {"beta_1": np.float32(0.5)}, [0.999, 1.9990001]),
+    ("Adam", {"epsilon": rg.constant(0.5)}, [0.99999374, 1.9999875]),
+    ("Adam", {"epsilon": True}, [0.99999684, 1.9999937]),
+    ("Adam", {"beta_2": 1}, [1.0, 2.0]),
+    ("RMSprop", {"rho": 1}, [0.6837722, 1.3675444]),
+    ("RMSprop", {"epsilon": 1.5}, [0.9999184, 1.9998369]),
+    ("Adagrad", {"initial_accumulator_value": 1.5}, [0.99991864, 1.9998388]),
+    ("Adagrad", {"epsilon": 0.0}, [0.99969846, 1.9994655]),
+]
+
+
+@pytest.mark.parametrize("name,kwargs,expected", KERAS_ACCEPTS)
+def test_hyperparameters_keras_accepts_step_like_keras(name, kwargs, expected):
+    optimizer = getattr(rg.keras.optimizers, name)(**kwargs)
+    w = rg.Variable([1.0, 2.0])
+    optimizer.apply_gradients([(rg.constant([0.1, 0.2]), w)])
+    np.testing.assert_allclose(w.numpy(), expected, rtol=1e-6)
+
+
+def test_nan_hyperparameters_are_accepted_as_in_keras():
+    optimizer = rg.keras.optimizers.Adam(epsilon=float("nan"))
+    w = rg.Variable([1.0, 2.0])
+    optimizer.apply_gradients([(rg.constant([0.1, 0.2]), w)])
+    assert np.isnan(w.numpy()).all()

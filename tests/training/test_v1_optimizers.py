@@ -92,3 +92,35 @@ def test_global_step_helpers():
         assert step.name == "global_step:0" and step.dtype == rg.int64 and not step.trainable
         with pytest.raises(ValueError, match="already exists"):
             tf.train.create_global_step()
+
+
+# TensorFlow 1 fails on a None hyperparameter with ValueError ("None values not supported.")
+# when the update is built, and Adagrad's None initial_accumulator_value with TypeError at
+# construction; retrograd fails at construction, naming the argument.
+V1_NONE_HYPERPARAMETERS = [
+    ("GradientDescentOptimizer", {"learning_rate": None}, "learning_rate"),
+    ("MomentumOptimizer", {"learning_rate": None, "momentum": 0.9}, "learning_rate"),
+    ("MomentumOptimizer", {"learning_rate": 0.1, "momentum": None}, "momentum"),
+    ("AdamOptimizer", {"learning_rate": None}, "learning_rate"),
+    ("AdamOptimizer", {"beta1": None}, "beta1"),
+    ("AdamOptimizer", {"beta2": None}, "beta2"),
+    ("AdamOptimizer", {"epsilon": None}, "epsilon"),
+    ("RMSPropOptimizer", {"learning_rate": None}, "learning_rate"),
+    ("RMSPropOptimizer", {"learning_rate": 0.1, "decay": None}, "decay"),
+    ("RMSPropOptimizer", {"learning_rate": 0.1, "momentum": None}, "momentum"),
+    ("RMSPropOptimizer", {"learning_rate": 0.1, "epsilon": None}, "epsilon"),
+    ("AdagradOptimizer", {"learning_rate": None}, "learning_rate"),
+]
+
+
+@pytest.mark.parametrize("name,kwargs,argument", V1_NONE_HYPERPARAMETERS)
+def test_none_hyperparameters_raise_value_error(name, kwargs, argument):
+    with pytest.raises(ValueError, match=f"None values not supported.*{argument}"):
+        getattr(tf.train, name)(**kwargs)
+
+
+def test_adagrad_initial_accumulator_value_errors_match_tensorflow():
+    with pytest.raises(TypeError, match="initial_accumulator_value"):
+        tf.train.AdagradOptimizer(0.1, initial_accumulator_value=None)
+    with pytest.raises(ValueError, match="must be positive"):
+        tf.train.AdagradOptimizer(0.1, initial_accumulator_value=0)

@@ -1,6 +1,8 @@
 """Why is my gradient None? The reason for each source, from what the tape recorded.
 
-``tape.gradient(y, x, explain=True)`` (or every gradient while
+``tape.gradient(y, x, explain=True)``, ``tape.jacobian(y, x, explain=True)`` and
+``retrograd.gradients(ys, xs, explain=True)`` (in a graph: see
+:mod:`retrograd.autodiff.explain_graph`) (or every gradient while
 ``retrograd.debugging.explain_none_gradients()`` is on) warns with a
 :class:`NoneGradientWarning` for each source whose gradient is None, saying why:
 
@@ -58,6 +60,7 @@ __all__ = [
     "explanations",
     "user_site",
     "none_gradient_reasons",
+    "explained_walk",
 ]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -390,19 +393,25 @@ def _stopped_note(tape: Any) -> str:
     return f". This tape's stop_recording() was used at {sites[0]}."
 
 
-def warn_none(sources: list, reasons: list, site: str) -> None:
-    """One NoneGradientWarning per source with a reason."""
+def warn_none(sources: list, reasons: list, site: str, stacklevel: int = 4) -> None:
+    """One NoneGradientWarning per source with a reason (``stacklevel`` as ``warnings.warn``
+    counts it from here: the user's frame)."""
     for i, (source, reason) in enumerate(zip(sources, reasons)):
         if reason is None:
             continue
         what = f"variable '{source.name}'" if isinstance(source, Variable) else "tensor"
         warnings.warn(
             NoneGradientWarning(
-                f"The gradient for source {i} ({what}, shape {tuple(source._value.shape)}, "
+                f"The gradient for source {i} ({what}, shape {_shape_text(source)}, "
                 f"{source._value.dtype.name}) requested at {site} is None:\n  {reason}"
             ),
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
+
+
+def _shape_text(source: Any) -> str:
+    shape = source._value.shape  # (None in a graph where the rank is unknown)
+    return "unknown" if shape is None else str(tuple(shape))
 
 
 def none_gradient_reasons(variables: list) -> str:
@@ -434,11 +443,24 @@ def _keep_for_optimizers(sources: list, reasons: list) -> None:
 
 def explained_backward(tape: Any, targets: list, seeds: list, sources: list) -> list:
     """The gradients, with a NoneGradientWarning for each None saying why."""
+    return explained_walk(
+        tape,
+        targets,
+        sources,
+        lambda: tape._backward(targets, seeds, sources, release=not tape._persistent),
+        stacklevel=5,
+    )
+
+
+def explained_walk(tape: Any, targets: list, sources: list, walk: Any, stacklevel: int = 4) -> list:
+    """``walk()`` (the backward passes of ``tape.gradient`` or ``tape.jacobian``: one result
+    per source, None where there is none), with a NoneGradientWarning for each None saying
+    why; ``stacklevel`` counts from ``warn_none`` to the user's frame."""
     tracked, blocked = dict(tape._tracked), list(tape._blocked)
     watch = RuleNoneWatch()
     context.backward_observers.append(watch)
     try:
-        grads = tape._backward(targets, seeds, sources, release=not tape._persistent)
+        grads = walk()
     finally:
         context.backward_observers.remove(watch)
     context.none_gradients = None
@@ -447,7 +469,7 @@ def explained_backward(tape: Any, targets: list, seeds: list, sources: list) -> 
             tape, tracked, blocked, targets, sources, grads, watch.found, describe_rule
         )
         _keep_for_optimizers(sources, reasons)
-        warn_none(sources, reasons, user_site())
+        warn_none(sources, reasons, user_site(), stacklevel)
     return grads
 
 

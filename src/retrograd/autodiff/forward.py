@@ -13,6 +13,11 @@ tape sees the backward pass (forward over reverse: Hessian-vector products). An
 accumulator never sees its own tangent computations, nor those of accumulators entered
 before it (as in TensorFlow: take higher-order JVPs from the outer accumulator).
 
+``retrograd.gradient_override`` applies to forward mode too: an op that runs inside the
+block with an overridden type gets the JVP of the overriding gradient function (the
+transpose of its ``u -> Jᵀu``), so forward and reverse mode agree under the override.
+TensorFlow's ``gradient_override_map`` marks graph ops for ``tf.gradients`` only.
+
 >>> import retrograd as rg
 >>> x = rg.constant([1.0, 2.0])
 >>> with rg.autodiff.ForwardAccumulator(x, rg.constant([1.0, 0.0])) as acc:
@@ -195,12 +200,18 @@ def output_tangents(op: Operation, tangents: list) -> list[Tensor | None]:
 
     A custom gradient's own forward rule (``defjvp``) comes first, then the op type's
     registered forward rule; otherwise the tangents are derived from the gradient function.
+    An op type overridden by the ``gradient_override`` scope in force when the op runs gets
+    its tangents derived from the override (a forward rule of the op type would disagree
+    with it); custom gradients keep their own rules, as under tapes.
     """
     rule = op.grad_fn
     if rule is not None:  # a custom gradient
         if getattr(rule, "forward_rule", None) is None:
             return derived_tangents(op, rule, tangents)
         return _custom_tangents(op, rule, tangents)
+    scoped = context.gradient_overrides
+    if scoped and op.type in scoped:  # gradient_override: the overriding rule, transposed
+        return derived_tangents(op, scoped[op.type], tangents)
     direct = forward_registry.find(op.type)
     if direct is not None:
         return _call_forward_rule(direct, op, tangents)
@@ -235,7 +246,13 @@ def derived_tangents(op: Operation, rule: Any, tangents: list) -> list[Tensor | 
             weights.append(t)
     if not targets:
         return [None] * len(op.outputs)
-    found = iter(dense_gradients(tape.gradient(targets, watched, output_gradients=weights)))
+    # Transposing the rule (linear in u) takes the true gradients of the ops it is made of,
+    # not those an override scope puts in place of them.
+    scoped, context.gradient_overrides = context.gradient_overrides, None
+    try:
+        found = iter(dense_gradients(tape.gradient(targets, watched, output_gradients=weights)))
+    finally:
+        context.gradient_overrides = scoped
     return [None if u is None else next(found) for u in upstream]
 
 

@@ -4,7 +4,10 @@
 of every op of type ``Relu`` for the gradients computed inside the ``with`` block, in the
 current thread: ``GradientTape.gradient`` (also over ops recorded before the block, so a
 model that already exists can be explained by guided backprop), tapes inside ``function``
-(and the gradients of ``function`` calls) and ``tf.gradients``. A value is a gradient
+(and the gradients of ``function`` calls) and ``tf.gradients``. A ``function`` keeps one trace
+per override scope, so one traced before the block is traced again inside it. Forward mode
+(``ForwardAccumulator``) honours it for the ops that run inside the block: their JVPs are
+derived from the overriding gradient function. A value is a gradient
 function ``fn(op, *grads)``, the name of a registered gradient, or None (no gradient).
 Custom gradients (``custom_gradient``) keep their own rule.
 

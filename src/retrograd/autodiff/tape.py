@@ -33,6 +33,7 @@ import numpy as np
 from retrograd.autodiff.backprop import NotBatchableError, backward
 from retrograd.autodiff.explain import (
     explained_backward,
+    explained_walk,
     note_none_variables,
     ops_seen,
     user_site,
@@ -223,6 +224,7 @@ class GradientTape:
         unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
         parallel_iterations: int | None = None,
         experimental_use_pfor: bool = True,
+        explain: bool = False,
     ) -> Any:
         """The full Jacobian: for each source, shape ``target.shape + source.shape``.
 
@@ -231,7 +233,8 @@ class GradientTape:
         stacked on a leading axis (``parallel_iterations`` rows per pass when given, to bound
         memory). Otherwise (a custom gradient, a reshape, a reduction on the path), or with
         ``experimental_use_pfor=False``, it falls back to one backward pass per element of
-        ``target``. Both give the same values.
+        ``target``. Both give the same values. ``explain`` (or the debugging switch) says why
+        a Jacobian is None, as ``gradient`` does.
 
         >>> import retrograd as rg
         >>> x = rg.constant([1.0, 2.0])
@@ -246,8 +249,9 @@ class GradientTape:
         (y,) = _as_values([target], "target")
         flat_sources = _as_values(nest.flatten(sources), "sources")
         shape, dtype = tuple(y._value.shape), y._value.dtype
-        try:
-            rows = self._rows(
+
+        def walk() -> list:
+            return self._rows(
                 y,
                 int(np.prod(shape, dtype=np.int64)),
                 lambda lo, hi: _unit_rows(lo, hi, shape, dtype),
@@ -255,6 +259,12 @@ class GradientTape:
                 parallel_iterations,
                 experimental_use_pfor,
             )
+
+        try:
+            if (explain or context.explain_none) and 0 not in shape:
+                rows = explained_walk(self, [y], flat_sources, walk)
+            else:
+                rows = walk()
         finally:
             self._end()
         result = [
@@ -272,12 +282,13 @@ class GradientTape:
         unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
         parallel_iterations: int | None = None,
         experimental_use_pfor: bool = True,
+        explain: bool = False,
     ) -> Any:
         """Per-example Jacobians: ``[b, *target.shape[1:], *source.shape[1:]]``.
 
         Assumes example ``i`` of ``target`` depends only on example ``i`` of ``source``.
         Vectorised as ``jacobian`` is, with one backward pass per element of an example as
-        the fallback.
+        the fallback. ``explain`` says why the result is None, as ``gradient`` does.
         """
         policy = _policy(unconnected_gradients)
         self._begin("batch_jacobian")
@@ -295,8 +306,8 @@ class GradientTape:
             units = _unit_rows(lo, hi, rest, dtype)[:, None]
             return np.broadcast_to(units, (hi - lo, batch, *rest)).copy()
 
-        try:
-            (rows,) = self._rows(
+        def walk() -> list:
+            return self._rows(
                 y,
                 int(np.prod(rest, dtype=np.int64)),
                 seeds,
@@ -304,6 +315,10 @@ class GradientTape:
                 parallel_iterations,
                 experimental_use_pfor,
             )
+
+        try:
+            explaining = (explain or context.explain_none) and batch and 0 not in rest
+            (rows,) = explained_walk(self, [y], [x], walk) if explaining else walk()
         finally:
             self._end()
         if rows is not None:  # [rows, batch, *x_rest] -> [batch, rows, *x_rest]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import threading
 import warnings
 import weakref
 from collections.abc import Callable, Hashable
@@ -33,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.autodiff.overrides import override_key
 from retrograd.core import nest
 from retrograd.core.errors import UnimplementedError
 from retrograd.core.execute import context
@@ -86,18 +88,26 @@ class Function:
         self._by_tensor_types: dict[tuple, ConcreteFunction] = {}
         self._tracing_count = 0
         self._methods: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # Held while a signature is looked up or traced (one trace per signature when threads
+        # call at once), never while a trace runs. Reentrant: a function calling itself while
+        # traced reaches the per-thread recursion check (``context.functions_tracing``).
+        self._lock = _TraceLock(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         key = None
         if not kwargs and self._input_signature is None:
-            key = tensor_types(args)
-            concrete = self._by_tensor_types.get(key)
-            if concrete is not None:
-                return concrete(*args)
+            # The gradient override scope is part of every key: a trace that takes gradients
+            # inside is made again under a ``gradient_override`` block (outside one it is ()).
+            types = tensor_types(args)
+            if types is not None:
+                key = (types, override_key())
+                concrete = self._by_tensor_types.get(key)
+                if concrete is not None:
+                    return concrete(*args)
         concrete, tensors = self._concrete(args, kwargs)
         if key is not None:
             self._by_tensor_types[key] = concrete
-        return concrete(*tensors)
+        return concrete(*tensors)  # (outside the lock: other threads run it at the same time)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         """On an instance, the method is a ``Function`` of its own (a trace per instance)."""
@@ -107,17 +117,24 @@ class Function:
             bound = self._methods.get(instance)
         except TypeError:  # an object that cannot be weakly referenced: traced by identity
             return functools.partial(self.__call__, instance)
-        if bound is None:
-            bound = self._methods[instance] = Function(
-                self._python_function,
-                self._input_signature,
-                self._name,
-                self._autograph,
-                self._reduce_retracing,
-                self._jit_compile,
-                instance=weakref.ref(instance),
-            )
+        if bound is not None:
+            return bound
+        with self._lock:  # one bound Function per instance, whichever thread asks first
+            bound = self._methods.get(instance)
+            if bound is None:
+                bound = self._methods[instance] = self._bound(instance)
         return bound
+
+    def _bound(self, instance: Any) -> Function:
+        return Function(
+            self._python_function,
+            self._input_signature,
+            self._name,
+            self._autograph,
+            self._reduce_retracing,
+            self._jit_compile,
+            instance=weakref.ref(instance),
+        )
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
         """The trace these arguments (tensors or TensorSpecs) use, tracing if needed; with no
@@ -142,27 +159,30 @@ class Function:
         structure = (list(args), dict(kwargs))
         leaves = nest.flatten(structure)
         specs, tensors = self._specs(leaves)
-        key = tuple(leaf_key(leaf, spec) for leaf, spec in zip(leaves, specs))
-        concrete = self._traces.get(key)
-        if concrete is None and self._reduce_retracing:
-            concrete = self._relaxed_trace(structure, leaves, specs)
-        if concrete is None:
-            concrete = self._trace(structure, leaves, specs)
-        self._traces[key] = concrete
+        scope = override_key()
+        key = (tuple(leaf_key(leaf, spec) for leaf, spec in zip(leaves, specs)), scope)
+        with self._lock:
+            concrete = self._traces.get(key)
+            if concrete is None and self._reduce_retracing:
+                concrete = self._relaxed_trace(structure, leaves, specs, scope)
+            if concrete is None:
+                concrete = self._trace(structure, leaves, specs)
+            self._traces[key] = concrete
         return concrete, tensors
 
-    def _relaxed_trace(self, structure: tuple, leaves: list, specs: list) -> Any:
+    def _relaxed_trace(self, structure: tuple, leaves: list, specs: list, scope: tuple) -> Any:
         """A trace whose specs cover these, or a new one relaxed to cover the last trace's and
-        these (None where a dimension differs); None when no trace is related."""
-        others = [leaf for leaf, s in zip(leaves, specs) if s is None]
+        these (None where a dimension differs); None when no trace is related. ``scope`` (the
+        gradient override scope) must match as the Python values do."""
+        others = (_python_key([leaf for leaf, s in zip(leaves, specs) if s is None]), scope)
         for covered, concrete in reversed(self._relaxed):
-            if covered[1] == _python_key(others) and all(
+            if covered[1] == others and all(
                 (a is None) == (b is None) and (a is None or a.is_compatible_with(b))
                 for a, b in zip(covered[0], specs)
             ):
                 return concrete
         for covered, _ in reversed(self._relaxed):
-            if covered[1] != _python_key(others):
+            if covered[1] != others:
                 continue
             wider = relaxed(covered[0], specs)
             if wider is not None:
@@ -170,7 +190,7 @@ class Function:
                 self._relaxed.append(((wider, covered[1]), concrete))
                 return concrete
         concrete = self._trace(structure, leaves, specs)
-        self._relaxed.append(((specs, _python_key(others)), concrete))
+        self._relaxed.append(((specs, others), concrete))
         return concrete
 
     def _specs(self, leaves: list) -> tuple[list, list]:
@@ -273,6 +293,62 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<retrograd.Function {self._name} traced {self._tracing_count} time(s)>"
+
+
+# Which thread waits for which function's trace lock: functions that call each other while
+# traced in two threads would wait for each other for ever; the second to wait raises
+# instead (as one thread does, through ``context.functions_tracing``). Shared by all threads
+# by design: it is how they see each other's waits.
+_waits_guard = threading.Lock()
+_waiting_for: dict[int, _TraceLock] = {}
+
+
+class _TraceLock:
+    """A reentrant lock that knows its owner, and refuses a wait that would never end."""
+
+    def __init__(self, function: Function) -> None:
+        self._lock = threading.RLock()
+        self._function = weakref.ref(function)
+        self._owner: int | None = None
+        self._depth = 0
+
+    def __enter__(self) -> None:
+        me = threading.get_ident()
+        if not self._lock.acquire(blocking=False):
+            with _waits_guard:
+                _waiting_for[me] = self
+            try:
+                while not self._lock.acquire(timeout=0.01):
+                    self._refuse_a_cycle(me)
+            finally:
+                with _waits_guard:
+                    _waiting_for.pop(me, None)
+        with _waits_guard:
+            self._owner = me
+            self._depth += 1
+
+    def __exit__(self, *exc: Any) -> None:
+        with _waits_guard:
+            self._depth -= 1
+            if not self._depth:
+                self._owner = None
+        self._lock.release()
+
+    def _refuse_a_cycle(self, me: int) -> None:
+        with _waits_guard:
+            owner, seen = self._owner, set()
+            while owner is not None and owner not in seen:
+                if owner == me:
+                    function = self._function()
+                    name = function._name if function is not None else "?"
+                    raise UnimplementedError(
+                        f"function '{name}' is being traced in another thread that waits, "
+                        f"directly or through other functions, for a trace this thread is "
+                        f"making: functions that call each other while traced cannot be traced"
+                    )
+                seen.add(owner)
+                waited = _waiting_for.get(owner)
+                owner = waited._owner if waited is not None else None
 
 
 def _python_key(leaves: list) -> tuple:

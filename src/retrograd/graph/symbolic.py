@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from retrograd.autodiff.backprop import backward
+from retrograd.autodiff.explain_graph import explained_symbolic
 from retrograd.autodiff.tape import UnconnectedGradients, _policy
 from retrograd.core import nest
 from retrograd.core.execute import context
@@ -42,11 +43,14 @@ def gradients(
     aggregation_method: Any = None,
     stop_gradients: Any = None,
     unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+    explain: bool = False,
 ) -> list[Any]:
     """Symbolic d(sum of ys)/d(x) for each x in ``xs`` (a list, None where unconnected).
 
     ``grad_ys`` weights the ys; ``stop_gradients`` are treated as constants. Only valid
-    while building a graph; eagerly, use GradientTape.
+    while building a graph; eagerly, use GradientTape. ``explain=True`` (or the debugging
+    switch ``explain_none_gradients``) warns why each None gradient is None
+    (:mod:`retrograd.autodiff.explain_graph`).
     """
     policy = _policy(unconnected_gradients)
     ys, xs = nest.flatten(ys), nest.flatten(xs)
@@ -64,7 +68,17 @@ def gradients(
     stops = {id(t) for t in nest.flatten(stop_gradients)} if stop_gradients is not None else set()
     with graph.as_default(), graph.name_scope(name):
         seeds = _seeds(ys, grad_ys)
-        grads = backward(_producers(ys, stops), ys, seeds, xs, graph_map=True, sparse=True)
+        tracked = _producers(ys, stops)
+        if explain or context.explain_none:
+            grads = explained_symbolic(
+                dict(tracked),
+                ys,
+                xs,
+                stops,
+                lambda: backward(tracked, ys, seeds, xs, graph_map=True, sparse=True),
+            )
+        else:
+            grads = backward(tracked, ys, seeds, xs, graph_map=True, sparse=True)
         if policy is UnconnectedGradients.ZERO:
             grads = [array_ops.zeros_like(x) if g is None else g for g, x in zip(grads, xs)]
     return grads

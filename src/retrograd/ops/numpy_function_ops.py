@@ -83,6 +83,9 @@ def numpy_function(
     """Calls ``func`` on the NumPy values of ``inp``; returns its results as tensors of the
     types ``Tout`` (one dtype: one tensor; a list: a list). Its gradient is None.
 
+    As TensorFlow's: a one-element ``Tout`` list gives a tensor eagerly, but a one-element
+    list under ``function`` and in a graph (a Session fetches it as a list of one array).
+
     ``stateful=False`` tells graphs that the function depends only on its inputs.
 
     >>> import numpy as np, retrograd as rg
@@ -99,7 +102,9 @@ def numpy_function(
     inputs = [convert_to_tensor(x) for x in inp]
     attrs = {"func": func, "Tout": dtypes, "in_gradient": context.rule_depth > 0}
     outputs = execute(_PyFunc if stateful else _PyFuncStateless, inputs, attrs, name)
-    return outputs[0] if single else list(outputs)
+    if single or (len(outputs) == 1 and context.graph is None):
+        return outputs[0]  # (TensorFlow eagerly unwraps a one-element Tout list too)
+    return list(outputs)
 
 
 def _numpy_function_grad(op: Any, *grads: Any) -> list:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import inspect
+import numbers
 import operator
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
@@ -68,6 +69,37 @@ def _sparse_arrays(name: str, i: int, grad: IndexedSlices, variable: Variable) -
     return dense, squared
 
 
+def _check_learning_rate(learning_rate: Any) -> None:
+    """Keras' rule: a Python float (not an int, a NumPy float32 or a tensor), a schedule or a
+    callable."""
+    if isinstance(learning_rate, float) or callable(learning_rate):
+        return
+    raise ValueError(
+        "Argument `learning_rate` should be float, or an instance of LearningRateSchedule, or "
+        "a callable (that takes in the current iteration value and returns the corresponding "
+        f"learning rate value). Received instead: learning_rate={learning_rate!r}"
+    )
+
+
+def _check_hyperparameters(owner: str, **values: Any) -> None:
+    """Each value is a real number (a Python or NumPy int/float/bool, or a 0-d float tensor).
+
+    Keras takes any value here and fails (ValueError for None or a string) at the first
+    update; retrograd fails at construction with the argument named, before any step.
+    """
+    for name, value in values.items():
+        if isinstance(value, numbers.Real) and not isinstance(value, (str, bytes)):
+            continue
+        shape = getattr(value, "shape", None)
+        dtype = getattr(value, "dtype", None)
+        if shape is not None and tuple(shape) == () and getattr(dtype, "is_floating", False):
+            continue
+        raise ValueError(
+            f"{owner}: argument `{name}` must be a number (a float), received "
+            f"{name}={value!r} ({type(value).__name__})"
+        )
+
+
 def _takes_step(learning_rate: Callable) -> bool:
     """Whether a callable learning rate is a schedule of the step (one argument)."""
     try:
@@ -87,6 +119,7 @@ class Optimizer(abc.ABC):
     _slot_names: tuple[str, ...] = ()
 
     def __init__(self, learning_rate: float | Callable[[], float], name: str) -> None:
+        _check_learning_rate(learning_rate)
         self.learning_rate = learning_rate
         self.name = name
         self.iterations = Variable(0, trainable=False, dtype=dtypes.int64, name="iteration")
@@ -310,8 +343,10 @@ class SGD(Optimizer):
         name: str = "SGD",
     ) -> None:
         super().__init__(learning_rate, name)
-        if not 0 <= momentum <= 1:
-            raise ValueError(f"SGD: momentum must be in [0, 1], got {momentum}")
+        if not isinstance(momentum, float) or momentum < 0 or momentum > 1:  # (Keras' test)
+            raise ValueError(
+                f"`momentum` must be a float between [0, 1]. Received: momentum={momentum!r}"
+            )
         self.momentum, self.nesterov = momentum, nesterov
         self._slot_names = ("momentum",) if momentum else ()
 
@@ -337,6 +372,7 @@ class Adam(Optimizer):
         name: str = "adam",
     ) -> None:
         super().__init__(learning_rate, name)
+        _check_hyperparameters(name, beta_1=beta_1, beta_2=beta_2, epsilon=epsilon)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
         self._slot_names = ("m", "v", "v_hat") if amsgrad else ("m", "v")
 
@@ -366,6 +402,7 @@ class RMSprop(Optimizer):
         name: str = "rmsprop",
     ) -> None:
         super().__init__(learning_rate, name)
+        _check_hyperparameters(name, rho=rho, momentum=momentum, epsilon=epsilon)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
         self._slot_names = (
             ("velocity",)
@@ -400,6 +437,9 @@ class Adagrad(Optimizer):
         name: str = "adagrad",
     ) -> None:
         super().__init__(learning_rate, name)
+        _check_hyperparameters(
+            name, initial_accumulator_value=initial_accumulator_value, epsilon=epsilon
+        )
         self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
         self._slot_names = ("accumulator",)
 

@@ -22,6 +22,7 @@ ops). Eagerly, ``minimize`` takes a callable loss and steps at once.
 from __future__ import annotations
 
 import contextlib
+import numbers
 from typing import Any
 
 from retrograd.autodiff.tape import GradientTape
@@ -77,6 +78,14 @@ def _group(ops: list, name: str) -> Any:
     with graph.control_dependencies([op for op in ops if op is not None]):
         execute(_NoOp, (), None, name)
         return graph._operations[-1]
+
+
+def _check_not_none(owner: str, **values: Any) -> None:
+    """TensorFlow 1 fails on a None hyperparameter ("None values not supported.") when the
+    update is built; this fails at construction, with the argument named."""
+    for name, value in values.items():
+        if value is None:
+            raise ValueError(f"{owner}: None values not supported (argument `{name}` is None).")
 
 
 def _base_name(var: Any) -> str:
@@ -242,6 +251,7 @@ class GradientDescentOptimizer(Optimizer):
 
     def __init__(self, learning_rate: Any, use_locking: bool = False, name="GradientDescent"):
         super().__init__(use_locking, name)
+        _check_not_none(name, learning_rate=learning_rate)
         self._learning_rate = learning_rate
 
     def _apply_dense(self, grad: Any, var: Any) -> Any:
@@ -261,6 +271,7 @@ class MomentumOptimizer(Optimizer):
         use_nesterov: bool = False,
     ) -> None:
         super().__init__(use_locking, name)
+        _check_not_none(name, learning_rate=learning_rate, momentum=momentum)
         self._learning_rate, self._momentum, self._nesterov = learning_rate, momentum, use_nesterov
 
     def _create_slots(self, variables: list) -> None:
@@ -299,6 +310,9 @@ class AdamOptimizer(Optimizer):
         name: str = "Adam",
     ) -> None:
         super().__init__(use_locking, name)
+        _check_not_none(
+            name, learning_rate=learning_rate, beta1=beta1, beta2=beta2, epsilon=epsilon
+        )
         self._lr, self._beta1, self._beta2, self._epsilon = learning_rate, beta1, beta2, epsilon
 
     def _create_slots(self, variables: list) -> None:
@@ -351,6 +365,9 @@ class RMSPropOptimizer(Optimizer):
         name: str = "RMSProp",
     ) -> None:
         super().__init__(use_locking, name)
+        _check_not_none(
+            name, learning_rate=learning_rate, decay=decay, momentum=momentum, epsilon=epsilon
+        )
         self._lr, self._decay, self._momentum = learning_rate, decay, momentum
         self._epsilon, self._centered = epsilon, centered
 
@@ -403,6 +420,12 @@ class AdagradOptimizer(Optimizer):
         name: str = "Adagrad",
     ) -> None:
         super().__init__(use_locking, name)
+        _check_not_none(name, learning_rate=learning_rate)
+        if not isinstance(initial_accumulator_value, numbers.Real):  # (TensorFlow: TypeError)
+            raise TypeError(
+                f"{name}: initial_accumulator_value must be a number, got "
+                f"{initial_accumulator_value!r}"
+            )
         if initial_accumulator_value <= 0.0:
             raise ValueError(
                 f"initial_accumulator_value must be positive: {initial_accumulator_value}"

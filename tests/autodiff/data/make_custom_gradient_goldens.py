@@ -467,7 +467,12 @@ def n6():
         return x
 
     f(tf.constant(1.0))
-    return [eager, found[0]]
+    g = tf.Graph()
+    with g.as_default():
+        r = tf.numpy_function(lambda a: a, [tf.constant(1.0)], [tf.float32])
+        with tf.compat.v1.Session() as s:
+            fetched = s.run(r)
+    return [eager, found[0], type(r).__name__, type(fetched).__name__, len(fetched)]
 
 
 rec("numpy_function_one_element_list", n6)
