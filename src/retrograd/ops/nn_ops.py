@@ -36,7 +36,12 @@ relu = unary_op(
     "Relu",
     lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
     REAL,
-    "max(x, 0).",
+    """max(x, 0).
+
+    >>> import retrograd as rg
+    >>> rg.nn.relu([-1.0, 0.0, 2.0]).numpy().tolist()
+    [0.0, 0.0, 2.0]
+    """,
     inplace=lambda x, out: np.maximum(x, 0, out=out),
 )
 softplus = unary_op(
@@ -44,7 +49,12 @@ softplus = unary_op(
     "Softplus",
     lambda x: np.logaddexp(0, x).astype(x.dtype, copy=False),
     FLOAT,
-    "log(1 + exp(x)), stably.",
+    """log(1 + exp(x)), stably.
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.nn.softplus([-100.0, 0.0, 100.0]).numpy().tolist()]
+    [0.0, 0.6931, 100.0]
+    """,
 )
 _Softmax = define_op("Softmax", _softmax_kernel)
 _LogSoftmax = define_op("LogSoftmax", _log_softmax_kernel)

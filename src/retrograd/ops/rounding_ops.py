@@ -17,8 +17,30 @@ from retrograd.core.registry import no_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops.define import FLOAT, REAL, tensor_arg, unary_op
 
-floor = unary_op("floor", "Floor", np.floor, FLOAT, "The largest integer <= x, elementwise.")
-ceil = unary_op("ceil", "Ceil", np.ceil, FLOAT, "The smallest integer >= x, elementwise.")
+floor = unary_op(
+    "floor",
+    "Floor",
+    np.floor,
+    FLOAT,
+    """The largest integer <= x, elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.floor([1.5, -1.5]).numpy().tolist()
+    [1.0, -2.0]
+    """,
+)
+ceil = unary_op(
+    "ceil",
+    "Ceil",
+    np.ceil,
+    FLOAT,
+    """The smallest integer >= x, elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.math.ceil([1.5, -1.5]).numpy().tolist()
+    [2.0, -1.0]
+    """,
+)
 _round = unary_op("round", "Round", np.round, FLOAT, "x rounded to the nearest integer.")
 
 
