@@ -14,8 +14,6 @@ import inspect
 import pkgutil
 from functools import cache
 
-import pytest
-
 import retrograd
 
 # Public namespaces whose every function and class must show an example.
