@@ -216,5 +216,10 @@ for _op_type in (
 
 
 def logical_xor(x, y, name=None):
-    """x XOR y, built as (x OR y) AND NOT (x AND y), as TensorFlow does."""
+    """x XOR y, built as (x OR y) AND NOT (x AND y), as TensorFlow does.
+
+    >>> import retrograd as rg
+    >>> rg.math.logical_xor([True, True, False], [True, False, False]).numpy().tolist()
+    [False, True, False]
+    """
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)

@@ -46,7 +46,12 @@ _round = unary_op("round", "Round", np.round, FLOAT, "x rounded to the nearest i
 
 def round(x: Any, name: str | None = None) -> Tensor:  # noqa: A001
     """``x`` rounded to the nearest integer, halves to the even one (banker's rounding);
-    integer tensors are returned as they are."""
+    integer tensors are returned as they are.
+
+    >>> import retrograd as rg
+    >>> rg.round([0.5, 1.5, 2.5, -0.4]).numpy().tolist()
+    [0.0, 2.0, 2.0, -0.0]
+    """
     t = tensor_arg("Round", x, REAL)
     return t if t._value.dtype.kind in "iu" else _round(t, name=name)
 

@@ -120,7 +120,12 @@ _Atan2 = define_op("Atan2", np.arctan2)
 
 
 def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
-    """The angle of the point (x, y) in (-pi, pi], elementwise with broadcasting (floats)."""
+    """The angle of the point (x, y) in (-pi, pi], elementwise with broadcasting (floats).
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.atan2([1.0, 1.0], [1.0, -1.0]).numpy().tolist()]
+    [0.7854, 2.3562]
+    """
     y, x = tensor_pair("Atan2", y, x, FLOAT)
     broadcast_dims([y._value.shape, x._value.shape], "Atan2")
     return execute(_Atan2, (y, x), None, name)
