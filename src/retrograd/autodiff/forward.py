@@ -48,6 +48,14 @@ class ForwardAccumulator:
     per primal, of the same shape and dtype (Python numbers, lists and arrays are converted to
     the primal's dtype). Values not watched have zero tangents. Tangents are held only as long
     as the values they belong to are alive.
+
+    >>> import retrograd as rg
+    >>> x = rg.constant([1.0, 2.0])
+    >>> with rg.autodiff.ForwardAccumulator(x, rg.constant([1.0, 0.0])) as acc:
+    ...     y = x * x
+    ...
+    >>> acc.jvp(y).numpy().tolist()
+    [2.0, 0.0]
     """
 
     def __init__(self, primals: Any, tangents: Any) -> None:

@@ -47,7 +47,17 @@ __all__ = ["GradientTape", "UnconnectedGradients"]
 
 
 class UnconnectedGradients(enum.Enum):
-    """What ``gradient`` returns for a source the target does not depend on."""
+    """What ``gradient`` returns for a source the target does not depend on.
+
+    >>> import retrograd as rg
+    >>> x, y = rg.constant(1.0), rg.constant(2.0)
+    >>> with rg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     z = y * 2.0
+    ...
+    >>> tape.gradient(z, x, unconnected_gradients=rg.UnconnectedGradients.ZERO).numpy().tolist()
+    0.0
+    """
 
     NONE = "none"
     ZERO = "zero"
@@ -59,6 +69,14 @@ class GradientTape:
     Trainable variables read inside the tape are watched automatically (unless
     ``watch_accessed_variables=False``). A non-persistent tape computes one set of gradients
     and then frees what it recorded; ``persistent=True`` allows several.
+
+    >>> import retrograd as rg
+    >>> x = rg.Variable(3.0)
+    >>> with rg.GradientTape() as tape:
+    ...     y = x * x
+    ...
+    >>> tape.gradient(y, x).numpy().tolist()
+    6.0
     """
 
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:

@@ -69,7 +69,16 @@ _creation_counter = itertools.count()
 
 class Graph(GraphState):
     """A dataflow graph of operations (TensorFlow's ``tf.Graph``); its TF1 state
-    (control dependencies, collections) is in :class:`GraphState`."""
+    (control dependencies, collections) is in :class:`GraphState`.
+
+    >>> import retrograd as rg
+    >>> g = rg.Graph()
+    >>> with g.as_default():
+    ...     c = rg.constant(1.0)
+    ...
+    >>> c.graph is g, rg.executing_eagerly()
+    (True, True)
+    """
 
     def __init__(self, outer: Graph | None = None) -> None:
         # A function, branch or loop body traced inside another graph uses that graph's
@@ -322,7 +331,15 @@ def _thread_default_graph() -> Graph:
 
 
 def get_default_graph() -> Graph:
-    """The graph ops are added to: the current one, else this thread's global default graph."""
+    """The graph ops are added to: the current one, else this thread's global default graph.
+
+    >>> import retrograd as rg
+    >>> g = rg.Graph()
+    >>> with g.as_default():
+    ...     print(rg.get_default_graph() is g)
+    ...
+    True
+    """
     return context.graph if context.graph is not None else _thread_default_graph()
 
 
@@ -335,7 +352,16 @@ def reset_default_graph() -> None:
 
 
 def executing_eagerly() -> bool:
-    """True unless a graph is being built."""
+    """True unless a graph is being built.
+
+    >>> import retrograd as rg
+    >>> rg.executing_eagerly()
+    True
+    >>> with rg.Graph().as_default():
+    ...     print(rg.executing_eagerly())
+    ...
+    False
+    """
     return context.graph is None
 
 

@@ -47,6 +47,16 @@ def gradients(
 
     ``grad_ys`` weights the ys; ``stop_gradients`` are treated as constants. Only valid
     while building a graph; eagerly, use GradientTape.
+
+    >>> import retrograd as rg
+    >>> g = rg.Graph()
+    >>> with g.as_default():
+    ...     x = rg.constant(3.0)
+    ...     y = x * x
+    ...     dx, = rg.gradients(y, [x])
+    ...
+    >>> dx.graph is g
+    True
     """
     policy = _policy(unconnected_gradients)
     ys, xs = nest.flatten(ys), nest.flatten(xs)
