@@ -131,11 +131,9 @@ def enable_explain_none_gradients() -> None:
     >>> with rg.GradientTape() as tape:
     ...     tape.watch([x, unused])
     ...     y = x * 3.0
-    ...
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter('always')
     ...     print(tape.gradient(y, unused))
-    ...
     None
     >>> caught[0].category.__name__
     'NoneGradientWarning'

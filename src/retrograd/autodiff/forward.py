@@ -53,7 +53,6 @@ class ForwardAccumulator:
     >>> x = rg.constant([1.0, 2.0])
     >>> with rg.autodiff.ForwardAccumulator(x, rg.constant([1.0, 0.0])) as acc:
     ...     y = x * x
-    ...
     >>> acc.jvp(y).numpy().tolist()
     [2.0, 0.0]
     """

@@ -128,7 +128,6 @@ def gradient_override(overrides: Mapping[str, Any]) -> Iterator[None]:
     ...         tape.watch(x)
     ...         y = rg.square(x)
     ...     print(tape.gradient(y, x).numpy().tolist())
-    ...
     1.0
     """
     if not isinstance(overrides, Mapping):

@@ -54,7 +54,6 @@ class UnconnectedGradients(enum.Enum):
     >>> with rg.GradientTape() as tape:
     ...     tape.watch(x)
     ...     z = y * 2.0
-    ...
     >>> tape.gradient(z, x, unconnected_gradients=rg.UnconnectedGradients.ZERO).numpy().tolist()
     0.0
     """
@@ -74,7 +73,6 @@ class GradientTape:
     >>> x = rg.Variable(3.0)
     >>> with rg.GradientTape() as tape:
     ...     y = x * x
-    ...
     >>> tape.gradient(y, x).numpy().tolist()
     6.0
     """

@@ -66,7 +66,6 @@ class GradientCheckError(AssertionError):
     ...     rg.check_gradients(wrong, rg.constant(1.5, rg.float64), order=1)
     ... except rg.GradientCheckError as error:
     ...     caught = error
-    ...
     >>> type(caught).__name__, isinstance(caught, AssertionError)
     ('GradientCheckError', True)
     """
@@ -274,7 +273,6 @@ def check_gradients(
     >>> @rg.custom_gradient
     ... def cube(x):
     ...     return x ** 3, lambda dy: dy * 3 * x ** 2
-    ...
     >>> rg.check_gradients(cube, rg.constant([0.5, -1.0], rg.float64))  # passes: returns None
     """
     order, directions = _check_arguments(order, atol, rtol, delta, directions, seed)

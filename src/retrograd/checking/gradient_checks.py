@@ -95,12 +95,10 @@ def enable_gradient_checks(
     >>> @rg.custom_gradient
     ... def double(x):
     ...     return 2 * x, lambda dy: 2 * dy
-    ...
     >>> x = rg.constant(1.0, rg.float64)
     >>> with rg.GradientTape() as tape:
     ...     tape.watch(x)
     ...     y = double(x)
-    ...
     >>> tape.gradient(y, x).numpy().tolist()  # checked against finite differences
     2.0
     >>> rg.debugging.disable_gradient_checks()
@@ -135,7 +133,6 @@ def gradient_checks(
     >>> @rg.custom_gradient
     ... def double(x):
     ...     return 2 * x, lambda dy: dy  # wrong: should be 2 * dy
-    ...
     >>> x = rg.constant(1.0, rg.float64)
     >>> with rg.debugging.gradient_checks():
     ...     with rg.GradientTape() as tape:
@@ -145,7 +142,6 @@ def gradient_checks(
     ...         tape.gradient(y, x)
     ...     except rg.GradientCheckError:
     ...         print('caught the wrong gradient')
-    ...
     caught the wrong gradient
     """
     checker = GradientChecker(registered, skip, seed)

@@ -191,7 +191,6 @@ def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int =
     ...     rg.math.log(rg.constant(-1.0))
     ... except rg.errors.InvalidArgumentError:
     ...     print('NaN caught')
-    ...
     NaN caught
     >>> rg.debugging.disable_check_numerics()
     """
@@ -228,7 +227,6 @@ def numeric_checks(stack_height_limit: int = 30) -> Iterator[NumericsChecker]:
     ...         rg.sqrt(-1.0)
     ...     except rg.errors.InvalidArgumentError:
     ...         print('NaN caught')
-    ...
     NaN caught
     """
     checker = NumericsChecker(stack_height_limit)

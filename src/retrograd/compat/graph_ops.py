@@ -75,14 +75,12 @@ def gradients(
 ) -> list[Any]:
     """TF1's ``tf.gradients`` (``colocate_gradients_with_ops`` is accepted: one device).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> with rg.Graph().as_default():
     ...     x = tf1.placeholder(rg.float32, [])
     ...     dx, = tf1.gradients(x * x, [x])
     ...     with tf1.Session() as sess:
     ...         print(sess.run(dx, {x: 3.0}))
-    ...
     6.0
     """
     return symbolic.gradients(
@@ -102,14 +100,12 @@ def hessians(
     """The Hessian of ``sum(ys)`` with respect to each x in ``xs`` (shape ``x.shape +
     x.shape``), row by row with nested ``gradients``; each x needs a static shape.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> with rg.Graph().as_default():
     ...     x = tf1.placeholder(rg.float32, [2])
     ...     h, = tf1.hessians(rg.reduce_sum(x ** 3), [x])
     ...     with tf1.Session() as sess:
     ...         print(sess.run(h, {x: [1.0, 2.0]}).tolist())
-    ...
     [[6.0, 0.0], [0.0, 12.0]]
     """
     xs = list(xs) if isinstance(xs, (list, tuple)) else [xs]
@@ -143,8 +139,7 @@ def cond(
 ) -> Any:
     """TF1's ``tf.cond`` (``fn1``/``fn2`` are the old names of the branches).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.cond(rg.constant(False), fn1=lambda: 1, fn2=lambda: 2)
     2
     """
@@ -165,8 +160,7 @@ def while_loop(
 ) -> Any:
     """TF1's ``tf.while_loop`` (argument order of TensorFlow 1).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> i, = tf1.while_loop(lambda i: i < 10, lambda i: (i * 2,), [rg.constant(1)])
     >>> i.numpy().tolist()
     16
@@ -180,8 +174,7 @@ def while_loop(
 def assign(ref: Any, value: Any, validate_shape: Any = None, use_locking: Any = None, name=None):
     """``ref.assign(value)``: in a graph, the new value as a tensor (running it assigns).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> v = rg.Variable(1.0)
     >>> tf1.assign(v, 5.0).numpy().tolist(), v.numpy().tolist()
     (5.0, 5.0)
@@ -196,8 +189,7 @@ def assign(ref: Any, value: Any, validate_shape: Any = None, use_locking: Any = 
 def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
     """``ref += value``: in a graph, the new value as a tensor (running it adds).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> v = rg.Variable(1.0)
     >>> tf1.assign_add(v, 5.0).numpy().tolist()
     6.0
@@ -211,8 +203,7 @@ def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None =
 def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
     """``ref -= value``: in a graph, the new value as a tensor (running it subtracts).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> v = rg.Variable(1.0)
     >>> tf1.assign_sub(v, 5.0).numpy().tolist()
     -4.0
@@ -233,8 +224,7 @@ def control_dependencies(control_inputs: Any) -> Any:
     """Ops created inside run after ``control_inputs``; eagerly, a block that does nothing
     (ops already ran in order).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> with rg.Graph().as_default():
     ...     v = tf1.Variable(1.0)
     ...     with tf1.control_dependencies([tf1.assign(v, 2.0)]):
@@ -242,7 +232,6 @@ def control_dependencies(control_inputs: Any) -> Any:
     ...     with tf1.Session() as sess:
     ...         sess.run(tf1.global_variables_initializer())
     ...         print(sess.run(y))
-    ...
     20.0
     """
     if context.graph is None:
@@ -253,8 +242,7 @@ def control_dependencies(control_inputs: Any) -> Any:
 def disable_v2_behavior() -> None:
     """Switches to TensorFlow 1 behaviour: graph mode.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.disable_v2_behavior()
     >>> rg.executing_eagerly()
     False
@@ -268,8 +256,7 @@ def disable_v2_behavior() -> None:
 def enable_v2_behavior() -> None:
     """Switches back to eager execution.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.disable_v2_behavior()
     >>> tf1.enable_v2_behavior()  # eager execution again
     >>> rg.executing_eagerly()
@@ -292,14 +279,12 @@ def placeholder_with_default(input: Any, shape: Any, name: str | None = None) ->
     """A graph input that takes ``input`` unless fed; ``shape`` (None dims allowed) must
     be compatible with ``input``'s shape.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> with rg.Graph().as_default():
     ...     x = tf1.placeholder_with_default(rg.constant([1.0, 2.0]), [None])
     ...     y = x * 2.0
     ...     with tf1.Session() as sess:
     ...         print(sess.run(y).tolist(), sess.run(y, {x: [5.0]}).tolist())
-    ...
     [2.0, 4.0] [10.0]
     """
     value = convert_to_tensor(input)
@@ -323,8 +308,7 @@ def print_op(*inputs: Any, **kwargs: Any) -> Any:
     """``tf.print`` of TF1 code: in a graph, returns the print op (for control
     dependencies); eagerly, prints now.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> import sys
     >>> tf1.print('x =', rg.constant([1, 2]), output_stream=sys.stdout)
     x = [1 2]
@@ -348,8 +332,7 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None): 
     """``input_`` unchanged, printing ``message`` and ``data`` to stderr each time it is
     computed (TF1's deprecated ``tf.Print``).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.Print(rg.constant([1, 2]), [], message='never printed: no data').numpy().tolist()
     [1, 2]
     """
@@ -372,8 +355,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802
     """Raises InvalidArgumentError showing ``data`` when ``condition`` is false: now
     (eagerly), or when the returned op runs (in a graph), with TF1's message.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.Assert(rg.constant(True), [rg.constant(3)])
     >>> tf1.Assert(rg.constant(False), [rg.constant(3)])
     Traceback (most recent call last):
@@ -398,8 +380,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802
 def random_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None, name=None) -> Tensor:
     """TF1's ``tf.random_normal`` (``shape`` may be a tensor, e.g. ``tf.shape(x)``).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.random_normal([2, 3], seed=1).shape.as_list()
     [2, 3]
     """
@@ -409,8 +390,7 @@ def random_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None, name=
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None, name=None):
     """TF1's ``tf.truncated_normal``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> x = tf1.truncated_normal([100], stddev=1.0, seed=1)
     >>> bool(rg.reduce_max(rg.abs(x)) <= 2.0)
     True
@@ -421,8 +401,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None, na
 def random_uniform(shape, minval=0, maxval=None, dtype="float32", seed=None, name=None):
     """TF1's ``tf.random_uniform``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> x = tf1.random_uniform([100], minval=2.0, maxval=3.0, seed=1)
     >>> bool(rg.reduce_all((x >= 2.0) & (x < 3.0)))
     True
@@ -433,8 +412,7 @@ def random_uniform(shape, minval=0, maxval=None, dtype="float32", seed=None, nam
 def set_random_seed(seed: int | None) -> None:
     """TF1's ``tf.set_random_seed``: the graph-level seed.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> def draw():
     ...     with rg.Graph().as_default():
     ...         tf1.set_random_seed(7)

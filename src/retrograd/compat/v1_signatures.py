@@ -112,8 +112,7 @@ reduce_logsumexp = _v1_reduction(statistics_ops.reduce_logsumexp, "reduce_logsum
 def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):
     """TF1's ``argmax`` (``dimension`` is the old name of ``axis``).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.argmax([[1, 9, 3]], axis=1).numpy().tolist()
     [1]
     """
@@ -124,8 +123,7 @@ def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64
 def argmin(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):
     """TF1's ``argmin``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.argmin([[1, 9, 3]], axis=1).numpy().tolist()
     [0]
     """
@@ -136,8 +134,7 @@ def argmin(input, axis=None, name=None, dimension=None, output_type=dtypes.int64
 def arg_max(input, dimension, output_type=dtypes.int64, name=None):
     """TF1's ``arg_max``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.arg_max([[1, 9, 3]], 1).numpy().tolist()
     [1]
     """
@@ -147,8 +144,7 @@ def arg_max(input, dimension, output_type=dtypes.int64, name=None):
 def arg_min(input, dimension, output_type=dtypes.int64, name=None):
     """TF1's ``arg_min``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.arg_min([[1, 9, 3]], 1).numpy().tolist()
     [0]
     """
@@ -158,8 +154,7 @@ def arg_min(input, dimension, output_type=dtypes.int64, name=None):
 def expand_dims(input, axis=None, name=None, dim=None):
     """TF1's ``expand_dims`` (``dim`` is the old name of ``axis``).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.expand_dims([1, 2], dim=1).shape.as_list()
     [2, 1]
     """
@@ -172,8 +167,7 @@ def expand_dims(input, axis=None, name=None, dim=None):
 def squeeze(input, axis=None, name=None, squeeze_dims=None):
     """TF1's ``squeeze`` (``squeeze_dims`` is the old name of ``axis``).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.squeeze(rg.zeros([1, 2, 1]), squeeze_dims=[2]).shape.as_list()
     [1, 2]
     """
@@ -184,8 +178,7 @@ def squeeze(input, axis=None, name=None, squeeze_dims=None):
 def to_float(x, name="ToFloat"):
     """``cast(x, float32)``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.to_float([1, 2]).dtype.name
     'float32'
     """
@@ -195,8 +188,7 @@ def to_float(x, name="ToFloat"):
 def to_double(x, name="ToDouble"):
     """``cast(x, float64)``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.to_double([1, 2]).dtype.name
     'float64'
     """
@@ -206,8 +198,7 @@ def to_double(x, name="ToDouble"):
 def to_int32(x, name="ToInt32"):
     """``cast(x, int32)``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.to_int32([1.7, -1.7]).numpy().tolist()
     [1, -1]
     """
@@ -217,8 +208,7 @@ def to_int32(x, name="ToInt32"):
 def to_int64(x, name="ToInt64"):
     """``cast(x, int64)``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.to_int64([1.7]).dtype.name
     'int64'
     """
@@ -229,8 +219,7 @@ def div(x, y, name=None):
     """TF1's ``div``: floor division for integers, true division for floats (Python 2's
     ``/``).
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.div(7, 2).numpy().tolist(), tf1.div(7.0, 2.0).numpy().tolist()
     (3, 3.5)
     """
@@ -243,8 +232,7 @@ def div(x, y, name=None):
 def mod(x, y, name=None):
     """``floormod``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> tf1.mod([7, -7], 3).numpy().tolist()
     [1, 2]
     """
@@ -254,8 +242,7 @@ def mod(x, y, name=None):
 def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
     """TF1's ``multinomial``: ``random.categorical``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.multinomial(rg.math.log([[0.0, 1.0]]), 3, seed=1).numpy().tolist()
     [[1, 1, 1]]
     """
@@ -265,8 +252,7 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
 def random_shuffle(value, seed=None, name=None):
     """TF1's ``random_shuffle``: ``random.shuffle``.
 
-    >>> import retrograd as rg
-    >>> tf1 = rg.compat.v1
+    >>> import retrograd.compat.v1 as tf1
     >>> sorted(tf1.random_shuffle([1, 2, 3], seed=1).numpy().tolist())
     [1, 2, 3]
     """

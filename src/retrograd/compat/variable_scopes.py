@@ -57,7 +57,12 @@ __all__ = [
 
 
 class GraphKeys:
-    """Names of the standard collections."""
+    """Names of the standard collections.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.GraphKeys.GLOBAL_VARIABLES, tf1.GraphKeys.TRAINABLE_VARIABLES
+    ('variables', 'trainable_variables')
+    """
 
     GLOBAL_VARIABLES = GLOBAL_VARIABLES
     TRAINABLE_VARIABLES = TRAINABLE_VARIABLES
@@ -96,12 +101,29 @@ class _VariableType(type):
 class Variable(metaclass=_VariableType):
     """TF1's ``Variable(initial_value, trainable=True, name=None, dtype=None, ...)``: in a
     graph, a :class:`GraphVariable` (uninitialised until its initializer runs); eagerly, an
-    ordinary variable. Every variable is an instance."""
+    ordinary variable. Every variable is an instance.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> v = tf1.Variable(1.0)  # eagerly: a retrograd.Variable
+    >>> isinstance(v, rg.Variable)
+    True
+    >>> with rg.Graph().as_default():
+    ...     w = tf1.Variable([1.0, 2.0], name='w')
+    ...     print(w.name, isinstance(w, tf1.Variable))
+    w:0 True
+    """
 
 
 class VariableScope:
     """A variable scope: its name (prefix of the variables made inside), ``reuse`` and the
-    default ``initializer`` and ``dtype`` of ``get_variable``."""
+    default ``initializer`` and ``dtype`` of ``get_variable``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     with tf1.variable_scope('layer') as scope:
+    ...         print(type(scope).__name__, scope.name)
+    VariableScope layer
+    """
 
     def __init__(
         self, name: str, reuse: Any = None, initializer: Any = None, dtype: Any = None
@@ -121,7 +143,14 @@ class VariableScope:
 
 
 def get_variable_scope() -> VariableScope:
-    """The current variable scope of the default graph."""
+    """The current variable scope of the default graph.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     with tf1.variable_scope('outer'):
+    ...         print(tf1.get_variable_scope().name)
+    outer
+    """
     graph = get_default_graph()
     if graph._variable_scope is None:
         graph._variable_scope = VariableScope("")
@@ -145,7 +174,16 @@ def variable_scope(
     auxiliary_name_scope: bool = True,
 ) -> Iterator[VariableScope]:
     """Prefixes variables (and op names) with the scope's name; ``reuse=True`` makes
-    ``get_variable`` return existing variables, ``AUTO_REUSE`` creates or returns."""
+    ``get_variable`` return existing variables, ``AUTO_REUSE`` creates or returns.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     with tf1.variable_scope('layer'):
+    ...         w = tf1.get_variable('w', [2], initializer=tf1.zeros_initializer())
+    ...     with tf1.variable_scope('layer', reuse=True):
+    ...         print(tf1.get_variable('w') is w, w.name)
+    True layer/w:0
+    """
     graph = get_default_graph()
     parent = get_variable_scope()
     if isinstance(name_or_scope, VariableScope):
@@ -205,7 +243,16 @@ def get_variable(
     **kwargs: Any,
 ) -> GraphVariable:
     """The variable ``scope/name``: an existing one when the scope reuses, else a new one
-    made with ``initializer`` (the scope's, else Glorot uniform for floats, zeros else)."""
+    made with ``initializer`` (the scope's, else Glorot uniform for floats, zeros else).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     w = tf1.get_variable('w', [2, 3], initializer=tf1.ones_initializer())
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.global_variables_initializer())
+    ...         print(w.name, sess.run(w).sum())
+    w:0 6.0
+    """
     graph = get_default_graph()
     if context.graph is None:
         raise RuntimeError(
@@ -270,7 +317,15 @@ def get_variable(
 
 @contextlib.contextmanager
 def name_scope(name: str | None, default_name: str | None = None, values: Any = None):
-    """TF1's ``name_scope(name, default_name=None, values=None)``: prefixes op names."""
+    """TF1's ``name_scope(name, default_name=None, values=None)``: prefixes op names.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     with tf1.name_scope('block'):
+    ...         c = rg.constant(1.0, name='c')
+    ...     print(c.op.name)
+    block/c
+    """
     name = name if name is not None else default_name
     if context.graph is None:
         yield name
@@ -283,31 +338,77 @@ def name_scope(name: str | None, default_name: str | None = None, values: Any = 
 
 
 def add_to_collection(name: str, value: Any) -> None:
-    """Adds ``value`` to the collection ``name`` of the default graph."""
+    """Adds ``value`` to the collection ``name`` of the default graph.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     tf1.add_to_collection('losses', rg.constant(1.0))
+    ...     print(len(tf1.get_collection('losses')))
+    1
+    """
     get_default_graph().add_to_collection(name, value)
 
 
 def get_collection(key: str, scope: str | None = None) -> list[Any]:
-    """The collection ``key`` of the default graph (items under ``scope`` with a scope)."""
+    """The collection ``key`` of the default graph (items under ``scope`` with a scope).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     with tf1.variable_scope('a'):
+    ...         v = tf1.get_variable('v', [], initializer=tf1.zeros_initializer())
+    ...     print([x.name for x in tf1.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES, scope='a')])
+    ['a/v:0']
+    """
     return get_default_graph().get_collection(key, scope)
 
 
 def get_collection_ref(key: str) -> list[Any]:
-    """The list holding the collection ``key`` of the default graph."""
+    """The list holding the collection ``key`` of the default graph.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     ref = tf1.get_collection_ref('my_items')
+    ...     ref.append(1)
+    ...     print(tf1.get_collection('my_items'))
+    [1]
+    """
     return get_default_graph().get_collection_ref(key)
 
 
 def global_variables(scope: str | None = None) -> list[GraphVariable]:
-    """The variables of the default graph (``GraphKeys.GLOBAL_VARIABLES``)."""
+    """The variables of the default graph (``GraphKeys.GLOBAL_VARIABLES``).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.Variable(1.0, name='v')
+    ...     print([x.name for x in tf1.global_variables()])
+    ['v:0']
+    """
     return get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
 
 
 def local_variables(scope: str | None = None) -> list[GraphVariable]:
+    """The local variables of the default graph (``GraphKeys.LOCAL_VARIABLES``).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.get_variable('v', [], collections=[tf1.GraphKeys.LOCAL_VARIABLES])
+    ...     print([x.name for x in tf1.local_variables()])
+    ['v:0']
+    """
     return get_collection(GraphKeys.LOCAL_VARIABLES, scope)
 
 
 def trainable_variables(scope: str | None = None) -> list[GraphVariable]:
-    """The variables created with ``trainable=True``."""
+    """The variables created with ``trainable=True``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     a = tf1.Variable(1.0, name='a')
+    ...     b = tf1.Variable(2.0, name='b', trainable=False)
+    ...     print([x.name for x in tf1.trainable_variables()])
+    ['a:0']
+    """
     return get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
 
 
@@ -316,14 +417,32 @@ no_gradient("NoOp")
 
 
 def no_op(name: str | None = None) -> Any:
-    """An op that does nothing (with control dependencies, a point to wait for)."""
+    """An op that does nothing (with control dependencies, a point to wait for).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     op = tf1.no_op(name='wait_here')
+    ...     print(op.name)
+    wait_here
+    """
     graph = get_default_graph()
     execute(_NoOp, (), None, name or "NoOp")
     return graph._operations[-1]
 
 
 def group(*inputs: Any, name: str | None = None) -> Any:
-    """An op that runs all of ``inputs`` (ops or tensors)."""
+    """An op that runs all of ``inputs`` (ops or tensors).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.Variable(1.0)
+    ...     both = tf1.group(tf1.assign_add(v, 1.0), tf1.assign_add(v, 10.0))
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.global_variables_initializer())
+    ...         sess.run(both)
+    ...         print(sess.run(v))
+    12.0
+    """
     flat = []
     for item in inputs:
         flat += list(item) if isinstance(item, (list, tuple)) else [item]
@@ -334,20 +453,57 @@ def group(*inputs: Any, name: str | None = None) -> Any:
 
 def variables_initializer(var_list: list, name: str = "init") -> Any:
     """An op running the initializers of ``var_list`` (variables made with a value, as
-    TensorFlow 2's ``Variable`` in a graph, have none to run)."""
+    TensorFlow 2's ``Variable`` in a graph, have none to run).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     a, b = tf1.Variable(1.0), tf1.Variable(2.0)
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.variables_initializer([a]))
+    ...         print(sess.run(a))
+    1.0
+    """
     return group(*[getattr(v, "initializer", None) for v in var_list], name=name)
 
 
 def global_variables_initializer() -> Any:
-    """An op initialising every global variable of the default graph."""
+    """An op initialising every global variable of the default graph.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.Variable(3.0)
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.global_variables_initializer())
+    ...         print(sess.run(v))
+    3.0
+    """
     return variables_initializer(global_variables())
 
 
 def local_variables_initializer() -> Any:
-    """An op initialising every local variable of the default graph (a no-op if none)."""
+    """An op initialising every local variable of the default graph (a no-op if none).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     local = [tf1.GraphKeys.LOCAL_VARIABLES]
+    ...     v = tf1.get_variable('v', [], initializer=tf1.ones_initializer(), collections=local)
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.local_variables_initializer())
+    ...         print(sess.run(v))
+    1.0
+    """
     return variables_initializer(local_variables(), name="init_1")
 
 
 def initialize_all_variables() -> Any:
-    """Old name of :func:`global_variables_initializer`."""
+    """Old name of :func:`global_variables_initializer`.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.Variable(3.0)
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.initialize_all_variables())
+    ...         print(sess.run(v))
+    3.0
+    """
     return global_variables_initializer()

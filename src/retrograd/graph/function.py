@@ -298,7 +298,6 @@ def function(func: Callable | None = None, input_signature: Any = None, **option
     >>> @rg.function
     ... def f(x):
     ...     return x * x + 1.0
-    ...
     >>> f(rg.constant(3.0)).numpy().tolist()
     10.0
     """

@@ -54,7 +54,6 @@ def gradients(
     ...     x = rg.constant(3.0)
     ...     y = x * x
     ...     dx, = rg.gradients(y, [x])
-    ...
     >>> dx.graph is g
     True
     """

@@ -76,7 +76,6 @@ class Module:
     ...         self.w = rg.Variable(2.0)
     ...     def __call__(self, x):
     ...         return self.w * x
-    ...
     >>> m = Scale()
     >>> m(3.0).numpy().tolist(), [v.numpy().tolist() for v in m.trainable_variables]
     (6.0, [2.0])

@@ -140,7 +140,6 @@ class Trace:
     ...         tape.watch(x)
     ...         y = rg.square(x)
     ...     dx = tape.gradient(y, x)
-    ...
     >>> t
     <retrograd.Trace: 3 ops, 1 gradient records, 1 backward passes>
     >>> [r.op.type for r in t.forward_ops()]
