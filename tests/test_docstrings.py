@@ -30,6 +30,9 @@ NAMESPACES = [
     "retrograd.autodiff",
     "retrograd.bitwise",
     "retrograd.dtypes",
+    "retrograd.data",
+    "retrograd.train",
+    "retrograd.compat.v1",
 ]
 
 # name -> why it has no example. Keep this short: only what truly cannot run one.
