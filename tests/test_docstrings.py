@@ -33,6 +33,8 @@ NAMESPACES = [
     "retrograd.data",
     "retrograd.train",
     "retrograd.compat.v1",
+    "retrograd.keras.activations",
+    "retrograd.keras.losses",
 ]
 
 # name -> why it has no example. Keep this short: only what truly cannot run one.
