@@ -35,6 +35,8 @@ NAMESPACES = [
     "retrograd.compat.v1",
     "retrograd.keras.activations",
     "retrograd.keras.losses",
+    "retrograd.keras.initializers",
+    "retrograd.keras.metrics",
 ]
 
 # name -> why it has no example. Keep this short: only what truly cannot run one.
