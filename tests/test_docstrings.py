@@ -37,6 +37,7 @@ NAMESPACES = [
     "retrograd.keras.losses",
     "retrograd.keras.initializers",
     "retrograd.keras.metrics",
+    "retrograd.keras.layers",
 ]
 
 # name -> why it has no example. Keep this short: only what truly cannot run one.
