@@ -38,6 +38,8 @@ NAMESPACES = [
     "retrograd.keras.initializers",
     "retrograd.keras.metrics",
     "retrograd.keras.layers",
+    "retrograd.keras.callbacks",
+    "retrograd.keras.models",
 ]
 
 # name -> why it has no example. Keep this short: only what truly cannot run one.
