@@ -40,6 +40,11 @@ NAMESPACES = [
     "retrograd.keras.layers",
     "retrograd.keras.callbacks",
     "retrograd.keras.models",
+    "retrograd.keras",
+    "retrograd.keras.optimizers",
+    "retrograd.keras.backend",
+    "retrograd.keras.regularizers",
+    "retrograd.keras.utils",
 ]
 
 # name -> why it has no example. Keep this short: only what truly cannot run one.
