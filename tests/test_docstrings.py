@@ -45,6 +45,9 @@ NAMESPACES = [
     "retrograd.keras.backend",
     "retrograd.keras.regularizers",
     "retrograd.keras.utils",
+    "retrograd.autograph",
+    "retrograd.errors",
+    "retrograd.optimizers",
 ]
 
 # name -> why it has no example. Keep this short: only what truly cannot run one.
