@@ -261,13 +261,25 @@ def check_gradients(
     """Raises GradientCheckError unless ``f``'s derivatives up to ``order`` match finite
     differences.
 
-    Arguments are converted to float64 tensors. ``modes``: ``"reverse"`` (tapes) and/or
-    ``"forward"`` (``retrograd.autodiff.ForwardAccumulator``); by default both (forward on
-    real values only). ``directions`` random directions are tried per argument and
-    order (drawn one at a time: memory stays proportional to the arguments). An error
-    larger than ``atol + rtol * magnitude`` fails, and so does a NaN or infinite gradient
-    or difference. ``progress``: True prints a line per direction to stderr; a callable
-    receives each line instead.
+    Args:
+        f: The function checked, called as ``f(*args)``.
+        *args: Its arguments, converted to float64 tensors.
+        order: The highest order of derivative checked.
+        modes: ``"reverse"`` (tapes) and/or ``"forward"``
+            (``retrograd.autodiff.ForwardAccumulator``); by default both (forward on real
+            values only).
+        atol: The absolute tolerance: an error larger than ``atol + rtol * magnitude``
+            fails, and so does a NaN or infinite gradient or difference.
+        rtol: The relative tolerance.
+        delta: The step of the central differences.
+        seed: Seeds the random directions.
+        directions: Random directions tried per argument and order (drawn one at a time:
+            memory stays proportional to the arguments).
+        progress: True prints a line per direction to stderr; a callable receives each
+            line instead.
+
+    Raises:
+        GradientCheckError: A derivative disagrees; the message says where and by how much.
 
     >>> import retrograd as rg
     >>> @rg.custom_gradient
