@@ -50,11 +50,6 @@ NAMESPACES = [
     "retrograd.optimizers",
 ]
 
-# name -> why it has no example. Keep this short: only what truly cannot run one.
-ALLOWED_WITHOUT_EXAMPLE = {
-    "retrograd.TensorLike": "a type alias (Union) for annotations; its docstring is typing's",
-}
-
 
 # Not done yet, with the reason; remove names from here as their examples are written.
 # The elementwise ops made by unary_op/binary_op in ops/math_ops.py: that file is at the
@@ -95,9 +90,7 @@ def test_every_public_function_and_class_has_an_example():
     missing = [
         qualified
         for qualified, obj in PUBLIC
-        if qualified not in ALLOWED_WITHOUT_EXAMPLE
-        and not _pending(obj)
-        and ">>>" not in (inspect.getdoc(obj) or "")
+        if not _pending(obj) and ">>>" not in (inspect.getdoc(obj) or "")
     ]
     assert not missing, f"{len(missing)} public callables without a >>> example: {missing}"
 
@@ -107,14 +100,6 @@ def test_pending_names_are_public_and_still_without_examples():
     names = {obj.__name__ for _, obj in pending}
     assert names == set().union(*PENDING.values()), "a pending name is not public"
     assert not [q for q, obj in pending if ">>>" in (obj.__doc__ or "")], "drop it from PENDING"
-
-
-def test_the_allowlist_names_only_public_names_without_examples():
-    public = dict(PUBLIC)
-    for qualified in ALLOWED_WITHOUT_EXAMPLE:
-        namespace, _, name = qualified.rpartition(".")
-        assert name in importlib.import_module(namespace).__all__, qualified
-        assert ">>>" not in (inspect.getdoc(public.get(qualified)) or ""), qualified
 
 
 @cache
