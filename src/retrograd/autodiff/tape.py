@@ -196,10 +196,21 @@ class GradientTape:
     ) -> Any:
         """d(sum of targets)/d(source) for each source, in the structure of ``sources``.
 
-        ``output_gradients`` weights the targets (the upstream gradient; ones by default).
-        With ``explain=True`` (or while ``retrograd.debugging.explain_none_gradients()`` is
-        on), each source whose gradient is None gets a ``NoneGradientWarning`` saying why
-        (see :mod:`retrograd.autodiff.explain`).
+        Args:
+            target: A tensor, or a structure of tensors whose sum is differentiated.
+            sources: A tensor or variable, or a structure of them.
+            output_gradients: Weights of the targets (the upstream gradient; ones by default).
+            unconnected_gradients: What a source the targets do not depend on gets: None
+                (``"none"``) or zeros (``"zero"``).
+            explain: True (or ``retrograd.debugging.enable_explain_none_gradients()``) warns
+                with a ``NoneGradientWarning`` saying why a gradient is None.
+
+        Returns:
+            The gradients, in the structure of ``sources`` (None where unconnected).
+
+        Raises:
+            RuntimeError: A non-persistent tape was already used for gradients.
+            TypeError: A target or source is not a tensor or variable.
         """
         policy = _policy(unconnected_gradients)
         self._begin("gradient")
