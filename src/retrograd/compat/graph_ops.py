@@ -333,7 +333,8 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None): 
     computed (TF1's deprecated ``tf.Print``).
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
-    >>> tf1.Print(rg.constant([1, 2]), [], message='never printed: no data').numpy().tolist()
+    >>> x = rg.constant([1, 2])
+    >>> tf1.Print(x, [x], message='x: ').numpy().tolist()  # the message goes to stderr
     [1, 2]
     """
     x = convert_to_tensor(input_)
