@@ -71,12 +71,22 @@ def enable_strict_custom_gradients() -> None:
 
 
 def disable_strict_custom_gradients() -> None:
-    """Captured tensors in custom gradients warn again (the default)."""
+    """Captured tensors in custom gradients warn again (the default).
+
+    >>> import retrograd as rg
+    >>> rg.debugging.enable_strict_custom_gradients()
+    >>> rg.debugging.disable_strict_custom_gradients()  # captured tensors warn again
+    """
     context.strict_custom_gradients = False
 
 
 class CapturedTensorWarning(UserWarning):
-    """A custom gradient uses a tensor being differentiated that is not one of its inputs."""
+    """A custom gradient uses a tensor being differentiated that is not one of its inputs.
+
+    >>> import retrograd as rg
+    >>> issubclass(rg.debugging.CapturedTensorWarning, UserWarning)
+    True
+    """
 
 
 def tape_sizes() -> list[int]:

@@ -64,6 +64,18 @@ def custom_gradient(f: Callable[..., Any] | None = None) -> Callable[..., Any]:
     warning says so when a tape differentiates one). If ``f`` reads trainable
     variables that are not arguments, ``grad_fn(*upstream, variables=None)`` must return
     ``(input_grads, variable_grads)`` with one gradient per variable in ``variables``.
+
+    >>> import retrograd as rg
+    >>> @rg.custom_gradient
+    ... def log1pexp(x):
+    ...     e = rg.exp(x)
+    ...     return rg.math.log(1 + e), lambda dy: dy * (1 - 1 / (1 + e))
+    >>> x = rg.constant(100.0)
+    >>> with rg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = log1pexp(x)
+    >>> tape.gradient(y, x).numpy().tolist()
+    1.0
     """
     if f is None:
         return custom_gradient

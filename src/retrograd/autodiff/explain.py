@@ -72,7 +72,12 @@ _STRAIGHT_THROUGH = (
 
 
 class NoneGradientWarning(UserWarning):
-    """A gradient is None; the message says why."""
+    """A gradient is None; the message says why.
+
+    >>> import retrograd as rg
+    >>> issubclass(rg.debugging.NoneGradientWarning, UserWarning)
+    True
+    """
 
 
 def user_site(depth: int = 1) -> str:
@@ -120,7 +125,23 @@ def ops_seen() -> int:
 
 def enable_explain_none_gradients() -> None:
     """From now on (in this thread), every None gradient of ``GradientTape.gradient`` comes
-    with a NoneGradientWarning saying why, and the lines that ran ops are recorded."""
+    with a NoneGradientWarning saying why, and the lines that ran ops are recorded.
+
+    >>> import retrograd as rg
+    >>> import warnings
+    >>> rg.debugging.enable_explain_none_gradients()
+    >>> x, unused = rg.constant(1.0), rg.constant(2.0)
+    >>> with rg.GradientTape() as tape:
+    ...     tape.watch([x, unused])
+    ...     y = x * 3.0
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter('always')
+    ...     print(tape.gradient(y, unused))
+    None
+    >>> caught[0].category.__name__
+    'NoneGradientWarning'
+    >>> rg.debugging.disable_explain_none_gradients()
+    """
     if context.explain_none:
         return
     context.explain_none = True
@@ -129,7 +150,12 @@ def enable_explain_none_gradients() -> None:
 
 
 def disable_explain_none_gradients() -> None:
-    """Stops what ``enable_explain_none_gradients`` started."""
+    """Stops what ``enable_explain_none_gradients`` started.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.enable_explain_none_gradients()
+    >>> rg.debugging.disable_explain_none_gradients()  # None gradients are silent again
+    """
     if not context.explain_none:
         return
     context.explain_none = False

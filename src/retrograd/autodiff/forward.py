@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 
 from retrograd.autodiff.backprop import call_rule
-from retrograd.autodiff.tape import GradientTape, UnconnectedGradients, _policy
+from retrograd.autodiff.tape import GradientTape
+from retrograd.autodiff.tape_values import UnconnectedGradients, _policy
 from retrograd.core import nest
 from retrograd.core.execute import Operation, context
 from retrograd.core.registry import forward_registry, gradient_registry
@@ -54,6 +55,13 @@ class ForwardAccumulator:
     per primal, of the same shape and dtype (Python numbers, lists and arrays are converted to
     the primal's dtype). Values not watched have zero tangents. Tangents are held only as long
     as the values they belong to are alive.
+
+    >>> import retrograd as rg
+    >>> x = rg.constant([1.0, 2.0])
+    >>> with rg.autodiff.ForwardAccumulator(x, rg.constant([1.0, 0.0])) as acc:
+    ...     y = x * x
+    >>> acc.jvp(y).numpy().tolist()
+    [2.0, 0.0]
     """
 
     def __init__(self, primals: Any, tangents: Any) -> None:

@@ -36,7 +36,12 @@ __all__ = ["GradientRequest", "gradient_request"]
 
 
 class GradientRequest(NamedTuple):
-    """The gradients one ``grad_fn`` call is asked for (see the module's docstring)."""
+    """The gradients one ``grad_fn`` call is asked for (see the module's docstring).
+
+    >>> import retrograd as rg
+    >>> rg.autodiff.GradientRequest((True, False), (), (False,)).needs_input_grad
+    (True, False)
+    """
 
     needs_input_grad: tuple[bool, ...]
     needs_variable_grad: tuple[bool, ...]
@@ -45,7 +50,23 @@ class GradientRequest(NamedTuple):
 
 def gradient_request() -> GradientRequest:
     """Inside a custom gradient's ``grad_fn``: which inputs need gradients, which upstream
-    gradients are zero because no gradient reached their output."""
+    gradients are zero because no gradient reached their output.
+
+    >>> import retrograd as rg
+    >>> @rg.custom_gradient
+    ... def scale(x, k):
+    ...     def grad(dy):
+    ...         print(rg.autodiff.gradient_request().needs_input_grad)
+    ...         return dy * k, dy * x
+    ...     return x * k, grad
+    >>> x, k = rg.constant(2.0), rg.constant(3.0)
+    >>> with rg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = scale(x, k)
+    >>> tape.gradient(y, x).numpy().tolist()
+    (True, False)
+    3.0
+    """
     running = context.gradient_request  # (rule, op, zero flags or False), set by the rule
     if running is None:
         raise RuntimeError(

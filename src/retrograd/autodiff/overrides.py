@@ -123,6 +123,15 @@ def gradient_override(overrides: Mapping[str, Any]) -> Iterator[None]:
 
     ``overrides`` maps op types (``"Relu"``) to gradient functions ``fn(op, *grads)``, names
     registered with ``RegisterGradient``, or None. Blocks nest; the inner one wins.
+
+    >>> import retrograd as rg
+    >>> x = rg.constant(2.0)
+    >>> with rg.gradient_override({'Square': lambda op, dy: dy}):
+    ...     with rg.GradientTape() as tape:
+    ...         tape.watch(x)
+    ...         y = rg.square(x)
+    ...     print(tape.gradient(y, x).numpy().tolist())
+    1.0
     """
     if not isinstance(overrides, Mapping):
         raise TypeError(

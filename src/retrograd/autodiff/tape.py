@@ -23,7 +23,6 @@ while other tapes record, so nesting tapes gives higher derivatives.
 from __future__ import annotations
 
 import contextlib
-import enum
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -38,21 +37,28 @@ from retrograd.autodiff.explain import (
     ops_seen,
     user_site,
 )
+from retrograd.autodiff.tape_values import (
+    _BLOCKED_KEPT,
+    UnconnectedGradients,
+    _apply_policy,
+    _as_values,
+    _dense_target,
+    _in_graph,
+    _joined,
+    _policy,
+    _seeds,
+    _shaped,
+    _stacked,
+    _unit_rows,
+    _zeros_for,
+)
 from retrograd.core import nest
 from retrograd.core.execute import Operation, context
-from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import array_ops
-from retrograd.ops.indexed_slices import IndexedSlices
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
-
-
-class UnconnectedGradients(enum.Enum):
-    """What ``gradient`` returns for a source the target does not depend on."""
-
-    NONE = "none"
-    ZERO = "zero"
 
 
 class GradientTape:
@@ -61,6 +67,13 @@ class GradientTape:
     Trainable variables read inside the tape are watched automatically (unless
     ``watch_accessed_variables=False``). A non-persistent tape computes one set of gradients
     and then frees what it recorded; ``persistent=True`` allows several.
+
+    >>> import retrograd as rg
+    >>> x = rg.Variable(3.0)
+    >>> with rg.GradientTape() as tape:
+    ...     y = x * x
+    >>> tape.gradient(y, x).numpy().tolist()
+    6.0
     """
 
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
@@ -182,10 +195,21 @@ class GradientTape:
     ) -> Any:
         """d(sum of targets)/d(source) for each source, in the structure of ``sources``.
 
-        ``output_gradients`` weights the targets (the upstream gradient; ones by default).
-        With ``explain=True`` (or while ``retrograd.debugging.explain_none_gradients()`` is
-        on), each source whose gradient is None gets a ``NoneGradientWarning`` saying why
-        (see :mod:`retrograd.autodiff.explain`).
+        Args:
+            target: A tensor, or a structure of tensors whose sum is differentiated.
+            sources: A tensor or variable, or a structure of them.
+            output_gradients: Weights of the targets (the upstream gradient; ones by default).
+            unconnected_gradients: What a source the targets do not depend on gets: None
+                (``"none"``) or zeros (``"zero"``).
+            explain: True (or ``retrograd.debugging.enable_explain_none_gradients()``) warns
+                with a ``NoneGradientWarning`` saying why a gradient is None.
+
+        Returns:
+            The gradients, in the structure of ``sources`` (None where unconnected).
+
+        Raises:
+            RuntimeError: A non-persistent tape was already used for gradients.
+            TypeError: A target or source is not a tensor or variable.
         """
         policy = _policy(unconnected_gradients)
         # A sparse gradient (IndexedSlices) as a target is its dense tensor, made before the
@@ -389,114 +413,3 @@ class GradientTape:
         return backward(
             self._tracked, targets, seeds, sources, batch_shape, release, watched, sparse=sparse
         )
-
-
-# --- helpers for targets, seeds and results -------------------------------------------------
-
-
-_BLOCKED_KEPT = 256  # ops with integer/bool outputs a tape remembers for explanations
-
-
-def _policy(value: UnconnectedGradients | str) -> UnconnectedGradients:
-    if type(value) is UnconnectedGradients:
-        return value
-    try:
-        return UnconnectedGradients(
-            value.value if isinstance(value, UnconnectedGradients) else value
-        )
-    except ValueError:
-        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
-
-
-def _dense_target(value: Any) -> Any:
-    return convert_to_tensor(value) if type(value) is IndexedSlices else value
-
-
-def _as_values(values: list, what: str) -> list:
-    for i, v in enumerate(values):
-        if not isinstance(v, (Tensor, Variable)):
-            raise TypeError(
-                f"GradientTape: {what}[{i}] must be a retrograd.Tensor or Variable, "
-                f"got {type(v).__name__}: {v!r}"
-            )
-    return values if context.graph is None else [_in_graph(v) for v in values]
-
-
-def _in_graph(value: Any) -> Any:
-    """While a graph is built (a ``function`` traced), an eager tensor stands for the graph
-    value its ops use: the input a function captures it as (or a graph's constant)."""
-    graph = context.graph
-    if graph is None or type(value) is not Tensor:
-        return value
-    return graph.input_for(value)
-
-
-def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
-    """The upstream gradient of each target: ones unless ``output_gradients`` says otherwise."""
-    given = [None] * len(targets) if output_gradients is None else nest.flatten(output_gradients)
-    if len(given) != len(targets):
-        raise ValueError(
-            f"GradientTape.gradient: output_gradients has {len(given)} element(s) for "
-            f"{len(targets)} target(s)"
-        )
-    seeds = []
-    for i, (t, g) in enumerate(zip(targets, given)):
-        if t._value.dtype.kind not in "fc":
-            seeds.append(None)  # integer and bool targets have no gradient
-        elif g is None:
-            symbolic = isinstance(t, Tensor) and type(t) is not Tensor  # a graph tensor
-            seeds.append(array_ops.ones_like(t) if symbolic else Tensor(_ones_like(t._value)))
-        else:
-            g = convert_to_tensor(g, dtype=t.dtype)
-            if g._value.shape != t._value.shape:
-                raise ValueError(
-                    f"GradientTape.gradient: output_gradients[{i}] has shape {tuple(g.shape)} but "
-                    f"target {i} has shape {tuple(t.shape)}"
-                )
-            seeds.append(g)
-    return seeds
-
-
-def _ones_like(value: Any) -> Any:
-    return value.dtype.type(1) if value.ndim == 0 else np.ones(value.shape, value.dtype)
-
-
-def _zeros_for(value: Any, shape: tuple | None = None) -> Tensor:
-    if shape is None and isinstance(value, Tensor) and type(value) is not Tensor:
-        return array_ops.zeros_like(value)  # a graph tensor: zeros when the graph runs
-    return Tensor(
-        np.zeros(value._value.shape if shape is None else shape, dtype=value._value.dtype)
-    )
-
-
-def _apply_policy(grads: list, sources: list, policy: UnconnectedGradients) -> list:
-    if policy is UnconnectedGradients.NONE:
-        return grads
-    return [_zeros_for(s) if g is None else g for g, s in zip(grads, sources)]
-
-
-def _unit_rows(lo: int, hi: int, shape: tuple, dtype: Any) -> np.ndarray:
-    """Unit seeds ``lo..hi-1`` (in row-major order of ``shape``) stacked on a leading axis."""
-    size = int(np.prod(shape, dtype=np.int64))
-    rows = np.zeros((hi - lo, size), dtype=dtype)
-    rows[np.arange(hi - lo), np.arange(lo, hi)] = 1
-    return rows.reshape((hi - lo, *shape))
-
-
-def _joined(parts: list) -> Tensor | None:
-    if parts[0] is None:
-        return None
-    return parts[0] if len(parts) == 1 else array_ops.concat(parts, 0)
-
-
-def _stacked(rows: list, source: Any) -> Tensor | None:
-    if all(r is None for r in rows):
-        return None
-    return array_ops.stack([_zeros_for(source) if r is None else r for r in rows])
-
-
-def _shaped(rows: Tensor | None, shape: tuple, source: Any, policy: UnconnectedGradients) -> Any:
-    """Stacked gradient rows reshaped to the Jacobian's ``shape``; unconnected: the policy."""
-    if rows is None:
-        return None if policy is UnconnectedGradients.NONE else _zeros_for(source, shape)
-    return array_ops.reshape(rows, shape)

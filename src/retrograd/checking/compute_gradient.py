@@ -35,6 +35,12 @@ def compute_gradient(
     a tuple with one 2-d array per argument, of shape ``[y_size, x_size]`` and the argument's
     dtype, as TensorFlow's ``tf.test.compute_gradient``. Differences are taken in the
     argument's own dtype with step ``delta`` (default 1/1024).
+
+    >>> import retrograd as rg
+    >>> x = rg.constant([1.0, 2.0], rg.float64)
+    >>> theoretical, numerical = rg.test.compute_gradient(lambda x: x * x, [x])
+    >>> theoretical[0].tolist(), numerical[0].round(6).tolist()
+    ([[2.0, 0.0], [0.0, 4.0]], [[2.0, 0.0], [0.0, 4.0]])
     """
     if not isinstance(x, (list, tuple)):
         raise ValueError(

@@ -89,6 +89,19 @@ def enable_gradient_checks(
 
     ``skip``: custom-gradient functions (or their names) and op types to leave out, e.g. a
     straight-through estimator whose gradient deliberately differs from the derivative.
+
+    >>> import retrograd as rg
+    >>> checker = rg.debugging.enable_gradient_checks()
+    >>> @rg.custom_gradient
+    ... def double(x):
+    ...     return 2 * x, lambda dy: 2 * dy
+    >>> x = rg.constant(1.0, rg.float64)
+    >>> with rg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = double(x)
+    >>> tape.gradient(y, x).numpy().tolist()  # checked against finite differences
+    2.0
+    >>> rg.debugging.disable_gradient_checks()
     """
     disable_gradient_checks()
     checker = GradientChecker(registered, skip, seed)
@@ -98,7 +111,12 @@ def enable_gradient_checks(
 
 
 def disable_gradient_checks() -> None:
-    """Stops the checks started by ``enable_gradient_checks`` (in this thread)."""
+    """Stops the checks started by ``enable_gradient_checks`` (in this thread).
+
+    >>> import retrograd as rg
+    >>> checker = rg.debugging.enable_gradient_checks()
+    >>> rg.debugging.disable_gradient_checks()  # custom gradients are trusted again
+    """
     while context.gradient_checkers:
         checker = context.gradient_checkers.pop()
         if checker in context.backward_observers:
@@ -109,7 +127,23 @@ def disable_gradient_checks() -> None:
 def gradient_checks(
     registered: bool = False, skip: Iterable[Any] = (), seed: int = 0
 ) -> Iterator[GradientChecker]:
-    """``enable_gradient_checks`` for the duration of a ``with`` block."""
+    """``enable_gradient_checks`` for the duration of a ``with`` block.
+
+    >>> import retrograd as rg
+    >>> @rg.custom_gradient
+    ... def double(x):
+    ...     return 2 * x, lambda dy: dy  # wrong: should be 2 * dy
+    >>> x = rg.constant(1.0, rg.float64)
+    >>> with rg.debugging.gradient_checks():
+    ...     with rg.GradientTape() as tape:
+    ...         tape.watch(x)
+    ...         y = double(x)
+    ...     try:
+    ...         tape.gradient(y, x)
+    ...     except rg.GradientCheckError:
+    ...         print('caught the wrong gradient')
+    caught the wrong gradient
+    """
     checker = GradientChecker(registered, skip, seed)
     context.backward_observers.append(checker)
     try:

@@ -183,7 +183,17 @@ def _inputs_lines(op: Operation) -> list[str]:
 def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int = 50) -> None:
     """From now on, the first op (forward or backward) producing NaN or infinity raises
     InvalidArgumentError saying where it was created (TensorFlow's signature); in this
-    thread, as TensorFlow's op callbacks."""
+    thread, as TensorFlow's op callbacks.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.enable_check_numerics()
+    >>> try:
+    ...     rg.math.log(rg.constant(-1.0))
+    ... except rg.errors.InvalidArgumentError:
+    ...     print('NaN caught')
+    NaN caught
+    >>> rg.debugging.disable_check_numerics()
+    """
     if context.numerics_checkers:
         return
     checker = NumericsChecker(stack_height_limit)
@@ -193,7 +203,14 @@ def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int =
 
 
 def disable_check_numerics() -> None:
-    """Stops what ``enable_check_numerics`` started."""
+    """Stops what ``enable_check_numerics`` started.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.enable_check_numerics()
+    >>> rg.debugging.disable_check_numerics()
+    >>> rg.math.is_nan(rg.math.log(-1.0)).numpy().tolist()
+    True
+    """
     while context.numerics_checkers:
         checker = context.numerics_checkers.pop()
         context.pop_observer(checker)
@@ -202,7 +219,16 @@ def disable_check_numerics() -> None:
 
 @contextlib.contextmanager
 def numeric_checks(stack_height_limit: int = 30) -> Iterator[NumericsChecker]:
-    """``enable_check_numerics`` for the duration of a ``with`` block."""
+    """``enable_check_numerics`` for the duration of a ``with`` block.
+
+    >>> import retrograd as rg
+    >>> with rg.debugging.numeric_checks():
+    ...     try:
+    ...         rg.sqrt(-1.0)
+    ...     except rg.errors.InvalidArgumentError:
+    ...         print('NaN caught')
+    NaN caught
+    """
     checker = NumericsChecker(stack_height_limit)
     context.push_observer(checker)
     context.backward_observers.append(checker)

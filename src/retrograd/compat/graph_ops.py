@@ -73,7 +73,16 @@ def gradients(
     stop_gradients: Any = None,
     unconnected_gradients: Any = "none",
 ) -> list[Any]:
-    """TF1's ``tf.gradients`` (``colocate_gradients_with_ops`` is accepted: one device)."""
+    """TF1's ``tf.gradients`` (``colocate_gradients_with_ops`` is accepted: one device).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     x = tf1.placeholder(rg.float32, [])
+    ...     dx, = tf1.gradients(x * x, [x])
+    ...     with tf1.Session() as sess:
+    ...         print(sess.run(dx, {x: 3.0}))
+    6.0
+    """
     return symbolic.gradients(
         ys, xs, grad_ys, name, gate_gradients, aggregation_method, stop_gradients,
         unconnected_gradients,
@@ -89,7 +98,16 @@ def hessians(
     aggregation_method: Any = None,
 ) -> list[Any]:
     """The Hessian of ``sum(ys)`` with respect to each x in ``xs`` (shape ``x.shape +
-    x.shape``), row by row with nested ``gradients``; each x needs a static shape."""
+    x.shape``), row by row with nested ``gradients``; each x needs a static shape.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     x = tf1.placeholder(rg.float32, [2])
+    ...     h, = tf1.hessians(rg.reduce_sum(x ** 3), [x])
+    ...     with tf1.Session() as sess:
+    ...         print(sess.run(h, {x: [1.0, 2.0]}).tolist())
+    [[6.0, 0.0], [0.0, 12.0]]
+    """
     xs = list(xs) if isinstance(xs, (list, tuple)) else [xs]
     out = []
     for i, x in enumerate(xs):
@@ -119,7 +137,12 @@ def cond(
     fn1: Any = None,
     fn2: Any = None,
 ) -> Any:
-    """TF1's ``tf.cond`` (``fn1``/``fn2`` are the old names of the branches)."""
+    """TF1's ``tf.cond`` (``fn1``/``fn2`` are the old names of the branches).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> tf1.cond(rg.constant(False), fn1=lambda: 1, fn2=lambda: 2)
+    2
+    """
     return control_flow.cond(pred, true_fn or fn1, false_fn or fn2, name)
 
 
@@ -135,7 +158,13 @@ def while_loop(
     maximum_iterations: Any = None,
     return_same_structure: bool = False,
 ) -> Any:
-    """TF1's ``tf.while_loop`` (argument order of TensorFlow 1)."""
+    """TF1's ``tf.while_loop`` (argument order of TensorFlow 1).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> i, = tf1.while_loop(lambda i: i < 10, lambda i: (i * 2,), [rg.constant(1)])
+    >>> i.numpy().tolist()
+    16
+    """
     return control_flow.while_loop(
         cond, body, loop_vars, shape_invariants, parallel_iterations, back_prop, swap_memory,
         maximum_iterations, name,
@@ -143,7 +172,13 @@ def while_loop(
 
 
 def assign(ref: Any, value: Any, validate_shape: Any = None, use_locking: Any = None, name=None):
-    """``ref.assign(value)``: in a graph, the new value as a tensor (running it assigns)."""
+    """``ref.assign(value)``: in a graph, the new value as a tensor (running it assigns).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> v = rg.Variable(1.0)
+    >>> tf1.assign(v, 5.0).numpy().tolist(), v.numpy().tolist()
+    (5.0, 5.0)
+    """
     ref = _variable(ref, "assign")
     if context.graph is None:
         return ref.assign(value, name=name)
@@ -152,7 +187,13 @@ def assign(ref: Any, value: Any, validate_shape: Any = None, use_locking: Any = 
 
 
 def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
-    """``ref += value``: in a graph, the new value as a tensor (running it adds)."""
+    """``ref += value``: in a graph, the new value as a tensor (running it adds).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> v = rg.Variable(1.0)
+    >>> tf1.assign_add(v, 5.0).numpy().tolist()
+    6.0
+    """
     ref = _variable(ref, "assign_add")
     if context.graph is None:
         return ref.assign_add(value, name=name)
@@ -160,7 +201,13 @@ def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None =
 
 
 def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
-    """``ref -= value``: in a graph, the new value as a tensor (running it subtracts)."""
+    """``ref -= value``: in a graph, the new value as a tensor (running it subtracts).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> v = rg.Variable(1.0)
+    >>> tf1.assign_sub(v, 5.0).numpy().tolist()
+    -4.0
+    """
     ref = _variable(ref, "assign_sub")
     if context.graph is None:
         return ref.assign_sub(value, name=name)
@@ -175,19 +222,46 @@ def _variable(ref: Any, who: str) -> EagerVariable:
 
 def control_dependencies(control_inputs: Any) -> Any:
     """Ops created inside run after ``control_inputs``; eagerly, a block that does nothing
-    (ops already ran in order)."""
+    (ops already ran in order).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.Variable(1.0)
+    ...     with tf1.control_dependencies([tf1.assign(v, 2.0)]):
+    ...         y = v.read_value() * 10.0
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.global_variables_initializer())
+    ...         print(sess.run(y))
+    20.0
+    """
     if context.graph is None:
         return contextlib.nullcontext()
     return get_default_graph().control_dependencies(control_inputs)
 
 
 def disable_v2_behavior() -> None:
-    """Switches to TensorFlow 1 behaviour: graph mode."""
+    """Switches to TensorFlow 1 behaviour: graph mode.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> tf1.disable_v2_behavior()
+    >>> rg.executing_eagerly()
+    False
+    >>> tf1.enable_v2_behavior()
+    >>> rg.executing_eagerly()
+    True
+    """
     disable_eager_execution()
 
 
 def enable_v2_behavior() -> None:
-    """Switches back to eager execution."""
+    """Switches back to eager execution.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> tf1.disable_v2_behavior()
+    >>> tf1.enable_v2_behavior()  # eager execution again
+    >>> rg.executing_eagerly()
+    True
+    """
     enable_eager_execution()
 
 
@@ -203,7 +277,16 @@ no_gradient("PlaceholderWithDefault")
 
 def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Any:
     """A graph input that takes ``input`` unless fed; ``shape`` (None dims allowed) must
-    be compatible with ``input``'s shape."""
+    be compatible with ``input``'s shape.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     x = tf1.placeholder_with_default(rg.constant([1.0, 2.0]), [None])
+    ...     y = x * 2.0
+    ...     with tf1.Session() as sess:
+    ...         print(sess.run(y).tolist(), sess.run(y, {x: [5.0]}).tolist())
+    [2.0, 4.0] [10.0]
+    """
     value = convert_to_tensor(input)
     dims = TensorShape(shape)
     if not dims.is_compatible_with(value.shape):
@@ -223,7 +306,13 @@ def placeholder_with_default(input: Any, shape: Any, name: str | None = None) ->
 
 def print_op(*inputs: Any, **kwargs: Any) -> Any:
     """``tf.print`` of TF1 code: in a graph, returns the print op (for control
-    dependencies); eagerly, prints now."""
+    dependencies); eagerly, prints now.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> import sys
+    >>> tf1.print('x =', rg.constant([1, 2]), output_stream=sys.stdout)
+    x = [1 2]
+    """
     graph = get_default_graph() if context.graph is not None else None
     print_ops.print_(*inputs, **kwargs)
     return None if graph is None else graph._operations[-1]
@@ -252,7 +341,13 @@ _Print = define_op("Print", _print_v1_kernel, stateful=True, shape_fn=lambda met
 
 def Print(input_, data, message=None, first_n=None, summarize=None, name=None):  # noqa: N802
     """``input_`` unchanged, printing ``message`` and ``data`` to stderr each time it is
-    computed, the first ``first_n`` times only when given (TF1's deprecated ``tf.Print``)."""
+    computed, the first ``first_n`` times only when given (TF1's deprecated ``tf.Print``).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> x = rg.constant([1, 2])
+    >>> tf1.Print(x, [x], message='x: ').numpy().tolist()  # the message goes to stderr
+    [1, 2]
+    """
     x = convert_to_tensor(input_)
     data = [convert_to_tensor(d) for d in data]
     if context.graph is None:
@@ -270,7 +365,15 @@ def _print_grad(op, grad):
 
 def Assert(condition, data, summarize=None, name=None):  # noqa: N802
     """Raises InvalidArgumentError showing ``data`` when ``condition`` is false: now
-    (eagerly), or when the returned op runs (in a graph), with TF1's message."""
+    (eagerly), or when the returned op runs (in a graph), with TF1's message.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> tf1.Assert(rg.constant(True), [rg.constant(3)])
+    >>> tf1.Assert(rg.constant(False), [rg.constant(3)])
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: assertion failed: [3]
+    """
     shown_at_most = summarize or 3
 
     def check(c: Tensor, *values: Tensor) -> None:
@@ -287,22 +390,50 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None, name=None) -> Tensor:
-    """TF1's ``tf.random_normal`` (``shape`` may be a tensor, e.g. ``tf.shape(x)``)."""
+    """TF1's ``tf.random_normal`` (``shape`` may be a tensor, e.g. ``tf.shape(x)``).
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.random_normal([2, 3], seed=1).shape.as_list()
+    [2, 3]
+    """
     return random_ops.normal(shape, mean, stddev, dtype, seed, name)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None, name=None):
-    """TF1's ``tf.truncated_normal``."""
+    """TF1's ``tf.truncated_normal``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> x = tf1.truncated_normal([100], stddev=1.0, seed=1)
+    >>> bool(rg.reduce_max(rg.abs(x)) <= 2.0)
+    True
+    """
     return random_ops.truncated_normal(shape, mean, stddev, dtype, seed, name)
 
 
 def random_uniform(shape, minval=0, maxval=None, dtype="float32", seed=None, name=None):
-    """TF1's ``tf.random_uniform``."""
+    """TF1's ``tf.random_uniform``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> x = tf1.random_uniform([100], minval=2.0, maxval=3.0, seed=1)
+    >>> bool(rg.reduce_all((x >= 2.0) & (x < 3.0)))
+    True
+    """
     return random_ops.uniform(shape, minval, maxval, dtype, seed, name)
 
 
 def set_random_seed(seed: int | None) -> None:
-    """TF1's ``tf.set_random_seed``: the graph-level seed."""
+    """TF1's ``tf.set_random_seed``: the graph-level seed.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> def draw():
+    ...     with rg.Graph().as_default():
+    ...         tf1.set_random_seed(7)
+    ...         x = tf1.random_normal([2])
+    ...         with tf1.Session() as sess:
+    ...             return sess.run(x).tolist()
+    >>> draw() == draw()
+    True
+    """
     random_ops.set_seed(seed)
 
 
@@ -311,7 +442,12 @@ def set_random_seed(seed: int | None) -> None:
 
 class _Record:
     """A configuration message: keyword fields become attributes; unknown fields may be
-    set too. retrograd runs on one CPU with NumPy, so none changes how graphs run."""
+    set too. retrograd runs on one CPU with NumPy, so none changes how graphs run.
+
+    >>> import retrograd as rg
+    >>> rg.compat.v1.ConfigProto(allow_soft_placement=True).gpu_options
+    GPUOptions(allow_growth=False, per_process_gpu_memory_fraction=0.0, visible_device_list='')
+    """
 
     _defaults: dict[str, Any] = {}
 

@@ -56,21 +56,38 @@ class Initializer:
 
 
 class zeros_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
-    """Zeros."""
+    """Zeros.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.zeros_initializer()([2, 2]).numpy().tolist()
+    [[0.0, 0.0], [0.0, 0.0]]
+    """
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
         return array_ops.zeros(_dims(shape, "zeros_initializer"), self._dtype(dtype))
 
 
 class ones_initializer(Initializer):  # noqa: N801
-    """Ones."""
+    """Ones.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> tf1.ones_initializer()([3], dtype=rg.int32).numpy().tolist()
+    [1, 1, 1]
+    """
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
         return array_ops.ones(_dims(shape, "ones_initializer"), self._dtype(dtype))
 
 
 class constant_initializer(Initializer):  # noqa: N801
-    """A scalar (filled in) or a value of exactly the requested size (reshaped)."""
+    """A scalar (filled in) or a value of exactly the requested size (reshaped).
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.constant_initializer([1.0, 2.0])([2]).numpy().tolist()
+    [1.0, 2.0]
+    >>> tf1.constant_initializer(5)([2]).numpy().tolist()
+    [5.0, 5.0]
+    """
 
     def __init__(self, value: Any = 0, dtype: Any = dtypes.float32, verify_shape: bool = False):
         super().__init__(dtype)
@@ -91,7 +108,12 @@ class constant_initializer(Initializer):  # noqa: N801
 
 
 class random_normal_initializer(Initializer):  # noqa: N801
-    """Normal samples with ``mean`` and ``stddev``."""
+    """Normal samples with ``mean`` and ``stddev``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.random_normal_initializer(stddev=0.1, seed=1)([2, 3]).shape.as_list()
+    [2, 3]
+    """
 
     def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes.float32) -> None:
         super().__init__(dtype)
@@ -103,7 +125,13 @@ class random_normal_initializer(Initializer):  # noqa: N801
 
 
 class truncated_normal_initializer(random_normal_initializer):  # noqa: N801
-    """Normal samples cut at two standard deviations."""
+    """Normal samples cut at two standard deviations.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> w = tf1.truncated_normal_initializer(stddev=0.1, seed=1)([100])
+    >>> bool(rg.reduce_max(rg.abs(w)) <= 0.2)
+    True
+    """
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
         dims = _dims(shape, "truncated_normal_initializer")
@@ -113,7 +141,13 @@ class truncated_normal_initializer(random_normal_initializer):  # noqa: N801
 
 
 class random_uniform_initializer(Initializer):  # noqa: N801
-    """Uniform samples in ``[minval, maxval)``."""
+    """Uniform samples in ``[minval, maxval)``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> w = tf1.random_uniform_initializer(-1.0, 1.0, seed=1)([100])
+    >>> bool(rg.reduce_max(rg.abs(w)) <= 1.0)
+    True
+    """
 
     def __init__(self, minval=0.0, maxval=None, seed=None, dtype=dtypes.float32) -> None:
         super().__init__(dtype)
@@ -138,7 +172,13 @@ def _fans(dims: list[int]) -> tuple[float, float]:
 class variance_scaling_initializer(Initializer):  # noqa: N801
     """Samples scaled by the fans of the shape (TensorFlow's VarianceScaling): ``mode`` is
     ``fan_in``, ``fan_out`` or ``fan_avg``; ``distribution`` ``truncated_normal``,
-    ``untruncated_normal`` or ``uniform``."""
+    ``untruncated_normal`` or ``uniform``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> w = tf1.variance_scaling_initializer(distribution='uniform', seed=1)([100, 10])
+    >>> bool(rg.reduce_max(rg.abs(w)) <= (3.0 / 100) ** 0.5)  # limit sqrt(3 scale / fan_in)
+    True
+    """
 
     def __init__(
         self,
@@ -174,14 +214,25 @@ class variance_scaling_initializer(Initializer):  # noqa: N801
 
 
 class glorot_uniform_initializer(variance_scaling_initializer):  # noqa: N801
-    """Uniform in ``±sqrt(6 / (fan_in + fan_out))`` (Xavier's initializer)."""
+    """Uniform in ``±sqrt(6 / (fan_in + fan_out))`` (Xavier's initializer).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> w = tf1.glorot_uniform_initializer(seed=1)([60, 40])
+    >>> bool(rg.reduce_max(rg.abs(w)) <= (6.0 / 100) ** 0.5)  # limit sqrt(6 / (fan_in + fan_out))
+    True
+    """
 
     def __init__(self, seed: int | None = None, dtype: Any = dtypes.float32) -> None:
         super().__init__(1.0, "fan_avg", "uniform", seed, dtype)
 
 
 class glorot_normal_initializer(variance_scaling_initializer):  # noqa: N801
-    """Truncated normal with deviation ``sqrt(2 / (fan_in + fan_out))``."""
+    """Truncated normal with deviation ``sqrt(2 / (fan_in + fan_out))``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.glorot_normal_initializer(seed=1)([3, 2]).shape.as_list()
+    [3, 2]
+    """
 
     def __init__(self, seed: int | None = None, dtype: Any = dtypes.float32) -> None:
         super().__init__(1.0, "fan_avg", "truncated_normal", seed, dtype)
@@ -190,7 +241,12 @@ class glorot_normal_initializer(variance_scaling_initializer):  # noqa: N801
 def xavier_initializer(
     uniform: bool = True, seed: int | None = None, dtype: Any = dtypes.float32
 ) -> Initializer:
-    """``tf.contrib.layers.xavier_initializer`` without contrib: Glorot uniform (or normal)."""
+    """``tf.contrib.layers.xavier_initializer`` without contrib: Glorot uniform (or normal).
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.xavier_initializer(uniform=False, seed=1)([3, 2]).shape.as_list()
+    [3, 2]
+    """
     if uniform:
         return glorot_uniform_initializer(seed, dtype)
     return glorot_normal_initializer(seed, dtype)

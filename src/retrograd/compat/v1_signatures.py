@@ -80,9 +80,21 @@ def _v1_reduction(reduce, name_of_op):
         return reduce(input_tensor, axis, bool(keep), name)
 
     reduction.__name__ = name_of_op
+    x = (
+        "[[True, False], [True, True]]"
+        if name_of_op in ("reduce_all", "reduce_any")
+        else ("[[1.0, 2.0], [3.0, 4.0]]")
+    )
     reduction.__doc__ = (
         f"TF1's ``{name_of_op}(input_tensor, axis=None, keepdims=None, name=None, "
-        f"reduction_indices=None, keep_dims=None)``."
+        f"reduction_indices=None, keep_dims=None)``: ``retrograd.{name_of_op}`` with TF1's "
+        "argument names.\n\n"
+        ">>> import retrograd as rg\n"
+        f">>> x = {x}\n"
+        f">>> old = rg.compat.v1.{name_of_op}(x, reduction_indices=[1], keep_dims=True)\n"
+        f">>> new = rg.math.{name_of_op}(x, axis=[1], keepdims=True)\n"
+        ">>> old.shape.as_list(), old.numpy().tolist() == new.numpy().tolist()\n"
+        "([2, 1], True)\n"
     )
     return reduction
 
@@ -98,29 +110,54 @@ reduce_logsumexp = _v1_reduction(statistics_ops.reduce_logsumexp, "reduce_logsum
 
 
 def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):
-    """TF1's ``argmax`` (``dimension`` is the old name of ``axis``)."""
+    """TF1's ``argmax`` (``dimension`` is the old name of ``axis``).
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.argmax([[1, 9, 3]], axis=1).numpy().tolist()
+    [1]
+    """
     axis = _either(axis, dimension, "axis", "dimension", "argmax")
     return reduction_ops.argmax(input, axis, output_type, name)
 
 
 def argmin(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):
-    """TF1's ``argmin``."""
+    """TF1's ``argmin``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.argmin([[1, 9, 3]], axis=1).numpy().tolist()
+    [0]
+    """
     axis = _either(axis, dimension, "axis", "dimension", "argmin")
     return reduction_ops.argmin(input, axis, output_type, name)
 
 
 def arg_max(input, dimension, output_type=dtypes.int64, name=None):
-    """TF1's ``arg_max``."""
+    """TF1's ``arg_max``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.arg_max([[1, 9, 3]], 1).numpy().tolist()
+    [1]
+    """
     return reduction_ops.argmax(input, dimension, output_type, name)
 
 
 def arg_min(input, dimension, output_type=dtypes.int64, name=None):
-    """TF1's ``arg_min``."""
+    """TF1's ``arg_min``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.arg_min([[1, 9, 3]], 1).numpy().tolist()
+    [0]
+    """
     return reduction_ops.argmin(input, dimension, output_type, name)
 
 
 def expand_dims(input, axis=None, name=None, dim=None):
-    """TF1's ``expand_dims`` (``dim`` is the old name of ``axis``)."""
+    """TF1's ``expand_dims`` (``dim`` is the old name of ``axis``).
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.expand_dims([1, 2], dim=1).shape.as_list()
+    [2, 1]
+    """
     axis = _either(axis, dim, "axis", "dim", "expand_dims")
     if axis is None:
         raise ValueError("expand_dims: axis must be given")
@@ -128,34 +165,64 @@ def expand_dims(input, axis=None, name=None, dim=None):
 
 
 def squeeze(input, axis=None, name=None, squeeze_dims=None):
-    """TF1's ``squeeze`` (``squeeze_dims`` is the old name of ``axis``)."""
+    """TF1's ``squeeze`` (``squeeze_dims`` is the old name of ``axis``).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> tf1.squeeze(rg.zeros([1, 2, 1]), squeeze_dims=[2]).shape.as_list()
+    [1, 2]
+    """
     axis = _either(axis, squeeze_dims, "axis", "squeeze_dims", "squeeze")
     return array_ops.squeeze(input, axis, name)
 
 
 def to_float(x, name="ToFloat"):
-    """``cast(x, float32)``."""
+    """``cast(x, float32)``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.to_float([1, 2]).dtype.name
+    'float32'
+    """
     return math_ops.cast(x, dtypes.float32, name)
 
 
 def to_double(x, name="ToDouble"):
-    """``cast(x, float64)``."""
+    """``cast(x, float64)``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.to_double([1, 2]).dtype.name
+    'float64'
+    """
     return math_ops.cast(x, dtypes.float64, name)
 
 
 def to_int32(x, name="ToInt32"):
-    """``cast(x, int32)``."""
+    """``cast(x, int32)``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.to_int32([1.7, -1.7]).numpy().tolist()
+    [1, -1]
+    """
     return math_ops.cast(x, dtypes.int32, name)
 
 
 def to_int64(x, name="ToInt64"):
-    """``cast(x, int64)``."""
+    """``cast(x, int64)``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.to_int64([1.7]).dtype.name
+    'int64'
+    """
     return math_ops.cast(x, dtypes.int64, name)
 
 
 def div(x, y, name=None):
     """TF1's ``div``: floor division for integers, true division for floats (Python 2's
-    ``/``)."""
+    ``/``).
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.div(7, 2).numpy().tolist(), tf1.div(7.0, 2.0).numpy().tolist()
+    (3, 3.5)
+    """
     x, y = convert_to_tensor(x), convert_to_tensor(y)
     if x.dtype.is_integer:
         return math_ops.floordiv(x, y, name=name)
@@ -163,17 +230,32 @@ def div(x, y, name=None):
 
 
 def mod(x, y, name=None):
-    """``floormod``."""
+    """``floormod``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.mod([7, -7], 3).numpy().tolist()
+    [1, 2]
+    """
     return math_ops.floormod(x, y, name=name)
 
 
 def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
-    """TF1's ``multinomial``: ``random.categorical``."""
+    """TF1's ``multinomial``: ``random.categorical``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> tf1.multinomial(rg.math.log([[0.0, 1.0]]), 3, seed=1).numpy().tolist()
+    [[1, 1, 1]]
+    """
     return random_ops.categorical(logits, num_samples, output_dtype, seed, name)
 
 
 def random_shuffle(value, seed=None, name=None):
-    """TF1's ``random_shuffle``: ``random.shuffle``."""
+    """TF1's ``random_shuffle``: ``random.shuffle``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> sorted(tf1.random_shuffle([1, 2, 3], seed=1).numpy().tolist())
+    [1, 2, 3]
+    """
     return random_ops.shuffle(value, seed, name)
 
 

@@ -1,5 +1,6 @@
 """TensorFlow 1 variables: ``Variable`` in graphs, ``get_variable`` and ``variable_scope``
-(with ``reuse`` and default initializers), collections, and the initializer ops.
+(with ``reuse``, default initializers, regularizers and custom getters); collections and
+the initializer ops are in :mod:`retrograd.compat.graph_collections`.
 
 >>> import retrograd as rg
 >>> g = rg.Graph()
@@ -8,7 +9,7 @@
 ...         w = get_variable("w", [2], initializer=rg.compat.v1.ones_initializer())
 ...     with variable_scope("layer", reuse=True):
 ...         same = get_variable("w")
-...     init = global_variables_initializer()
+...     init = rg.compat.v1.global_variables_initializer()
 >>> same is w, w.name
 (True, 'layer/w:0')
 >>> with rg.compat.v1.Session(graph=g) as sess:
@@ -25,8 +26,7 @@ from typing import Any
 
 from retrograd.compat.initializers import glorot_uniform_initializer, zeros_initializer
 from retrograd.core import dtypes
-from retrograd.core.execute import context, define_op, execute
-from retrograd.core.registry import no_gradient
+from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.variables import Variable as EagerVariable
 from retrograd.graph.graph import get_default_graph
@@ -37,27 +37,20 @@ __all__ = [
     "GraphKeys",
     "Variable",
     "VariableScope",
-    "add_to_collection",
-    "get_collection",
-    "get_collection_ref",
     "get_variable",
     "get_variable_scope",
-    "global_variables",
-    "global_variables_initializer",
-    "group",
-    "initialize_all_variables",
-    "local_variables",
-    "local_variables_initializer",
     "name_scope",
-    "no_op",
-    "trainable_variables",
     "variable_scope",
-    "variables_initializer",
 ]
 
 
 class GraphKeys:
-    """Names of the standard collections."""
+    """Names of the standard collections.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.GraphKeys.GLOBAL_VARIABLES, tf1.GraphKeys.TRAINABLE_VARIABLES
+    ('variables', 'trainable_variables')
+    """
 
     GLOBAL_VARIABLES = GLOBAL_VARIABLES
     TRAINABLE_VARIABLES = TRAINABLE_VARIABLES
@@ -96,13 +89,30 @@ class _VariableType(type):
 class Variable(metaclass=_VariableType):
     """TF1's ``Variable(initial_value, trainable=True, name=None, dtype=None, ...)``: in a
     graph, a :class:`GraphVariable` (uninitialised until its initializer runs); eagerly, an
-    ordinary variable. Every variable is an instance."""
+    ordinary variable. Every variable is an instance.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> v = tf1.Variable(1.0)  # eagerly: a retrograd.Variable
+    >>> isinstance(v, rg.Variable)
+    True
+    >>> with rg.Graph().as_default():
+    ...     w = tf1.Variable([1.0, 2.0], name='w')
+    ...     print(w.name, isinstance(w, tf1.Variable))
+    w:0 True
+    """
 
 
 class VariableScope:
     """A variable scope: its name (prefix of the variables made inside), ``reuse`` and the
     defaults of ``get_variable`` inside it: ``initializer``, ``dtype``, ``regularizer`` and
-    ``custom_getter``."""
+    ``custom_getter``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     with tf1.variable_scope('layer') as scope:
+    ...         print(type(scope).__name__, scope.name)
+    VariableScope layer
+    """
 
     def __init__(
         self,
@@ -130,7 +140,14 @@ class VariableScope:
 
 
 def get_variable_scope() -> VariableScope:
-    """The current variable scope of the default graph."""
+    """The current variable scope of the default graph.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     with tf1.variable_scope('outer'):
+    ...         print(tf1.get_variable_scope().name)
+    outer
+    """
     graph = get_default_graph()
     if graph._variable_scope is None:
         graph._variable_scope = VariableScope("")
@@ -154,7 +171,16 @@ def variable_scope(
     auxiliary_name_scope: bool = True,
 ) -> Iterator[VariableScope]:
     """Prefixes variables (and op names) with the scope's name; ``reuse=True`` makes
-    ``get_variable`` return existing variables, ``AUTO_REUSE`` creates or returns."""
+    ``get_variable`` return existing variables, ``AUTO_REUSE`` creates or returns.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     with tf1.variable_scope('layer'):
+    ...         w = tf1.get_variable('w', [2], initializer=tf1.zeros_initializer())
+    ...     with tf1.variable_scope('layer', reuse=True):
+    ...         print(tf1.get_variable('w') is w, w.name)
+    True layer/w:0
+    """
     _refuse_unsupported("variable_scope", partitioner=partitioner, constraint=constraint)
     graph = get_default_graph()
     parent = get_variable_scope()
@@ -243,7 +269,16 @@ def get_variable(
     """The variable ``scope/name``: an existing one when the scope reuses, else a new one
     made with ``initializer`` (the scope's, else Glorot uniform for floats, zeros else). A
     ``custom_getter`` (this call's, else the scope's) is called as TensorFlow calls it:
-    ``custom_getter(getter, name, *args, **kwargs)`` with the full name."""
+    ``custom_getter(getter, name, *args, **kwargs)`` with the full name.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     w = tf1.get_variable('w', [2, 3], initializer=tf1.ones_initializer())
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.global_variables_initializer())
+    ...         print(w.name, sess.run(w).sum())
+    w:0 6.0
+    """
     if context.graph is None:
         raise RuntimeError(
             "get_variable() builds graph variables: call it while building a graph "
@@ -339,84 +374,18 @@ def _true_getter(
 
 @contextlib.contextmanager
 def name_scope(name: str | None, default_name: str | None = None, values: Any = None):
-    """TF1's ``name_scope(name, default_name=None, values=None)``: prefixes op names."""
+    """TF1's ``name_scope(name, default_name=None, values=None)``: prefixes op names.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     with tf1.name_scope('block'):
+    ...         c = rg.constant(1.0, name='c')
+    ...     print(c.op.name)
+    block/c
+    """
     name = name if name is not None else default_name
     if context.graph is None:
         yield name
         return
     with context.graph.name_scope(name) as scope:
         yield scope
-
-
-# -- collections and initialisation -------------------------------------------------------
-
-
-def add_to_collection(name: str, value: Any) -> None:
-    """Adds ``value`` to the collection ``name`` of the default graph."""
-    get_default_graph().add_to_collection(name, value)
-
-
-def get_collection(key: str, scope: str | None = None) -> list[Any]:
-    """The collection ``key`` of the default graph (items under ``scope`` with a scope)."""
-    return get_default_graph().get_collection(key, scope)
-
-
-def get_collection_ref(key: str) -> list[Any]:
-    """The list holding the collection ``key`` of the default graph."""
-    return get_default_graph().get_collection_ref(key)
-
-
-def global_variables(scope: str | None = None) -> list[GraphVariable]:
-    """The variables of the default graph (``GraphKeys.GLOBAL_VARIABLES``)."""
-    return get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
-
-
-def local_variables(scope: str | None = None) -> list[GraphVariable]:
-    return get_collection(GraphKeys.LOCAL_VARIABLES, scope)
-
-
-def trainable_variables(scope: str | None = None) -> list[GraphVariable]:
-    """The variables created with ``trainable=True``."""
-    return get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
-
-
-_NoOp = define_op("NoOp", lambda: (), multi_output=True, shape_fn=lambda metas: [])
-no_gradient("NoOp")
-
-
-def no_op(name: str | None = None) -> Any:
-    """An op that does nothing (with control dependencies, a point to wait for)."""
-    graph = get_default_graph()
-    execute(_NoOp, (), None, name or "NoOp")
-    return graph._operations[-1]
-
-
-def group(*inputs: Any, name: str | None = None) -> Any:
-    """An op that runs all of ``inputs`` (ops or tensors)."""
-    flat = []
-    for item in inputs:
-        flat += list(item) if isinstance(item, (list, tuple)) else [item]
-    graph = get_default_graph()
-    with graph.control_dependencies([i for i in flat if i is not None]):
-        return no_op(name or "group_deps")
-
-
-def variables_initializer(var_list: list, name: str = "init") -> Any:
-    """An op running the initializers of ``var_list`` (variables made with a value, as
-    TensorFlow 2's ``Variable`` in a graph, have none to run)."""
-    return group(*[getattr(v, "initializer", None) for v in var_list], name=name)
-
-
-def global_variables_initializer() -> Any:
-    """An op initialising every global variable of the default graph."""
-    return variables_initializer(global_variables())
-
-
-def local_variables_initializer() -> Any:
-    """An op initialising every local variable of the default graph (a no-op if none)."""
-    return variables_initializer(local_variables(), name="init_1")
-
-
-def initialize_all_variables() -> Any:
-    """Old name of :func:`global_variables_initializer`."""
-    return global_variables_initializer()

@@ -9,25 +9,66 @@ from __future__ import annotations
 
 
 class OpError(Exception):
-    """Base class for errors raised while an op runs (TensorFlow's ``tf.errors.OpError``)."""
+    """Base class for errors raised while an op runs (TensorFlow's ``tf.errors.OpError``).
+
+    >>> import retrograd as rg
+    >>> try:
+    ...     rg.reshape([1, 2, 3], [2, 2])
+    ... except rg.errors.OpError as error:
+    ...     caught = error
+    >>> type(caught).__name__, isinstance(caught, rg.errors.OpError)
+    ('InvalidArgumentError', True)
+    """
 
 
 class InvalidArgumentError(OpError, ValueError):
-    """An op received an argument it cannot handle (bad shape, index or value)."""
+    """An op received an argument it cannot handle (bad shape, index or value).
+
+    >>> import retrograd as rg
+    >>> try:
+    ...     rg.gather([1, 2, 3], [5])
+    ... except ValueError as error:  # InvalidArgumentError is a ValueError too
+    ...     caught = error
+    >>> type(caught).__name__
+    'InvalidArgumentError'
+    """
 
 
 class UnimplementedError(OpError, NotImplementedError):
-    """The op exists but not for these arguments."""
+    """The op exists but not for these arguments.
+
+    >>> import retrograd as rg
+    >>> issubclass(rg.errors.UnimplementedError, NotImplementedError)
+    True
+    """
 
 
 class FailedPreconditionError(OpError, RuntimeError):
     """The system is not in a state to run the op: a graph variable read before its
-    initializer ran (TensorFlow's ``tf.errors.FailedPreconditionError``)."""
+    initializer ran (TensorFlow's ``tf.errors.FailedPreconditionError``).
+
+    >>> import retrograd as rg
+    >>> tf1 = rg.compat.v1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.Variable(1.0)
+    ...     with tf1.Session() as sess:
+    ...         try:
+    ...             sess.run(v)
+    ...         except rg.errors.FailedPreconditionError:
+    ...             caught = True
+    >>> caught
+    True
+    """
 
 
 class MissingDependencyError(ImportError):
     """An op needs an optional dependency that is not installed; the message says which extra
-    to install (``pip install 'retrograd[special]'``)."""
+    to install (``pip install 'retrograd[special]'``).
+
+    >>> import retrograd as rg
+    >>> issubclass(rg.errors.MissingDependencyError, ImportError)
+    True
+    """
 
 
 class LookupErrorInRegistry(LookupError):

@@ -25,7 +25,12 @@ _NESTED_TYPES: dict[type, bool] = {list: True, tuple: True, dict: True}
 
 
 def is_nested(structure: Any) -> bool:
-    """True for lists, tuples (namedtuples included) and mappings."""
+    """True for lists, tuples (namedtuples included) and mappings.
+
+    >>> import retrograd as rg
+    >>> rg.nest.is_nested([1]), rg.nest.is_nested({'a': 1}), rg.nest.is_nested(rg.constant([1]))
+    (True, True, False)
+    """
     kind = type(structure)
     nested = _NESTED_TYPES.get(kind)
     if nested is None:
@@ -55,7 +60,12 @@ def _flatten_into(structure: Any, leaves: list[Any]) -> None:
 
 
 def flatten(structure: Any) -> list[Any]:
-    """The leaves of ``structure`` in a deterministic order (a leaf flattens to ``[leaf]``)."""
+    """The leaves of ``structure`` in a deterministic order (a leaf flattens to ``[leaf]``).
+
+    >>> import retrograd as rg
+    >>> rg.nest.flatten({'b': [1, 2], 'a': (3, None)})
+    [3, None, 1, 2]
+    """
     if not is_nested(structure):
         return [structure]
     leaves: list[Any] = []
@@ -78,7 +88,12 @@ def _rebuild(template: Any, children: list[Any]) -> Any:
 
 
 def pack_sequence_as(structure: Any, flat_sequence: list[Any]) -> Any:
-    """Builds ``structure``'s shape again with the leaves of ``flat_sequence``."""
+    """Builds ``structure``'s shape again with the leaves of ``flat_sequence``.
+
+    >>> import retrograd as rg
+    >>> rg.nest.pack_sequence_as({'b': [0, 0], 'a': 0}, [1, 2, 3])
+    {'b': [2, 3], 'a': 1}
+    """
     flat_sequence = list(flat_sequence)
     count = len(flatten(structure))
     if count != len(flat_sequence):
@@ -104,7 +119,15 @@ def _pack(template: Any, position: Any) -> Any:
 
 
 def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True) -> None:
-    """Raises ValueError (or TypeError for differing sequence types) when structures differ."""
+    """Raises ValueError (or TypeError for differing sequence types) when structures differ.
+
+    >>> import retrograd as rg
+    >>> rg.nest.assert_same_structure([1, (2, 3)], [4, (5, 6)])
+    >>> rg.nest.assert_same_structure([1, (2, 3)], [4, 5])
+    Traceback (most recent call last):
+        ...
+    ValueError: The two structures don't have the same nested structure: (2, 3) vs 5
+    """
     if is_nested(nest1) != is_nested(nest2):
         raise ValueError(
             f"The two structures don't have the same nested structure: {nest1!r} vs {nest2!r}"
@@ -130,7 +153,12 @@ def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True) -> N
 
 
 def map_structure(func: Callable[..., Any], *structures: Any, check_types: bool = True) -> Any:
-    """Applies ``func`` to corresponding leaves of ``structures``; returns the first's shape."""
+    """Applies ``func`` to corresponding leaves of ``structures``; returns the first's shape.
+
+    >>> import retrograd as rg
+    >>> rg.nest.map_structure(lambda x, y: x + y, {'a': [1, 2]}, {'a': [10, 20]})
+    {'a': [11, 22]}
+    """
     if not structures:
         raise ValueError("map_structure needs at least one structure")
     for other in structures[1:]:

@@ -174,7 +174,11 @@ class RegisterGradient:
 
 
 def no_gradient(op_type: str) -> None:
-    """Declares that ops of ``op_type`` have no gradient: their inputs get ``None``."""
+    """Declares that ops of ``op_type`` have no gradient: their inputs get ``None``.
+
+    >>> import retrograd as rg
+    >>> rg.no_gradient('MyOpWithoutGradient')
+    """
     gradient_registry.register(None, op_type)
 
 

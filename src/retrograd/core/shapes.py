@@ -28,7 +28,13 @@ def _dimension(value: Any) -> int:
 
 
 class TensorShape(tuple):
-    """The shape of a tensor; compares equal to tuples and lists of the same dimensions."""
+    """The shape of a tensor; compares equal to tuples and lists of the same dimensions.
+
+    >>> import retrograd as rg
+    >>> s = rg.TensorShape([2, None])
+    >>> s.rank, s.as_list(), s == [2, None], s.is_fully_defined()
+    (2, [2, None], True, False)
+    """
 
     __slots__ = ()
 

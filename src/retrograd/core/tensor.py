@@ -30,6 +30,11 @@ class Tensor(TensorOperators):
     """An immutable multi-dimensional value with a dtype and a shape.
 
     Create tensors with :func:`constant` or :func:`convert_to_tensor`; ops return them.
+
+    >>> import retrograd as rg
+    >>> t = rg.constant([[1.0, 2.0]])
+    >>> t.shape.as_list(), t.dtype.name, (t * 2 + 1).numpy().tolist()
+    ([1, 2], 'float32', [[3.0, 5.0]])
     """
 
     __slots__ = ("_value", "__weakref__")
@@ -199,7 +204,12 @@ def constant_value(tensor: Tensor) -> Any:
 
 
 def is_tensor(x: Any) -> bool:
-    """True for tensors (not for variables or NumPy arrays)."""
+    """True for tensors (not for variables or NumPy arrays).
+
+    >>> import retrograd as rg
+    >>> rg.is_tensor(rg.constant(1.0)), rg.is_tensor(1.0), rg.is_tensor(rg.Variable(1.0))
+    (True, False, False)
+    """
     return isinstance(x, Tensor)
 
 

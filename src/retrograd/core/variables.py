@@ -65,6 +65,13 @@ class Variable(TensorOperators):
 
     Its shape and dtype are fixed at creation. ``assign`` replaces the stored array, so
     tensors read earlier keep their values.
+
+    >>> import retrograd as rg
+    >>> v = rg.Variable([1.0, 2.0])
+    >>> v.assign_add([1.0, 1.0]).numpy().tolist()
+    [2.0, 3.0]
+    >>> (v * 2).numpy().tolist(), v.trainable
+    ([4.0, 6.0], True)
     """
 
     __slots__ = ("_value", "_name", "_trainable", "__weakref__")

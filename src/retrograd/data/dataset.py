@@ -73,7 +73,13 @@ def _spec(value: Tensor) -> TensorSpec:
 
 
 class Dataset:
-    """A re-iterable sequence of elements (nested tuples/dicts of tensors)."""
+    """A re-iterable sequence of elements (nested tuples/dicts of tensors).
+
+    >>> import retrograd as rg
+    >>> ds = rg.data.Dataset.from_tensor_slices([1, 2, 3, 4, 5]).map(lambda x: x * 10).batch(2)
+    >>> [b.tolist() for b in ds.as_numpy_iterator()]
+    [[10, 20], [30, 40], [50]]
+    """
 
     def __init__(
         self, make_iterator: Callable[[], Iterator], element_spec: Any, cardinality: int

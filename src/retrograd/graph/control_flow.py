@@ -114,6 +114,10 @@ def cond(
     """``true_fn()`` if ``pred`` else ``false_fn()`` — in a graph, decided when it runs.
 
     Both functions take no arguments and must return the same structure of tensors.
+
+    >>> import retrograd as rg
+    >>> rg.cond(rg.constant(True), lambda: rg.constant(1), lambda: rg.constant(2)).numpy().tolist()
+    1
     """
     if true_fn is None or false_fn is None:
         raise TypeError("cond: true_fn and false_fn are both required")
@@ -239,6 +243,11 @@ def while_loop(
 
     In a graph, the body must keep each loop variable's dtype and shape (or stay within
     ``shape_invariants``, where None marks a dimension that may change).
+
+    >>> import retrograd as rg
+    >>> i, total = rg.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), [0, 0])
+    >>> i.numpy().tolist(), total.numpy().tolist()
+    (4, 6)
     """
     limit = None if maximum_iterations is None else int(maximum_iterations)
     if context.graph is None:

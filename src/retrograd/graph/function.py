@@ -369,6 +369,13 @@ def function(func: Callable | None = None, input_signature: Any = None, **option
     Python control flow on tensors; ``reduce_retracing`` (or ``experimental_relax_shapes``)
     relaxes shapes after a retrace; ``jit_compile`` is accepted (traces are always compiled
     to a plan).
+
+    >>> import retrograd as rg
+    >>> @rg.function
+    ... def f(x):
+    ...     return x * x + 1.0
+    >>> f(rg.constant(3.0)).numpy().tolist()
+    10.0
     """
     unknown = [k for k in options if k not in _OPTIONS and k not in _ACCEPTED]
     if unknown:

@@ -69,7 +69,15 @@ _creation_counter = itertools.count()
 
 class Graph(GraphState):
     """A dataflow graph of operations (TensorFlow's ``tf.Graph``); its TF1 state
-    (control dependencies, collections) is in :class:`GraphState`."""
+    (control dependencies, collections) is in :class:`GraphState`.
+
+    >>> import retrograd as rg
+    >>> g = rg.Graph()
+    >>> with g.as_default():
+    ...     c = rg.constant(1.0)
+    >>> c.graph is g, rg.executing_eagerly()
+    (True, True)
+    """
 
     def __init__(self, outer: Graph | None = None) -> None:
         # A function, branch or loop body traced inside another graph uses that graph's
@@ -322,12 +330,25 @@ def _thread_default_graph() -> Graph:
 
 
 def get_default_graph() -> Graph:
-    """The graph ops are added to: the current one, else this thread's global default graph."""
+    """The graph ops are added to: the current one, else this thread's global default graph.
+
+    >>> import retrograd as rg
+    >>> g = rg.Graph()
+    >>> with g.as_default():
+    ...     print(rg.get_default_graph() is g)
+    True
+    """
     return context.graph if context.graph is not None else _thread_default_graph()
 
 
 def reset_default_graph() -> None:
-    """Replaces this thread's global default graph by an empty one (TF1)."""
+    """Replaces this thread's global default graph by an empty one (TF1).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> tf1.reset_default_graph()
+    >>> len(rg.get_default_graph().get_operations())
+    0
+    """
     in_use = context.graph is not None and context.graph is context.default_graph
     context.default_graph = Graph()
     if in_use:
@@ -335,25 +356,58 @@ def reset_default_graph() -> None:
 
 
 def executing_eagerly() -> bool:
-    """True unless a graph is being built."""
+    """True unless a graph is being built.
+
+    >>> import retrograd as rg
+    >>> rg.executing_eagerly()
+    True
+    >>> with rg.Graph().as_default():
+    ...     print(rg.executing_eagerly())
+    False
+    """
     return context.graph is None
 
 
 def disable_eager_execution() -> None:
     """From now on, ops are added to the default graph and run by a Session (TF1 style); threads
-    started later begin in graph mode too, each on a default graph of its own."""
+    started later begin in graph mode too, each on a default graph of its own.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> tf1.disable_eager_execution()
+    >>> rg.executing_eagerly()
+    False
+    >>> tf1.enable_eager_execution()
+    >>> rg.executing_eagerly()
+    True
+    """
     graph_mode_by_default.factory = Graph
     context.graph = _thread_default_graph()
 
 
 def enable_eager_execution() -> None:
-    """From now on, ops run immediately (in threads started later too)."""
+    """From now on, ops run immediately (in threads started later too).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> tf1.disable_eager_execution()
+    >>> tf1.enable_eager_execution()
+    >>> rg.executing_eagerly()
+    True
+    """
     graph_mode_by_default.factory = None
     context.graph = None
 
 
 def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> SymbolicTensor:
-    """A graph input whose value is fed when the graph runs (``shape`` may hold None)."""
+    """A graph input whose value is fed when the graph runs (``shape`` may hold None).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     x = tf1.placeholder(rg.float32, [None, 2])
+    ...     y = rg.reduce_sum(x, axis=1)
+    ...     with tf1.Session() as sess:
+    ...         print(sess.run(y, {x: [[1.0, 2.0], [3.0, 4.0]]}).tolist())
+    [3.0, 7.0]
+    """
     graph = get_default_graph()
     if context.graph is None:
         raise RuntimeError(

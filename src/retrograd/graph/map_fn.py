@@ -63,12 +63,23 @@ def map_fn(
     fn_output_signature: Any = None,
 ) -> Any:
     """``fn`` applied to each slice of ``elems`` (a tensor or a structure of tensors) along
-    axis 0; the results stacked."""
+    axis 0; the results stacked.
+
+    >>> import retrograd as rg
+    >>> rg.map_fn(lambda row: rg.reduce_sum(row), rg.constant([[1, 2], [3, 4]])).numpy().tolist()
+    [3, 7]
+    """
     return _map(fn, elems, "map_fn")
 
 
 def vectorized_map(
     fn: Callable, elems: Any, fallback_to_while_loop: bool = True, warn: bool = True
 ) -> Any:
-    """What ``map_fn`` computes (TensorFlow's values and gradients), one call per slice."""
+    """What ``map_fn`` computes (TensorFlow's values and gradients), one call per slice.
+
+    >>> import retrograd as rg
+    >>> rows = rg.constant([[1.0, 2.0], [3.0, 4.0]])
+    >>> rg.vectorized_map(lambda row: row * row, rows).numpy().tolist()
+    [[1.0, 4.0], [9.0, 16.0]]
+    """
     return _map(fn, elems, "vectorized_map")

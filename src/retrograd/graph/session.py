@@ -33,13 +33,31 @@ __all__ = ["Session", "InteractiveSession", "get_default_session", "ops_with_con
 
 
 def get_default_session() -> Session | None:
-    """The innermost session this thread entered with ``with``, if any."""
+    """The innermost session this thread entered with ``with``, if any.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> print(tf1.get_default_session())
+    None
+    >>> with rg.Graph().as_default():
+    ...     with tf1.Session() as sess:
+    ...         print(tf1.get_default_session() is sess)
+    True
+    """
     sessions = context.sessions
     return sessions[-1] if sessions else None
 
 
 class Session:
-    """Runs parts of ``graph`` (the default graph unless given)."""
+    """Runs parts of ``graph`` (the default graph unless given).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     a = tf1.placeholder(rg.float32, [])
+    ...     b = a * 2.0
+    ...     with tf1.Session() as sess:
+    ...         print([float(v) for v in sess.run([b, a], feed_dict={a: 1.5})])
+    [3.0, 1.5]
+    """
 
     def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
         self.graph = graph if graph is not None else get_default_graph()
@@ -185,7 +203,17 @@ def ops_with_control_inputs(targets: list, fed: set[int]) -> list[GraphOperation
 
 class InteractiveSession(Session):
     """A session that makes itself the default on creation (for shells and notebooks);
-    ``close()`` removes it."""
+    ``close()`` removes it.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> g = rg.Graph()
+    >>> with g.as_default():
+    ...     c = rg.constant(4.0) * 2.0
+    >>> sess = tf1.InteractiveSession(graph=g)
+    >>> tf1.get_default_session() is sess, float(sess.run(c))
+    (True, 8.0)
+    >>> sess.close()
+    """
 
     def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
         super().__init__(target, graph, config)

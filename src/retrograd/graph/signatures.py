@@ -25,7 +25,15 @@ __all__ = ["TensorSpec", "leaf_key", "tensor_types", "as_tensor", "relaxed"]
 
 
 class TensorSpec:
-    """The dtype and shape (None for an unknown dimension) a traced function accepts."""
+    """The dtype and shape (None for an unknown dimension) a traced function accepts.
+
+    >>> import retrograd as rg
+    >>> spec = rg.TensorSpec([None, 3], rg.float32)
+    >>> spec.shape.as_list(), spec.dtype.name
+    ([None, 3], 'float32')
+    >>> spec.is_compatible_with(rg.zeros([5, 3]))
+    True
+    """
 
     __slots__ = ("shape", "dtype", "name")
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from retrograd.autodiff.backprop import backward
 from retrograd.autodiff.explain_graph import explained_symbolic
-from retrograd.autodiff.tape import UnconnectedGradients, _policy
+from retrograd.autodiff.tape_values import UnconnectedGradients, _policy
 from retrograd.core import nest
 from retrograd.core.execute import context
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -51,6 +51,15 @@ def gradients(
     while building a graph; eagerly, use GradientTape. ``explain=True`` (or the debugging
     switch ``explain_none_gradients``) warns why each None gradient is None
     (:mod:`retrograd.autodiff.explain_graph`).
+
+    >>> import retrograd as rg
+    >>> g = rg.Graph()
+    >>> with g.as_default():
+    ...     x = rg.constant(3.0)
+    ...     y = x * x
+    ...     dx, = rg.gradients(y, [x])
+    >>> dx.graph is g
+    True
     """
     policy = _policy(unconnected_gradients)
     ys, xs = nest.flatten(ys), nest.flatten(xs)

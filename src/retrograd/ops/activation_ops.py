@@ -51,23 +51,43 @@ def _activation(op, kinds: str, features: Any, name: str | None) -> Tensor:
 
 
 def softsign(features: Any, name: str | None = None) -> Tensor:
-    """``features / (1 + |features|)`` elementwise."""
+    """``features / (1 + |features|)`` elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.nn.softsign([-1.0, 0.0, 3.0]).numpy().tolist()
+    [-0.5, 0.0, 0.75]
+    """
     return _activation(_Softsign, FLOAT, features, name)
 
 
 def elu(features: Any, name: str | None = None) -> Tensor:
-    """Exponential linear unit: ``x`` where ``x >= 0``, ``exp(x) - 1`` below."""
+    """Exponential linear unit: ``x`` where ``x >= 0``, ``exp(x) - 1`` below.
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.nn.elu([-1.0, 0.0, 2.0]).numpy().tolist()]
+    [-0.6321, 0.0, 2.0]
+    """
     return _activation(_Elu, FLOAT, features, name)
 
 
 def selu(features: Any, name: str | None = None) -> Tensor:
     """Scaled ELU: ``scale * x`` where ``x >= 0``, ``scale * alpha * (exp(x) - 1)`` below,
-    with the self-normalising constants scale = 1.0507..., alpha = 1.6732..."""
+    with the self-normalising constants scale = 1.0507..., alpha = 1.6732...
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.nn.selu([-1.0, 0.0, 2.0]).numpy().tolist()]
+    [-1.1113, 0.0, 2.1014]
+    """
     return _activation(_Selu, FLOAT, features, name)
 
 
 def relu6(features: Any, name: str | None = None) -> Tensor:
-    """``min(max(features, 0), 6)`` elementwise; integer tensors too."""
+    """``min(max(features, 0), 6)`` elementwise; integer tensors too.
+
+    >>> import retrograd as rg
+    >>> rg.nn.relu6([-1.0, 3.0, 8.0]).numpy().tolist()
+    [0.0, 3.0, 6.0]
+    """
     return _activation(_Relu6, REAL, features, name)
 
 
@@ -75,6 +95,10 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Te
     """``x`` where ``x > 0``, ``alpha * x`` elsewhere; integer features become float32 first.
 
     ``alpha`` is a Python number (an attribute of the op, as in TensorFlow).
+
+    >>> import retrograd as rg
+    >>> rg.nn.leaky_relu([-1.0, 0.0, 2.0], alpha=0.5).numpy().tolist()
+    [-0.5, 0.0, 2.0]
     """
     x = tensor_arg("LeakyRelu", features, REAL, "features")
     if x._value.dtype.kind in "iu":

@@ -1,10 +1,4 @@
-"""Shape and selection ops: reshape, transpose, concat/stack/split, where, fills, identity.
-
->>> import retrograd as rg
->>> x = rg.reshape(rg.constant([1.0, 2.0, 3.0, 4.0]), [2, 2])
->>> rg.transpose(x).numpy().tolist(), [t.numpy().tolist() for t in rg.unstack(x)]
-([[1.0, 3.0], [2.0, 4.0]], [[1.0, 2.0], [3.0, 4.0]])
-"""
+"""Shape and selection ops: reshape, transpose, concat/stack/split, where, fills, identity."""
 
 from __future__ import annotations
 
@@ -38,7 +32,11 @@ _Squeeze = define_op("Squeeze", lambda x, axis: np.squeeze(x, axis))
 
 
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
-    """``tensor`` with a new shape of the same size; one dimension may be -1 (or None)."""
+    """``tensor`` with a new shape of the same size; one dimension may be -1 (or None).
+
+    >>> import retrograd as rg
+    >>> rg.reshape([1, 2, 3, 4, 5, 6], [-1, 3]).numpy().tolist()
+    [[1, 2, 3], [4, 5, 6]]"""
     from retrograd.ops import dynamic_shape_ops
 
     x = tensor_arg("Reshape", tensor, ANY, "tensor")
@@ -61,7 +59,11 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
 
 
 def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
-    """Permutes the axes of ``a`` (reverses them when ``perm`` is None)."""
+    """Permutes the axes of ``a`` (reverses them when ``perm`` is None).
+
+    >>> import retrograd as rg
+    >>> rg.transpose([[1, 2, 3], [4, 5, 6]]).numpy().tolist()
+    [[1, 4], [2, 5], [3, 6]]"""
     x = tensor_arg("Transpose", a, ANY, "a")
     ndim = x._value.ndim
     perm = tuple(range(ndim))[::-1] if perm is None else broadcast.static_shape(perm, "Transpose")
@@ -83,7 +85,11 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
 
 
 def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
-    """Inserts a size-1 axis at ``axis`` (which may be -rank-1 ... rank)."""
+    """Inserts a size-1 axis at ``axis`` (which may be -rank-1 ... rank).
+
+    >>> import retrograd as rg
+    >>> rg.expand_dims([1, 2], 0).shape.as_list(), rg.expand_dims([1, 2], -1).shape.as_list()
+    ([1, 2], [2, 1])"""
     x = tensor_arg("ExpandDims", input, ANY, "input")
     ndim = x._value.ndim
     axis = static_int("ExpandDims", axis, "axis")
@@ -93,7 +99,11 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
 
 
 def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:
-    """Removes size-1 axes (all of them, or those listed in ``axis``, which must be 1)."""
+    """Removes size-1 axes (all of them, or those listed in ``axis``, which must be 1).
+
+    >>> import retrograd as rg
+    >>> rg.squeeze(rg.zeros([1, 2, 1])).shape.as_list(), rg.squeeze([[1, 2]], [0]).shape.as_list()
+    ([2], [2])"""
     x = tensor_arg("Squeeze", input, ANY, "input")
     shape = tuple(x._value.shape)
     if axis is not None:
@@ -164,7 +174,11 @@ def _axis_in(op_type: str, axis: int, ndim: int) -> int:
 
 
 def concat(values: list, axis: int, name: str | None = None) -> Tensor:
-    """Joins tensors along an existing ``axis`` (a single tensor is one value, as TensorFlow)."""
+    """Joins tensors along an existing ``axis`` (a single tensor is one value, as TensorFlow).
+
+    >>> import retrograd as rg
+    >>> rg.concat([[[1, 2]], [[3, 4]]], axis=0).numpy().tolist()
+    [[1, 2], [3, 4]]"""
     if isinstance(values, Tensor):
         values = [values]
     tensors = _same_dtype("ConcatV2", list(values))
@@ -175,7 +189,11 @@ def concat(values: list, axis: int, name: str | None = None) -> Tensor:
 
 
 def stack(values: list, axis: int = 0, name: str | None = None) -> Tensor:
-    """Joins same-shape tensors along a new ``axis``."""
+    """Joins same-shape tensors along a new ``axis``.
+
+    >>> import retrograd as rg
+    >>> rg.stack([[1, 2], [3, 4]], axis=1).numpy().tolist()
+    [[1, 3], [2, 4]]"""
     tensors = _same_dtype("Pack", list(values))
     shapes = [t.shape for t in tensors]  # (in graphs, unknown dimensions match any size)
     if any(not s.is_compatible_with(other) for s in shapes for other in shapes):
@@ -193,7 +211,11 @@ set_stack_op(stack)
 def unstack(
     value: Any, num: int | None = None, axis: int = 0, name: str | None = None
 ) -> list[Tensor]:
-    """Splits ``value`` along ``axis`` into a list of tensors of one rank less."""
+    """Splits ``value`` along ``axis`` into a list of tensors of one rank less.
+
+    >>> import retrograd as rg
+    >>> [t.numpy().tolist() for t in rg.unstack([[1, 2], [3, 4]], axis=1)]
+    [[1, 3], [2, 4]]"""
     x = tensor_arg("Unpack", value, ANY, "value")
     if x._value.ndim == 0:
         raise ValueError("Unpack: can not unstack a scalar tensor")
@@ -213,7 +235,11 @@ def split(
     num: int | None = None,
     name: str | None = None,
 ) -> list[Tensor]:
-    """Splits ``value`` along ``axis`` into equal parts (an int) or parts of given sizes."""
+    """Splits ``value`` along ``axis`` into equal parts (an int) or parts of given sizes.
+
+    >>> import retrograd as rg
+    >>> [t.numpy().tolist() for t in rg.split([1, 2, 3, 4, 5], [2, 3])]
+    [[1, 2], [3, 4, 5]]"""
     x = tensor_arg("SplitV", value, ANY, "value")
     axis = _axis_in("SplitV", axis, x._value.ndim)
     size = x._value.shape[axis]
@@ -274,7 +300,11 @@ _StridedSliceGrad = define_op(
 
 
 def strided_slice(x: Any, index: Any, name: str | None = None) -> Tensor:
-    """``x[index]`` for ints, slices (with steps), ``...`` and ``None``: what ``[]`` lowers to."""
+    """``x[index]`` for ints, slices (with steps), ``...`` and ``None``: what ``[]`` lowers to.
+
+    >>> import retrograd as rg
+    >>> rg.strided_slice([[1, 2, 3], [4, 5, 6]], (1, slice(None, None, 2))).numpy().tolist()
+    [4, 6]"""
     from retrograd.ops import dynamic_shape_ops
 
     t = tensor_arg("StridedSlice", x, ANY)
@@ -323,7 +353,11 @@ _Shape = define_op(
 
 
 def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
-    """A tensor of shape ``dims`` filled with the scalar ``value``."""
+    """A tensor of shape ``dims`` filled with the scalar ``value``.
+
+    >>> import retrograd as rg
+    >>> rg.fill([2, 2], 7).numpy().tolist()
+    [[7, 7], [7, 7]]"""
     from retrograd.ops import dynamic_shape_ops
 
     v = tensor_arg("Fill", value, ANY, "value")
@@ -349,12 +383,20 @@ def _constant_fill(shape: Any, dtype: Any, value: int, who: str, name: str | Non
 
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
-    """A tensor of zeros (a constant: it has no inputs to differentiate)."""
+    """A tensor of zeros (a constant: it has no inputs to differentiate).
+
+    >>> import retrograd as rg
+    >>> rg.zeros([2, 3], rg.int32).numpy().tolist()
+    [[0, 0, 0], [0, 0, 0]]"""
     return _constant_fill(shape, dtype, 0, "zeros", name)
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
-    """A tensor of ones."""
+    """A tensor of ones.
+
+    >>> import retrograd as rg
+    >>> rg.ones([2]).numpy().tolist()
+    [1.0, 1.0]"""
     return _constant_fill(shape, dtype, 1, "ones", name)
 
 
@@ -369,17 +411,29 @@ def _like(op, input, dtype, name):
 
 
 def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
-    """Zeros with the shape (and dtype, unless given) of ``input``."""
+    """Zeros with the shape (and dtype, unless given) of ``input``.
+
+    >>> import retrograd as rg
+    >>> rg.zeros_like([[1.5, 2.5]]).numpy().tolist()
+    [[0.0, 0.0]]"""
     return _like(_ZerosLike, input, dtype, name)
 
 
 def ones_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
-    """Ones with the shape (and dtype, unless given) of ``input``."""
+    """Ones with the shape (and dtype, unless given) of ``input``.
+
+    >>> import retrograd as rg
+    >>> rg.ones_like([1, 2], dtype=rg.float32).numpy().tolist()
+    [1.0, 1.0]"""
     return _like(_OnesLike, input, dtype, name)
 
 
 def identity(input: Any, name: str | None = None) -> Tensor:
-    """The same value as a new tensor (gradient passes through)."""
+    """The same value as a new tensor (gradient passes through).
+
+    >>> import retrograd as rg
+    >>> rg.identity([1.0, 2.0]).numpy().tolist()
+    [1.0, 2.0]"""
     return execute(_Identity, (tensor_arg("Identity", input, ANY, "input"),), None, name)
 
 
@@ -392,8 +446,7 @@ def stop_gradient(input: Any, name: str | None = None) -> Tensor:
     ...     tape.watch(x)
     ...     y = rg.stop_gradient(x) * x
     >>> tape.gradient(y, x)
-    <retrograd.Tensor: shape=(), dtype=float32, numpy=3.0>
-    """
+    <retrograd.Tensor: shape=(), dtype=float32, numpy=3.0>"""
     return execute(_StopGradient, (tensor_arg("StopGradient", input, ANY, "input"),), None, name)
 
 
@@ -402,8 +455,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
 
     >>> import retrograd as rg
     >>> rg.where([True, False], 1.0, 2.0).numpy().tolist()
-    [1.0, 2.0]
-    """
+    [1.0, 2.0]"""
     c = tensor_arg("SelectV2", condition, BOOL, "condition")
     if x is None and y is None:
         return execute(_Where, (c,), None, name)
@@ -415,18 +467,30 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
 
 
 def shape(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
-    """The shape of ``input`` as an int32 (or ``out_type``) vector."""
+    """The shape of ``input`` as an int32 (or ``out_type``) vector.
+
+    >>> import retrograd as rg
+    >>> rg.shape(rg.zeros([2, 3])).numpy().tolist()
+    [2, 3]"""
     x = tensor_arg("Shape", input, ANY, "input")
     return execute(_Shape, (x,), {"out_type": as_dtype(out_type)}, name)
 
 
 def rank(input: Any, name: str | None = None) -> Tensor:
-    """The number of dimensions of ``input`` as an int32 scalar."""
+    """The number of dimensions of ``input`` as an int32 scalar.
+
+    >>> import retrograd as rg
+    >>> rg.rank(rg.zeros([2, 3])).numpy().tolist()
+    2"""
     return Tensor(np.array(tensor_arg("Rank", input, ANY, "input")._value.ndim, dtype=np.int32))
 
 
 def size(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
-    """The number of elements of ``input`` (an op in graphs, where it may be unknown)."""
+    """The number of elements of ``input`` (an op in graphs, where it may be unknown).
+
+    >>> import retrograd as rg
+    >>> rg.size(rg.zeros([2, 3])).numpy().tolist()
+    6"""
     x = tensor_arg("Size", input, ANY, "input")
     return execute(_Size, (x,), {"out_type": as_dtype(out_type)}, name)
 

@@ -42,6 +42,10 @@ def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: str | None = No
     ``axes`` (all axes by default): ``t`` unchanged where its norm is at most ``clip_norm``,
     rescaled to norm ``clip_norm`` elsewhere. A negative ``clip_norm`` counts as 0; a tensor
     ``clip_norm`` is cast to ``t``'s dtype and may broadcast, but not change ``t``'s shape.
+
+    >>> import retrograd as rg
+    >>> rg.clip_by_norm([3.0, 4.0], 2.5).numpy().tolist()
+    [1.5, 2.0]
     """
     t = tensor_arg("clip_by_norm", t, FLOAT, "t")
     if _is_number(clip_norm):
@@ -99,6 +103,11 @@ def clip_by_global_norm(
     Returns ``(clipped_list, global_norm)``; None entries stay None. ``use_norm`` replaces the
     computed global norm. If the norm is inf or nan every clipped value is nan, as in
     TensorFlow, so that a blown-up step is visible rather than silently shrunk.
+
+    >>> import retrograd as rg
+    >>> clipped, norm = rg.clip_by_global_norm([rg.constant([3.0]), rg.constant([4.0])], 2.5)
+    >>> [t.numpy().tolist() for t in clipped], norm.numpy().tolist()
+    ([[1.5], [2.0]], 5.0)
     """
     tensors = _tensor_list("clip_by_global_norm", t_list)
     if use_norm is None:

@@ -14,23 +14,197 @@ import numpy as np
 from retrograd.core.registry import no_gradient
 from retrograd.ops.define import ANY, BOOL, FLOAT, INTEGER, REAL, binary_op, unary_op
 
-less = binary_op("less", "Less", np.less, REAL, "x < y elementwise (bool).")
-less_equal = binary_op("less_equal", "LessEqual", np.less_equal, REAL, "x <= y elementwise.")
-greater = binary_op("greater", "Greater", np.greater, REAL, "x > y elementwise.")
-greater_equal = binary_op("greater_equal", "GreaterEqual", np.greater_equal, REAL, "x >= y.")
-equal = binary_op("equal", "Equal", np.equal, ANY, "x == y elementwise.")
-not_equal = binary_op("not_equal", "NotEqual", np.not_equal, ANY, "x != y elementwise.")
-logical_and = binary_op("logical_and", "LogicalAnd", np.logical_and, BOOL, "x AND y.")
-logical_or = binary_op("logical_or", "LogicalOr", np.logical_or, BOOL, "x OR y.")
-logical_not = unary_op("logical_not", "LogicalNot", np.logical_not, BOOL, "NOT x.")
-bitwise_and = binary_op("bitwise_and", "BitwiseAnd", np.bitwise_and, INTEGER, "x & y on ints.")
-bitwise_or = binary_op("bitwise_or", "BitwiseOr", np.bitwise_or, INTEGER, "x | y on ints.")
-bitwise_xor = binary_op("bitwise_xor", "BitwiseXor", np.bitwise_xor, INTEGER, "x ^ y on ints.")
-invert = unary_op("invert", "Invert", np.invert, INTEGER, "~x (bitwise NOT) on ints.")
-is_nan = unary_op("is_nan", "IsNan", np.isnan, FLOAT, "True where x is NaN.")
-is_inf = unary_op("is_inf", "IsInf", np.isinf, FLOAT, "True where x is +inf or -inf.")
+less = binary_op(
+    "less",
+    "Less",
+    np.less,
+    REAL,
+    """x < y elementwise (bool).
+
+    >>> import retrograd as rg
+    >>> rg.less([1, 2, 3], 2).numpy().tolist()
+    [True, False, False]
+    """,
+)
+less_equal = binary_op(
+    "less_equal",
+    "LessEqual",
+    np.less_equal,
+    REAL,
+    """x <= y elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.less_equal([1, 2, 3], 2).numpy().tolist()
+    [True, True, False]
+    """,
+)
+greater = binary_op(
+    "greater",
+    "Greater",
+    np.greater,
+    REAL,
+    """x > y elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.greater([1, 2, 3], 2).numpy().tolist()
+    [False, False, True]
+    """,
+)
+greater_equal = binary_op(
+    "greater_equal",
+    "GreaterEqual",
+    np.greater_equal,
+    REAL,
+    """x >= y.
+
+    >>> import retrograd as rg
+    >>> rg.greater_equal([1, 2, 3], 2).numpy().tolist()
+    [False, True, True]
+    """,
+)
+equal = binary_op(
+    "equal",
+    "Equal",
+    np.equal,
+    ANY,
+    """x == y elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.equal([1, 2, 3], [1, 0, 3]).numpy().tolist()
+    [True, False, True]
+    """,
+)
+not_equal = binary_op(
+    "not_equal",
+    "NotEqual",
+    np.not_equal,
+    ANY,
+    """x != y elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.not_equal([1, 2, 3], [1, 0, 3]).numpy().tolist()
+    [False, True, False]
+    """,
+)
+logical_and = binary_op(
+    "logical_and",
+    "LogicalAnd",
+    np.logical_and,
+    BOOL,
+    """x AND y.
+
+    >>> import retrograd as rg
+    >>> rg.logical_and([True, True, False], [True, False, False]).numpy().tolist()
+    [True, False, False]
+    """,
+)
+logical_or = binary_op(
+    "logical_or",
+    "LogicalOr",
+    np.logical_or,
+    BOOL,
+    """x OR y.
+
+    >>> import retrograd as rg
+    >>> rg.logical_or([True, True, False], [True, False, False]).numpy().tolist()
+    [True, True, False]
+    """,
+)
+logical_not = unary_op(
+    "logical_not",
+    "LogicalNot",
+    np.logical_not,
+    BOOL,
+    """NOT x.
+
+    >>> import retrograd as rg
+    >>> rg.logical_not([True, False]).numpy().tolist()
+    [False, True]
+    """,
+)
+bitwise_and = binary_op(
+    "bitwise_and",
+    "BitwiseAnd",
+    np.bitwise_and,
+    INTEGER,
+    """x & y on ints.
+
+    >>> import retrograd as rg
+    >>> rg.bitwise.bitwise_and([12, 10], 6).numpy().tolist()
+    [4, 2]
+    """,
+)
+bitwise_or = binary_op(
+    "bitwise_or",
+    "BitwiseOr",
+    np.bitwise_or,
+    INTEGER,
+    """x | y on ints.
+
+    >>> import retrograd as rg
+    >>> rg.bitwise.bitwise_or([12, 10], 6).numpy().tolist()
+    [14, 14]
+    """,
+)
+bitwise_xor = binary_op(
+    "bitwise_xor",
+    "BitwiseXor",
+    np.bitwise_xor,
+    INTEGER,
+    """x ^ y on ints.
+
+    >>> import retrograd as rg
+    >>> rg.bitwise.bitwise_xor([12, 10], 6).numpy().tolist()
+    [10, 12]
+    """,
+)
+invert = unary_op(
+    "invert",
+    "Invert",
+    np.invert,
+    INTEGER,
+    """~x (bitwise NOT) on ints.
+
+    >>> import retrograd as rg
+    >>> rg.bitwise.invert([0, 5]).numpy().tolist()
+    [-1, -6]
+    """,
+)
+is_nan = unary_op(
+    "is_nan",
+    "IsNan",
+    np.isnan,
+    FLOAT,
+    """True where x is NaN.
+
+    >>> import retrograd as rg
+    >>> rg.math.is_nan([1.0, float('nan'), float('inf')]).numpy().tolist()
+    [False, True, False]
+    """,
+)
+is_inf = unary_op(
+    "is_inf",
+    "IsInf",
+    np.isinf,
+    FLOAT,
+    """True where x is +inf or -inf.
+
+    >>> import retrograd as rg
+    >>> rg.math.is_inf([1.0, float('nan'), -float('inf')]).numpy().tolist()
+    [False, False, True]
+    """,
+)
 is_finite = unary_op(
-    "is_finite", "IsFinite", np.isfinite, FLOAT, "True where x is neither inf nor NaN."
+    "is_finite",
+    "IsFinite",
+    np.isfinite,
+    FLOAT,
+    """True where x is neither inf nor NaN.
+
+    >>> import retrograd as rg
+    >>> rg.math.is_finite([1.0, float('nan'), float('inf')]).numpy().tolist()
+    [True, False, False]
+    """,
 )
 
 for _op_type in (
@@ -42,5 +216,10 @@ for _op_type in (
 
 
 def logical_xor(x, y, name=None):
-    """x XOR y, built as (x OR y) AND NOT (x AND y), as TensorFlow does."""
+    """x XOR y, built as (x OR y) AND NOT (x AND y), as TensorFlow does.
+
+    >>> import retrograd as rg
+    >>> rg.math.logical_xor([True, True, False], [True, False, False]).numpy().tolist()
+    [False, True, False]
+    """
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)

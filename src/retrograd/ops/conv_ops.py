@@ -277,6 +277,12 @@ def conv1d(
 ) -> Tensor:
     """1-D convolution: ``input`` ``[..., width, channels]`` (``NWC``, or ``NCW``) with
     ``filters`` ``[width, in_channels, out_channels]``; computed as a height-1 conv2d.
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape([1.0, 2.0, 3.0, 4.0], [1, 4, 1])  # batch, width, channels
+    >>> w = rg.reshape([1.0, -1.0], [2, 1, 1])  # width, in, out
+    >>> rg.nn.conv1d(x, w, stride=1, padding='VALID')[0, :, 0].numpy().tolist()
+    [-1.0, -1.0, -1.0]
     """
     x, w = tensor_pair("Conv1D", input, filters, FLOAT)
     first = window.channels_first("Conv1D", data_format, 1)

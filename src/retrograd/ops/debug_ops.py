@@ -35,7 +35,16 @@ _CheckNumerics = define_op("CheckNumerics", _check_numerics_kernel)
 
 
 def check_numerics(tensor: Any, message: str, name: str | None = None) -> Tensor:
-    """``tensor`` unchanged; InvalidArgumentError with ``message`` if it has NaN or Inf."""
+    """``tensor`` unchanged; InvalidArgumentError with ``message`` if it has NaN or Inf.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.check_numerics([1.0, 2.0], 'inputs').numpy().tolist()
+    [1.0, 2.0]
+    >>> rg.debugging.check_numerics([1.0, float('inf')], 'inputs')
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: inputs : Tensor had Inf values
+    """
     t = tensor_arg("CheckNumerics", tensor, FLOAT_COMPLEX, "tensor")
     return execute(_CheckNumerics, (t,), {"message": str(message)}, name)
 
@@ -56,7 +65,15 @@ def _prefix(message: str | None) -> str:
 
 
 def assert_rank(x: Any, rank: int, message: str | None = None, name: str | None = None) -> None:
-    """Raises ValueError unless ``x`` has rank ``rank``."""
+    """Raises ValueError unless ``x`` has rank ``rank``.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_rank([[1, 2]], 2)
+    >>> rg.debugging.assert_rank([1, 2], 2)
+    Traceback (most recent call last):
+        ...
+    ValueError: Tensor must have rank 2. Received rank 1, shape (2,)
+    """
     t = convert_to_tensor(x)
     if t.ndim != int(rank):
         raise ValueError(
@@ -72,7 +89,15 @@ def assert_equal(
     summarize: int | None = None,
     name: str | None = None,
 ) -> None:
-    """Raises InvalidArgumentError unless ``x == y`` everywhere (broadcasting)."""
+    """Raises InvalidArgumentError unless ``x == y`` everywhere (broadcasting).
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_equal([1, 2], [1, 2])  # passes: returns None
+    >>> rg.debugging.assert_equal([1, 2], [1, 3])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: Condition x == y did not hold...
+    """
     a, b = convert_to_tensor(x), convert_to_tensor(y)
     if a.dtype != b.dtype:
         b = convert_to_tensor(y, dtype=a.dtype)
@@ -139,27 +164,67 @@ def _compare(message, summarize, symbol, compare, a, b) -> None:
 
 
 def assert_less(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
-    """Raises InvalidArgumentError unless ``x < y`` everywhere (broadcasting)."""
+    """Raises InvalidArgumentError unless ``x < y`` everywhere (broadcasting).
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_less([1, 2], [2, 3])
+    >>> rg.debugging.assert_less([1, 2], 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: Condition x < y did not hold...
+    """
     _binary_assert("assert_less", "<", np.less, x, y, message, summarize)
 
 
 def assert_less_equal(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
-    """Raises InvalidArgumentError unless ``x <= y`` everywhere."""
+    """Raises InvalidArgumentError unless ``x <= y`` everywhere.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_less_equal([1, 2], 2)
+    >>> rg.debugging.assert_less_equal([1, 3], 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: Condition x <= y did not hold...
+    """
     _binary_assert("assert_less_equal", "<=", np.less_equal, x, y, message, summarize)
 
 
 def assert_greater(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
-    """Raises InvalidArgumentError unless ``x > y`` everywhere."""
+    """Raises InvalidArgumentError unless ``x > y`` everywhere.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_greater([2, 3], [1, 2])
+    >>> rg.debugging.assert_greater([2, 3], 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: Condition x > y did not hold...
+    """
     _binary_assert("assert_greater", ">", np.greater, x, y, message, summarize)
 
 
 def assert_greater_equal(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
-    """Raises InvalidArgumentError unless ``x >= y`` everywhere."""
+    """Raises InvalidArgumentError unless ``x >= y`` everywhere.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_greater_equal([2, 3], 2)
+    >>> rg.debugging.assert_greater_equal([1, 3], 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: Condition x >= y did not hold...
+    """
     _binary_assert("assert_greater_equal", ">=", np.greater_equal, x, y, message, summarize)
 
 
 def assert_none_equal(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
-    """Raises InvalidArgumentError unless ``x != y`` everywhere."""
+    """Raises InvalidArgumentError unless ``x != y`` everywhere.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_none_equal([1, 2], [3, 4])
+    >>> rg.debugging.assert_none_equal([1, 2], [3, 2])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: Condition x != y did not hold...
+    """
     _binary_assert("assert_none_equal", "!=", np.not_equal, x, y, message, summarize)
 
 
@@ -178,22 +243,54 @@ def _compare_with_zero(message, symbol, compare, t) -> None:
 
 
 def assert_positive(x: Any, message=None, summarize=None, name=None) -> None:
-    """Raises InvalidArgumentError unless ``x > 0`` everywhere."""
+    """Raises InvalidArgumentError unless ``x > 0`` everywhere.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_positive([1.0, 2.0])
+    >>> rg.debugging.assert_positive([1.0, 0.0])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: ...
+    """
     _sign_assert("assert_positive", ">", np.greater, x, message)
 
 
 def assert_negative(x: Any, message=None, summarize=None, name=None) -> None:
-    """Raises InvalidArgumentError unless ``x < 0`` everywhere."""
+    """Raises InvalidArgumentError unless ``x < 0`` everywhere.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_negative([-1.0, -2.0])
+    >>> rg.debugging.assert_negative([-1.0, 0.0])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: ...
+    """
     _sign_assert("assert_negative", "<", np.less, x, message)
 
 
 def assert_non_negative(x: Any, message=None, summarize=None, name=None) -> None:
-    """Raises InvalidArgumentError unless ``x >= 0`` everywhere."""
+    """Raises InvalidArgumentError unless ``x >= 0`` everywhere.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_non_negative([0.0, 2.0])
+    >>> rg.debugging.assert_non_negative([-1.0, 2.0])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: ...
+    """
     _sign_assert("assert_non_negative", ">=", np.greater_equal, x, message)
 
 
 def assert_non_positive(x: Any, message=None, summarize=None, name=None) -> None:
-    """Raises InvalidArgumentError unless ``x <= 0`` everywhere."""
+    """Raises InvalidArgumentError unless ``x <= 0`` everywhere.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_non_positive([0.0, -2.0])
+    >>> rg.debugging.assert_non_positive([1.0, -2.0])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: ...
+    """
     _sign_assert("assert_non_positive", "<=", np.less_equal, x, message)
 
 
@@ -201,7 +298,15 @@ def assert_near(
     x: Any, y: Any, rtol=None, atol=None, message=None, summarize=None, name=None
 ) -> None:
     """Raises InvalidArgumentError unless ``|x - y| <= atol + rtol * |y|`` everywhere; the
-    tolerances default to ten machine epsilons of the dtype."""
+    tolerances default to ten machine epsilons of the dtype.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_near([1.0, 2.0], [1.0, 2.0 + 1e-7])
+    >>> rg.debugging.assert_near([1.0, 2.0], [1.0, 2.1])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    retrograd.errors.InvalidArgumentError: x and y not equal to tolerance...
+    """
     a, b = convert_to_tensor(x), convert_to_tensor(y)
     if a.dtype != b.dtype:
         b = convert_to_tensor(y, dtype=a.dtype)
@@ -222,7 +327,15 @@ def _near(message, rtol, atol, a, b) -> None:
 
 
 def assert_type(tensor: Any, tf_type: Any, message=None, name=None) -> None:
-    """Raises TypeError unless ``tensor`` has dtype ``tf_type``."""
+    """Raises TypeError unless ``tensor`` has dtype ``tf_type``.
+
+    >>> import retrograd as rg
+    >>> rg.debugging.assert_type(rg.constant([1.0]), rg.float32)
+    >>> rg.debugging.assert_type(rg.constant([1]), rg.float32)
+    Traceback (most recent call last):
+        ...
+    TypeError: tensor must be of type float32; got int32
+    """
     from retrograd.core import dtypes
 
     expected = dtypes.as_dtype(tf_type)

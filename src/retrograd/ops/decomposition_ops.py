@@ -94,6 +94,10 @@ def cholesky(input: Any, name: str | None = None) -> Tensor:
 
     Only the lower triangle of ``input`` is read. A matrix that is not positive definite
     raises InvalidArgumentError (TensorFlow 2.21 returns NaNs instead).
+
+    >>> import retrograd as rg
+    >>> rg.linalg.cholesky([[4.0, 2.0], [2.0, 2.0]]).numpy().tolist()
+    [[2.0, 0.0], [1.0, 1.0]]
     """
     x = matrix_arg("Cholesky", input, square=True)
     return execute(_Cholesky, (x,), None, name)
@@ -194,7 +198,12 @@ def eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
 
 
 def eigvalsh(tensor: Any, name: str | None = None) -> Tensor:
-    """The eigenvalues (ascending) of Hermitian matrices; only the lower triangle is read."""
+    """The eigenvalues (ascending) of Hermitian matrices; only the lower triangle is read.
+
+    >>> import retrograd as rg
+    >>> rg.linalg.eigvalsh([[2.0, 1.0], [1.0, 2.0]]).numpy().round(5).tolist()
+    [1.0, 3.0]
+    """
     x = matrix_arg("SelfAdjointEigV2", tensor, "tensor", square=True)
     return execute(_SelfAdjointEigV2, (x,), {"compute_v": False}, name)[0]
 

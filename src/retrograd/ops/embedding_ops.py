@@ -46,6 +46,11 @@ def embedding_lookup(
 
     ``params`` may be a list of shards split in TensorFlow's "div" way (they are joined);
     ``max_norm`` rescales each looked-up embedding whose L2 norm exceeds it.
+
+    >>> import retrograd as rg
+    >>> params = rg.constant([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
+    >>> rg.nn.embedding_lookup(params, [2, 0]).numpy().tolist()
+    [[4.0, 5.0], [0.0, 1.0]]
     """
     if isinstance(params, (list, tuple)):
         if not params:

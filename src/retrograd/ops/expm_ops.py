@@ -95,6 +95,10 @@ def expm(input: Any, name: str | None = None) -> Tensor:
 
     Computed in double precision and returned in the input dtype; the gradient is the exact
     Fréchet derivative (TensorFlow differentiates its Padé approximant instead).
+
+    >>> import retrograd as rg
+    >>> rg.linalg.expm(rg.constant([[0.0, 0.0], [0.0, 1.0]], rg.float64)).numpy().round(4).tolist()
+    [[1.0, 0.0], [0.0, 2.7183]]
     """
     x = matrix_arg("MatrixExponential", input, square=True)
     return execute(_MatrixExponential, (x,), None, name)

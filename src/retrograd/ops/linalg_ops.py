@@ -64,6 +64,12 @@ def matmul(
     """The matrix product of ``a`` and ``b`` (rank >= 2; leading batch dimensions broadcast).
 
     ``adjoint_*`` conjugates and transposes (the same as ``transpose_*`` for real tensors).
+
+    >>> import retrograd as rg
+    >>> rg.matmul([[1.0, 2.0], [3.0, 4.0]], [[1.0], [1.0]]).numpy().tolist()
+    [[3.0], [7.0]]
+    >>> rg.matmul([[1.0, 2.0]], [[1.0, 2.0]], transpose_b=True).numpy().tolist()
+    [[5.0]]
     """
     a, b = tensor_pair("MatMul", a, b, NUMERIC)
     if transpose_a and adjoint_a or transpose_b and adjoint_b:
@@ -162,7 +168,12 @@ def matvec(
 
 
 def matrix_transpose(a: Any, name: str | None = None, conjugate: bool = False) -> Tensor:
-    """Transposes the last two axes of ``a`` (conjugating them when ``conjugate``)."""
+    """Transposes the last two axes of ``a`` (conjugating them when ``conjugate``).
+
+    >>> import retrograd as rg
+    >>> rg.linalg.matrix_transpose([[[1, 2, 3], [4, 5, 6]]]).numpy().tolist()
+    [[[1, 4], [2, 5], [3, 6]]]
+    """
     x = tensor_arg("Transpose", a, ANY, "a")
     ndim = x._value.ndim
     if ndim < 2:

@@ -355,7 +355,11 @@ def _conj_grad(op, grad):
 
 
 def conj(x: Any, name: str | None = None) -> Tensor:
-    """Complex conjugate; real tensors are returned unchanged (no op is recorded)."""
+    """Complex conjugate; real tensors are returned unchanged (no op is recorded).
+
+    >>> import retrograd as rg
+    >>> rg.math.conj([1 + 2j, 3j]).numpy().tolist(), rg.math.conj([1.0]).numpy().tolist()
+    ([(1-2j), -3j], [1.0])"""
     if type(x) is Tensor and x._value.dtype.kind != "c":
         return x  # the common case, kept cheap: gradient rules call this on every input
     t = tensor_arg("Conj", x)

@@ -50,6 +50,10 @@ def bias_add(
 ) -> Tensor:
     """``value`` plus the 1-D ``bias`` along the channel axis: the last one (``N...C``, the
     default) or axis 1 (``NC...``). ``value`` must have rank >= 2.
+
+    >>> import retrograd as rg
+    >>> rg.nn.bias_add([[1.0, 2.0], [3.0, 4.0]], [10.0, 20.0]).numpy().tolist()
+    [[11.0, 22.0], [13.0, 24.0]]
     """
     value, bias = tensor_pair("BiasAdd", value, bias, NUMERIC)
     data_format = _bias_format(data_format)

@@ -103,6 +103,11 @@ def softmax_cross_entropy_with_logits(
     ``labels`` are probabilities (possibly soft) and get a gradient too; they broadcast to
     ``logits``' shape. The result has ``logits``' shape without ``axis``. The gradient is
     exact even for labels that do not sum to 1 (TensorFlow's assumes that they do).
+
+    >>> import retrograd as rg
+    >>> loss = rg.nn.softmax_cross_entropy_with_logits([[0.0, 1.0]], [[0.0, 0.0]])
+    >>> [round(v, 4) for v in loss.numpy().tolist()]
+    [0.6931]
     """
     logits, labels = tensor_pair("SoftmaxCrossEntropyWithLogits", logits, labels, FLOAT)
     ndim = logits._value.ndim
@@ -130,6 +135,11 @@ def sparse_softmax_cross_entropy_with_logits(
 ) -> Tensor:
     """``-log_softmax(logits)[..., labels]``: integer class ``labels`` of shape
     ``logits.shape[:-1]``, each in ``[0, num_classes)``. No gradient for ``labels``.
+
+    >>> import retrograd as rg
+    >>> loss = rg.nn.sparse_softmax_cross_entropy_with_logits([1, 0], [[0.0, 0.0], [3.0, 0.0]])
+    >>> [round(v, 4) for v in loss.numpy().tolist()]
+    [0.6931, 0.0486]
     """
     logits = tensor_arg("SparseSoftmaxCrossEntropyWithLogits", logits, FLOAT, "logits")
     labels = tensor_arg("SparseSoftmaxCrossEntropyWithLogits", labels, INTEGER, "labels")
@@ -161,6 +171,11 @@ def sigmoid_cross_entropy_with_logits(
 ) -> Tensor:
     """Elementwise ``-labels * log(sigmoid(logits)) - (1 - labels) * log(1 - sigmoid(logits))``,
     computed as ``max(x, 0) - x * z + log(1 + exp(-|x|))`` so that large logits are exact.
+
+    >>> import retrograd as rg
+    >>> loss = rg.nn.sigmoid_cross_entropy_with_logits(labels=[1.0, 0.0], logits=[0.0, 0.0])
+    >>> [round(v, 4) for v in loss.numpy().tolist()]
+    [0.6931, 0.6931]
     """
     if labels is None or logits is None:
         raise ValueError("sigmoid_cross_entropy_with_logits: both labels and logits are needed")
@@ -180,6 +195,11 @@ def weighted_cross_entropy_with_logits(
 ) -> Tensor:
     """Sigmoid cross-entropy whose positive term is weighted by ``pos_weight``:
     ``(1 - z) * x + (1 + (pos_weight - 1) * z) * log(1 + exp(-x))``, computed stably.
+
+    >>> import retrograd as rg
+    >>> loss = rg.nn.weighted_cross_entropy_with_logits([1.0, 0.0], [0.0, 0.0], pos_weight=2.0)
+    >>> [round(v, 4) for v in loss.numpy().tolist()]
+    [1.3863, 0.6931]
     """
     logits, labels = tensor_pair("weighted_cross_entropy_with_logits", logits, labels, FLOAT)
     _same_shape("weighted_cross_entropy_with_logits", labels, logits)

@@ -36,7 +36,12 @@ relu = unary_op(
     "Relu",
     lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
     REAL,
-    "max(x, 0).",
+    """max(x, 0).
+
+    >>> import retrograd as rg
+    >>> rg.nn.relu([-1.0, 0.0, 2.0]).numpy().tolist()
+    [0.0, 0.0, 2.0]
+    """,
     inplace=lambda x, out: np.maximum(x, 0, out=out),
 )
 softplus = unary_op(
@@ -44,7 +49,12 @@ softplus = unary_op(
     "Softplus",
     lambda x: np.logaddexp(0, x).astype(x.dtype, copy=False),
     FLOAT,
-    "log(1 + exp(x)), stably.",
+    """log(1 + exp(x)), stably.
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.nn.softplus([-100.0, 0.0, 100.0]).numpy().tolist()]
+    [0.0, 0.6931, 100.0]
+    """,
 )
 _Softmax = define_op("Softmax", _softmax_kernel)
 _LogSoftmax = define_op("LogSoftmax", _log_softmax_kernel)
@@ -102,12 +112,22 @@ def _softmax(op, logits, axis, name):
 
 
 def softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
-    """exp(logits) / sum(exp(logits)) along ``axis``, computed stably."""
+    """exp(logits) / sum(exp(logits)) along ``axis``, computed stably.
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.nn.softmax([1000.0, 1000.0, 999.0]).numpy().tolist()]
+    [0.4223, 0.4223, 0.1554]
+    """
     return _softmax(_Softmax, logits, axis, name)
 
 
 def log_softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
-    """logits - log(sum(exp(logits))) along ``axis``, computed stably."""
+    """logits - log(sum(exp(logits))) along ``axis``, computed stably.
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.nn.log_softmax([0.0, 0.0]).numpy().tolist()]
+    [-0.6931, -0.6931]
+    """
     return _softmax(_LogSoftmax, logits, axis, name)
 
 
@@ -125,7 +145,12 @@ def _log_softmax_grad(op, grad):
 
 
 def l2_loss(t: Any, name: str | None = None) -> Tensor:
-    """sum(t ** 2) / 2."""
+    """sum(t ** 2) / 2.
+
+    >>> import retrograd as rg
+    >>> rg.nn.l2_loss([1.0, 2.0, 3.0]).numpy().tolist()
+    7.0
+    """
     return execute(_L2Loss, (tensor_arg("L2Loss", t, FLOAT, "t"),), None, name)
 
 

@@ -251,6 +251,11 @@ def max_pool(
     ``ksize`` and ``strides`` are one int, one per spatial axis, or one per axis with 1 for
     batch and channels. ``padding``: ``"SAME"``, ``"VALID"`` or explicit pairs. The gradient
     goes to the first maximum of each window (row-major), as in TensorFlow.
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape(rg.range(16.0), [1, 4, 4, 1])
+    >>> rg.nn.max_pool(x, 2, 2, 'VALID')[0, :, :, 0].numpy().tolist()
+    [[5.0, 7.0], [13.0, 15.0]]
     """
     return _pool("max", input, ksize, strides, padding, data_format, name)
 
@@ -263,35 +268,77 @@ def avg_pool(
     data_format: str | None = None,
     name: str | None = None,
 ) -> Tensor:
-    """The mean of each window; SAME windows at the border average only real elements."""
+    """The mean of each window; SAME windows at the border average only real elements.
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape(rg.range(16.0), [1, 4, 4, 1])
+    >>> rg.nn.avg_pool(x, 2, 2, 'VALID')[0, :, :, 0].numpy().tolist()
+    [[2.5, 4.5], [10.5, 12.5]]
+    """
     return _pool("avg", input, ksize, strides, padding, data_format, name)
 
 
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> Tensor:
-    """max_pool of a rank-3 ``input`` (``NWC`` or ``NCW``)."""
+    """max_pool of a rank-3 ``input`` (``NWC`` or ``NCW``).
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape([1.0, 3.0, 5.0, 2.0], [1, 4, 1])
+    >>> rg.nn.max_pool1d(x, 2, 1, 'SAME')[0, :, 0].numpy().tolist()
+    [3.0, 5.0, 5.0, 2.0]
+    """
     return _pool("max", input, ksize, strides, padding, data_format, name, rank=3)
 
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None) -> Tensor:
-    """max_pool of a rank-4 ``input`` (``NHWC`` or ``NCHW``)."""
+    """max_pool of a rank-4 ``input`` (``NHWC`` or ``NCHW``).
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape(rg.range(16.0), [1, 4, 4, 1])
+    >>> rg.nn.max_pool2d(x, 2, 2, 'VALID')[0, :, :, 0].numpy().tolist()
+    [[5.0, 7.0], [13.0, 15.0]]
+    """
     return _pool("max", input, ksize, strides, padding, data_format, name, rank=4)
 
 
 def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None) -> Tensor:
-    """max_pool of a rank-5 ``input`` (``NDHWC`` or ``NCDHW``)."""
+    """max_pool of a rank-5 ``input`` (``NDHWC`` or ``NCDHW``).
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape(rg.range(8.0), [1, 2, 2, 2, 1])
+    >>> rg.nn.max_pool3d(x, 2, 2, 'VALID').numpy().ravel().tolist()
+    [7.0]
+    """
     return _pool("max", input, ksize, strides, padding, data_format, name, rank=5)
 
 
 def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> Tensor:
-    """avg_pool of a rank-3 ``input`` (``NWC`` or ``NCW``)."""
+    """avg_pool of a rank-3 ``input`` (``NWC`` or ``NCW``).
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape([1.0, 3.0, 5.0, 7.0], [1, 4, 1])
+    >>> rg.nn.avg_pool1d(x, 2, 2, 'VALID')[0, :, 0].numpy().tolist()
+    [2.0, 6.0]
+    """
     return _pool("avg", input, ksize, strides, padding, data_format, name, rank=3)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None) -> Tensor:
-    """avg_pool of a rank-4 ``input`` (``NHWC`` or ``NCHW``)."""
+    """avg_pool of a rank-4 ``input`` (``NHWC`` or ``NCHW``).
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape(rg.range(16.0), [1, 4, 4, 1])
+    >>> rg.nn.avg_pool2d(x, 2, 2, 'VALID')[0, :, :, 0].numpy().tolist()
+    [[2.5, 4.5], [10.5, 12.5]]
+    """
     return _pool("avg", input, ksize, strides, padding, data_format, name, rank=4)
 
 
 def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None) -> Tensor:
-    """avg_pool of a rank-5 ``input`` (``NDHWC`` or ``NCDHW``)."""
+    """avg_pool of a rank-5 ``input`` (``NDHWC`` or ``NCDHW``).
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape(rg.range(8.0), [1, 2, 2, 2, 1])
+    >>> rg.nn.avg_pool3d(x, 2, 2, 'VALID').numpy().ravel().tolist()
+    [3.5]
+    """
     return _pool("avg", input, ksize, strides, padding, data_format, name, rank=5)

@@ -93,6 +93,11 @@ def print_(
 
     ``output_stream`` may also be a ``"file://path"`` string, appended to. In a graph it
     adds a PrintV2 op that prints each time the graph runs (and returns that op).
+
+    >>> import retrograd as rg
+    >>> import sys
+    >>> rg.print('x =', rg.constant([1, 2]), output_stream=sys.stdout)
+    x = [1 2]
     """
     if isinstance(output_stream, str) and not output_stream.startswith("file://"):
         raise ValueError(

@@ -289,7 +289,13 @@ def normal(
     seed: int | None = None,
     name: str | None = None,
 ) -> Tensor:
-    """Samples from the normal distribution with ``mean`` and ``stddev``."""
+    """Samples from the normal distribution with ``mean`` and ``stddev``.
+
+    >>> import retrograd as rg
+    >>> x = rg.random.normal([2, 3], mean=1.0, stddev=0.5, seed=1)
+    >>> x.shape.as_list(), x.dtype.name
+    ([2, 3], 'float32')
+    """
     return normal_from(seeded(seed), shape, mean, stddev, dtype, name)
 
 
@@ -313,7 +319,13 @@ def truncated_normal(
     seed: int | None = None,
     name: str | None = None,
 ) -> Tensor:
-    """Samples from the normal distribution cut at two standard deviations (redrawn there)."""
+    """Samples from the normal distribution cut at two standard deviations (redrawn there).
+
+    >>> import retrograd as rg
+    >>> x = rg.random.truncated_normal([1000], stddev=0.5, seed=1)
+    >>> bool(rg.reduce_max(rg.abs(x)) <= 1.0)  # within two standard deviations
+    True
+    """
     return truncated_normal_from(seeded(seed), shape, mean, stddev, dtype, name)
 
 
@@ -387,6 +399,11 @@ def categorical(
 ) -> Tensor:
     """``num_samples`` class indices per row of the ``[batch, num_classes]`` ``logits``
     (unnormalised log-probabilities); int64 unless ``dtype`` is int32.
+
+    >>> import retrograd as rg
+    >>> draws = rg.random.categorical(rg.math.log([[0.0, 1.0]]), 5, seed=1)
+    >>> draws.numpy().tolist()
+    [[1, 1, 1, 1, 1]]
     """
     x = tensor_arg("Multinomial", logits, FLOAT, "logits")
     out_dtype = _dtype(
@@ -417,7 +434,12 @@ def categorical(
 
 
 def shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Tensor:
-    """``value`` with its first dimension randomly permuted."""
+    """``value`` with its first dimension randomly permuted.
+
+    >>> import retrograd as rg
+    >>> sorted(rg.random.shuffle([1, 2, 3, 4], seed=1).numpy().tolist())
+    [1, 2, 3, 4]
+    """
     x = tensor_arg("RandomShuffle", value, ANY, "value")
     rng, (seed1, seed2) = _generator("RandomShuffle", (x.dtype,), seed)
     return execute(_RandomShuffle, (x,), {"seed": seed1, "seed2": seed2, "rng": rng}, name)

@@ -26,7 +26,12 @@ _Roll = define_op("Roll", lambda x, shift, axis: np.roll(x, shift, axis))
 
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:
-    """``input`` repeated ``multiples[d]`` times along each dimension d."""
+    """``input`` repeated ``multiples[d]`` times along each dimension d.
+
+    >>> import retrograd as rg
+    >>> rg.tile([[1, 2]], [2, 2]).numpy().tolist()
+    [[1, 2, 1, 2], [1, 2, 1, 2]]
+    """
     from retrograd.ops import dynamic_shape_ops
 
     x = tensor_arg("Tile", input, ANY, "input")
@@ -93,7 +98,12 @@ def _reverse_grad(op, grad):
 
 def roll(input: Any, shift: Any, axis: Any, name: str | None = None) -> Tensor:
     """Shifts entries by ``shift`` positions along ``axis`` (ints or equal-length lists),
-    wrapping around; shifts of a repeated axis add up."""
+    wrapping around; shifts of a repeated axis add up.
+
+    >>> import retrograd as rg
+    >>> rg.roll([1, 2, 3, 4], shift=1, axis=0).numpy().tolist()
+    [4, 1, 2, 3]
+    """
     x = tensor_arg("Roll", input, ANY, "input")
     shape = tuple(x._value.shape)
     if not shape:

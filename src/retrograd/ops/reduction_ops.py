@@ -112,35 +112,62 @@ def _reduce(op, kinds, input_tensor, axis, keepdims, name):
 def reduce_sum(
     input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
 ) -> Tensor:
-    """Sum over ``axis`` (all axes when None)."""
+    """Sum over ``axis`` (all axes when None).
+
+    >>> import retrograd as rg
+    >>> x = rg.constant([[1.0, 2.0], [3.0, 4.0]])
+    >>> rg.reduce_sum(x).numpy().tolist(), rg.reduce_sum(x, axis=0).numpy().tolist()
+    (10.0, [4.0, 6.0])
+    """
     return _reduce(_Sum, NUMERIC, input_tensor, axis, keepdims, name)
 
 
 def reduce_mean(
     input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
 ) -> Tensor:
-    """Mean over ``axis``; integer means truncate toward zero, as in TensorFlow."""
+    """Mean over ``axis``; integer means truncate toward zero, as in TensorFlow.
+
+    >>> import retrograd as rg
+    >>> x = rg.constant([[1.0, 2.0], [3.0, 4.0]])
+    >>> rg.reduce_mean(x).numpy().tolist(), rg.reduce_mean(x, 1, keepdims=True).numpy().tolist()
+    (2.5, [[1.5], [3.5]])
+    """
     return _reduce(_Mean, NUMERIC, input_tensor, axis, keepdims, name)
 
 
 def reduce_max(
     input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
 ) -> Tensor:
-    """Maximum over ``axis``; ties share the gradient equally."""
+    """Maximum over ``axis``; ties share the gradient equally.
+
+    >>> import retrograd as rg
+    >>> rg.reduce_max([[1, 5], [7, 2]], axis=1).numpy().tolist()
+    [5, 7]
+    """
     return _reduce(_Max, REAL, input_tensor, axis, keepdims, name)
 
 
 def reduce_min(
     input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
 ) -> Tensor:
-    """Minimum over ``axis``; ties share the gradient equally."""
+    """Minimum over ``axis``; ties share the gradient equally.
+
+    >>> import retrograd as rg
+    >>> rg.reduce_min([[1, 5], [7, 2]], axis=1).numpy().tolist()
+    [1, 2]
+    """
     return _reduce(_Min, REAL, input_tensor, axis, keepdims, name)
 
 
 def reduce_prod(
     input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
 ) -> Tensor:
-    """Product over ``axis``."""
+    """Product over ``axis``.
+
+    >>> import retrograd as rg
+    >>> rg.reduce_prod([[1.0, 2.0], [3.0, 4.0]], axis=0).numpy().tolist()
+    [3.0, 8.0]
+    """
     return _reduce(_Prod, NUMERIC, input_tensor, axis, keepdims, name)
 
 
@@ -260,7 +287,14 @@ def cumsum(
 def cumprod(
     x: Any, axis: int = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None
 ) -> Tensor:
-    """Cumulative product along ``axis``; ``exclusive`` starts from 1."""
+    """Cumulative product along ``axis``; ``exclusive`` starts from 1.
+
+    >>> import retrograd as rg
+    >>> rg.math.cumprod([1.0, 2.0, 3.0]).numpy().tolist()
+    [1.0, 2.0, 6.0]
+    >>> rg.math.cumprod([1.0, 2.0, 3.0], exclusive=True, reverse=True).numpy().tolist()
+    [6.0, 3.0, 1.0]
+    """
     return _cumulate(_Cumprod, x, axis, exclusive, reverse, name)
 
 
@@ -339,7 +373,12 @@ def reduce_any(
 def reduce_all(
     input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
 ) -> Tensor:
-    """Logical AND of a bool tensor over ``axis`` (True over no elements)."""
+    """Logical AND of a bool tensor over ``axis`` (True over no elements).
+
+    >>> import retrograd as rg
+    >>> rg.reduce_all([[True, False], [True, True]], axis=1).numpy().tolist()
+    [False, True]
+    """
     return _reduce(_All, BOOL, input_tensor, axis, keepdims, name)
 
 
@@ -398,7 +437,12 @@ def argmax(
 def argmin(
     input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: str | None = None
 ) -> Tensor:
-    """The index of the smallest entry along ``axis`` (0 when None); the first one on ties."""
+    """The index of the smallest entry along ``axis`` (0 when None); the first one on ties.
+
+    >>> import retrograd as rg
+    >>> rg.argmin([[3, 1, 2], [0, 5, 4]], axis=1).numpy().tolist()
+    [1, 0]
+    """
     return _arg_reduce(_ArgMin, input, axis, output_type, name)
 
 

@@ -32,14 +32,24 @@ xlogy = binary_op(
     "Xlogy",
     lambda x, y: _zero_where(x == 0, x * np.log(y)),
     FLOAT_COMPLEX,
-    "x * log(y), and 0 where x is 0 (whatever y is), with broadcasting.",
+    """x * log(y), and 0 where x is 0 (whatever y is), with broadcasting.
+
+    >>> import retrograd as rg
+    >>> rg.math.xlogy([0.0, 2.0], [0.0, 1.0]).numpy().tolist()
+    [0.0, 0.0]
+    """,
 )
 xdivy = binary_op(
     "xdivy",
     "Xdivy",
     lambda x, y: _zero_where(x == 0, x / y),
     FLOAT_COMPLEX,
-    "x / y, and 0 where x is 0 (whatever y is), with broadcasting.",
+    """x / y, and 0 where x is 0 (whatever y is), with broadcasting.
+
+    >>> import retrograd as rg
+    >>> rg.math.xdivy([0.0, 3.0], [0.0, 2.0]).numpy().tolist()
+    [0.0, 1.5]
+    """,
 )
 _DivNoNan = define_op("DivNoNan", lambda x, y: _zero_where(y == 0, x / y))
 

@@ -138,7 +138,12 @@ def _tensor_scatter(op, kinds, tensor, indices, updates, policy, name):
 def tensor_scatter_nd_update(
     tensor: Any, indices: Any, updates: Any, name: str | None = None
 ) -> Tensor:
-    """A copy of ``tensor`` with the slices at ``indices`` replaced by ``updates``."""
+    """A copy of ``tensor`` with the slices at ``indices`` replaced by ``updates``.
+
+    >>> import retrograd as rg
+    >>> rg.tensor_scatter_nd_update([1, 2, 3, 4], [[0], [2]], [10, 30]).numpy().tolist()
+    [10, 2, 30, 4]
+    """
     return _tensor_scatter(_TensorScatterUpdate, ANY, tensor, indices, updates, "", name)
 
 

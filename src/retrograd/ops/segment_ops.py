@@ -83,13 +83,23 @@ def _segment_args(op_type: str, data: Any, segment_ids: Any, num_segments: Any):
 
 
 def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any, name=None) -> Tensor:
-    """The largest slice of ``data`` in each of ``num_segments`` segments."""
+    """The largest slice of ``data`` in each of ``num_segments`` segments.
+
+    >>> import retrograd as rg
+    >>> rg.math.unsorted_segment_max([1.0, 2.0, 3.0], [1, 0, 1], 3).numpy().tolist()
+    [2.0, 3.0, -3.4028234663852886e+38]
+    """
     d, ids, n = _segment_args("UnsortedSegmentMax", data, segment_ids, num_segments)
     return execute(_UnsortedSegmentMax, (d, ids), {"num_segments": n}, name)
 
 
 def unsorted_segment_min(data: Any, segment_ids: Any, num_segments: Any, name=None) -> Tensor:
-    """The smallest slice of ``data`` in each of ``num_segments`` segments."""
+    """The smallest slice of ``data`` in each of ``num_segments`` segments.
+
+    >>> import retrograd as rg
+    >>> rg.math.unsorted_segment_min([1.0, 2.0, 3.0], [1, 0, 1], 3).numpy().tolist()
+    [2.0, 1.0, 3.4028234663852886e+38]
+    """
     d, ids, n = _segment_args("UnsortedSegmentMin", data, segment_ids, num_segments)
     return execute(_UnsortedSegmentMin, (d, ids), {"num_segments": n}, name)
 
@@ -122,7 +132,12 @@ def _counts(data: Tensor, ids: Tensor, n: int) -> Tensor:
 
 
 def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name=None) -> Tensor:
-    """The mean slice of each segment (zero for empty segments)."""
+    """The mean slice of each segment (zero for empty segments).
+
+    >>> import retrograd as rg
+    >>> rg.math.unsorted_segment_mean([1.0, 2.0, 3.0], [1, 0, 1], 3).numpy().tolist()
+    [2.0, 2.0, 0.0]
+    """
     d, ids, n = _segment_args("UnsortedSegmentMean", data, segment_ids, num_segments)
     total = gather_ops.unsorted_segment_sum(d, ids, n)
     count = _counts(d, ids, n)
@@ -130,7 +145,12 @@ def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name=N
 
 
 def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name=None) -> Tensor:
-    """Each segment's sum divided by the square root of its size (zero for empty ones)."""
+    """Each segment's sum divided by the square root of its size (zero for empty ones).
+
+    >>> import retrograd as rg
+    >>> rg.math.unsorted_segment_sqrt_n([3.0, 1.0, 3.0], [1, 0, 1], 2).numpy().tolist()
+    [1.0, 4.242640972137451]
+    """
     d, ids, n = _segment_args("UnsortedSegmentSqrtN", data, segment_ids, num_segments)
     total = gather_ops.unsorted_segment_sum(d, ids, n)
     count = _counts(d, ids, n)
@@ -161,13 +181,23 @@ def _sorted_ids(op_type: str, data: Any, segment_ids: Any) -> tuple[Tensor, Tens
 
 
 def segment_sum(data: Any, segment_ids: Any, name=None) -> Tensor:
-    """Sums consecutive slices with the same id (ids sorted, starting at 0 or above)."""
+    """Sums consecutive slices with the same id (ids sorted, starting at 0 or above).
+
+    >>> import retrograd as rg
+    >>> rg.math.segment_sum([1.0, 2.0, 3.0, 4.0], [0, 0, 1, 1]).numpy().tolist()
+    [3.0, 7.0]
+    """
     d, ids, n = _sorted_ids("SegmentSum", data, segment_ids)
     return gather_ops.unsorted_segment_sum(d, ids, n, name)
 
 
 def segment_mean(data: Any, segment_ids: Any, name=None) -> Tensor:
-    """The mean of the slices of each segment (ids sorted)."""
+    """The mean of the slices of each segment (ids sorted).
+
+    >>> import retrograd as rg
+    >>> rg.math.segment_mean([1.0, 2.0, 3.0, 4.0], [0, 0, 1, 1]).numpy().tolist()
+    [1.5, 3.5]
+    """
     d, ids, n = _sorted_ids("SegmentMean", data, segment_ids)
     return unsorted_segment_mean(d, ids, n, name)
 
@@ -180,10 +210,20 @@ def _sorted_extreme(op_type: str, unsorted: Any, data: Any, segment_ids: Any, na
 
 
 def segment_max(data: Any, segment_ids: Any, name=None) -> Tensor:
-    """The largest slice of each segment (ids sorted; empty segments are zero)."""
+    """The largest slice of each segment (ids sorted; empty segments are zero).
+
+    >>> import retrograd as rg
+    >>> rg.math.segment_max([1.0, 2.0, 3.0, 4.0], [0, 0, 1, 1]).numpy().tolist()
+    [2.0, 4.0]
+    """
     return _sorted_extreme("SegmentMax", unsorted_segment_max, data, segment_ids, name)
 
 
 def segment_min(data: Any, segment_ids: Any, name=None) -> Tensor:
-    """The smallest slice of each segment (ids sorted; empty segments are zero)."""
+    """The smallest slice of each segment (ids sorted; empty segments are zero).
+
+    >>> import retrograd as rg
+    >>> rg.math.segment_min([1.0, 2.0, 3.0, 4.0], [0, 0, 1, 1]).numpy().tolist()
+    [1.0, 3.0]
+    """
     return _sorted_extreme("SegmentMin", unsorted_segment_min, data, segment_ids, name)

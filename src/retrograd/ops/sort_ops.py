@@ -144,5 +144,12 @@ def argsort(
     stable: bool = False,
     name: str | None = None,
 ) -> Tensor:
-    """The int32 indices that sort ``values`` along ``axis`` (the order is always stable)."""
+    """The int32 indices that sort ``values`` along ``axis`` (the order is always stable).
+
+    >>> import retrograd as rg
+    >>> rg.argsort([3.0, 1.0, 2.0]).numpy().tolist()
+    [1, 2, 0]
+    >>> rg.argsort([3.0, 1.0, 2.0], direction='DESCENDING').numpy().tolist()
+    [0, 2, 1]
+    """
     return _order_along("argsort", values, axis, direction, want_indices=True)

@@ -81,11 +81,53 @@ def _polygamma_kernel(a, x):
     return np.where(_at_poles(x) & even, np.full_like(out, np.nan), out)
 
 
-erf = unary_op("erf", "Erf", _erf_kernel, FLOAT, "The error function, elementwise (SciPy).")
-erfc = unary_op("erfc", "Erfc", _erfc_kernel, FLOAT, "1 - erf(x), accurate for large x (SciPy).")
-lgamma = unary_op("lgamma", "Lgamma", _lgamma_kernel, FLOAT, "log |Gamma(x)| elementwise (SciPy).")
+erf = unary_op(
+    "erf",
+    "Erf",
+    _erf_kernel,
+    FLOAT,
+    """The error function, elementwise (SciPy).
+
+    >>> import retrograd as rg
+    >>> rg.math.erf(0.0).numpy().tolist(), round(float(rg.math.erf(1.0)), 4)
+    (0.0, 0.8427)
+    """,
+)
+erfc = unary_op(
+    "erfc",
+    "Erfc",
+    _erfc_kernel,
+    FLOAT,
+    """1 - erf(x), accurate for large x (SciPy).
+
+    >>> import retrograd as rg
+    >>> rg.math.erfc(0.0).numpy().tolist(), float(rg.math.erfc(10.0)) > 0
+    (1.0, True)
+    """,
+)
+lgamma = unary_op(
+    "lgamma",
+    "Lgamma",
+    _lgamma_kernel,
+    FLOAT,
+    """log |Gamma(x)| elementwise (SciPy).
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.math.lgamma([1.0, 5.0]).numpy().tolist()]
+    [0.0, 3.1781]
+    """,
+)
 digamma = unary_op(
-    "digamma", "Digamma", _digamma_kernel, FLOAT, "The derivative of lgamma (SciPy)."
+    "digamma",
+    "Digamma",
+    _digamma_kernel,
+    FLOAT,
+    """The derivative of lgamma (SciPy).
+
+    >>> import retrograd as rg
+    >>> round(float(rg.math.digamma(1.0)), 4)
+    -0.5772
+    """,
 )
 _Polygamma = define_op("Polygamma", _polygamma_kernel)
 

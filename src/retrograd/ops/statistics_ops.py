@@ -55,7 +55,12 @@ def reduce_variance(
 def reduce_std(
     input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
 ) -> Tensor:
-    """The standard deviation (square root of the variance) over ``axis``."""
+    """The standard deviation (square root of the variance) over ``axis``.
+
+    >>> import retrograd as rg
+    >>> rg.math.reduce_std([[1.0, 3.0], [2.0, 2.0]], axis=1).numpy().tolist()
+    [1.0, 0.0]
+    """
     x = tensor_arg("reduce_std", input_tensor, FLOAT, "input_tensor")
     return math_ops.sqrt(reduce_variance(x, axis, keepdims))
 
@@ -88,6 +93,11 @@ def moments(
     The variance is differentiated through the mean as well: first derivatives equal
     TensorFlow's, and second derivatives are exact (TensorFlow stops the gradient at the
     mean inside the variance, which leaves its second derivatives without the mean's term).
+
+    >>> import retrograd as rg
+    >>> mean, variance = rg.nn.moments(rg.constant([1.0, 2.0, 3.0, 6.0]), axes=[0])
+    >>> mean.numpy().tolist(), variance.numpy().tolist()
+    (3.0, 3.5)
     """
     y = tensor_arg("moments", x, REAL, "x")
     if y.dtype.name == "float16":

@@ -20,19 +20,112 @@ from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast, math_ops
 from retrograd.ops.define import FLOAT, FLOAT_COMPLEX, tensor_pair, unary_op
 
-asin = unary_op("asin", "Asin", np.arcsin, FLOAT_COMPLEX, "Inverse sine elementwise.")
-acos = unary_op("acos", "Acos", np.arccos, FLOAT_COMPLEX, "Inverse cosine elementwise.")
-atan = unary_op("atan", "Atan", np.arctan, FLOAT_COMPLEX, "Inverse tangent elementwise.")
-sinh = unary_op("sinh", "Sinh", np.sinh, FLOAT_COMPLEX, "Hyperbolic sine elementwise.")
-cosh = unary_op("cosh", "Cosh", np.cosh, FLOAT_COMPLEX, "Hyperbolic cosine elementwise.")
-asinh = unary_op("asinh", "Asinh", np.arcsinh, FLOAT_COMPLEX, "Inverse hyperbolic sine.")
-acosh = unary_op("acosh", "Acosh", np.arccosh, FLOAT_COMPLEX, "Inverse hyperbolic cosine.")
-atanh = unary_op("atanh", "Atanh", np.arctanh, FLOAT_COMPLEX, "Inverse hyperbolic tangent.")
+asin = unary_op(
+    "asin",
+    "Asin",
+    np.arcsin,
+    FLOAT_COMPLEX,
+    """Inverse sine elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.asin(0.0).numpy().tolist(), round(float(rg.asin(1.0)), 4)
+    (0.0, 1.5708)
+    """,
+)
+acos = unary_op(
+    "acos",
+    "Acos",
+    np.arccos,
+    FLOAT_COMPLEX,
+    """Inverse cosine elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.acos(1.0).numpy().tolist(), round(float(rg.acos(0.0)), 4)
+    (0.0, 1.5708)
+    """,
+)
+atan = unary_op(
+    "atan",
+    "Atan",
+    np.arctan,
+    FLOAT_COMPLEX,
+    """Inverse tangent elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.atan(0.0).numpy().tolist(), round(float(rg.atan(1.0)), 4)
+    (0.0, 0.7854)
+    """,
+)
+sinh = unary_op(
+    "sinh",
+    "Sinh",
+    np.sinh,
+    FLOAT_COMPLEX,
+    """Hyperbolic sine elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.sinh(0.0).numpy().tolist(), round(float(rg.sinh(1.0)), 4)
+    (0.0, 1.1752)
+    """,
+)
+cosh = unary_op(
+    "cosh",
+    "Cosh",
+    np.cosh,
+    FLOAT_COMPLEX,
+    """Hyperbolic cosine elementwise.
+
+    >>> import retrograd as rg
+    >>> rg.cosh(0.0).numpy().tolist(), round(float(rg.cosh(1.0)), 4)
+    (1.0, 1.5431)
+    """,
+)
+asinh = unary_op(
+    "asinh",
+    "Asinh",
+    np.arcsinh,
+    FLOAT_COMPLEX,
+    """Inverse hyperbolic sine.
+
+    >>> import retrograd as rg
+    >>> rg.asinh(0.0).numpy().tolist(), round(float(rg.asinh(1.0)), 4)
+    (0.0, 0.8814)
+    """,
+)
+acosh = unary_op(
+    "acosh",
+    "Acosh",
+    np.arccosh,
+    FLOAT_COMPLEX,
+    """Inverse hyperbolic cosine.
+
+    >>> import retrograd as rg
+    >>> rg.acosh(1.0).numpy().tolist(), round(float(rg.acosh(2.0)), 4)
+    (0.0, 1.317)
+    """,
+)
+atanh = unary_op(
+    "atanh",
+    "Atanh",
+    np.arctanh,
+    FLOAT_COMPLEX,
+    """Inverse hyperbolic tangent.
+
+    >>> import retrograd as rg
+    >>> rg.atanh(0.0).numpy().tolist(), round(float(rg.atanh(0.5)), 4)
+    (0.0, 0.5493)
+    """,
+)
 _Atan2 = define_op("Atan2", np.arctan2)
 
 
 def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
-    """The angle of the point (x, y) in (-pi, pi], elementwise with broadcasting (floats)."""
+    """The angle of the point (x, y) in (-pi, pi], elementwise with broadcasting (floats).
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.atan2([1.0, 1.0], [1.0, -1.0]).numpy().tolist()]
+    [0.7854, 2.3562]
+    """
     y, x = tensor_pair("Atan2", y, x, FLOAT)
     broadcast_dims([y._value.shape, x._value.shape], "Atan2")
     return execute(_Atan2, (y, x), None, name)

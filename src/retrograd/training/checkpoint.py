@@ -71,7 +71,16 @@ def collect_arrays(roots: Mapping[str, Any]) -> dict[str, np.ndarray]:
 
 
 class CheckpointLoadStatus:
-    """What a ``restore`` matched, and what waits for objects created later."""
+    """What a ``restore`` matched, and what waits for objects created later.
+
+    >>> import retrograd as rg
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = rg.train.Checkpoint(v=rg.Variable(1.0)).write(os.path.join(d, 'ckpt'))
+    ...     status = rg.train.Checkpoint(v=rg.Variable(0.0)).read(path)
+    ...     print(type(status).__name__, status.assert_consumed() is status)
+    CheckpointLoadStatus True
+    """
 
     def __init__(self, path: str, arrays: dict[str, np.ndarray], roots: Mapping[str, Any]):
         self._path = path
@@ -215,6 +224,16 @@ class Checkpoint:
 
     ``save(prefix)`` numbers files (``prefix-1``, ``prefix-2``, ...) with ``save_counter``;
     ``write(path)`` writes exactly ``path``; ``restore(path)`` / ``read(path)`` load one.
+
+    >>> import retrograd as rg
+    >>> import tempfile, os
+    >>> v = rg.Variable(1.0)
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = rg.train.Checkpoint(v=v).save(os.path.join(d, 'ckpt'))
+    ...     _ = v.assign(5.0)
+    ...     _ = rg.train.Checkpoint(v=v).restore(path)
+    ...     print(os.path.basename(path), v.numpy().tolist())
+    ckpt-1 1.0
     """
 
     def __init__(self, root: Any = None, **kwargs: Any) -> None:

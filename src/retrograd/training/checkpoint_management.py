@@ -64,7 +64,18 @@ def _read_state(folder: str) -> tuple[str | None, list[str]]:
 
 
 def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -> str | None:
-    """The path of the newest checkpoint recorded in ``checkpoint_dir``, or None."""
+    """The path of the newest checkpoint recorded in ``checkpoint_dir``, or None.
+
+    >>> import retrograd as rg
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     print(rg.train.latest_checkpoint(d))
+    ...     checkpoint = rg.train.Checkpoint(v=rg.Variable(1.0))
+    ...     saved = rg.train.CheckpointManager(checkpoint, d, max_to_keep=1).save()
+    ...     print(rg.train.latest_checkpoint(d) == saved)
+    None
+    True
+    """
     latest, _ = _read_state(os.fspath(checkpoint_dir))
     if latest is None or not os.path.isfile(data_file(latest)):
         return None
@@ -74,7 +85,19 @@ def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -
 class CheckpointManager:
     """Saves ``checkpoint`` as ``directory/<checkpoint_name>-N``, keeping the newest
     ``max_to_keep`` (all when None) and deleting older ones; picks up the checkpoints an
-    earlier run recorded in ``directory``."""
+    earlier run recorded in ``directory``.
+
+    >>> import retrograd as rg
+    >>> import tempfile
+    >>> v = rg.Variable(0.0)
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     manager = rg.train.CheckpointManager(rg.train.Checkpoint(v=v), d, max_to_keep=2)
+    ...     for step in range(3):
+    ...         _ = v.assign(float(step))
+    ...         _ = manager.save()
+    ...     print(len(manager.checkpoints), manager.latest_checkpoint.endswith('ckpt-3'))
+    2 True
+    """
 
     def __init__(
         self,

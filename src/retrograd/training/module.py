@@ -67,7 +67,19 @@ class ModuleNameScope:
 class Module:
     """Base class of models and layers: a name, a name scope, and the variables and
     submodules reachable from its attributes (``variables``, ``trainable_variables``,
-    ``non_trainable_variables``, ``submodules``)."""
+    ``non_trainable_variables``, ``submodules``).
+
+    >>> import retrograd as rg
+    >>> class Scale(rg.Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.w = rg.Variable(2.0)
+    ...     def __call__(self, x):
+    ...         return self.w * x
+    >>> m = Scale()
+    >>> m(3.0).numpy().tolist(), [v.numpy().tolist() for v in m.trainable_variables]
+    (6.0, [2.0])
+    """
 
     # Attributes never walked when collecting variables and submodules.
     _TF_MODULE_IGNORED_PROPERTIES: frozenset[str] = frozenset()

@@ -114,6 +114,15 @@ class Optimizer(abc.ABC):
     Slots (Adam's moments, momentum) are non-trainable variables keyed by the variable they
     belong to (its identity, not its ``id()``), so a copied optimizer keeps them with its
     copied variables, and a checkpoint saves and restores them by the variable's path.
+
+    >>> import retrograd as rg
+    >>> w = rg.Variable([1.0, 2.0])
+    >>> opt = rg.keras.optimizers.SGD(learning_rate=0.1)
+    >>> with rg.GradientTape() as tape:
+    ...     loss = rg.reduce_sum(w * w)
+    >>> _ = opt.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+    >>> [round(v, 4) for v in w.numpy().tolist()], int(opt.iterations.numpy())
+    ([0.8, 1.6], 1)
     """
 
     _slot_names: tuple[str, ...] = ()
@@ -333,7 +342,15 @@ class Optimizer(abc.ABC):
 
 
 class SGD(Optimizer):
-    """Gradient descent, with optional (Nesterov) momentum."""
+    """Gradient descent, with optional (Nesterov) momentum.
+
+    >>> import retrograd as rg
+    >>> w = rg.Variable(1.0)
+    >>> opt = rg.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)
+    >>> _ = opt.apply_gradients([(rg.constant(0.5), w)])
+    >>> round(float(w.numpy()), 4), int(opt.iterations.numpy())
+    (0.95, 1)
+    """
 
     def __init__(
         self,
@@ -360,7 +377,15 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
-    """Adam (and AMSGrad): bias-corrected moving averages of the gradient and its square."""
+    """Adam (and AMSGrad): bias-corrected moving averages of the gradient and its square.
+
+    >>> import retrograd as rg
+    >>> w = rg.Variable(1.0)
+    >>> opt = rg.keras.optimizers.Adam(learning_rate=0.1)
+    >>> _ = opt.apply_gradients([(rg.constant(0.5), w)])
+    >>> round(float(w.numpy()), 4), int(opt.iterations.numpy())
+    (0.9, 1)
+    """
 
     def __init__(
         self,
@@ -390,7 +415,15 @@ class Adam(Optimizer):
 
 
 class RMSprop(Optimizer):
-    """RMSprop: divides by a moving root-mean-square of gradients (optionally centred)."""
+    """RMSprop: divides by a moving root-mean-square of gradients (optionally centred).
+
+    >>> import retrograd as rg
+    >>> w = rg.Variable(1.0)
+    >>> opt = rg.keras.optimizers.RMSprop(learning_rate=0.1)
+    >>> _ = opt.apply_gradients([(rg.constant(0.5), w)])
+    >>> round(float(w.numpy()), 4), int(opt.iterations.numpy())
+    (0.6838, 1)
+    """
 
     def __init__(
         self,
@@ -427,7 +460,15 @@ class RMSprop(Optimizer):
 
 
 class Adagrad(Optimizer):
-    """Adagrad: divides by the root of the running sum of squared gradients."""
+    """Adagrad: divides by the root of the running sum of squared gradients.
+
+    >>> import retrograd as rg
+    >>> w = rg.Variable(1.0)
+    >>> opt = rg.keras.optimizers.Adagrad(learning_rate=0.1)
+    >>> _ = opt.apply_gradients([(rg.constant(0.5), w)])
+    >>> round(float(w.numpy()), 4), int(opt.iterations.numpy())
+    (0.9155, 1)
+    """
 
     def __init__(
         self,

@@ -34,7 +34,21 @@ _INDEX = "__index__"
 
 
 class CheckpointFormatError(ValueError):
-    """A checkpoint file that cannot be read: missing, truncated, corrupt or not ours."""
+    """A checkpoint file that cannot be read: missing, truncated, corrupt or not ours.
+
+    >>> import retrograd as rg
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, 'not-a-checkpoint')
+    ...     with open(path, 'w') as f:
+    ...         _ = f.write('hello')
+    ...     try:
+    ...         rg.train.Checkpoint(v=rg.Variable(1.0)).read(path)
+    ...     except rg.errors.CheckpointFormatError:
+    ...         caught = True
+    >>> caught, issubclass(rg.errors.CheckpointFormatError, ValueError)
+    (True, True)
+    """
 
 
 CheckpointFormatError.__module__ = "retrograd.errors"

@@ -132,6 +132,18 @@ class Trace:
     ``table()`` gives the backward pass as seed 000's table, ``rules()`` which rules fired and
     which custom functions were bypassed, ``to_dot()``, ``to_svg()`` and ``to_html(path)``
     the picture.
+
+    >>> import retrograd as rg
+    >>> x = rg.constant(2.0)
+    >>> with rg.trace() as t:
+    ...     with rg.GradientTape() as tape:
+    ...         tape.watch(x)
+    ...         y = rg.square(x)
+    ...     dx = tape.gradient(y, x)
+    >>> t
+    <retrograd.Trace: 3 ops, 1 gradient records, 1 backward passes>
+    >>> [r.op.type for r in t.forward_ops()]
+    ['Square']
     """
 
     def __init__(self, max_ops: int = 20_000) -> None:

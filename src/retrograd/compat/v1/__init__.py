@@ -22,6 +22,20 @@ True
 
 from retrograd.compat.delegation import shared_names as _shared_names
 from retrograd.compat.delegation import shared_value as _shared_value
+from retrograd.compat.graph_collections import (
+    add_to_collection,
+    get_collection,
+    get_collection_ref,
+    global_variables,
+    global_variables_initializer,
+    group,
+    initialize_all_variables,
+    local_variables,
+    local_variables_initializer,
+    no_op,
+    trainable_variables,
+    variables_initializer,
+)
 from retrograd.compat.graph_ops import (
     Assert,
     ConfigProto,
@@ -92,22 +106,10 @@ from retrograd.compat.variable_scopes import (
     GraphKeys,
     Variable,
     VariableScope,
-    add_to_collection,
-    get_collection,
-    get_collection_ref,
     get_variable,
     get_variable_scope,
-    global_variables,
-    global_variables_initializer,
-    group,
-    initialize_all_variables,
-    local_variables,
-    local_variables_initializer,
     name_scope,
-    no_op,
-    trainable_variables,
     variable_scope,
-    variables_initializer,
 )
 from retrograd.graph.graph import (
     disable_eager_execution,

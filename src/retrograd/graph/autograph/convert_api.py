@@ -32,7 +32,17 @@ def to_graph(entity: Callable, recursive: bool = True, experimental_optional_fea
 
 
 def to_code(entity: Callable, recursive: bool = True, experimental_optional_features=None) -> str:
-    """The Python source AutoGraph makes of ``entity`` (``tf.autograph.to_code``)."""
+    """The Python source AutoGraph makes of ``entity`` (``tf.autograph.to_code``).
+
+    >>> import retrograd as rg
+    >>> def f(x):
+    ...     if x > 0:
+    ...         x = x * 2
+    ...     return x
+    >>> code = rg.autograph.to_code(f)  # the if statement becomes a call that works in graphs
+    >>> [line.strip() for line in code.splitlines() if 'if_stmt' in line]
+    ["ag__.if_stmt(x > 0, ag__if_true_1, ag__if_false_1, ag__get_1, ag__set_1, ('x',), ('x',), 2)"]
+    """
     function = entity.__func__ if isinstance(entity, types.MethodType) else entity
     if not isinstance(function, types.FunctionType):
         raise TypeError(f"to_code: expected a Python function or method, got {entity!r}")

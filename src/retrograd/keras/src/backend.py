@@ -27,22 +27,46 @@ _config = _Config()
 
 
 def epsilon() -> float:
-    """The fuzz factor losses clip probabilities with (1e-7)."""
+    """The fuzz factor losses clip probabilities with (1e-7).
+
+    >>> import retrograd as rg
+    >>> rg.keras.backend.epsilon()
+    1e-07
+    """
     return _config.epsilon
 
 
 def set_epsilon(value: float) -> None:
-    """Sets the fuzz factor."""
+    """Sets the fuzz factor.
+
+    >>> import retrograd as rg
+    >>> rg.keras.backend.set_epsilon(1e-5)
+    >>> rg.keras.backend.epsilon()
+    1e-05
+    >>> rg.keras.backend.set_epsilon(1e-7)
+    """
     _config.epsilon = float(value)
 
 
 def floatx() -> str:
-    """The default float type of layers' weights and inputs ('float32')."""
+    """The default float type of layers' weights and inputs ('float32').
+
+    >>> import retrograd as rg
+    >>> rg.keras.backend.floatx()
+    'float32'
+    """
     return _config.floatx
 
 
 def set_floatx(value: str) -> None:
-    """Sets the default float type ('float16', 'float32' or 'float64')."""
+    """Sets the default float type ('float16', 'float32' or 'float64').
+
+    >>> import retrograd as rg
+    >>> rg.keras.backend.set_floatx('float64')
+    >>> rg.keras.layers.Dense(1)(rg.ones([1, 2], rg.float64)).dtype.name
+    'float64'
+    >>> rg.keras.backend.set_floatx('float32')
+    """
     if value not in ("float16", "float32", "float64"):
         raise ValueError(f"set_floatx: unknown float type {value!r}")
     _config.floatx = value
@@ -53,7 +77,13 @@ def float_dtype() -> dtypes.DType:
 
 
 def clear_session() -> None:
-    """Resets the layer-name counters (the next Dense is 'dense' again)."""
+    """Resets the layer-name counters (the next Dense is 'dense' again).
+
+    >>> import retrograd as rg
+    >>> rg.keras.backend.clear_session()
+    >>> rg.keras.layers.Dense(1).name, rg.keras.layers.Dense(1).name
+    ('dense', 'dense_1')
+    """
     _config.name_counts.clear()
 
 
@@ -63,7 +93,13 @@ def snake_case(name: str) -> str:
 
 
 def unique_name(base: str) -> str:
-    """``base``, then ``base_1``, ``base_2``, ... (Keras' automatic layer names)."""
+    """``base``, then ``base_1``, ``base_2``, ... (Keras' automatic layer names).
+
+    >>> import retrograd as rg
+    >>> rg.keras.backend.clear_session()
+    >>> rg.keras.backend.unique_name('block'), rg.keras.backend.unique_name('block')
+    ('block', 'block_1')
+    """
     count = _config.name_counts.get(base, 0)
     _config.name_counts[base] = count + 1
     return base if count == 0 else f"{base}_{count}"

@@ -42,7 +42,22 @@ _HOOKS = (
 
 
 class Callback:
-    """Base class: every hook does nothing; ``self.model`` and ``self.params`` are set."""
+    """Base class: every hook does nothing; ``self.model`` and ``self.params`` are set.
+
+    >>> import retrograd as rg
+    >>> model = rg.keras.Sequential([rg.keras.layers.Dense(1, kernel_initializer='zeros')])
+    >>> model.compile(optimizer='sgd', loss='mse')
+    >>> x, y = rg.ones([4, 1]), rg.ones([4, 1])
+    >>> class CountEpochs(rg.keras.callbacks.Callback):
+    ...     def on_train_begin(self, logs=None):
+    ...         self.epochs = 0
+    ...     def on_epoch_end(self, epoch, logs=None):
+    ...         self.epochs += 1
+    >>> counter = CountEpochs()
+    >>> _ = model.fit(x, y, epochs=3, verbose=0, callbacks=[counter])
+    >>> counter.epochs
+    3
+    """
 
     def __init__(self) -> None:
         self.model: Any = None
@@ -78,7 +93,16 @@ class Callback:
 
 
 class CallbackList:
-    """Calls a hook on every callback in order."""
+    """Calls a hook on every callback in order.
+
+    >>> import retrograd as rg
+    >>> seen = []
+    >>> hook = rg.keras.callbacks.LambdaCallback(on_epoch_end=lambda e, logs: seen.append(e))
+    >>> callbacks = rg.keras.callbacks.CallbackList([hook], model=None, params={})
+    >>> callbacks.on_epoch_end(0, {})
+    >>> seen
+    [0]
+    """
 
     def __init__(self, callbacks: list[Callback], model: Any, params: dict) -> None:
         self.callbacks = list(callbacks)
@@ -104,7 +128,16 @@ class CallbackList:
 
 
 class History(Callback):
-    """Records each epoch's logs: ``history.history['loss']``, ``history.epoch``."""
+    """Records each epoch's logs: ``history.history['loss']``, ``history.epoch``.
+
+    >>> import retrograd as rg
+    >>> model = rg.keras.Sequential([rg.keras.layers.Dense(1, kernel_initializer='zeros')])
+    >>> model.compile(optimizer='sgd', loss='mse')
+    >>> x, y = rg.ones([4, 1]), rg.ones([4, 1])
+    >>> history = model.fit(x, y, epochs=3, verbose=0)
+    >>> history.epoch, len(history.history['loss'])
+    ([0, 1, 2], 3)
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -123,7 +156,18 @@ class History(Callback):
 
 
 class ProgbarLogger(Callback):
-    """Prints ``Epoch i/n`` and a progress bar (a terminal) or one line per epoch."""
+    """Prints ``Epoch i/n`` and a progress bar (a terminal) or one line per epoch.
+
+    >>> import retrograd as rg
+    >>> model = rg.keras.Sequential([rg.keras.layers.Dense(1, kernel_initializer='zeros')])
+    >>> model.compile(optimizer='sgd', loss='mse')
+    >>> x, y = rg.ones([4, 1]), rg.ones([4, 1])
+    >>> _ = model.fit(x, y, epochs=2, verbose=2)  # doctest: +ELLIPSIS
+    Epoch 1/2
+    1/1 - ... - loss: 1.0000
+    Epoch 2/2
+    1/1 - ... - loss: 0.9216
+    """
 
     def __init__(self, verbose: Any = "auto") -> None:
         super().__init__()
@@ -158,7 +202,17 @@ class ProgbarLogger(Callback):
 
 class EarlyStopping(Callback):
     """Stops training when ``monitor`` has not improved by ``min_delta`` for ``patience``
-    epochs; optionally restores the best weights."""
+    epochs; optionally restores the best weights.
+
+    >>> import retrograd as rg
+    >>> model = rg.keras.Sequential([rg.keras.layers.Dense(1, kernel_initializer='zeros')])
+    >>> model.compile(optimizer='sgd', loss='mse')
+    >>> x, y = rg.ones([4, 1]), rg.ones([4, 1])
+    >>> stop = rg.keras.callbacks.EarlyStopping(monitor='loss', min_delta=10.0, patience=1)
+    >>> history = model.fit(x, y, epochs=10, verbose=0, callbacks=[stop])
+    >>> history.epoch  # no improvement of 10 for one epoch: stopped
+    [0, 1]
+    """
 
     def __init__(
         self,
@@ -225,7 +279,20 @@ class EarlyStopping(Callback):
 
 class ModelCheckpoint(Callback):
     """Saves the model's weights after each epoch to ``filepath`` (formatted with
-    ``epoch`` and the logs), or only when ``monitor`` improves (``save_best_only``)."""
+    ``epoch`` and the logs), or only when ``monitor`` improves (``save_best_only``).
+
+    >>> import retrograd as rg
+    >>> model = rg.keras.Sequential([rg.keras.layers.Dense(1, kernel_initializer='zeros')])
+    >>> model.compile(optimizer='sgd', loss='mse')
+    >>> x, y = rg.ones([4, 1]), rg.ones([4, 1])
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, 'best.weights.h5')
+    ...     save = rg.keras.callbacks.ModelCheckpoint(path, monitor='loss', save_weights_only=True)
+    ...     _ = model.fit(x, y, epochs=2, verbose=0, callbacks=[save])
+    ...     print(os.path.exists(path))
+    True
+    """
 
     def __init__(
         self,
@@ -275,7 +342,17 @@ class ModelCheckpoint(Callback):
 class LambdaCallback(Callback):
     """A callback from functions: ``on_epoch_begin(epoch, logs)``, ``on_epoch_end``,
     ``on_batch_begin(batch, logs)``, ``on_batch_end``, ``on_train_begin(logs)``,
-    ``on_train_end``."""
+    ``on_train_end``.
+
+    >>> import retrograd as rg
+    >>> model = rg.keras.Sequential([rg.keras.layers.Dense(1, kernel_initializer='zeros')])
+    >>> model.compile(optimizer='sgd', loss='mse')
+    >>> x, y = rg.ones([4, 1]), rg.ones([4, 1])
+    >>> log = rg.keras.callbacks.LambdaCallback(on_epoch_end=lambda e, logs: print('epoch', e))
+    >>> _ = model.fit(x, y, epochs=2, verbose=0, callbacks=[log])
+    epoch 0
+    epoch 1
+    """
 
     def __init__(
         self,

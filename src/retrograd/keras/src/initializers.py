@@ -52,7 +52,15 @@ def _dtype(dtype: Any) -> np.dtype:
 
 
 class Initializer:
-    """Base class: ``initializer(shape, dtype=None)`` returns a tensor."""
+    """Base class: ``initializer(shape, dtype=None)`` returns a tensor.
+
+    >>> import retrograd as rg
+    >>> class Twos(rg.keras.initializers.Initializer):
+    ...     def __call__(self, shape, dtype=None):
+    ...         return rg.fill(shape, 2.0)
+    >>> Twos()((2,)).numpy().tolist()
+    [2.0, 2.0]
+    """
 
     def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
         shape = tuple(int(d) for d in shape)
@@ -66,17 +74,36 @@ class Initializer:
 
 
 class Zeros(Initializer):
+    """All zeros.
+
+    >>> import retrograd as rg
+    >>> rg.keras.initializers.Zeros()((2, 2)).numpy().tolist()
+    [[0.0, 0.0], [0.0, 0.0]]
+    """
+
     def values(self, shape, dtype):
         return np.zeros(shape, dtype)
 
 
 class Ones(Initializer):
+    """All ones.
+
+    >>> import retrograd as rg
+    >>> rg.keras.initializers.Ones()((3,), dtype='int32').numpy().tolist()
+    [1, 1, 1]
+    """
+
     def values(self, shape, dtype):
         return np.ones(shape, dtype)
 
 
 class Constant(Initializer):
-    """Fills with ``value`` (a number, or an array broadcast to the shape)."""
+    """Fills with ``value`` (a number, or an array broadcast to the shape).
+
+    >>> import retrograd as rg
+    >>> rg.keras.initializers.Constant(7.0)((2,)).numpy().tolist()
+    [7.0, 7.0]
+    """
 
     def __init__(self, value: Any = 0.0) -> None:
         self.value = value
@@ -119,6 +146,14 @@ def _truncated(rng: np.random.Generator, shape, stddev: float) -> np.ndarray:
 
 
 class RandomNormal(_Random):
+    """Normal samples with ``mean`` and ``stddev``.
+
+    >>> import retrograd as rg
+    >>> w = rg.keras.initializers.RandomNormal(stddev=0.1, seed=1)((3, 2))
+    >>> w.shape.as_list(), w.dtype.name
+    ([3, 2], 'float32')
+    """
+
     def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: int | None = None):
         super().__init__(seed)
         self.mean, self.stddev = mean, stddev
@@ -131,6 +166,14 @@ class RandomNormal(_Random):
 
 
 class RandomUniform(_Random):
+    """Uniform samples in ``[minval, maxval)``.
+
+    >>> import retrograd as rg
+    >>> w = rg.keras.initializers.RandomUniform(-1.0, 1.0, seed=1)((100,))
+    >>> bool(rg.reduce_max(rg.abs(w)) <= 1.0)
+    True
+    """
+
     def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: int | None = None):
         super().__init__(seed)
         self.minval, self.maxval = minval, maxval
@@ -143,6 +186,14 @@ class RandomUniform(_Random):
 
 
 class TruncatedNormal(_Random):
+    """Normal samples redrawn beyond two standard deviations.
+
+    >>> import retrograd as rg
+    >>> w = rg.keras.initializers.TruncatedNormal(stddev=0.1, seed=1)((100,))
+    >>> bool(rg.reduce_max(rg.abs(w)) <= 0.2)
+    True
+    """
+
     def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: int | None = None):
         super().__init__(seed)
         self.mean, self.stddev = mean, stddev
@@ -167,7 +218,14 @@ def compute_fans(shape: tuple[int, ...]) -> tuple[float, float]:
 
 
 class VarianceScaling(_Random):
-    """Samples with variance ``scale / n`` (n: fan_in, fan_out or their mean)."""
+    """Samples with variance ``scale / n`` (n: fan_in, fan_out or their mean).
+
+    >>> import retrograd as rg
+    >>> init = rg.keras.initializers.VarianceScaling(1.0, 'fan_in', 'uniform', seed=1)
+    >>> w = init((100, 10))
+    >>> bool(rg.reduce_max(rg.abs(w)) <= (3.0 / 100) ** 0.5)  # sqrt(3 scale / fan_in)
+    True
+    """
 
     def __init__(
         self,
@@ -208,7 +266,13 @@ class VarianceScaling(_Random):
 
 
 class GlorotUniform(VarianceScaling):
-    """Uniform in ±sqrt(6 / (fan_in + fan_out)): Keras' default kernel initializer."""
+    """Uniform in ±sqrt(6 / (fan_in + fan_out)): Keras' default kernel initializer.
+
+    >>> import retrograd as rg
+    >>> w = rg.keras.initializers.GlorotUniform(seed=1)((100, 50))
+    >>> bool(rg.reduce_max(rg.abs(w)) <= (6.0 / 150) ** 0.5)  # sqrt(6 / (fan_in + fan_out))
+    True
+    """
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(1.0, "fan_avg", "uniform", seed)
@@ -218,6 +282,14 @@ class GlorotUniform(VarianceScaling):
 
 
 class GlorotNormal(VarianceScaling):
+    """Truncated normal with deviation ``sqrt(2 / (fan_in + fan_out))``.
+
+    >>> import retrograd as rg
+    >>> w = rg.keras.initializers.GlorotNormal(seed=1)((100, 50))
+    >>> w.shape.as_list()
+    [100, 50]
+    """
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(1.0, "fan_avg", "truncated_normal", seed)
 
@@ -226,6 +298,14 @@ class GlorotNormal(VarianceScaling):
 
 
 class HeNormal(VarianceScaling):
+    """Truncated normal with deviation ``sqrt(2 / fan_in)``.
+
+    >>> import retrograd as rg
+    >>> w = rg.keras.initializers.HeNormal(seed=1)((100, 50))
+    >>> w.shape.as_list()
+    [100, 50]
+    """
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(2.0, "fan_in", "truncated_normal", seed)
 
@@ -234,6 +314,14 @@ class HeNormal(VarianceScaling):
 
 
 class HeUniform(VarianceScaling):
+    """Uniform in ``±sqrt(6 / fan_in)``.
+
+    >>> import retrograd as rg
+    >>> w = rg.keras.initializers.HeUniform(seed=1)((100, 50))
+    >>> bool(rg.reduce_max(rg.abs(w)) <= (6.0 / 100) ** 0.5)  # sqrt(6 / fan_in)
+    True
+    """
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(2.0, "fan_in", "uniform", seed)
 
@@ -242,6 +330,14 @@ class HeUniform(VarianceScaling):
 
 
 class LecunNormal(VarianceScaling):
+    """Truncated normal with deviation ``sqrt(1 / fan_in)``.
+
+    >>> import retrograd as rg
+    >>> w = rg.keras.initializers.LecunNormal(seed=1)((100, 50))
+    >>> w.shape.as_list()
+    [100, 50]
+    """
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(1.0, "fan_in", "truncated_normal", seed)
 
@@ -250,6 +346,14 @@ class LecunNormal(VarianceScaling):
 
 
 class LecunUniform(VarianceScaling):
+    """Uniform in ``±sqrt(3 / fan_in)``.
+
+    >>> import retrograd as rg
+    >>> w = rg.keras.initializers.LecunUniform(seed=1)((100, 50))
+    >>> bool(rg.reduce_max(rg.abs(w)) <= (3.0 / 100) ** 0.5)  # sqrt(3 / fan_in)
+    True
+    """
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(1.0, "fan_in", "uniform", seed)
 
@@ -259,7 +363,13 @@ class LecunUniform(VarianceScaling):
 
 class Orthogonal(_Random):
     """An orthogonal matrix (rows or columns orthonormal) times ``gain``; higher-rank shapes
-    are flattened to ``(prod(shape[:-1]), shape[-1])``."""
+    are flattened to ``(prod(shape[:-1]), shape[-1])``.
+
+    >>> import retrograd as rg
+    >>> q = rg.keras.initializers.Orthogonal(seed=1)((3, 3)).numpy()
+    >>> (q @ q.T).round(5).tolist() == [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    True
+    """
 
     def __init__(self, gain: float = 1.0, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -283,6 +393,13 @@ class Orthogonal(_Random):
 
 
 class Identity(Initializer):
+    """``gain`` times the identity matrix (two-dimensional shapes only).
+
+    >>> import retrograd as rg
+    >>> rg.keras.initializers.Identity(gain=2.0)((2, 3)).numpy().tolist()
+    [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0]]
+    """
+
     def __init__(self, gain: float = 1.0) -> None:
         self.gain = gain
 
@@ -315,7 +432,14 @@ _BY_NAME = {
 
 def get(identifier: Any) -> Any:
     """An initializer from its name (``'glorot_uniform'``), class name, an instance, or a
-    callable ``(shape, dtype)``."""
+    callable ``(shape, dtype)``.
+
+    >>> import retrograd as rg
+    >>> type(rg.keras.initializers.get('glorot_uniform')).__name__
+    'GlorotUniform'
+    >>> rg.keras.initializers.get('zeros')((2,)).numpy().tolist()
+    [0.0, 0.0]
+    """
     if identifier is None:
         return None
     if isinstance(identifier, str):

@@ -43,7 +43,13 @@ _REDUCTIONS = ("sum_over_batch_size", "sum", "none", "mean", None)
 
 def match_ranks(y_true: Any, y_pred: Any) -> tuple[Any, Any]:
     """Tensors of the prediction's float dtype, ``y_true`` expanded or squeezed by one
-    trailing axis of size 1 to the prediction's rank (Keras' rule)."""
+    trailing axis of size 1 to the prediction's rank (Keras' rule).
+
+    >>> import retrograd as rg
+    >>> y_true, y_pred = rg.keras.losses.match_ranks([1, 0], [[0.9], [0.2]])
+    >>> y_true.shape.as_list(), y_true.dtype.name
+    ([2, 1], 'float32')
+    """
     y_pred = tf_ops.convert_to_tensor(y_pred)
     if not y_pred.dtype.is_floating:
         y_pred = tf_ops.cast(y_pred, backend.floatx())
@@ -58,19 +64,34 @@ def match_ranks(y_true: Any, y_pred: Any) -> tuple[Any, Any]:
 
 
 def mean_squared_error(y_true: Any, y_pred: Any) -> Any:
-    """``mean(square(y_pred - y_true), axis=-1)``."""
+    """``mean(square(y_pred - y_true), axis=-1)``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.losses.mean_squared_error([[1.0, 2.0]], [[2.0, 4.0]]).numpy().tolist()
+    [2.5]
+    """
     y_true, y_pred = match_ranks(y_true, y_pred)
     return tf_ops.reduce_mean(tf_ops.square(y_pred - y_true), axis=-1)
 
 
 def mean_absolute_error(y_true: Any, y_pred: Any) -> Any:
-    """``mean(abs(y_pred - y_true), axis=-1)``."""
+    """``mean(abs(y_pred - y_true), axis=-1)``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.losses.mean_absolute_error([[1.0, 2.0]], [[2.0, 4.0]]).numpy().tolist()
+    [1.5]
+    """
     y_true, y_pred = match_ranks(y_true, y_pred)
     return tf_ops.reduce_mean(tf_ops.abs(y_pred - y_true), axis=-1)
 
 
 def huber(y_true: Any, y_pred: Any, delta: float = 1.0) -> Any:
-    """Quadratic within ``delta`` of the target, linear beyond; mean over the last axis."""
+    """Quadratic within ``delta`` of the target, linear beyond; mean over the last axis.
+
+    >>> import retrograd as rg
+    >>> rg.keras.losses.huber([[0.0, 0.0]], [[0.5, 3.0]]).numpy().tolist()
+    [1.3125]
+    """
     y_true, y_pred = match_ranks(y_true, y_pred)
     error = y_pred - y_true
     absolute = tf_ops.abs(error)
@@ -84,7 +105,13 @@ def huber(y_true: Any, y_pred: Any, delta: float = 1.0) -> Any:
 def binary_crossentropy(
     y_true: Any, y_pred: Any, from_logits: bool = False, label_smoothing: float = 0.0, axis=-1
 ) -> Any:
-    """Mean over ``axis`` of the binary cross-entropy of each element."""
+    """Mean over ``axis`` of the binary cross-entropy of each element.
+
+    >>> import retrograd as rg
+    >>> loss = rg.keras.losses.binary_crossentropy([[1.0, 0.0]], [[0.0, 0.0]], from_logits=True)
+    >>> [round(v, 4) for v in loss.numpy().tolist()]
+    [0.6931]
+    """
     y_true, y_pred = match_ranks(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
@@ -100,7 +127,13 @@ def binary_crossentropy(
 def categorical_crossentropy(
     y_true: Any, y_pred: Any, from_logits: bool = False, label_smoothing: float = 0.0, axis=-1
 ) -> Any:
-    """Cross-entropy between one-hot (or soft) targets and predicted distributions."""
+    """Cross-entropy between one-hot (or soft) targets and predicted distributions.
+
+    >>> import retrograd as rg
+    >>> loss = rg.keras.losses.categorical_crossentropy([[0.0, 1.0]], [[0.5, 0.5]])
+    >>> [round(v, 4) for v in loss.numpy().tolist()]
+    [0.6931]
+    """
     y_pred = tf_ops.convert_to_tensor(y_pred)
     y_true = tf_ops.cast(tf_ops.convert_to_tensor(y_true), y_pred.dtype)
     if label_smoothing:
@@ -117,7 +150,13 @@ def categorical_crossentropy(
 def sparse_categorical_crossentropy(
     y_true: Any, y_pred: Any, from_logits: bool = False, axis: int = -1
 ) -> Any:
-    """Cross-entropy with integer class targets."""
+    """Cross-entropy with integer class targets.
+
+    >>> import retrograd as rg
+    >>> loss = rg.keras.losses.sparse_categorical_crossentropy([1], [[0.5, 0.5]])
+    >>> [round(v, 4) for v in loss.numpy().tolist()]
+    [0.6931]
+    """
     y_pred = tf_ops.convert_to_tensor(y_pred)
     y_true = tf_ops.convert_to_tensor(y_true)
     if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1:
@@ -152,7 +191,15 @@ def reduce_loss(values: Any, reduction: str | None, sample_weight: Any = None) -
 
 
 class Loss:
-    """Base class: ``loss(y_true, y_pred, sample_weight=None)`` reduces ``call``'s values."""
+    """Base class: ``loss(y_true, y_pred, sample_weight=None)`` reduces ``call``'s values.
+
+    >>> import retrograd as rg
+    >>> class Absolute(rg.keras.losses.Loss):
+    ...     def call(self, y_true, y_pred):
+    ...         return rg.abs(y_true - y_pred)
+    >>> Absolute()(rg.constant([1.0, 2.0]), rg.constant([2.0, 4.0])).numpy().tolist()
+    1.5
+    """
 
     def __init__(self, name: str | None = None, reduction: str = "sum_over_batch_size", dtype=None):
         if reduction not in _REDUCTIONS:
@@ -171,7 +218,13 @@ class Loss:
 
 
 class LossFunctionWrapper(Loss):
-    """A loss class around a per-sample loss function and its keyword arguments."""
+    """A loss class around a per-sample loss function and its keyword arguments.
+
+    >>> import retrograd as rg
+    >>> loss = rg.keras.losses.LossFunctionWrapper(rg.keras.losses.huber, delta=0.5)
+    >>> loss([[0.0]], [[2.0]]).numpy().tolist(), loss.get_config()['delta']
+    (0.875, 0.5)
+    """
 
     def __init__(self, fn: Callable, reduction="sum_over_batch_size", name=None, **kwargs):
         super().__init__(name=name or fn.__name__, reduction=reduction)
@@ -185,21 +238,50 @@ class LossFunctionWrapper(Loss):
 
 
 class MeanSquaredError(LossFunctionWrapper):
+    """``mean_squared_error`` per sample, reduced over the batch.
+
+    >>> import retrograd as rg
+    >>> rg.keras.losses.MeanSquaredError()([[1.0], [2.0]], [[2.0], [4.0]]).numpy().tolist()
+    2.5
+    """
+
     def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error", dtype=None):
         super().__init__(mean_squared_error, reduction, name)
 
 
 class MeanAbsoluteError(LossFunctionWrapper):
+    """``mean_absolute_error`` per sample, reduced over the batch.
+
+    >>> import retrograd as rg
+    >>> rg.keras.losses.MeanAbsoluteError()([[1.0], [2.0]], [[2.0], [4.0]]).numpy().tolist()
+    1.5
+    """
+
     def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error", dtype=None):
         super().__init__(mean_absolute_error, reduction, name)
 
 
 class Huber(LossFunctionWrapper):
+    """``huber`` per sample, reduced over the batch.
+
+    >>> import retrograd as rg
+    >>> rg.keras.losses.Huber(delta=1.0)([[0.0], [0.0]], [[0.5], [3.0]]).numpy().tolist()
+    1.3125
+    """
+
     def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss", dtype=None):
         super().__init__(huber, reduction, name, delta=delta)
 
 
 class BinaryCrossentropy(LossFunctionWrapper):
+    """``binary_crossentropy`` per sample, reduced over the batch.
+
+    >>> import retrograd as rg
+    >>> loss = rg.keras.losses.BinaryCrossentropy(from_logits=True)
+    >>> round(float(loss([[1.0], [0.0]], [[0.0], [0.0]])), 4)
+    0.6931
+    """
+
     def __init__(
         self,
         from_logits=False,
@@ -221,6 +303,14 @@ class BinaryCrossentropy(LossFunctionWrapper):
 
 
 class CategoricalCrossentropy(LossFunctionWrapper):
+    """``categorical_crossentropy`` per sample, reduced over the batch.
+
+    >>> import retrograd as rg
+    >>> loss = rg.keras.losses.CategoricalCrossentropy()
+    >>> round(float(loss([[0.0, 1.0]], [[0.5, 0.5]])), 4)
+    0.6931
+    """
+
     def __init__(
         self,
         from_logits=False,
@@ -242,6 +332,14 @@ class CategoricalCrossentropy(LossFunctionWrapper):
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
+    """``sparse_categorical_crossentropy`` per sample, reduced over the batch.
+
+    >>> import retrograd as rg
+    >>> loss = rg.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    >>> round(float(loss([1], [[0.0, 0.0]])), 4)
+    0.6931
+    """
+
     def __init__(
         self,
         from_logits=False,
@@ -283,7 +381,12 @@ _CLASSES = {
 
 
 def get(identifier: Any) -> Any:
-    """A loss from its name (function names, or class names for instances), or itself."""
+    """A loss from its name (function names, or class names for instances), or itself.
+
+    >>> import retrograd as rg
+    >>> rg.keras.losses.get('mse') is rg.keras.losses.mean_squared_error
+    True
+    """
     if identifier is None:
         return None
     if isinstance(identifier, str):

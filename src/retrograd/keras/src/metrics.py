@@ -37,27 +37,49 @@ __all__ = [
 
 
 def accuracy(y_true: Any, y_pred: Any) -> Any:
-    """1.0 where the prediction equals the target, else 0.0."""
+    """1.0 where the prediction equals the target, else 0.0.
+
+    >>> import retrograd as rg
+    >>> rg.keras.metrics.accuracy([1, 2, 3], [1, 0, 3]).numpy().tolist()
+    [1.0, 0.0, 1.0]
+    """
     y_true, y_pred = losses.match_ranks(y_true, y_pred)
     return tf_ops.cast(tf_ops.equal(y_true, y_pred), backend.floatx())
 
 
 def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> Any:
-    """1.0 where ``y_pred > threshold`` agrees with the target."""
+    """1.0 where ``y_pred > threshold`` agrees with the target.
+
+    >>> import retrograd as rg
+    >>> rg.keras.metrics.binary_accuracy([[1.0], [0.0]], [[0.8], [0.7]]).numpy().tolist()
+    [[1.0], [0.0]]
+    """
     y_true, y_pred = losses.match_ranks(y_true, y_pred)
     predicted = tf_ops.cast(tf_ops.greater(y_pred, threshold), y_true.dtype)
     return tf_ops.cast(tf_ops.equal(y_true, predicted), backend.floatx())
 
 
 def categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
-    """1.0 where the arg-max classes of target and prediction agree."""
+    """1.0 where the arg-max classes of target and prediction agree.
+
+    >>> import retrograd as rg
+    >>> y_true, y_pred = [[0.0, 1.0], [1.0, 0.0]], [[0.2, 0.8], [0.3, 0.7]]
+    >>> rg.keras.metrics.categorical_accuracy(y_true, y_pred).numpy().tolist()
+    [1.0, 0.0]
+    """
     y_true = tf_ops.argmax(tf_ops.convert_to_tensor(y_true), axis=-1)
     y_pred = tf_ops.argmax(tf_ops.convert_to_tensor(y_pred), axis=-1)
     return tf_ops.cast(tf_ops.equal(y_true, y_pred), backend.floatx())
 
 
 def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
-    """1.0 where the integer target is the prediction's arg-max class."""
+    """1.0 where the integer target is the prediction's arg-max class.
+
+    >>> import retrograd as rg
+    >>> y_pred = [[0.2, 0.8], [0.3, 0.7]]
+    >>> rg.keras.metrics.sparse_categorical_accuracy([1, 0], y_pred).numpy().tolist()
+    [1.0, 0.0]
+    """
     y_pred = tf_ops.convert_to_tensor(y_pred)
     y_true = tf_ops.convert_to_tensor(y_true)
     if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1:
@@ -69,7 +91,22 @@ def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
 
 class Metric:
     """Base class: state in non-trainable variables, ``update_state`` / ``result`` /
-    ``reset_state``; calling a metric updates it and returns the result."""
+    ``reset_state``; calling a metric updates it and returns the result.
+
+    >>> import retrograd as rg
+    >>> class Count(rg.keras.metrics.Metric):
+    ...     def __init__(self):
+    ...         super().__init__(name='count')
+    ...         self.n = 0
+    ...     def update_state(self, values):
+    ...         self.n += 1
+    ...     def result(self):
+    ...         return rg.constant(self.n)
+    >>> c = Count()
+    >>> c.update_state([1.0])
+    >>> c.result().numpy().tolist()
+    1
+    """
 
     def __init__(self, name: str | None = None, dtype: Any = None) -> None:
         self.name = name or backend.snake_case(type(self).__name__)
@@ -112,7 +149,15 @@ class Metric:
 
 
 class Sum(Metric):
-    """The running sum of the values."""
+    """The running sum of the values.
+
+    >>> import retrograd as rg
+    >>> s = rg.keras.metrics.Sum()
+    >>> s.update_state([1.0, 2.0])
+    >>> s.update_state(3.0)
+    >>> s.result().numpy().tolist()
+    6.0
+    """
 
     def __init__(self, name="sum", dtype=None):
         super().__init__(name, dtype)
@@ -129,7 +174,15 @@ class Sum(Metric):
 
 
 class Mean(Metric):
-    """The (weighted) mean of the values: each sample's values are averaged first."""
+    """The (weighted) mean of the values: each sample's values are averaged first.
+
+    >>> import retrograd as rg
+    >>> mean = rg.keras.metrics.Mean()
+    >>> mean.update_state([1.0, 2.0])
+    >>> mean.update_state(6.0)
+    >>> mean.result().numpy().tolist()
+    3.0
+    """
 
     def __init__(self, name="mean", dtype=None):
         super().__init__(name, dtype)
@@ -158,7 +211,14 @@ class Mean(Metric):
 
 
 class MeanMetricWrapper(Mean):
-    """The running mean of ``fn(y_true, y_pred, **kwargs)``."""
+    """The running mean of ``fn(y_true, y_pred, **kwargs)``.
+
+    >>> import retrograd as rg
+    >>> metric = rg.keras.metrics.MeanMetricWrapper(rg.keras.losses.mean_absolute_error, name='mae')
+    >>> metric.update_state([[1.0], [2.0]], [[2.0], [2.0]])
+    >>> metric.result().numpy().tolist()
+    0.5
+    """
 
     def __init__(self, fn: Callable, name=None, dtype=None, **kwargs):
         super().__init__(name or fn.__name__, dtype)
@@ -169,31 +229,85 @@ class MeanMetricWrapper(Mean):
 
 
 class Accuracy(MeanMetricWrapper):
+    """The running mean of ``accuracy``.
+
+    >>> import retrograd as rg
+    >>> metric = rg.keras.metrics.Accuracy()
+    >>> metric.update_state([1, 2, 3, 4], [1, 2, 0, 0])
+    >>> metric.result().numpy().tolist()
+    0.5
+    """
+
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name, dtype)
 
 
 class BinaryAccuracy(MeanMetricWrapper):
+    """The running mean of ``binary_accuracy``.
+
+    >>> import retrograd as rg
+    >>> metric = rg.keras.metrics.BinaryAccuracy()
+    >>> metric.update_state([[1.0], [0.0]], [[0.8], [0.7]])
+    >>> metric.result().numpy().tolist()
+    0.5
+    """
+
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(binary_accuracy, name, dtype, threshold=threshold)
 
 
 class CategoricalAccuracy(MeanMetricWrapper):
+    """The running mean of ``categorical_accuracy``.
+
+    >>> import retrograd as rg
+    >>> metric = rg.keras.metrics.CategoricalAccuracy()
+    >>> metric.update_state([[0.0, 1.0]], [[0.2, 0.8]])
+    >>> metric.result().numpy().tolist()
+    1.0
+    """
+
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name, dtype)
 
 
 class SparseCategoricalAccuracy(MeanMetricWrapper):
+    """The running mean of ``sparse_categorical_accuracy``.
+
+    >>> import retrograd as rg
+    >>> metric = rg.keras.metrics.SparseCategoricalAccuracy()
+    >>> metric.update_state([1, 1], [[0.2, 0.8], [0.9, 0.1]])
+    >>> metric.result().numpy().tolist()
+    0.5
+    """
+
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name, dtype)
 
 
 class MeanSquaredError(MeanMetricWrapper):
+    """The running mean of the mean squared error.
+
+    >>> import retrograd as rg
+    >>> metric = rg.keras.metrics.MeanSquaredError()
+    >>> metric.update_state([[1.0], [2.0]], [[2.0], [4.0]])
+    >>> metric.result().numpy().tolist()
+    2.5
+    """
+
     def __init__(self, name="mean_squared_error", dtype=None):
         super().__init__(losses.mean_squared_error, name, dtype)
 
 
 class MeanAbsoluteError(MeanMetricWrapper):
+    """The running mean of the mean absolute error.
+
+    >>> import retrograd as rg
+    >>> metric = rg.keras.metrics.MeanAbsoluteError()
+    >>> metric.update_state([[1.0], [2.0]], [[2.0], [4.0]])
+    >>> metric.result().numpy().tolist()
+    1.5
+    """
+
     def __init__(self, name="mean_absolute_error", dtype=None):
         super().__init__(losses.mean_absolute_error, name, dtype)
 
@@ -211,7 +325,12 @@ _BY_NAME: dict[str, Callable[[str], Metric]] = {
 
 def get(identifier: Any, y_true: Any = None, y_pred: Any = None, loss: Any = None) -> Metric:
     """A metric object from a name, a function or a Metric. ``'accuracy'``/``'acc'`` pick
-    binary, sparse categorical or categorical accuracy from the shapes, as Keras does."""
+    binary, sparse categorical or categorical accuracy from the shapes, as Keras does.
+
+    >>> import retrograd as rg
+    >>> type(rg.keras.metrics.get('accuracy')).__name__, type(rg.keras.metrics.get('mae')).__name__
+    ('BinaryAccuracy', 'MeanAbsoluteError')
+    """
     if isinstance(identifier, Metric):
         return identifier
     if isinstance(identifier, str):

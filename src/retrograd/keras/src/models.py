@@ -81,7 +81,15 @@ def _layers_by_depth(nodes: list[Node], outputs: list[KerasTensor]) -> list[Laye
 
 class Model(Trainer, Layer):
     """A layer that can be trained: ``Model(inputs, outputs)`` for the functional API, or a
-    subclass that defines ``call`` (and creates its layers in ``__init__``)."""
+    subclass that defines ``call`` (and creates its layers in ``__init__``).
+
+    >>> import retrograd as rg
+    >>> inputs = rg.keras.Input(shape=(2,))
+    >>> outputs = rg.keras.layers.Dense(1, kernel_initializer='ones')(inputs)
+    >>> model = rg.keras.Model(inputs, outputs)
+    >>> model(rg.constant([[1.0, 2.0]])).numpy().tolist(), len(model.trainable_weights)
+    ([[3.0]], 2)
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         inputs = kwargs.pop("inputs", args[0] if len(args) > 0 else None)
@@ -315,7 +323,13 @@ def _size(nbytes: int) -> str:
 
 
 class Sequential(Model):
-    """A stack of layers, each called on the previous one's output."""
+    """A stack of layers, each called on the previous one's output.
+
+    >>> import retrograd as rg
+    >>> model = rg.keras.Sequential([rg.keras.layers.Dense(3), rg.keras.layers.Dense(1)])
+    >>> model(rg.zeros([2, 4])).shape.as_list(), len(model.layers)
+    ([2, 1], 2)
+    """
 
     def __init__(self, layers: list | None = None, trainable: bool = True, name=None):
         super().__init__(name=name or backend.unique_name("sequential"), trainable=trainable)

@@ -15,7 +15,15 @@ __all__ = ["Regularizer", "L1", "L2", "L1L2", "l1", "l2", "l1_l2", "get"]
 
 
 class Regularizer:
-    """Base class: ``regularizer(weight)`` returns a scalar penalty."""
+    """Base class: ``regularizer(weight)`` returns a scalar penalty.
+
+    >>> import retrograd as rg
+    >>> class Abs(rg.keras.regularizers.Regularizer):
+    ...     def __call__(self, x):
+    ...         return rg.reduce_sum(rg.abs(x))
+    >>> Abs()(rg.constant([-1.0, 2.0])).numpy().tolist()
+    3.0
+    """
 
     def __call__(self, x: Any) -> Any:
         return tf_ops.constant(0.0)
@@ -25,7 +33,12 @@ class Regularizer:
 
 
 class L1L2(Regularizer):
-    """``l1 * sum(|x|) + l2 * sum(x**2)``."""
+    """``l1 * sum(|x|) + l2 * sum(x**2)``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.regularizers.L1L2(l1=0.5, l2=0.25)(rg.constant([-1.0, 2.0])).numpy().tolist()
+    2.75
+    """
 
     def __init__(self, l1: float = 0.0, l2: float = 0.0) -> None:
         self.l1, self.l2 = float(l1), float(l2)
@@ -43,6 +56,13 @@ class L1L2(Regularizer):
 
 
 class L1(L1L2):
+    """``l1 * sum(|x|)``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.regularizers.L1(0.5)(rg.constant([-1.0, 2.0])).numpy().tolist()
+    1.5
+    """
+
     def __init__(self, l1: float = 0.01) -> None:
         super().__init__(l1=l1)
 
@@ -51,6 +71,13 @@ class L1(L1L2):
 
 
 class L2(L1L2):
+    """``l2 * sum(x**2)``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.regularizers.L2(0.5)(rg.constant([-1.0, 2.0])).numpy().tolist()
+    2.5
+    """
+
     def __init__(self, l2: float = 0.01) -> None:
         super().__init__(l2=l2)
 
@@ -62,7 +89,12 @@ l1, l2, l1_l2 = L1, L2, L1L2
 
 
 def get(identifier: Any) -> Any:
-    """A regularizer from 'l1', 'l2', 'l1_l2', an instance or a callable."""
+    """A regularizer from 'l1', 'l2', 'l1_l2', an instance or a callable.
+
+    >>> import retrograd as rg
+    >>> type(rg.keras.regularizers.get('l2')).__name__, rg.keras.regularizers.get(None)
+    ('L2', None)
+    """
     if identifier is None:
         return None
     if isinstance(identifier, str):

@@ -20,7 +20,12 @@ __all__ = ["to_categorical", "set_random_seed"]
 
 def to_categorical(x: Any, num_classes: int | None = None) -> np.ndarray:
     """One-hot rows (float64, as Keras) for integer class labels; a trailing axis of size
-    1 is dropped first."""
+    1 is dropped first.
+
+    >>> import retrograd as rg
+    >>> rg.keras.utils.to_categorical([0, 2, 1], num_classes=3).tolist()
+    [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
+    """
     x = np.asarray(x)
     if x.dtype.kind not in "iu" and not (x.dtype.kind == "f" and np.all(x == np.round(x))):
         raise ValueError(f"to_categorical: labels must be integers, got dtype {x.dtype}")
@@ -39,7 +44,15 @@ def to_categorical(x: Any, num_classes: int | None = None) -> np.ndarray:
 
 
 def set_random_seed(seed: int) -> None:
-    """Seeds Python's, NumPy's and retrograd's random generators at once."""
+    """Seeds Python's, NumPy's and retrograd's random generators at once.
+
+    >>> import retrograd as rg
+    >>> rg.keras.utils.set_random_seed(3)
+    >>> a = rg.random.uniform([2]).numpy().tolist()
+    >>> rg.keras.utils.set_random_seed(3)
+    >>> rg.random.uniform([2]).numpy().tolist() == a
+    True
+    """
     random.seed(seed)
     np.random.seed(seed)
     random_ops.set_seed(seed)

@@ -7,8 +7,9 @@ their scopes, tensor conversion.
 '_matmul_grad'
 """
 
+from retrograd.compat.graph_collections import add_to_collection, get_collection
 from retrograd.compat.graph_ops import control_dependencies
-from retrograd.compat.variable_scopes import add_to_collection, get_collection, name_scope
+from retrograd.compat.variable_scopes import name_scope
 from retrograd.core.registry import (
     NotDifferentiable,
     RegisterGradient,

@@ -16,7 +16,12 @@ __all__ = ["ReLU", "LeakyReLU", "Softmax", "ELU"]
 
 
 class ReLU(Layer):
-    """``max_value``-capped ReLU with ``negative_slope`` below ``threshold``."""
+    """``max_value``-capped ReLU with ``negative_slope`` below ``threshold``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.ReLU(max_value=6.0)(rg.constant([-1.0, 3.0, 9.0])).numpy().tolist()
+    [0.0, 3.0, 6.0]
+    """
 
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs: Any):
         super().__init__(**kwargs)
@@ -46,7 +51,12 @@ class ReLU(Layer):
 
 
 class LeakyReLU(Layer):
-    """``x`` for positive inputs, ``negative_slope * x`` otherwise (Keras' default 0.3)."""
+    """``x`` for positive inputs, ``negative_slope * x`` otherwise (Keras' default 0.3).
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.LeakyReLU(negative_slope=0.5)(rg.constant([-2.0, 2.0])).numpy().tolist()
+    [-1.0, 2.0]
+    """
 
     def __init__(self, negative_slope: float = 0.3, **kwargs: Any):
         if "alpha" in kwargs:
@@ -62,7 +72,12 @@ class LeakyReLU(Layer):
 
 
 class ELU(Layer):
-    """``x`` for positive inputs, ``alpha * (exp(x) - 1)`` otherwise."""
+    """``x`` for positive inputs, ``alpha * (exp(x) - 1)`` otherwise.
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.keras.layers.ELU()(rg.constant([-1.0, 2.0])).numpy().tolist()]
+    [-0.6321, 2.0]
+    """
 
     def __init__(self, alpha: float = 1.0, **kwargs: Any):
         super().__init__(**kwargs)
@@ -73,7 +88,12 @@ class ELU(Layer):
 
 
 class Softmax(Layer):
-    """Softmax over ``axis``."""
+    """Softmax over ``axis``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.Softmax()(rg.constant([[0.0, 0.0]])).numpy().tolist()
+    [[0.5, 0.5]]
+    """
 
     def __init__(self, axis: int = -1, **kwargs: Any):
         super().__init__(**kwargs)

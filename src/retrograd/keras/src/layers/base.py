@@ -36,7 +36,13 @@ __all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor"]
 
 class KerasTensor:
     """A symbolic tensor of the functional API: a shape (batch dimension None), a dtype, and
-    the layer call that produced it (``None`` for an ``Input``)."""
+    the layer call that produced it (``None`` for an ``Input``).
+
+    >>> import retrograd as rg
+    >>> inputs = rg.keras.Input(shape=(3,))
+    >>> type(inputs).__name__, inputs.shape.as_list()
+    ('KerasTensor', [None, 3])
+    """
 
     def __init__(self, shape: Any, dtype: Any, node: Any = None, index: int = 0, name=None):
         self.shape = TensorShape(shape)
@@ -79,7 +85,18 @@ def _shape_tuple(value: Any) -> Any:
 
 
 class Layer(Module):
-    """Base class of Keras layers (see the module docstring)."""
+    """Base class of Keras layers (see the module docstring).
+
+    >>> import retrograd as rg
+    >>> class Scale(rg.keras.layers.Layer):
+    ...     def build(self, input_shape):
+    ...         self.w = self.add_weight(shape=(), initializer='ones', name='w')
+    ...     def call(self, inputs):
+    ...         return inputs * self.w
+    >>> layer = Scale()
+    >>> layer(rg.constant([1.0, 2.0])).numpy().tolist(), len(layer.trainable_weights)
+    ([1.0, 2.0], 1)
+    """
 
     def __init__(
         self,
@@ -424,7 +441,13 @@ def _unique(variables: list[Variable]) -> list[Variable]:
 
 
 class InputLayer(Layer):
-    """The layer an ``Input`` tensor comes from (its output is the input itself)."""
+    """The layer an ``Input`` tensor comes from (its output is the input itself).
+
+    >>> import retrograd as rg
+    >>> layer = rg.keras.layers.InputLayer(shape=(3,))
+    >>> layer.batch_shape, layer.output.shape.as_list()
+    ((None, 3), [None, 3])
+    """
 
     def __init__(
         self, shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs

@@ -124,7 +124,14 @@ class _Conv(Layer):
 
 class Conv1D(_Conv):
     """1-D convolution over ``[batch, steps, channels]``; ``padding='causal'`` pads the
-    start only."""
+    start only.
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape([1.0, 3.0, 5.0, 7.0], [1, 4, 1])
+    >>> conv = rg.keras.layers.Conv1D(1, 2, kernel_initializer='ones', bias_initializer='zeros')
+    >>> conv(x)[0, :, 0].numpy().tolist()
+    [4.0, 8.0, 12.0]
+    """
 
     rank = 1
 
@@ -145,7 +152,14 @@ class Conv1D(_Conv):
 
 
 class Conv2D(_Conv):
-    """2-D convolution over ``[batch, height, width, channels]``."""
+    """2-D convolution over ``[batch, height, width, channels]``.
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape(rg.range(16.0), [1, 4, 4, 1])
+    >>> conv = rg.keras.layers.Conv2D(1, 3, kernel_initializer='ones')
+    >>> conv(x)[0, :, :, 0].numpy().tolist()
+    [[45.0, 54.0], [81.0, 90.0]]
+    """
 
     rank = 2
 
@@ -178,6 +192,14 @@ class _Pooling2D(Layer):
 
 
 class MaxPooling2D(_Pooling2D):
+    """The maximum of each ``pool_size`` window (2 x 2 by default).
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape(rg.range(16.0), [1, 4, 4, 1])
+    >>> rg.keras.layers.MaxPooling2D()(x)[0, :, :, 0].numpy().tolist()
+    [[5.0, 7.0], [13.0, 15.0]]
+    """
+
     def call(self, inputs):
         return tf_ops.max_pool2d(
             inputs, [1, *self.pool_size, 1], [1, *self.strides, 1], self.padding.upper()
@@ -185,7 +207,13 @@ class MaxPooling2D(_Pooling2D):
 
 
 class AveragePooling2D(_Pooling2D):
-    """Keras 3 requires ``pool_size`` here (MaxPooling2D defaults it to (2, 2))."""
+    """Keras 3 requires ``pool_size`` here (MaxPooling2D defaults it to (2, 2)).
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape(rg.range(16.0), [1, 4, 4, 1])
+    >>> rg.keras.layers.AveragePooling2D(2)(x)[0, :, :, 0].numpy().tolist()
+    [[2.5, 4.5], [10.5, 12.5]]
+    """
 
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
@@ -197,7 +225,13 @@ class AveragePooling2D(_Pooling2D):
 
 
 class GlobalAveragePooling2D(Layer):
-    """The mean over height and width."""
+    """The mean over height and width.
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape(rg.range(16.0), [1, 4, 4, 1])
+    >>> rg.keras.layers.GlobalAveragePooling2D()(x).numpy().tolist()
+    [[7.5]]
+    """
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
@@ -208,7 +242,13 @@ class GlobalAveragePooling2D(Layer):
 
 
 class GlobalMaxPooling2D(GlobalAveragePooling2D):
-    """The maximum over height and width."""
+    """The maximum over height and width.
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape(rg.range(16.0), [1, 4, 4, 1])
+    >>> rg.keras.layers.GlobalMaxPooling2D()(x).numpy().tolist()
+    [[15.0]]
+    """
 
     def call(self, inputs):
         return tf_ops.reduce_max(inputs, axis=[1, 2], keepdims=self.keepdims)

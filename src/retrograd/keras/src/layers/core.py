@@ -26,7 +26,13 @@ def _initializer_config(init: Any) -> Any:
 
 
 class Dense(Layer):
-    """``activation(inputs @ kernel + bias)``, the kernel ``[input_dim, units]``."""
+    """``activation(inputs @ kernel + bias)``, the kernel ``[input_dim, units]``.
+
+    >>> import retrograd as rg
+    >>> dense = rg.keras.layers.Dense(2, kernel_initializer='ones', bias_initializer='zeros')
+    >>> dense(rg.constant([[1.0, 2.0, 3.0]])).numpy().tolist(), dense.kernel.shape.as_list()
+    ([[6.0, 6.0]], [3, 2])
+    """
 
     def __init__(
         self,
@@ -98,7 +104,12 @@ class Dense(Layer):
 
 
 class Activation(Layer):
-    """Applies an activation function (a name or a callable)."""
+    """Applies an activation function (a name or a callable).
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.Activation('relu')(rg.constant([-1.0, 2.0])).numpy().tolist()
+    [0.0, 2.0]
+    """
 
     def __init__(self, activation: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -112,7 +123,12 @@ class Activation(Layer):
 
 
 class Flatten(Layer):
-    """Flattens every dimension but the batch one."""
+    """Flattens every dimension but the batch one.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.Flatten()(rg.zeros([2, 3, 4])).shape.as_list()
+    [2, 12]
+    """
 
     def __init__(self, data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -126,7 +142,12 @@ class Flatten(Layer):
 
 
 class Reshape(Layer):
-    """Reshapes each sample to ``target_shape`` (one entry may be -1)."""
+    """Reshapes each sample to ``target_shape`` (one entry may be -1).
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.Reshape((2, -1))(rg.zeros([5, 6])).shape.as_list()
+    [5, 2, 3]
+    """
 
     def __init__(self, target_shape: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -141,7 +162,17 @@ class Reshape(Layer):
 
 class Dropout(Layer):
     """Zeroes a fraction ``rate`` of the inputs while training (scaling the rest by
-    ``1 / (1 - rate)``); the identity otherwise."""
+    ``1 / (1 - rate)``); the identity otherwise.
+
+    >>> import retrograd as rg
+    >>> dropout = rg.keras.layers.Dropout(0.5, seed=1)
+    >>> x = rg.ones([2, 4])
+    >>> dropout(x).numpy().tolist()  # not training: unchanged
+    [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]
+    >>> y = dropout(x, training=True).numpy()
+    >>> sorted(set(y.ravel().tolist()))  # kept values are scaled by 1 / (1 - rate)
+    [0.0, 2.0]
+    """
 
     def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None, **kwargs):
         super().__init__(**kwargs)
@@ -162,7 +193,12 @@ class Dropout(Layer):
 
 
 class Lambda(Layer):
-    """Wraps a function of the inputs as a layer."""
+    """Wraps a function of the inputs as a layer.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.Lambda(lambda x: x * 2.0)(rg.constant([1.0, 2.0])).numpy().tolist()
+    [2.0, 4.0]
+    """
 
     def __init__(
         self, function: Callable, output_shape: Any = None, mask=None, arguments=None, **kwargs
@@ -177,7 +213,13 @@ class Lambda(Layer):
 
 
 class Embedding(Layer):
-    """Looks up rows of an ``[input_dim, output_dim]`` table by integer index."""
+    """Looks up rows of an ``[input_dim, output_dim]`` table by integer index.
+
+    >>> import retrograd as rg
+    >>> embedding = rg.keras.layers.Embedding(10, 3)
+    >>> embedding(rg.constant([[1, 2]])).shape.as_list()
+    [1, 2, 3]
+    """
 
     def __init__(
         self,

@@ -33,7 +33,12 @@ def _check_list(layer: Layer, inputs: Any) -> list:
 
 
 class Concatenate(Layer):
-    """Joins the inputs along ``axis``."""
+    """Joins the inputs along ``axis``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.Concatenate()([rg.zeros([2, 3]), rg.ones([2, 1])]).shape.as_list()
+    [2, 4]
+    """
 
     def __init__(self, axis: int = -1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -47,7 +52,13 @@ class Concatenate(Layer):
 
 
 class Add(Layer):
-    """The elementwise sum of the inputs."""
+    """The elementwise sum of the inputs.
+
+    >>> import retrograd as rg
+    >>> a, b = rg.constant([1.0, 2.0]), rg.constant([10.0, 20.0])
+    >>> rg.keras.layers.Add()([a, b]).numpy().tolist()
+    [11.0, 22.0]
+    """
 
     def call(self, inputs):
         inputs = _check_list(self, inputs)
@@ -58,7 +69,13 @@ class Add(Layer):
 
 
 class Multiply(Layer):
-    """The elementwise product of the inputs."""
+    """The elementwise product of the inputs.
+
+    >>> import retrograd as rg
+    >>> a, b = rg.constant([1.0, 2.0]), rg.constant([10.0, 20.0])
+    >>> rg.keras.layers.Multiply()([a, b]).numpy().tolist()
+    [10.0, 40.0]
+    """
 
     def call(self, inputs):
         inputs = _check_list(self, inputs)
@@ -69,7 +86,13 @@ class Multiply(Layer):
 
 
 class Subtract(Layer):
-    """The first input minus the second."""
+    """The first input minus the second.
+
+    >>> import retrograd as rg
+    >>> a, b = rg.constant([1.0, 2.0]), rg.constant([10.0, 20.0])
+    >>> rg.keras.layers.Subtract()([a, b]).numpy().tolist()
+    [-9.0, -18.0]
+    """
 
     def call(self, inputs):
         inputs = _check_list(self, inputs)
@@ -79,7 +102,13 @@ class Subtract(Layer):
 
 
 class Average(Layer):
-    """The elementwise mean of the inputs."""
+    """The elementwise mean of the inputs.
+
+    >>> import retrograd as rg
+    >>> a, b = rg.constant([1.0, 2.0]), rg.constant([3.0, 6.0])
+    >>> rg.keras.layers.Average()([a, b]).numpy().tolist()
+    [2.0, 4.0]
+    """
 
     def call(self, inputs):
         inputs = _check_list(self, inputs)
@@ -90,7 +119,13 @@ class Average(Layer):
 
 
 class Maximum(Layer):
-    """The elementwise maximum of the inputs."""
+    """The elementwise maximum of the inputs.
+
+    >>> import retrograd as rg
+    >>> a, b = rg.constant([1.0, 8.0]), rg.constant([3.0, 6.0])
+    >>> rg.keras.layers.Maximum()([a, b]).numpy().tolist()
+    [3.0, 8.0]
+    """
 
     def call(self, inputs):
         inputs = _check_list(self, inputs)
@@ -101,7 +136,13 @@ class Maximum(Layer):
 
 
 class Minimum(Layer):
-    """The elementwise minimum of the inputs."""
+    """The elementwise minimum of the inputs.
+
+    >>> import retrograd as rg
+    >>> a, b = rg.constant([1.0, 8.0]), rg.constant([3.0, 6.0])
+    >>> rg.keras.layers.Minimum()([a, b]).numpy().tolist()
+    [1.0, 6.0]
+    """
 
     def call(self, inputs):
         inputs = _check_list(self, inputs)
@@ -112,12 +153,30 @@ class Minimum(Layer):
 
 
 def concatenate(inputs: list, axis: int = -1, **kwargs: Any) -> Any:
+    """``Concatenate(axis)(inputs)``: the inputs joined along ``axis``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.concatenate([rg.zeros([2, 3]), rg.ones([2, 1])]).shape.as_list()
+    [2, 4]
+    """
     return Concatenate(axis=axis, **kwargs)(inputs)
 
 
 def add(inputs: list, **kwargs: Any) -> Any:
+    """``Add()(inputs)``: the elementwise sum.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.add([rg.constant([1.0]), rg.constant([2.0])]).numpy().tolist()
+    [3.0]
+    """
     return Add(**kwargs)(inputs)
 
 
 def multiply(inputs: list, **kwargs: Any) -> Any:
+    """``Multiply()(inputs)``: the elementwise product.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.multiply([rg.constant([2.0]), rg.constant([3.0])]).numpy().tolist()
+    [6.0]
+    """
     return Multiply(**kwargs)(inputs)

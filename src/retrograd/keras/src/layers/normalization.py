@@ -19,7 +19,16 @@ __all__ = ["BatchNormalization", "LayerNormalization"]
 
 
 class BatchNormalization(Layer):
-    """Keras' defaults: ``axis=-1``, ``momentum=0.99``, ``epsilon=1e-3``."""
+    """Keras' defaults: ``axis=-1``, ``momentum=0.99``, ``epsilon=1e-3``.
+
+    >>> import retrograd as rg
+    >>> bn = rg.keras.layers.BatchNormalization()
+    >>> x = rg.constant([[1.0], [3.0]])
+    >>> [round(v, 3) for v in bn(x, training=True).numpy().ravel().tolist()]
+    [-1.0, 1.0]
+    >>> [round(v, 4) for v in bn.moving_mean.numpy().tolist()]  # 1% toward the batch mean
+    [0.02]
+    """
 
     def __init__(
         self,
@@ -130,7 +139,13 @@ class BatchNormalization(Layer):
 
 class LayerNormalization(Layer):
     """Normalises each sample over ``axis`` (the last by default), then scales and shifts;
-    Keras' ``epsilon=1e-3``."""
+    Keras' ``epsilon=1e-3``.
+
+    >>> import retrograd as rg
+    >>> ln = rg.keras.layers.LayerNormalization()
+    >>> [round(v, 3) for v in ln(rg.constant([[1.0, 3.0]])).numpy().ravel().tolist()]
+    [-1.0, 1.0]
+    """
 
     def __init__(
         self,

@@ -133,7 +133,15 @@ class _Recurrent(Layer):
 
 
 class SimpleRNN(_Recurrent):
-    """``h = activation(x @ kernel + h @ recurrent_kernel + bias)``."""
+    """``h = activation(x @ kernel + h @ recurrent_kernel + bias)``.
+
+    >>> import retrograd as rg
+    >>> rnn = rg.keras.layers.SimpleRNN(4)
+    >>> rnn(rg.zeros([2, 5, 3])).shape.as_list()
+    [2, 4]
+    >>> rg.keras.layers.SimpleRNN(4, return_sequences=True)(rg.zeros([2, 5, 3])).shape.as_list()
+    [2, 5, 4]
+    """
 
     def __init__(self, units: int, activation: Any = "tanh", **kwargs: Any) -> None:
         super().__init__(units, activation=activation, **kwargs)
@@ -147,7 +155,12 @@ class SimpleRNN(_Recurrent):
 
 
 class LSTM(_Recurrent):
-    """Long short-term memory; the forget gate's bias starts at one (``unit_forget_bias``)."""
+    """Long short-term memory; the forget gate's bias starts at one (``unit_forget_bias``).
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.LSTM(4)(rg.zeros([2, 5, 3])).shape.as_list()
+    [2, 4]
+    """
 
     gates = 4
 
@@ -185,7 +198,12 @@ class LSTM(_Recurrent):
 
 class GRU(_Recurrent):
     """Gated recurrent unit with the reset gate applied after the recurrent product
-    (Keras' default ``reset_after=True``: the bias has two rows)."""
+    (Keras' default ``reset_after=True``: the bias has two rows).
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.GRU(4)(rg.zeros([2, 5, 3])).shape.as_list()
+    [2, 4]
+    """
 
     gates = 3
 

@@ -26,7 +26,12 @@ __all__ = [
 
 
 class Permute(Layer):
-    """Permutes the non-batch axes (``dims`` counts from 1)."""
+    """Permutes the non-batch axes (``dims`` counts from 1).
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.Permute((2, 1))(rg.zeros([4, 2, 3])).shape.as_list()
+    [4, 3, 2]
+    """
 
     def __init__(self, dims: Any, **kwargs: Any):
         super().__init__(**kwargs)
@@ -39,7 +44,12 @@ class Permute(Layer):
 
 
 class RepeatVector(Layer):
-    """``[batch, features]`` to ``[batch, n, features]``."""
+    """``[batch, features]`` to ``[batch, n, features]``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.RepeatVector(3)(rg.constant([[1.0, 2.0]])).numpy().tolist()
+    [[[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]]]
+    """
 
     def __init__(self, n: int, **kwargs: Any):
         super().__init__(**kwargs)
@@ -50,7 +60,13 @@ class RepeatVector(Layer):
 
 
 class UpSampling2D(Layer):
-    """Repeats rows and columns ``size`` times (nearest-neighbour upsampling)."""
+    """Repeats rows and columns ``size`` times (nearest-neighbour upsampling).
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape([1.0, 2.0, 3.0, 4.0], [1, 2, 2, 1])
+    >>> rg.keras.layers.UpSampling2D()(x)[0, :, :, 0].numpy().tolist()
+    [[1.0, 1.0, 2.0, 2.0], [1.0, 1.0, 2.0, 2.0], [3.0, 3.0, 4.0, 4.0], [3.0, 3.0, 4.0, 4.0]]
+    """
 
     def __init__(self, size: Any = (2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
@@ -66,7 +82,13 @@ class UpSampling2D(Layer):
 
 
 class ZeroPadding2D(Layer):
-    """Pads height and width with zeros: ``padding`` is an int, two ints, or two pairs."""
+    """Pads height and width with zeros: ``padding`` is an int, two ints, or two pairs.
+
+    >>> import retrograd as rg
+    >>> x = rg.ones([1, 1, 1, 1])
+    >>> rg.keras.layers.ZeroPadding2D(1)(x)[0, :, :, 0].numpy().tolist()
+    [[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0]]
+    """
 
     def __init__(self, padding: Any = (1, 1), data_format=None, **kwargs: Any):
         super().__init__(**kwargs)
@@ -95,12 +117,26 @@ class _Pooling1D(Layer):
 
 
 class MaxPooling1D(_Pooling1D):
+    """The maximum of each ``pool_size`` window (2 by default) along the steps.
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape([1.0, 3.0, 5.0, 7.0], [1, 4, 1])
+    >>> rg.keras.layers.MaxPooling1D()(x)[0, :, 0].numpy().tolist()
+    [3.0, 7.0]
+    """
+
     def call(self, inputs):
         return tf_ops.max_pool1d(inputs, self.pool_size, self.strides, self.padding)
 
 
 class AveragePooling1D(_Pooling1D):
-    """Keras 3 requires ``pool_size`` here (MaxPooling1D defaults it to 2)."""
+    """Keras 3 requires ``pool_size`` here (MaxPooling1D defaults it to 2).
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape([1.0, 3.0, 5.0, 7.0], [1, 4, 1])
+    >>> rg.keras.layers.AveragePooling1D(2)(x)[0, :, 0].numpy().tolist()
+    [2.0, 6.0]
+    """
 
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
@@ -110,7 +146,13 @@ class AveragePooling1D(_Pooling1D):
 
 
 class GlobalAveragePooling1D(Layer):
-    """The mean over the steps axis."""
+    """The mean over the steps axis.
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape([1.0, 3.0, 5.0, 7.0], [1, 4, 1])
+    >>> rg.keras.layers.GlobalAveragePooling1D()(x).numpy().tolist()
+    [[4.0]]
+    """
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
@@ -121,7 +163,13 @@ class GlobalAveragePooling1D(Layer):
 
 
 class GlobalMaxPooling1D(GlobalAveragePooling1D):
-    """The maximum over the steps axis."""
+    """The maximum over the steps axis.
+
+    >>> import retrograd as rg
+    >>> x = rg.reshape([1.0, 3.0, 5.0, 7.0], [1, 4, 1])
+    >>> rg.keras.layers.GlobalMaxPooling1D()(x).numpy().tolist()
+    [[7.0]]
+    """
 
     def call(self, inputs, mask=None):
         return tf_ops.reduce_max(inputs, axis=1, keepdims=self.keepdims)

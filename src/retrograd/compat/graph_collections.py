@@ -1,0 +1,207 @@
+"""TF1's graph collections and the ops that initialise variables: ``add_to_collection``,
+``get_collection``, ``global_variables``, ``trainable_variables``, ``group``, ``no_op``,
+``variables_initializer`` and ``global_variables_initializer``.
+
+>>> import retrograd as rg, retrograd.compat.v1 as tf1
+>>> with rg.Graph().as_default():
+...     tf1.add_to_collection("losses", rg.constant(1.0))
+...     print(len(tf1.get_collection("losses")))
+1
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from retrograd.compat.variable_scopes import GraphKeys
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import no_gradient
+from retrograd.graph.graph import get_default_graph
+from retrograd.graph.variables import GraphVariable
+
+__all__ = [
+    "add_to_collection",
+    "get_collection",
+    "get_collection_ref",
+    "global_variables",
+    "local_variables",
+    "trainable_variables",
+    "no_op",
+    "group",
+    "variables_initializer",
+    "global_variables_initializer",
+    "local_variables_initializer",
+    "initialize_all_variables",
+]
+
+
+def add_to_collection(name: str, value: Any) -> None:
+    """Adds ``value`` to the collection ``name`` of the default graph.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     tf1.add_to_collection('losses', rg.constant(1.0))
+    ...     print(len(tf1.get_collection('losses')))
+    1
+    """
+    get_default_graph().add_to_collection(name, value)
+
+
+def get_collection(key: str, scope: str | None = None) -> list[Any]:
+    """The collection ``key`` of the default graph (items under ``scope`` with a scope).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     with tf1.variable_scope('a'):
+    ...         v = tf1.get_variable('v', [], initializer=tf1.zeros_initializer())
+    ...     print([x.name for x in tf1.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES, scope='a')])
+    ['a/v:0']
+    """
+    return get_default_graph().get_collection(key, scope)
+
+
+def get_collection_ref(key: str) -> list[Any]:
+    """The list holding the collection ``key`` of the default graph.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     ref = tf1.get_collection_ref('my_items')
+    ...     ref.append(1)
+    ...     print(tf1.get_collection('my_items'))
+    [1]
+    """
+    return get_default_graph().get_collection_ref(key)
+
+
+def global_variables(scope: str | None = None) -> list[GraphVariable]:
+    """The variables of the default graph (``GraphKeys.GLOBAL_VARIABLES``).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.Variable(1.0, name='v')
+    ...     print([x.name for x in tf1.global_variables()])
+    ['v:0']
+    """
+    return get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+def local_variables(scope: str | None = None) -> list[GraphVariable]:
+    """The local variables of the default graph (``GraphKeys.LOCAL_VARIABLES``).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.get_variable('v', [], collections=[tf1.GraphKeys.LOCAL_VARIABLES])
+    ...     print([x.name for x in tf1.local_variables()])
+    ['v:0']
+    """
+    return get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def trainable_variables(scope: str | None = None) -> list[GraphVariable]:
+    """The variables created with ``trainable=True``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     a = tf1.Variable(1.0, name='a')
+    ...     b = tf1.Variable(2.0, name='b', trainable=False)
+    ...     print([x.name for x in tf1.trainable_variables()])
+    ['a:0']
+    """
+    return get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+_NoOp = define_op("NoOp", lambda: (), multi_output=True, shape_fn=lambda metas: [])
+no_gradient("NoOp")
+
+
+def no_op(name: str | None = None) -> Any:
+    """An op that does nothing (with control dependencies, a point to wait for).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     op = tf1.no_op(name='wait_here')
+    ...     print(op.name)
+    wait_here
+    """
+    graph = get_default_graph()
+    execute(_NoOp, (), None, name or "NoOp")
+    return graph._operations[-1]
+
+
+def group(*inputs: Any, name: str | None = None) -> Any:
+    """An op that runs all of ``inputs`` (ops or tensors).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.Variable(1.0)
+    ...     both = tf1.group(tf1.assign_add(v, 1.0), tf1.assign_add(v, 10.0))
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.global_variables_initializer())
+    ...         sess.run(both)
+    ...         print(sess.run(v))
+    12.0
+    """
+    flat = []
+    for item in inputs:
+        flat += list(item) if isinstance(item, (list, tuple)) else [item]
+    graph = get_default_graph()
+    with graph.control_dependencies([i for i in flat if i is not None]):
+        return no_op(name or "group_deps")
+
+
+def variables_initializer(var_list: list, name: str = "init") -> Any:
+    """An op running the initializers of ``var_list`` (variables made with a value, as
+    TensorFlow 2's ``Variable`` in a graph, have none to run).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     a, b = tf1.Variable(1.0), tf1.Variable(2.0)
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.variables_initializer([a]))
+    ...         print(sess.run(a))
+    1.0
+    """
+    return group(*[getattr(v, "initializer", None) for v in var_list], name=name)
+
+
+def global_variables_initializer() -> Any:
+    """An op initialising every global variable of the default graph.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.Variable(3.0)
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.global_variables_initializer())
+    ...         print(sess.run(v))
+    3.0
+    """
+    return variables_initializer(global_variables())
+
+
+def local_variables_initializer() -> Any:
+    """An op initialising every local variable of the default graph (a no-op if none).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     local = [tf1.GraphKeys.LOCAL_VARIABLES]
+    ...     v = tf1.get_variable('v', [], initializer=tf1.ones_initializer(), collections=local)
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.local_variables_initializer())
+    ...         print(sess.run(v))
+    1.0
+    """
+    return variables_initializer(local_variables(), name="init_1")
+
+
+def initialize_all_variables() -> Any:
+    """Old name of :func:`global_variables_initializer`.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.Variable(3.0)
+    ...     with tf1.Session() as sess:
+    ...         sess.run(tf1.initialize_all_variables())
+    ...         print(sess.run(v))
+    3.0
+    """
+    return global_variables_initializer()
