@@ -99,12 +99,12 @@ from retrograd.ops.gather_ops import boolean_mask, gather, gather_nd
 from retrograd.ops.pad_ops import pad
 from retrograd.ops.rearrange_ops import reverse, roll, tile
 from retrograd.ops.scatter_ops import scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update
+from retrograd.ops.clip_ops import clip_by_value
 from retrograd.ops.math_ops import (
     abs,
     add,
     add_n,
     cast,
-    clip_by_value,
     cos,
     divide,
     exp,

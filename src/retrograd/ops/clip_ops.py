@@ -1,4 +1,5 @@
-"""Clipping by L2 norm: ``clip_by_norm`` (one tensor, or each slice along ``axes``),
+"""Clipping by value (``clip_by_value``, one op with its gradient) and by L2 norm:
+``clip_by_norm`` (one tensor, or each slice along ``axes``),
 ``global_norm`` and ``clip_by_global_norm`` (a list of tensors scaled together, as used to
 clip gradients before an optimizer step).
 
@@ -22,9 +23,12 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import define_op, execute
+from retrograd.core.registry import RegisterGradient, mark_batchable
+from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
-from retrograd.ops import array_ops, math_ops, reduction_ops
-from retrograd.ops.define import FLOAT, tensor_arg, tensor_pair
+from retrograd.ops import array_ops, broadcast, math_ops, reduction_ops
+from retrograd.ops.define import FLOAT, REAL, tensor_arg, tensor_pair
 
 
 def _is_number(x: Any) -> bool:
@@ -121,3 +125,52 @@ def clip_by_global_norm(
     scale = scale + (norm - norm)  # nan when the norm is inf or nan
     clipped = [None if t is None else t * math_ops.cast(scale, t.dtype) for t in tensors]
     return clipped, norm
+
+
+# --- clipping by value: one op ----------------------------------------------------------
+
+
+def _clip_kernel(t, lo, hi):
+    return np.maximum(np.minimum(t, hi), lo)
+
+
+_ClipByValue = define_op("ClipByValue", _clip_kernel)
+
+
+def clip_by_value(
+    t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None
+) -> Tensor:
+    """Clips ``t`` to [clip_value_min, clip_value_max]; the bounds may broadcast to ``t``.
+
+    >>> import retrograd as rg
+    >>> rg.clip_by_value([-2.0, 0.5, 3.0], 0.0, 1.0).numpy().tolist()
+    [0.0, 0.5, 1.0]
+    """
+    t = tensor_arg("ClipByValue", t, REAL, "t")
+    _, lo = tensor_pair("ClipByValue", t, clip_value_min, REAL)
+    _, hi = tensor_pair("ClipByValue", t, clip_value_max, REAL)
+    for bound in (lo, hi):
+        if broadcast_dims([t._value.shape, bound._value.shape], "ClipByValue") != t._value.shape:
+            raise InvalidArgumentError(
+                f"ClipByValue: a bound of shape {tuple(bound.shape)} would change the shape "
+                f"{tuple(t.shape)} of t"
+            )
+    return execute(_ClipByValue, (t, lo, hi), None, name)
+
+
+@RegisterGradient("ClipByValue")
+def _clip_by_value_grad(op, grad):
+    # Routed as the kernel maximum(minimum(t, hi), lo) routes values (ties as in Maximum and
+    # Minimum), so crossed bounds (lo > hi) get the right gradient too.
+    t, lo, hi = op.inputs
+    zeros = array_ops.zeros_like(grad)
+    t_below_hi = t <= hi
+    raised_to_lo = math_ops.minimum(t, hi) < lo
+    inner = array_ops.where(raised_to_lo, zeros, grad)
+    gt = array_ops.where(t_below_hi, inner, zeros)
+    ghi = array_ops.where(t_below_hi, zeros, inner)
+    glo = array_ops.where(raised_to_lo, grad, zeros)
+    return broadcast.reduce_to_inputs(op, gt, glo, ghi)
+
+
+mark_batchable("ClipByValue")

@@ -120,6 +120,21 @@ def _named(fn: _F, api_name: str, doc: str, op: OpDef) -> _F:
     return fn
 
 
+def add_examples(functions: dict[str, Any], examples: dict[str, tuple[str, str]]) -> None:
+    """Appends a doctest to the docstring of each op that a factory made: ``examples`` maps
+    its name to ``(arguments, result)``, the result checked by hand (the doctest runs the
+    op). Lists print as lists; a scalar result is rounded to 5 digits (robust to an ulp)."""
+    for api_name, (arguments, result) in examples.items():
+        call = f"rg.math.{api_name}({arguments})"
+        shown = (
+            f"{call}.numpy().tolist()" if arguments.startswith("[") else f"round(float({call}), 5)"
+        )
+        function = functions[api_name]
+        function.__doc__ = (
+            f"{function.__doc__}\n\n>>> import retrograd as rg\n>>> {shown}\n{result}\n"
+        )
+
+
 # Kernels that are Python operators compute into a buffer through their ufunc.
 _OPERATOR_UFUNCS = {
     operator.add: np.add,

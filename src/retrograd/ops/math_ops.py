@@ -18,7 +18,6 @@ from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
-from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, complex_ops, safe_math_ops
 from retrograd.ops.define import (
@@ -26,6 +25,7 @@ from retrograd.ops.define import (
     FLOAT_COMPLEX,
     NUMERIC,
     REAL,
+    add_examples,
     binary_op,
     tensor_arg,
     tensor_pair,
@@ -220,6 +220,37 @@ sigmoid = unary_op(
     "sigmoid", "Sigmoid", _sigmoid_kernel, FLOAT_COMPLEX, "1 / (1 + exp(-x)), stably."
 )
 _conj = unary_op("conj", "Conj", _conj_kernel, ANY, "Complex conjugate.")
+
+# The doctests of the ops above (arguments and the result, checked by hand).
+add_examples(
+    globals(),
+    {
+        "add": ("[1.0, 2.0], [3.0, 0.5]", "[4.0, 2.5]"),
+        "subtract": ("[1.0, 2.0], [3.0, 0.5]", "[-2.0, 1.5]"),
+        "multiply": ("[1.0, 2.0], [3.0, 0.5]", "[3.0, 1.0]"),
+        "realdiv": ("[1.0, 3.0], [2.0, 4.0]", "[0.5, 0.75]"),
+        "floordiv": ("[7.0, -7.0], [2.0, 2.0]", "[3.0, -4.0]"),
+        "floormod": ("[7.0, -7.0], [3.0, 3.0]", "[1.0, 2.0]"),
+        "pow": ("[2.0, 3.0], [3.0, 2.0]", "[8.0, 9.0]"),
+        "maximum": ("[1.0, 5.0], [3.0, 2.0]", "[3.0, 5.0]"),
+        "minimum": ("[1.0, 5.0], [3.0, 2.0]", "[1.0, 2.0]"),
+        "squared_difference": ("[1.0, 5.0], [3.0, 2.0]", "[4.0, 9.0]"),
+        "negative": ("[1.0, -2.0]", "[-1.0, 2.0]"),
+        "square": ("[1.5, -2.0]", "[2.25, 4.0]"),
+        "sqrt": ("[4.0, 0.25]", "[2.0, 0.5]"),
+        "rsqrt": ("[4.0, 0.25]", "[0.5, 2.0]"),
+        "reciprocal": ("[4.0, 0.5]", "[0.25, 2.0]"),
+        "exp": ("1.0", "2.71828"),
+        "log": ("4.0", "1.38629"),
+        "log1p": ("1.0", "0.69315"),
+        "expm1": ("1.0", "1.71828"),
+        "sin": ("1.0", "0.84147"),
+        "cos": ("1.0", "0.5403"),
+        "tan": ("1.0", "1.55741"),
+        "tanh": ("1.0", "0.76159"),
+        "sigmoid": ("1.0", "0.73106"),
+    },
+)
 
 
 def abs(x: Any, name: str | None = None) -> Tensor:  # noqa: A001
@@ -454,54 +485,11 @@ def _add_n_grad(op, grad):
     return [grad] * len(op.inputs)
 
 
-def _clip_kernel(t, lo, hi):
-    return np.maximum(np.minimum(t, hi), lo)
-
-
-_ClipByValue = define_op("ClipByValue", _clip_kernel)
-
-
-def clip_by_value(
-    t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None
-) -> Tensor:
-    """Clips ``t`` to [clip_value_min, clip_value_max]; the bounds may broadcast to ``t``.
-
-    >>> import retrograd as rg
-    >>> rg.clip_by_value([-2.0, 0.5, 3.0], 0.0, 1.0).numpy().tolist()
-    [0.0, 0.5, 1.0]
-    """
-    t = tensor_arg("ClipByValue", t, REAL, "t")
-    _, lo = tensor_pair("ClipByValue", t, clip_value_min, REAL)
-    _, hi = tensor_pair("ClipByValue", t, clip_value_max, REAL)
-    for bound in (lo, hi):
-        if broadcast_dims([t._value.shape, bound._value.shape], "ClipByValue") != t._value.shape:
-            raise InvalidArgumentError(
-                f"ClipByValue: a bound of shape {tuple(bound.shape)} would change the shape "
-                f"{tuple(t.shape)} of t"
-            )
-    return execute(_ClipByValue, (t, lo, hi), None, name)
-
-
-@RegisterGradient("ClipByValue")
-def _clip_by_value_grad(op, grad):
-    # Routed as the kernel maximum(minimum(t, hi), lo) routes values (ties as in Maximum and
-    # Minimum), so crossed bounds (lo > hi) get the right gradient too.
-    t, lo, hi = op.inputs
-    zeros = array_ops.zeros_like(grad)
-    t_below_hi = t <= hi
-    raised_to_lo = minimum(t, hi) < lo
-    inner = array_ops.where(raised_to_lo, zeros, grad)
-    gt = array_ops.where(t_below_hi, inner, zeros)
-    ghi = array_ops.where(t_below_hi, zeros, inner)
-    glo = array_ops.where(raised_to_lo, grad, zeros)
-    return broadcast.reduce_to_inputs(op, gt, glo, ghi)
-
-
 # Rules of the form `grad * local derivative` (reduced by unbroadcast) also take gradients with
 # leading batch axes: a Jacobian's rows go through them in one pass.
 mark_batchable(
     *("AddV2", "Sub", "Mul", "RealDiv", "FloorMod", "Pow", "Maximum", "Minimum", "AddN"),
     *("Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Reciprocal", "Exp", "Log", "Log1p", "Expm1"),
-    *("Sin", "Cos", "Tan", "Tanh", "Sigmoid", "Conj", "Cast", "ClipByValue"),
+    *("Sin", "Cos", "Tan", "Tanh", "Sigmoid", "Conj", "Cast"),
     *("TanhGrad", "SigmoidGrad"),
 )

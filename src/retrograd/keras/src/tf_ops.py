@@ -25,6 +25,7 @@ from retrograd.ops.array_ops import (
     zeros,
     zeros_like,
 )
+from retrograd.ops.clip_ops import clip_by_value
 from retrograd.ops.comparison_ops import equal, greater
 from retrograd.ops.conv_ops import conv1d, conv2d
 from retrograd.ops.creation_ops import one_hot
@@ -34,7 +35,6 @@ from retrograd.ops.linalg_ops import matmul, tensordot
 from retrograd.ops.math_ops import (
     abs,
     cast,
-    clip_by_value,
     exp,
     log,
     log1p,
