@@ -31,7 +31,6 @@ retrograd.GradientCheckError: gradient of 'wrong_square' at order 1 is wrong ...
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -39,6 +38,7 @@ import numpy as np
 
 from retrograd.autodiff.forward import ForwardAccumulator
 from retrograd.autodiff.tape import GradientTape
+from retrograd.checking.progress import Progress
 from retrograd.core import nest
 from retrograd.core.tensor import Tensor, constant, convert_to_tensor
 from retrograd.ops import array_ops, complex_ops, reduction_ops
@@ -279,8 +279,8 @@ def check_gradients(
         seed: Seeds the random directions.
         directions: Random directions tried per argument and order (drawn one at a time:
             memory stays proportional to the arguments).
-        progress: True prints a line per direction to stderr; a callable receives each
-            line instead.
+        progress: True shows progress on stderr (the shared display of checking.progress, a
+            step per direction); a callable receives each line instead.
 
     Raises:
         GradientCheckError: A derivative disagrees; the message says where and by how much.
@@ -315,18 +315,24 @@ def check_gradients(
         for y in outputs
     ]
     check = _Check(f, xs, rng, atol, rtol, delta, directions)
+    # progress=True: the shared one-line display (checking.progress), one step per direction
+    display = Progress(None, "", enabled=True) if progress and not callable(progress) else None
     if progress:
-        check.progress = progress if callable(progress) else _print_progress
-    level_fn: Callable = f
-    for level in range(1, int(order) + 1):
-        scalar = _weighted_sum(level_fn, weights)
-        if "reverse" in chosen:
-            check.reverse(level, scalar)
-        if "forward" in chosen:
-            check.forward(level, level_fn)
-        if level < order:
-            level_fn = _gradient_of(scalar)
-            weights = [_random_like(rng, x.shape, x.dtype.is_complex) for x in xs]
+        check.progress = progress if display is None else (lambda line: display.update(note=line))
+    try:
+        level_fn: Callable = f
+        for level in range(1, int(order) + 1):
+            scalar = _weighted_sum(level_fn, weights)
+            if "reverse" in chosen:
+                check.reverse(level, scalar)
+            if "forward" in chosen:
+                check.forward(level, level_fn)
+            if level < order:
+                level_fn = _gradient_of(scalar)
+                weights = [_random_like(rng, x.shape, x.dtype.is_complex) for x in xs]
+    finally:
+        if display is not None:
+            display.close()
 
 
 def _check_arguments(order, atol, rtol, delta, directions, seed) -> tuple[int, int]:
@@ -357,10 +363,6 @@ def _check_arguments(order, atol, rtol, delta, directions, seed) -> tuple[int, i
     if seed is not None:
         integer("seed", seed, 0)
     return integer("order", order, 1, MAX_ORDER), integer("directions", directions, 1)
-
-
-def _print_progress(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
 
 
 def _not_finite(value: Any) -> str:
