@@ -192,3 +192,18 @@ def test_tf_logging_is_python_logging_under_tensorflow(caplog):
         tf.logging.info("step %d", 3)
         tf.logging.debug("hidden")
     assert [r.getMessage() for r in caplog.records] == ["step 3"]
+
+
+def test_print_and_assert_show_values_as_tensorflow_1(capfd):
+    # TF 2.21 (compat.v1): "x: [1 2][3.5]" and "assertion failed: [x is] [1 2] [3.5]"
+    with rg.Graph().as_default():
+        x, s = tf.constant([1, 2]), tf.constant(3.5)
+        y = tf.Print(x, [x, s], message="x: ")
+        check = tf.Assert(tf.constant(False), ["x is", x, s])
+        with tf.Session() as sess:
+            sess.run(y)
+            with pytest.raises(
+                rg.errors.InvalidArgumentError, match=r"assertion failed: \[x is\] \[1 2\] \[3\.5\]"
+            ):
+                sess.run(check)
+    assert capfd.readouterr().err == "x: [1 2][3.5]\n"

@@ -330,9 +330,15 @@ def _print_v1_kernel(value, *data, message, summarize, count=None):
         if count.left <= 0:
             return value
         count.left -= 1
-    text = " ".join(print_ops.format_value(d, summarize) for d in data)
-    sys.stderr.write(f"{message}{'[' + text + ']' if data else ''}\n")
+    text = "".join(_v1_text(d, summarize) for d in data)
+    sys.stderr.write(f"{message}{text}\n")
     return value
+
+
+def _v1_text(value: Any, summarize: int) -> str:
+    """A value as TF1's Print and Assert show it: arrays as printed, scalars in brackets."""
+    text = print_ops.format_value(value, summarize)
+    return f"[{text}]" if np.ndim(value) == 0 else text
 
 
 _Print = define_op("Print", _print_v1_kernel, stateful=True, shape_fn=lambda metas, **a: [
@@ -375,15 +381,21 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802
     retrograd.errors.InvalidArgumentError: assertion failed: [3]
     """
     shown_at_most = summarize or 3
+    texts = {i: item for i, item in enumerate(data) if isinstance(item, str)}
 
     def check(c: Tensor, *values: Tensor) -> None:
-        if not np.all(c._value):
-            shown = ", ".join(print_ops.format_value(d._value, shown_at_most) for d in values)
-            raise InvalidArgumentError(f"assertion failed: [{shown}]")
+        if np.all(c._value):
+            return
+        given = iter(values)
+        shown = [
+            f"[{texts[i]}]" if i in texts else _v1_text(next(given)._value, shown_at_most)
+            for i in range(len(data))
+        ]
+        raise InvalidArgumentError(f"assertion failed: {' '.join(shown)}")
 
+    tensors = [convert_to_tensor(d) for i, d in enumerate(data) if i not in texts]
     cond_t = convert_to_tensor(condition)
-    return debug_ops.assertion("Assert", check, cond_t, *[convert_to_tensor(d) for d in data],
-                               name=name)  # fmt: skip
+    return debug_ops.assertion("Assert", check, cond_t, *tensors, name=name)
 
 
 # -- the v1 random names --------------------------------------------------------------------
