@@ -31,7 +31,7 @@ from retrograd.graph import graph as graph_module
 from retrograd.keras.src import backend, initializers, regularizers, tf_ops
 from retrograd.training.module import Module, ModuleNameScope
 
-__all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor"]
+__all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor", "add_kernel_and_bias"]
 
 
 class KerasTensor:
@@ -476,3 +476,25 @@ def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, 
     <KerasTensor shape=(None, 3), dtype=float32>
     """
     return InputLayer(shape, batch_size, dtype, name, batch_shape, **kwargs).output
+
+
+def add_kernel_and_bias(layer: Layer, kernel_shape: tuple, bias_size: int) -> None:
+    """Dense's and the convolutions' weights: ``layer.kernel`` of ``kernel_shape`` and, when
+    ``layer.use_bias``, ``layer.bias`` of ``(bias_size,)`` (else None), made with the layer's
+    kernel/bias initializers and regularizers, in Keras' order (kernel first)."""
+    layer.kernel = layer.add_weight(
+        shape=kernel_shape,
+        initializer=layer.kernel_initializer,
+        regularizer=layer.kernel_regularizer,
+        name="kernel",
+    )
+    layer.bias = (
+        layer.add_weight(
+            shape=(bias_size,),
+            initializer=layer.bias_initializer,
+            regularizer=layer.bias_regularizer,
+            name="bias",
+        )
+        if layer.use_bias
+        else None
+    )

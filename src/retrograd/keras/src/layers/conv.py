@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
-from retrograd.keras.src.layers.base import Layer
+from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 
 __all__ = [
     "Conv1D",
@@ -83,22 +83,7 @@ class _Conv(Layer):
 
     def build(self, input_shape):
         channels = input_shape[-1]
-        self.kernel = self.add_weight(
-            shape=(*self.kernel_size, channels, self.filters),
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-            name="kernel",
-        )
-        self.bias = (
-            self.add_weight(
-                shape=(self.filters,),
-                initializer=self.bias_initializer,
-                regularizer=self.bias_regularizer,
-                name="bias",
-            )
-            if self.use_bias
-            else None
-        )
+        add_kernel_and_bias(self, (*self.kernel_size, channels, self.filters), self.filters)
 
     def _convolve(self, inputs):
         raise NotImplementedError

@@ -14,7 +14,7 @@ from typing import Any
 
 from retrograd.core import dtypes
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
-from retrograd.keras.src.layers.base import Layer
+from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Lambda", "Embedding"]
 
@@ -66,22 +66,7 @@ class Dense(Layer):
         input_dim = input_shape[-1]
         if input_dim is None:
             raise ValueError(f"Dense {self.name}: the last dimension of the inputs must be known")
-        self.kernel = self.add_weight(
-            shape=(input_dim, self.units),
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-            name="kernel",
-        )
-        self.bias = (
-            self.add_weight(
-                shape=(self.units,),
-                initializer=self.bias_initializer,
-                regularizer=self.bias_regularizer,
-                name="bias",
-            )
-            if self.use_bias
-            else None
-        )
+        add_kernel_and_bias(self, (input_dim, self.units), self.units)
 
     def call(self, inputs):
         if inputs.shape.rank == 2:
