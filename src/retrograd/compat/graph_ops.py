@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import RegisterGradient, no_gradient
 from retrograd.core.shapes import TensorShape
@@ -381,21 +380,14 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802
     retrograd.errors.InvalidArgumentError: assertion failed: [3]
     """
     shown_at_most = summarize or 3
-    texts = {i: item for i, item in enumerate(data) if isinstance(item, str)}
-
-    def check(c: Tensor, *values: Tensor) -> None:
-        if np.all(c._value):
-            return
-        given = iter(values)
-        shown = [
-            f"[{texts[i]}]" if i in texts else _v1_text(next(given)._value, shown_at_most)
-            for i in range(len(data))
-        ]
-        raise InvalidArgumentError(f"assertion failed: {' '.join(shown)}")
-
-    tensors = [convert_to_tensor(d) for i, d in enumerate(data) if i not in texts]
-    cond_t = convert_to_tensor(condition)
-    return debug_ops.assertion("Assert", check, cond_t, *tensors, name=name)
+    return debug_ops.assert_with_data(
+        convert_to_tensor(condition),
+        data,
+        lambda item: f"[{item}]",
+        lambda value: _v1_text(value, shown_at_most),
+        lambda shown: f"assertion failed: {' '.join(shown)}",
+        name,
+    )
 
 
 # -- the v1 random names --------------------------------------------------------------------

@@ -8,6 +8,7 @@ the same place.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -355,21 +356,33 @@ def Assert(condition: Any, data: list, summarize: int | None = None, name=None) 
     c = convert_to_tensor(condition)
     if c.dtype.name != "bool" or (c.shape.rank is not None and c.shape.rank != 0):
         raise ValueError(f"Assert: condition must be a scalar bool, got {c.dtype.name}{c.shape}")
+
+    def message(shown: list[str]) -> str:
+        return f"Expected condition to be true. Summarized data: {chr(10).join(shown)}"
+
+    def show(value: Any) -> str:
+        elements = np.asarray(value).ravel()[: summarize or 3]
+        return ", ".join(str(v) for v in elements.tolist())
+
+    return assert_with_data(c, data, str, show, message, name)
+
+
+def assert_with_data(
+    condition: Tensor, data: list, text: Callable, show: Callable, message: Callable, name: Any
+) -> Any:
+    """An assertion of a scalar ``condition`` that shows ``data`` when it fails: strings as
+    ``text(item)``, tensors' values as ``show(array)``, all joined by ``message(items)``
+    (TensorFlow 2's ``tf.debugging.Assert`` and TF1's ``tf.Assert`` word them differently)."""
     texts = {i: item for i, item in enumerate(data) if isinstance(item, str)}
     tensors = [convert_to_tensor(d) for i, d in enumerate(data) if i not in texts]
 
     def check(c: Tensor, *values: Tensor) -> None:
-        if bool(c._value):
+        if np.all(c._value):
             return
-        shown, given = [], iter(values)
-        for i in range(len(data)):
-            if i in texts:
-                shown.append(texts[i])
-            else:
-                elements = np.asarray(next(given)._value).ravel()[: summarize or 3]
-                shown.append(", ".join(str(v) for v in elements.tolist()))
-        raise InvalidArgumentError(
-            f"Expected condition to be true. Summarized data: {chr(10).join(shown)}"
-        )
+        given = iter(values)
+        shown = [
+            text(texts[i]) if i in texts else show(next(given)._value) for i in range(len(data))
+        ]
+        raise InvalidArgumentError(message(shown))
 
-    return assertion("Assert", check, c, *tensors, name=name)
+    return assertion("Assert", check, condition, *tensors, name=name)
