@@ -282,7 +282,7 @@ def run_trace(script: str, script_args: list[str], output: str, max_ops: int) ->
 
 def _write(tr: Any, output: str, extension: str) -> None:
     """Writes the trace in the format of ``extension``, atomically (no half-written file)."""
-    from retrograd.checking.tracing.html import write_text_atomically
+    from retrograd.core.atomic_files import write_text
 
     if extension in (".html", ".htm"):
         text = tr.to_html()
@@ -292,7 +292,7 @@ def _write(tr: Any, output: str, extension: str) -> None:
         text = f"{tr.table()}\n\n{tr.rules()}\n"
     else:
         text = tr.to_dot(tr.passes or None)
-    write_text_atomically(output, text)
+    write_text(output, text)
 
 
 def load_function(target: str) -> Any:

@@ -5,6 +5,7 @@ error types. It imports nothing from the layers above; ops register the few hook
 
 __all__ = [
     "annotations",
+    "atomic_files",
     "display",
     "dtypes",
     "errors",

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from typing import Any
 
 import numpy as np
@@ -31,7 +30,7 @@ import numpy as np
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import get_default_graph
 from retrograd.graph.variables import GLOBAL_VARIABLES, GraphVariable
-from retrograd.training.storage import CheckpointFormatError, read_arrays, write_arrays
+from retrograd.training.storage import CheckpointFormatError, read_arrays, write_arrays, write_text
 
 __all__ = ["Saver", "latest_checkpoint", "checkpoint_exists"]
 
@@ -157,18 +156,7 @@ class Saver:
 def _write_state(folder: str, latest: str, kept: list[str], filename: str | None) -> None:
     """The ``checkpoint`` file (JSON: the latest prefix and those kept), replaced atomically."""
     state = {"model_checkpoint_path": latest, "all_model_checkpoint_paths": kept}
-    target = os.path.join(folder, filename or _STATE)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".checkpoint-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(state, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    write_text(os.path.join(folder, filename or _STATE), json.dumps(state))
 
 
 def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -> str | None:

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import zipfile
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+
+from retrograd.core import atomic_files
+from retrograd.core.atomic_files import write_atomically
 
 __all__ = ["CheckpointFormatError", "write_arrays", "read_arrays", "write_text", "FORMAT"]
 
@@ -81,24 +83,15 @@ def write_arrays(
         "metadata": dict(metadata or {}),
     }
     index_bytes = np.frombuffer(json.dumps(index).encode(), np.uint8)
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            np.savez(stream, **members, **{_INDEX: index_bytes})
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-    _fsync_folder(folder)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    write_atomically(
+        path, lambda stream: np.savez(stream, **members, **{_INDEX: index_bytes}), True
+    )
 
 
 def write_text(path: str | os.PathLike, text: str) -> None:
-    """Writes ``text`` (UTF-8) to ``path`` atomically, as :func:`write_arrays` does.
+    """Writes ``text`` (UTF-8) to ``path`` atomically, as :func:`write_arrays` does (the
+    folder is made if missing).
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "checkpoint")
@@ -106,35 +99,8 @@ def write_text(path: str | os.PathLike, text: str) -> None:
     >>> open(path).read()
     'hello'
     """
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-    _fsync_folder(folder)
-
-
-def _fsync_folder(folder: str) -> None:
-    """Makes the rename itself durable where the platform allows opening a folder."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    os.makedirs(os.path.dirname(os.path.abspath(os.fspath(path))), exist_ok=True)
+    atomic_files.write_text(path, text)
 
 
 def read_arrays(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:

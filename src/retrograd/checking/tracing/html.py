@@ -11,7 +11,6 @@ import html
 import itertools
 import json
 import os
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -29,8 +28,9 @@ from retrograd.checking.tracing.graph import (
 )
 from retrograd.checking.tracing.layout import layout_svg
 from retrograd.checking.tracing.report import HEADER, table_rows
+from retrograd.core.atomic_files import write_text
 
-__all__ = ["to_html", "fragment", "write_text_atomically"]
+__all__ = ["to_html", "fragment"]
 
 _counter = itertools.count()
 MAX_VIEWS = 30  # backward passes with a view of their own; later ones are in "every op"
@@ -203,22 +203,5 @@ def to_html(trace: Any, path: Any = None) -> str:
         f"{fragment(trace)}\n</body>\n</html>\n"
     )
     if path is not None:
-        write_text_atomically(path, page)
+        write_text(path, page)
     return page
-
-
-def write_text_atomically(path: Any, text: str) -> None:
-    """Writes ``text`` to ``path`` through a temporary file and a rename: never half a file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as open() would make it, not mkstemp's 0600
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
