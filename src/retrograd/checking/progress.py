@@ -28,7 +28,7 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, TypeVar
 
-__all__ = ["Progress", "progress", "wanted"]
+__all__ = ["Progress", "progress", "wanted", "is_terminal"]
 
 _T = TypeVar("_T")
 BAR = 24  # characters of the bar
@@ -42,11 +42,7 @@ def wanted(stream: IO[str]) -> bool:
         return True
     if setting in ("0", "false", "no", "off"):
         return False
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except (ValueError, OSError):  # a closed stream
-        return False
+    return is_terminal(stream)
 
 
 class Progress:
@@ -72,7 +68,7 @@ class Progress:
         self._start = time.perf_counter()
         self._drawn = -float("inf")
         self._width = 0
-        self._terminal = _isatty(self.stream)  # redraw in place; elsewhere, line by line
+        self._terminal = is_terminal(self.stream)  # redraw in place; elsewhere, line by line
 
     def update(self, steps: int = 1, note: str = "") -> None:
         """``steps`` more are done; ``note`` says what is being done now."""
@@ -133,7 +129,13 @@ class Progress:
         self.close()
 
 
-def _isatty(stream: IO[str]) -> bool:
+def is_terminal(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal (False for anything without a working ``isatty``).
+
+    >>> import io
+    >>> is_terminal(io.StringIO())
+    False
+    """
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.checking.progress import is_terminal
 from retrograd.keras.src.progbar import Progbar
 
 __all__ = [
@@ -178,7 +179,7 @@ class ProgbarLogger(Callback):
     def _mode(self) -> int:
         verbose = self.params.get("verbose", self.verbose)
         if verbose == "auto":
-            return 1 if getattr(sys.stdout, "isatty", lambda: False)() else 2
+            return 1 if is_terminal(sys.stdout) else 2
         return int(verbose)
 
     def on_epoch_begin(self, epoch, logs=None):

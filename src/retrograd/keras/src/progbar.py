@@ -16,6 +16,8 @@ import sys
 import time
 from typing import Any, TextIO
 
+from retrograd.checking.progress import is_terminal
+
 __all__ = ["Progbar", "format_value"]
 
 
@@ -49,7 +51,7 @@ class Progbar:
         self.target, self.width, self.verbose = target, width, verbose
         self.interval, self.unit_name = interval, unit_name
         self.stream = stream if stream is not None else sys.stdout
-        self.dynamic = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.dynamic = is_terminal(self.stream)
         self._values: dict[str, float] = {}
         self._start = time.time()
         self._last_update = 0.0
