@@ -111,10 +111,63 @@ def _walk(
     for t, seed in zip(targets, seeds):
         if seed is not None:
             _accumulate(grads, id(t), seed)
-    lookup = gradient_registry.lookup
+    # Built-in rules (verified by the op tables) are called directly; users' rules, rules
+    # of batched passes and rules that tools watch go through `call_rule`'s checks.
+    builtin = gradient_registry.builtin if not batch_shape else frozenset()
     overridden = graph_map or bool(context.gradient_overrides)  # else: the registry's rules
     sparse_rules = _SPARSE_RULES if sparse and not batch_shape else {}
-    # The loop is written out (no helper calls in the common case): it runs once per op.
+    # While tools watch, each rule call is marked as one (call_rule); otherwise the whole
+    # walk counts as gradient work at once (``rule_depth``: see execute.context).
+    watched_rules = bool(context.observers or context.backward_observers)
+    if not watched_rules:
+        context.rule_depth += 1
+    try:
+        _run_rules(
+            order,
+            tracked,
+            grads,
+            influenced,
+            source_ids,
+            batch_shape,
+            release,
+            graph_map,
+            builtin,
+            overridden,
+            sparse_rules,
+            watched_rules,
+        )
+    finally:
+        if not watched_rules:
+            context.rule_depth -= 1
+    # A source given twice ([x, x]) gets the same total twice: summing its parts again would
+    # add into the buffer the first sum was written to.
+    totals: dict[int, Any] = {}
+    for s in sources:
+        if id(s) not in totals:
+            totals[id(s)] = _total(grads.get(id(s)))
+    return [totals[id(s)] for s in sources]
+
+
+def _run_rules(
+    order: list,
+    tracked: dict,
+    grads: dict,
+    influenced: Any,
+    source_ids: set,
+    batch_shape: tuple,
+    release: bool,
+    graph_map: bool,
+    builtin: Any,
+    overridden: bool,
+    sparse_rules: dict,
+    watched_rules: bool,
+) -> None:
+    """Calls each op's gradient function in ``order`` and adds what it returns to ``grads``.
+
+    The loop is written out (no helper calls in the common case): it runs once per op.
+    """
+    lookup = gradient_registry.lookup
+    rules = gradient_registry.entries
     for position in range(len(order)):
         op = order[position]
         outputs = op.outputs
@@ -127,7 +180,7 @@ def _walk(
             g = _take(grads, key, source_ids) if key in source_ids else grads.pop(key, None)
             if g is None:
                 continue
-            if type(g) is list or type(g) is IndexedSlices:
+            if type(g) is not Tensor:
                 g = _total(g)
                 if type(g) is IndexedSlices and _passes_slices(
                     op, overridden, graph_map, influenced
@@ -140,38 +193,58 @@ def _walk(
             upstream = _upstream(op, grads, source_ids, batch_shape)
             if upstream is None:
                 continue
-        rule = op.grad_fn or (overridden_rule(op, graph_map) if overridden else lookup(op.type))
-        if rule is None:  # declared non-differentiable
-            continue
+        rule = op.grad_fn
+        checked = True
+        if rule is None:
+            if overridden:
+                rule = overridden_rule(op, graph_map)
+                checked = op.type not in builtin or rule is not lookup(op.type)
+            else:
+                entry = rules.get(op.type)
+                rule = lookup(op.type) if entry is None else entry[0]  # (unknown: raises)
+                checked = op.type not in builtin
+            if rule is None:  # declared non-differentiable
+                continue
         observed = rule  # (observers see the registry's rule and dense gradients)
         if sparse_rules and op.type in sparse_rules and rule is lookup(op.type):
             rule = sparse_rules[op.type]
         inputs = op.inputs
-        if len(inputs) > 1:  # a single input's gradient is always wanted here
-            skip = [i for i, value in enumerate(inputs) if id(value) not in influenced]
-            op.skip_input_indices = tuple(skip) if skip else ()
+        count = len(inputs)
+        skip: Any = ()
+        if count == 2:  # (the common case, without building a list)
+            if id(inputs[0]) not in influenced:
+                skip = (0,) if id(inputs[1]) in influenced else (0, 1)
+            elif id(inputs[1]) not in influenced:
+                skip = (1,)
+        elif count > 2:  # a single input's gradient is always wanted here
+            skip = tuple([i for i in range(count) if id(inputs[i]) not in influenced])
+        if skip:
+            op.skip_input_indices = skip
         try:
-            downstream = call_rule(rule, op, upstream, batch_shape)
+            if checked or watched_rules:
+                downstream = call_rule(rule, op, upstream, batch_shape)
+            else:
+                downstream = rule(op, *upstream)
+                if type(downstream) is not tuple and type(downstream) is not list:
+                    downstream = (downstream,)
         finally:
-            op.skip_input_indices = ()
-        if context.backward_observers:
+            if skip:
+                op.skip_input_indices = ()
+        if watched_rules and context.backward_observers:
             seen = [densify(g) if type(g) is IndexedSlices else g for g in downstream]
             for observer in context.backward_observers:
                 observer.observe_backward(op, observed, upstream, seen)
-        for i in range(len(inputs)):
+        for i in range(count):
             g = downstream[i]
             if g is not None:
                 key = id(inputs[i])
                 if key in influenced:
-                    _accumulate(grads, key, g)
+                    pending = grads.get(key)
+                    if pending is None:
+                        grads[key] = g
+                    else:
+                        _accumulate(grads, key, g)
         g = upstream = downstream = None  # the parts are in `grads` alone: summable in place
-    # A source given twice ([x, x]) gets the same total twice: summing its parts again would
-    # add into the buffer the first sum was written to.
-    totals: dict[int, Any] = {}
-    for s in sources:
-        if id(s) not in totals:
-            totals[id(s)] = _total(grads.get(id(s)))
-    return [totals[id(s)] for s in sources]
 
 
 def _plan(tracked: dict, targets: list, source_ids: set) -> tuple[list[Operation], set[int]]:

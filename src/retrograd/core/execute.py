@@ -200,8 +200,10 @@ class _Context(threading.local):
     ``tapes``: recording GradientTapes, innermost last.
     ``observers``: objects told about every op that runs (``observe(operation)``: forward
     accumulators, traces, numeric checks).
-    ``recording``: True while tapes or observers are active — the one flag the lean path
-    tests.
+    ``plain``: True while neither a graph is current nor anything records: op functions
+    then call their kernels directly (kept by the setters of ``graph`` and ``recording``).
+    ``recording``: true while tapes or observers are active — the one flag the lean path
+    tests; the tape itself when one tape and no observer is active (recorded for inline).
     ``backward_observers``: objects told about every gradient rule called during a backward
     pass (``observe_backward(op, rule, upstream, grads)``).
     ``variable_watchers``: lists collecting the trainable variables read (custom_gradient).
@@ -227,7 +229,9 @@ class _Context(threading.local):
     def __init__(self) -> None:
         self.tapes: list = []
         self.observers: list = []
-        self.recording = False
+        self._recording: Any = False
+        self._graph: Any = None
+        self.plain = True  # eager, and nothing records: ops only run their kernels
         self.backward_observers: list = []
         self.variable_watchers: list[list] = []
         self.rule_depth = 0  # gradient functions running now (nested walks count again)
@@ -238,7 +242,6 @@ class _Context(threading.local):
         self.numerics_checkers: list = []
         self.functions_tracing: list = []  # retrograd.function objects tracing now
         self.default_graph: Any = None
-        self.graph: Any = None  # the Graph ops are added to; None: eager execution
         factory = graph_mode_by_default.factory
         if factory is not None:
             self.default_graph = self.graph = factory()
@@ -259,22 +262,49 @@ class _Context(threading.local):
         self.eager_scope = ""  # the eager name scope ("outer/inner/"), prefixing variable names
         self.layer_training: Any = None  # the `training` flag of the Keras layer call running
 
+    @property
+    def graph(self) -> Any:
+        """The Graph ops are added to; None: eager execution."""
+        return self._graph
+
+    @graph.setter
+    def graph(self, graph: Any) -> None:
+        self._graph = graph
+        self.plain = graph is None and not self._recording
+
+    @property
+    def recording(self) -> Any:
+        return self._recording
+
+    @recording.setter
+    def recording(self, recording: Any) -> None:
+        self._recording = recording
+        self.plain = self._graph is None and not recording
+
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)
-        self.recording = True
+        self._set_recording()
 
     def pop_tape(self, tape: Any) -> None:
         self.tapes.remove(tape)
-        self.recording = bool(self.tapes or self.observers)
+        self._set_recording()
 
     def push_observer(self, observer: Any) -> None:
         """Adds an object whose ``observe(operation)`` sees every op until it is popped."""
         self.observers.append(observer)
-        self.recording = True
+        self._set_recording()
 
     def pop_observer(self, observer: Any) -> None:
         self.observers.remove(observer)
-        self.recording = bool(self.tapes or self.observers)
+        self._set_recording()
+
+    def _set_recording(self) -> None:
+        # The one tape when it is all that watches (execute records for it inline), True when
+        # several tapes or observers do, False when nothing does.
+        if self.observers or len(self.tapes) > 1:
+            self.recording = True
+        else:
+            self.recording = self.tapes[0] if self.tapes else False
 
 
 class _GraphModeByDefault:
@@ -297,8 +327,11 @@ def execute(
     Returns a Tensor, or a tuple of tensors for multi-output ops. While a graph is current,
     the op is added to it instead and symbolic tensors come back.
     """
-    if context.graph is not None:
-        return context.graph.create_op(op, inputs, attrs, name)
+    plain = context.plain
+    if not plain:
+        graph = context._graph  # (the attribute behind the `graph` property: read per op)
+        if graph is not None:
+            return graph.create_op(op, inputs, attrs, name)
     try:
         if attrs:
             result = op.kernel(*[t._value for t in inputs], **attrs)
@@ -315,12 +348,24 @@ def execute(
         raise InvalidArgumentError(f"{op.type}: {e} (inputs: {shapes})") from None
     if op.multi_output:
         outputs = tuple([Tensor(r) for r in result])
-        if context.recording:
+        if not plain:
             record_operation(op.type, inputs, outputs, attrs, name)
         return outputs
     out = Tensor(result)
-    if context.recording:
-        record_operation(op.type, inputs, (out,), attrs, name)
+    if not plain:
+        recording = context._recording  # (behind the `recording` property)
+        if recording is True:
+            record_operation(op.type, inputs, (out,), attrs, name)
+        else:  # one tape (GradientTape._should_record and _record, inlined: once per op)
+            tracked = recording._tracked
+            for value in inputs:
+                if id(value) in tracked:
+                    record = Operation(op.type, tuple(inputs), (out,), attrs, name)
+                    if result.dtype.kind in "fc":
+                        tracked[id(out)] = record
+                    else:
+                        recording._record(record)
+                    break
     return out
 
 

@@ -54,6 +54,9 @@ class Registry:
         self._kind = kind
         self._how_to_register = how_to_register  # "{name!r}" is replaced in messages
         self._entries: dict[str, tuple[GradientFunction | None, str]] = {}
+        # Names whose function is retrograd's own: verified by the op tables, so the backward
+        # walk need not check what they return (users' functions are checked every call).
+        self.builtin: set[str] = set()
         self._lock = threading.Lock()  # shared by all threads: the check and the write are one
 
     def register(self, fn: GradientFunction | None, name: str) -> None:
@@ -72,10 +75,13 @@ class Registry:
                     f"(Previous registration was at {self._entries[name][1]})"
                 )
             self._entries[name] = (fn, location)
+            if _is_builtin(fn):
+                self.builtin.add(name)
 
     def unregister(self, name: str) -> None:
         """Removes ``name`` (for tests and for replacing a rule deliberately)."""
         del self._entries[name]
+        self.builtin.discard(name)
 
     def lookup(self, name: str) -> GradientFunction | None:
         """The function registered for ``name``; None when it was declared non-differentiable.
@@ -89,6 +95,11 @@ class Registry:
                 f"No {self._kind} defined for operation type '{name}'."
                 + self._how_to_register.replace("{name!r}", repr(name))
             ) from None
+
+    @property
+    def entries(self) -> dict[str, tuple[GradientFunction | None, str]]:
+        """name -> (function, where it was defined): read by the backward walk's loop."""
+        return self._entries
 
     def location(self, name: str) -> str:
         """Where the function for ``name`` was defined (``file:line``)."""
@@ -122,6 +133,12 @@ def _same_function(old: Any, new: Any) -> bool:
         and a.co_consts == b.co_consts
         and a.co_names == b.co_names
     )
+
+
+def _is_builtin(fn: Any) -> bool:
+    """Whether ``fn`` is one of retrograd's own functions (defined in its package)."""
+    module = getattr(fn, "__module__", None) or ""
+    return fn is not None and module.startswith("retrograd.")
 
 
 def _location(fn: Any) -> str:

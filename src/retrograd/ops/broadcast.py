@@ -188,6 +188,15 @@ def unbroadcast(grad: Tensor, like: Any) -> Tensor:
 def reduce_to_inputs(op, *grads: Tensor | None) -> tuple[Tensor | None, ...]:
     """Each gradient unbroadcast to the shape of the matching input of ``op`` (None stays)."""
     inputs = op.inputs
+    if not context.gradient_batch_dims:  # the common case: nothing was broadcast
+        for i in range(len(grads)):
+            g = grads[i]
+            if g is not None:
+                shape = inputs[i]._value.shape
+                if shape is None or g._value.shape != shape or None in shape:
+                    break
+        else:
+            return grads
     return tuple([None if g is None else unbroadcast(g, inputs[i]) for i, g in enumerate(grads)])
 
 

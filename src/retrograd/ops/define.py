@@ -15,7 +15,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import BinaryOp, UnaryOp
-from retrograd.core.execute import OpDef, define_op, execute
+from retrograd.core.execute import OpDef, context, define_op, execute
 from retrograd.core.tensor import Tensor, convert_to_tensor
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -110,6 +110,11 @@ def tensor_pair(op_type: str, x: Any, y: Any, kinds: str = ANY) -> tuple[Tensor,
     return x, y
 
 
+# What `execute` turns into InvalidArgumentError naming the op: an op function calling its
+# kernel directly calls `execute` again when one is raised, for the same error.
+KERNEL_ERRORS = (ValueError, IndexError, TypeError, ArithmeticError)
+
+
 def _named(fn: _F, api_name: str, doc: str, op: OpDef) -> _F:
     fn.__name__ = fn.__qualname__ = api_name
     # The module that defined the op (the caller of unary_op / binary_op), as for any
@@ -167,11 +172,13 @@ def unary_op(
     op = define_op(op_type, kernel, elementwise=True, inplace=inplace)
 
     def op_function(x: Any, name: str | None = None) -> Tensor:
-        x = (
-            x
-            if type(x) is Tensor and x._value.dtype.kind in kinds
-            else tensor_arg(op_type, x, kinds)
-        )
+        if type(x) is not Tensor or x._value.dtype.kind not in kinds:
+            x = tensor_arg(op_type, x, kinds)
+        if context.plain:  # nothing records: the kernel alone (`execute` words its errors)
+            try:
+                return Tensor(kernel(x._value))
+            except KERNEL_ERRORS:
+                pass
         return execute(op, (x,), None, name)
 
     return _named(op_function, api_name, doc, op)
@@ -184,6 +191,18 @@ def binary_op(
     op = define_op(op_type, kernel, elementwise=True, inplace=ufunc_inplace(kernel))
 
     def op_function(x: Any, y: Any, name: str | None = None) -> Tensor:
-        return execute(op, tensor_pair(op_type, x, y, kinds), None, name)
+        if (
+            type(x) is not Tensor
+            or type(y) is not Tensor
+            or x._value.dtype is not y._value.dtype
+            or x._value.dtype.kind not in kinds
+        ):
+            x, y = tensor_pair(op_type, x, y, kinds)
+        if context.plain:  # nothing records: the kernel alone (`execute` words its errors)
+            try:
+                return Tensor(kernel(x._value, y._value))
+            except KERNEL_ERRORS:
+                pass
+        return execute(op, (x, y), None, name)
 
     return _named(op_function, api_name, doc, op)
