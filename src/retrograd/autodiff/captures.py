@@ -42,6 +42,7 @@ from retrograd.core.variables import Variable
 __all__ = [
     "tape_sizes",
     "report_captures",
+    "may_capture",
     "CapturedTensorWarning",
     "enable_strict_custom_gradients",
     "disable_strict_custom_gradients",
@@ -123,6 +124,38 @@ def _forward_captures(tapes: list, sizes: list, inputs: list) -> tuple[set, list
     return produced, captured
 
 
+def may_capture(tracked: dict, size: int, args: tuple, grad_fn: Callable) -> bool:
+    """A quick test for one tape (its ``tracked`` map had ``size`` values before the forward
+    of a custom gradient called with ``args`` ran): False when neither an op the forward ran
+    nor ``grad_fn``'s closure uses a tensor the tape tracks from outside, so that
+    ``report_captures`` would find nothing to report."""
+    produced = None
+    added = len(tracked) - size
+    if added > 0:
+        new = list(itertools.islice(reversed(tracked.items()), added))
+        produced = {key for key, _ in new}
+        produced.update(map(id, args))
+        for _, op in new:
+            if op is not None:
+                for value in op.inputs:
+                    key = id(value)
+                    if key not in produced and key in tracked:
+                        return True
+    cells = getattr(grad_fn, "__closure__", None)
+    if cells:
+        for cell in cells:
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if isinstance(value, Tensor) and id(value) in tracked:
+                if produced is None:
+                    produced = set(map(id, args))
+                if id(value) not in produced:
+                    return True
+    return False
+
+
 def tracking_tape(value: Any) -> Any:
     """The innermost active tape that tracks ``value``, or None."""
     for tape in reversed(context.tapes):
@@ -181,7 +214,7 @@ def _report(captured: list, f: Callable, grad_fn: Callable, describe: Callable, 
             notes.setdefault(id(value), ("captured", message))
         if context.strict_custom_gradients:
             raise ValueError(message)
-        warnings.warn(message, CapturedTensorWarning, stacklevel=5)
+        warnings.warn(message, CapturedTensorWarning, stacklevel=6)
 
 
 def describe_tensor(value: Any) -> str:

@@ -38,11 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.autodiff.captures import report_captures, tape_sizes
+from retrograd.autodiff.captures import may_capture, report_captures, tape_sizes
 from retrograd.autodiff.custom_arguments import Arguments
+from retrograd.autodiff.custom_jvp import ForwardRule
 from retrograd.autodiff.gradient_request import GradientRequest
 from retrograd.core import nest
-from retrograd.core.execute import context, define_op, execute, record_operation
+from retrograd.core.execute import Operation, context, define_op, execute, record_operation
 from retrograd.core.names import valid_name_from
 from retrograd.core.registry import accepts_missing_upstream, function_location, no_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -131,16 +132,84 @@ def _describe(f: Callable[..., Any]) -> str:
 
 
 def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | None) -> Any:
+    tape = context._recording  # (behind the `recording` property)
+    if tape is not True and tape is not False and not kwargs and context._graph is None:
+        # One tape records (no observer): the common call, on a path of its own when the
+        # tape watches a tensor argument.
+        tracked = tape._tracked
+        for a in args:
+            if type(a) is not Tensor:
+                break
+        else:
+            for a in args:
+                if id(a) in tracked:
+                    return _call_on_tape(f, args, jvp_fn, tape, tracked)
     read: list[Variable] = []
     plain = not kwargs and all(type(a) is Tensor for a in args)  # the common call, kept cheap
     arguments = None if plain else Arguments(f, args, kwargs)
-    flat_args: list = list(args) if plain else [leaf.value for leaf in arguments.inputs]
     sizes = tape_sizes() if context.tapes and not context.rule_depth else None
     context.variable_watchers.append(read)
     try:
         returned = f(*args, **kwargs)
     finally:
         context.variable_watchers.pop()
+    return _finish(f, args, kwargs, jvp_fn, read, sizes, returned, arguments)
+
+
+def _call_on_tape(
+    f: Callable[..., Any], args: tuple, jvp_fn: Callable | None, tape: Any, tracked: dict
+) -> Any:
+    """``_call`` when the only tape recording watches one of ``args`` (all tensors, passed
+    positionally) and nothing else observes: the same checks and record, in fewer steps."""
+    size = len(tracked) if not context.rule_depth else -1  # -1: no capture check in rules
+    read: list[Variable] = []
+    watchers = context.variable_watchers
+    watchers.append(read)
+    try:
+        returned = f(*args)
+    finally:
+        watchers.pop()
+    if (
+        read
+        or type(returned) is not tuple
+        or len(returned) != 2
+        or type(returned[0]) is not Tensor
+        or not callable(returned[1])
+        or context._recording is not tape
+        or tape._tracked is not tracked
+    ):  # variables read, several outputs, the tape changed ...: the general path
+        sizes = [size] if size >= 0 and len(context.tapes) == 1 else None
+        return _finish(f, args, {}, jvp_fn, read, sizes, returned, None)
+    result, grad_fn = returned
+    if size >= 0 and may_capture(tracked, size, args, grad_fn):
+        report_captures([size], f, grad_fn, _describe, list(args), ())
+    inputs = list(args)
+    fresh = Tensor(result._value)
+    rule = _Rule(f, grad_fn, inputs, [], (args, {}))
+    if jvp_fn is not None:
+        rule.forward_rule = ForwardRule(jvp_fn, args, fresh, rule.describe)
+    record = Operation("CustomGradient", args, (fresh,), None, f.__name__, rule)
+    if fresh._value.dtype.kind in "fc":
+        tracked[id(fresh)] = record
+    else:
+        tape._record(record)
+    return fresh
+
+
+def _finish(
+    f: Callable[..., Any],
+    args: tuple,
+    kwargs: dict,
+    jvp_fn: Callable | None,
+    read: list,
+    sizes: list | None,
+    returned: Any,
+    arguments: Arguments | None,
+) -> Any:
+    """The rest of ``_call`` once ``f`` ran: checks what it returned and the tensors it
+    captured, and records the call with its rule (``arguments``: None when every argument
+    is a tensor passed positionally)."""
+    flat_args: list = list(args) if arguments is None else [leaf.value for leaf in arguments.inputs]
     if not (isinstance(returned, (tuple, list)) and len(returned) == 2 and callable(returned[1])):
         raise TypeError(
             f"{_describe(f)} must return a pair (outputs, grad_fn) with grad_fn callable; "
@@ -177,7 +246,7 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | N
     packed = fresh[0] if single else nest.pack_sequence_as(result, list(fresh))
     rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs), arguments=arguments)
     if jvp_fn is not None:
-        rule.forward_rule = _ForwardRule(jvp_fn, args, packed, rule.describe)
+        rule.forward_rule = ForwardRule(jvp_fn, args, packed, rule.describe)
     record_operation("CustomGradient", [*inputs, *variables], fresh, None, f.__name__, rule)
     return packed
 
@@ -197,7 +266,7 @@ def _keywords_only(f: Callable, arguments: Arguments) -> bool:
             f"{_describe(f)} was called with the tensor(s) {keyword} passed by keyword: keyword "
             f"arguments are not inputs of a custom gradient (as in TensorFlow), so they get no "
             f"gradient from it. Pass them positionally, and return their gradients from grad_fn.",
-            stacklevel=4,
+            stacklevel=5,
         )
         return False
     warnings.warn(
@@ -205,7 +274,7 @@ def _keywords_only(f: Callable, arguments: Arguments) -> bool:
         f"arguments are not inputs of a custom gradient (as in TensorFlow), so grad_fn is not "
         f"used and the gradient is computed by differentiating the forward computation. Pass "
         f"them positionally to use grad_fn.",
-        stacklevel=4,
+        stacklevel=5,
     )
     return True
 
@@ -325,7 +394,7 @@ class _Rule:
         self._variables = variables
         self._forwarded = forwarded  # graph ops: forward results passed through, no gradient
         self.call = call
-        self.forward_rule: _ForwardRule | None = None
+        self.forward_rule: ForwardRule | None = None
 
     @property
     def describe(self) -> str:
@@ -433,42 +502,3 @@ class _Rule:
             f"{self.describe}: grad_fn returned a {type(g).__name__} for input {i}; gradients must "
             f"be tensors (or None)"
         )
-
-
-class _ForwardRule:
-    """A ``defjvp`` rule bound to one call: its arguments and outputs."""
-
-    __slots__ = ("_jvp_fn", "_args", "_outputs", "_describe")
-
-    def __init__(self, jvp_fn: Callable, args: tuple, outputs: Any, describe: str) -> None:
-        self._jvp_fn = jvp_fn
-        self._args = args
-        self._outputs = outputs
-        self._describe = describe
-
-    def __call__(self, inputs: list, tangents: list) -> list:
-        given = iter(
-            Tensor(np.zeros(x._value.shape, x._value.dtype)) if t is None else t
-            for x, t in zip(inputs, tangents)
-        )
-        structured = nest.pack_sequence_as(
-            self._args,
-            [
-                next(given) if isinstance(a, (Tensor, Variable)) else None
-                for a in nest.flatten(self._args)
-            ],
-        )
-        returned = self._jvp_fn(self._args, structured, self._outputs)
-        outputs, found = nest.flatten(self._outputs), nest.flatten(returned)
-        if len(found) != len(outputs):
-            raise ValueError(
-                f"{self._describe}: the forward rule returned {len(found)} tangent(s) for "
-                f"{len(outputs)} output(s); return one per output, in the structure of the outputs"
-            )
-        return [_as_tangent(t, y) for t, y in zip(found, outputs)]
-
-
-def _as_tangent(t: Any, y: Tensor) -> Any:
-    if isinstance(t, (int, float, complex, np.ndarray, np.generic)):
-        return convert_to_tensor(t, dtype=y.dtype)
-    return t
