@@ -222,13 +222,18 @@ class GradientTape:
         single = type(sources) is Tensor
         flat_sources = [sources] if single else _as_values(nest.flatten(sources), "sources")
         explaining = explain or context.explain_none
-        if context.graph is not None:
+        if context._graph is not None:  # (behind the `graph` property)
             flat_sources = [_in_graph(s) for s in flat_sources]
         try:
             if explaining:
                 grads = explained_backward(self, targets, seeds, flat_sources)
             else:
-                recorded = any(id(t) in self._tracked for t in targets)
+                tracked = self._tracked
+                recorded = False
+                for t in targets:  # (a loop: cheaper than any() on a generator)
+                    if id(t) in tracked:
+                        recorded = True
+                        break
                 # A non-persistent tape lets the walk free each record once it is used.
                 grads = self._backward(
                     targets, seeds, flat_sources, release=not self._persistent, sparse=True

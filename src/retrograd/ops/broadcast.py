@@ -83,7 +83,36 @@ def _sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
     return np.sum(grad, axis=(*range(lead), *stretched), keepdims=False).reshape(shape)
 
 
-_BroadcastTo = define_op("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape))
+def broadcast_view(x: Any, shape: tuple) -> Any:
+    """``np.broadcast_to(x, shape)``: a read-only view with zero strides on the broadcast
+    axes, made directly for a C-contiguous array or NumPy scalar (NumPy's function spends
+    microseconds on argument handling, which gradients of reductions pay on every call).
+
+    >>> import numpy as np
+    >>> v = broadcast_view(np.float32(2.0), (2, 3))
+    >>> v.tolist(), v.strides, v.flags.writeable
+    ([[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]], (0, 0), False)
+    """
+    here = x.shape
+    if here == shape:
+        return x
+    lead = len(shape) - len(here)
+    if lead < 0 or (type(x) is np.ndarray and not x.flags.c_contiguous) or x.dtype.hasobject:
+        return np.broadcast_to(x, shape)  # (its error, for a shape that does not broadcast)
+    strides = [0] * lead
+    for d, target, stride in zip(here, shape[lead:], x.strides):
+        if d == target:
+            strides.append(stride)
+        elif d == 1:
+            strides.append(0)
+        else:
+            return np.broadcast_to(x, shape)
+    view = np.ndarray(shape, x.dtype, x, 0, tuple(strides))
+    view.flags.writeable = False
+    return view
+
+
+_BroadcastTo = define_op("BroadcastTo", lambda x, shape: broadcast_view(x, tuple(shape)))
 
 
 def shaped_like(metas):
@@ -93,7 +122,7 @@ def shaped_like(metas):
 
 
 _BroadcastLike = define_op(
-    "BroadcastLike", lambda x, like: np.broadcast_to(x, np.shape(like)), shape_fn=shaped_like
+    "BroadcastLike", lambda x, like: broadcast_view(x, np.shape(like)), shape_fn=shaped_like
 )
 _UnbroadcastLike = define_op(
     "UnbroadcastLike",
@@ -134,7 +163,11 @@ def broadcast_like(x: Tensor, like: Any) -> Tensor:
     """``x`` broadcast to the shape of tensor ``like`` (known statically or only at run time)."""
     shape = like._value.shape
     if _fully_known(shape):
-        return x if tuple(x.shape) == tuple(shape) else broadcast_to(x, shape)
+        if x._value.shape == shape:
+            return x
+        # (the shape is known to be one: BroadcastTo without broadcast_to's argument checks;
+        # a shape that does not broadcast fails in the kernel, named as the op's error)
+        return execute(_BroadcastTo, (x,), {"shape": tuple(shape)})
     return execute(_BroadcastLike, (x, like))
 
 

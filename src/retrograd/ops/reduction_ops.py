@@ -93,7 +93,7 @@ def _extremum_kernel(np_reduce, empty_value):
 
 
 _Sum = define_op(
-    "Sum", lambda x, axis, keepdims: np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    "Sum", lambda x, axis, keepdims: np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 )
 _Mean = define_op("Mean", _mean_kernel)
 _Max = define_op("Max", _extremum_kernel(np.max, "min"))
