@@ -24,6 +24,7 @@ from retrograd.autodiff.overrides import overridden_rule
 from retrograd.autodiff.rule_checks import call_rule, describe_rule
 from retrograd.core.execute import Operation, context, writable_buffer
 from retrograd.core.registry import gradient_registry, is_batchable, takes_missing_upstream
+from retrograd.core.released_values import refuse_freed_values
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, math_ops
 from retrograd.ops.gather_ops import sparse_gather_grad
@@ -198,6 +199,8 @@ def _run_rules(
             if overridden:
                 rule = overridden_rule(op, graph_map)
                 checked = op.type not in builtin or rule is not lookup(op.type)
+                if checked and rule is not None and op.type in gradient_registry.builtin:
+                    refuse_freed_values(op, rule)
             else:
                 entry = rules.get(op.type)
                 rule = lookup(op.type) if entry is None else entry[0]  # (unknown: raises)

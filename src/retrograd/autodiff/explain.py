@@ -49,6 +49,7 @@ from typing import Any
 from retrograd.autodiff.backprop import describe_rule
 from retrograd.core.execute import Operation, context
 from retrograd.core.registry import gradient_registry
+from retrograd.core.released_values import is_stand_in
 from retrograd.core.variables import Variable
 
 __all__ = [
@@ -374,7 +375,7 @@ def _unrecorded_ancestry(tracked: dict, influenced: set, since: int) -> str:
         if op is None:
             continue
         for out in op.outputs:
-            if id(out) in influenced:
+            if id(out) in influenced and not is_stand_in(out._value):  # (freed: unknown)
                 a = out._value
                 values.setdefault((a.shape, a.dtype.str, a.tobytes()), op)
     if not values:

@@ -54,6 +54,7 @@ from retrograd.autodiff.tape_values import (
 )
 from retrograd.core import nest
 from retrograd.core.execute import Operation, context
+from retrograd.core.released_values import release_dropped
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import array_ops
@@ -87,6 +88,9 @@ class GradientTape:
         self._blocked: list[Operation] = []  # recorded ops with only integer/bool outputs
         self._notes: dict[int, tuple[str, str]] = {}  # what explanations of None gradients use
         self._opened = 0
+        # id(tensor) -> [tensor, records holding it]: large values no gradient reads, freed
+        # once the program drops them (see core.released_values).
+        self._candidates: dict[int, list] = {}
 
     # -- recording ---------------------------------------------------------------------
     def __enter__(self) -> GradientTape:
@@ -128,7 +132,7 @@ class GradientTape:
     def reset(self) -> None:
         """Forgets everything recorded, as if the tape had just been entered."""
         self._tracked, self._kept, self._variables = {}, [], []
-        self._blocked, self._notes = [], {}
+        self._blocked, self._notes, self._candidates = [], {}, {}
         self._spent = False
 
     def watch(self, tensor: Any) -> None:
@@ -398,11 +402,15 @@ class GradientTape:
             )
         if self._recording and not self._persistent:
             self._pop()  # as TensorFlow: a non-persistent tape stops recording here
+        if self._candidates:
+            release_dropped(self._candidates)
+            if not self._persistent:
+                self._candidates = {}  # (the walk frees the records as it goes)
 
     def _end(self) -> None:
         if not self._persistent:
             self._tracked, self._kept = {}, []  # the variables stay listed, as in TensorFlow
-            self._blocked, self._notes = [], {}
+            self._blocked, self._notes, self._candidates = [], {}, {}
             self._spent = True
 
     def _backward(

@@ -67,6 +67,7 @@ class OpDef:
         "stateful",
         "forwards_inputs",
         "inplace",
+        "unread",
     )
 
     def __init__(
@@ -88,6 +89,9 @@ class OpDef:
         self.stateful = stateful
         self.forwards_inputs = forwards_inputs
         self.inplace = inplace
+        # (input indices, output indices) whose values the gradient function never reads
+        # (see core.released_values); None: it may read every one.
+        self.unread: tuple[frozenset, frozenset] | None = None
 
     @property
     def name(self) -> str:
@@ -303,6 +307,8 @@ class _Context(threading.local):
         # several tapes or observers do, False when nothing does.
         if self.observers or len(self.tapes) > 1:
             self.recording = True
+            for tape in self.tapes:  # several record: nothing is freed (released_values)
+                tape._candidates.clear()
         else:
             self.recording = self.tapes[0] if self.tapes else False
 
@@ -332,6 +338,14 @@ def execute(
         graph = context._graph  # (the attribute behind the `graph` property: read per op)
         if graph is not None:
             return graph.create_op(op, inputs, attrs, name)
+        recording = context._recording  # (behind the `recording` property)
+        if (
+            recording is not True
+            and recording._candidates
+            and inputs
+            and inputs[0]._value.nbytes >= released_values.LARGE
+        ):  # before a large allocation: free what the program dropped
+            released_values.release_dropped(recording._candidates)
     try:
         if attrs:
             result = op.kernel(*[t._value for t in inputs], **attrs)
@@ -353,7 +367,6 @@ def execute(
         return outputs
     out = Tensor(result)
     if not plain:
-        recording = context._recording  # (behind the `recording` property)
         if recording is True:
             record_operation(op.type, inputs, (out,), attrs, name)
         else:  # one tape (GradientTape._should_record and _record, inlined: once per op)
@@ -365,6 +378,10 @@ def execute(
                         tracked[id(out)] = record
                     else:
                         recording._record(record)
+                    if recording._candidates or (
+                        op.unread is not None and result.nbytes >= released_values.LARGE
+                    ):
+                        released_values.note_record(recording, op, record)
                     break
     return out
 
@@ -419,3 +436,6 @@ def variable_accessed(variable: Any) -> None:
     for watcher in context.variable_watchers:
         if not any(v is variable for v in watcher):
             watcher.append(variable)
+
+
+from retrograd.core import released_values  # noqa: E402  (it reads OP_DEFS, defined above)

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from retrograd.core.display import source_location
+from retrograd.core.execute import OP_DEFS
 
 __all__ = [
     "RegisterGradient",
@@ -77,6 +78,8 @@ class Registry:
             self._entries[name] = (fn, location)
             if _is_builtin(fn):
                 self.builtin.add(name)
+            elif name in OP_DEFS:  # another function: what retrograd's did not read, it may
+                OP_DEFS[name].unread = None
 
     def unregister(self, name: str) -> None:
         """Removes ``name`` (for tests and for replacing a rule deliberately)."""

@@ -115,6 +115,43 @@ def tensor_pair(op_type: str, x: Any, y: Any, kinds: str = ANY) -> tuple[Tensor,
 KERNEL_ERRORS = (ValueError, IndexError, TypeError, ArithmeticError)
 
 
+def _sole_array_references() -> int:
+    """What ``sys.getrefcount`` reports in ``multiply_into`` for an array only its tensor holds."""
+    held = Tensor(np.empty(2))
+    value = held._value
+    return sys.getrefcount(value)
+
+
+_SOLE_ARRAY = _sole_array_references()
+
+
+def multiply_into(temporary: Tensor, factor: Tensor) -> Tensor:
+    """``factor * temporary`` for gradient functions, computed into the buffer of
+    ``temporary`` when nothing records (no tape, no graph) and only that tensor holds its
+    large array: ``temporary`` must be a result the calling rule made itself and uses no
+    more (``multiply_into(cos(x), grad)``), so the pass needs no new buffer.
+
+    >>> import retrograd as rg
+    >>> multiply_into(rg.cos(rg.zeros([3])), rg.constant(2.0)).numpy().tolist()
+    [2.0, 2.0, 2.0]
+    """
+    value = temporary._value
+    if (
+        context.plain
+        and type(value) is np.ndarray
+        and value.nbytes >= 1 << 16
+        and value.base is None
+        and value.flags.writeable
+        and sys.getrefcount(value) <= _SOLE_ARRAY
+        and type(factor) is Tensor
+        and factor._value.dtype == value.dtype
+        and (factor._value.shape == value.shape or factor._value.ndim == 0)
+    ):
+        np.multiply(value, factor._value, out=value)
+        return temporary
+    return factor * temporary
+
+
 def _named(fn: _F, api_name: str, doc: str, op: OpDef) -> _F:
     fn.__name__ = fn.__qualname__ = api_name
     # The module that defined the op (the caller of unary_op / binary_op), as for any

@@ -17,6 +17,7 @@ import numpy as np
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable
+from retrograd.core.released_values import declare_unread
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import array_ops, broadcast, math_ops
@@ -93,6 +94,7 @@ def matmul(
     return execute(_MatMul, (a, b), attrs, name)
 
 
+@declare_unread("MatMul", outputs=(0,))
 @RegisterGradient("MatMul")
 def _matmul_grad(op, grad):
     t_a, t_b = op.get_attr("transpose_a"), op.get_attr("transpose_b")

@@ -18,6 +18,7 @@ from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
+from retrograd.core.released_values import declare_unread
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, complex_ops, safe_math_ops
 from retrograd.ops.define import (
@@ -27,6 +28,7 @@ from retrograd.ops.define import (
     REAL,
     add_examples,
     binary_op,
+    multiply_into,
     tensor_arg,
     tensor_pair,
     unary_op,
@@ -88,21 +90,28 @@ def _unless_skipped(op, *grads):
     return tuple(None if i in skip else g for i, g in enumerate(grads)) if skip else grads
 
 
+@declare_unread("AddV2", inputs=(0, 1), outputs=(0,))
 @RegisterGradient("AddV2")
 def _add_grad(op, grad):
     return broadcast.reduce_to_inputs(op, *_unless_skipped(op, grad, grad))
 
 
+@declare_unread("Sub", inputs=(0, 1), outputs=(0,))
 @RegisterGradient("Sub")
 def _sub_grad(op, grad):
     skip = op.skip_input_indices
     return broadcast.reduce_to_inputs(op, None if 0 in skip else grad, None if 1 in skip else -grad)
 
 
+@declare_unread("Mul", outputs=(0,))
 @RegisterGradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
     skip = op.skip_input_indices
+    if broadcast.is_broadcast_one(grad):  # (a sum's gradient): the other operand, as it is
+        gx = None if 0 in skip else broadcast.broadcast_like(conj(y), grad)
+        gy = None if 1 in skip else broadcast.broadcast_like(conj(x), grad)
+        return broadcast.reduce_to_inputs(op, gx, gy)
     gx = None if 0 in skip else grad * conj(y)
     gy = None if 1 in skip else grad * conj(x)
     return broadcast.reduce_to_inputs(op, gx, gy)
@@ -117,6 +126,7 @@ def _squared_difference_grad(op, grad):
     return broadcast.reduce_to_inputs(op, gx, -gx)
 
 
+@declare_unread("RealDiv", outputs=(0,))
 @RegisterGradient("RealDiv")
 def _realdiv_grad(op, grad):
     x, y = conj(op.inputs[0]), conj(op.inputs[1])
@@ -281,6 +291,7 @@ def sign(x: Any, name: str | None = None) -> Tensor:
     return _sign(t, name=name)
 
 
+@declare_unread("Neg", inputs=(0,), outputs=(0,))
 @RegisterGradient("Neg")
 def _neg_grad(op, grad):
     return -grad
@@ -296,22 +307,25 @@ def _sign_grad(op, grad):
     return array_ops.zeros_like(op.inputs[0])
 
 
+@declare_unread("Square", outputs=(0,))
 @RegisterGradient("Square")
 def _square_grad(op, grad):
-    return grad * (2 * conj(op.inputs[0]))
+    return multiply_into(2 * conj(op.inputs[0]), grad)
 
 
 # The gradients of Sqrt, Rsqrt and Reciprocal are ops of their own: see power_grad_ops.
 
 
+@declare_unread("Exp", inputs=(0,))
 @RegisterGradient("Exp")
 def _exp_grad(op, grad):
     return grad * conj(op.outputs[0])
 
 
+@declare_unread("Log", outputs=(0,))
 @RegisterGradient("Log")
 def _log_grad(op, grad):
-    return grad * reciprocal(conj(op.inputs[0]))
+    return multiply_into(reciprocal(conj(op.inputs[0])), grad)
 
 
 @RegisterGradient("Log1p")
@@ -324,11 +338,13 @@ def _expm1_grad(op, grad):
     return grad * exp(conj(op.inputs[0]))
 
 
+@declare_unread("Sin", outputs=(0,))
 @RegisterGradient("Sin")
 def _sin_grad(op, grad):
-    return grad * cos(conj(op.inputs[0]))
+    return multiply_into(cos(conj(op.inputs[0])), grad)
 
 
+@declare_unread("Cos", outputs=(0,))
 @RegisterGradient("Cos")
 def _cos_grad(op, grad):
     return -grad * sin(conj(op.inputs[0]))
@@ -357,6 +373,7 @@ sigmoid_grad = binary_op(
 )
 
 
+@declare_unread("Tanh", inputs=(0,))
 @RegisterGradient("Tanh")
 def _tanh_grad(op, grad):
     return tanh_grad(conj(op.outputs[0]), grad)
@@ -368,6 +385,7 @@ def _tanh_grad_grad(op, grad):
     return broadcast.reduce_to_inputs(op, grad * -2.0 * dy * y, tanh_grad(y, grad))
 
 
+@declare_unread("Sigmoid", inputs=(0,))
 @RegisterGradient("Sigmoid")
 def _sigmoid_grad(op, grad):
     return sigmoid_grad(conj(op.outputs[0]), grad)

@@ -14,6 +14,7 @@ import numpy as np
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable
+from retrograd.core.released_values import declare_unread
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, math_ops, reduction_ops
@@ -82,6 +83,7 @@ def relu_grad(gradients: Any, features: Any, name: str | None = None) -> Tensor:
     return execute(_ReluGrad, (g, f), None, name)
 
 
+@declare_unread("Relu", inputs=(0,))
 @RegisterGradient("Relu")
 def _relu_grad(op, grad):
     return relu_grad(grad, op.outputs[0])

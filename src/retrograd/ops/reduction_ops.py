@@ -20,6 +20,7 @@ from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, no_gradient
+from retrograd.core.released_values import declare_unread
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops
 from retrograd.ops.define import BOOL, NUMERIC, REAL, tensor_arg
@@ -195,11 +196,13 @@ def _spread(grad: Tensor, op) -> Tensor:
     return broadcast.broadcast_like(_keep_dims(grad, op), op.inputs[0])
 
 
+@declare_unread("Sum", inputs=(0,), outputs=(0,))
 @RegisterGradient("Sum")
 def _sum_grad(op, grad):
     return _spread(grad, op)
 
 
+@declare_unread("Mean", inputs=(0,), outputs=(0,))
 @RegisterGradient("Mean")
 def _mean_grad(op, grad):
     x, y = op.inputs[0], op.outputs[0]
