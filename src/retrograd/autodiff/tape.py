@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.autodiff import long_tapes
 from retrograd.autodiff.backprop import NotBatchableError, backward
 from retrograd.autodiff.explain import (
     explained_backward,
@@ -116,6 +117,8 @@ class GradientTape:
     def _pop(self) -> None:
         context.pop_tape(self)
         self._recording = False
+        if long_tapes.frozen:  # (a long tape stops recording: objects frozen meanwhile thaw)
+            long_tapes.thaw()
 
     @contextlib.contextmanager
     def stop_recording(self) -> Iterator[None]:
