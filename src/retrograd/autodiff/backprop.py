@@ -75,14 +75,17 @@ def backward(
     """
     outer_walk = context.backward_pass
     context.backward_pass = next(_walks)
-    outer_batch_dims = broadcast.set_gradient_batch_dims(len(batch_shape))
+    outer_batch_dims = context.gradient_batch_dims
+    if outer_batch_dims != len(batch_shape):
+        broadcast.set_gradient_batch_dims(len(batch_shape))
     try:
         grads = _walk(
             tracked, targets, seeds, sources, batch_shape, release, watched, graph_map, sparse
         )
     finally:
         context.backward_pass = outer_walk
-        broadcast.set_gradient_batch_dims(outer_batch_dims)
+        if outer_batch_dims != len(batch_shape):
+            broadcast.set_gradient_batch_dims(outer_batch_dims)
     if sparse:
         return grads
     return [densify(g) if type(g) is IndexedSlices else g for g in grads]

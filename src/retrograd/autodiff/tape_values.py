@@ -106,8 +106,16 @@ def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
     return seeds
 
 
+_SCALAR_ONES: dict[Any, Any] = {}  # dtype -> its NumPy scalar 1 (immutable: shared)
+
+
 def _ones_like(value: Any) -> Any:
-    return value.dtype.type(1) if value.ndim == 0 else np.ones(value.shape, value.dtype)
+    if value.ndim:
+        return np.ones(value.shape, value.dtype)
+    one = _SCALAR_ONES.get(value.dtype)
+    if one is None:
+        one = _SCALAR_ONES[value.dtype] = value.dtype.type(1)
+    return one
 
 
 def _zeros_for(value: Any, shape: tuple | None = None) -> Tensor:

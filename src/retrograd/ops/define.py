@@ -137,9 +137,9 @@ def multiply_into(temporary: Tensor, factor: Tensor) -> Tensor:
     """
     value = temporary._value
     if (
-        context.plain
-        and type(value) is np.ndarray
+        type(value) is np.ndarray
         and value.nbytes >= 1 << 16
+        and context.plain
         and value.base is None
         and value.flags.writeable
         and sys.getrefcount(value) <= _SOLE_ARRAY
