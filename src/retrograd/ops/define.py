@@ -110,6 +110,17 @@ def tensor_pair(op_type: str, x: Any, y: Any, kinds: str = ANY) -> tuple[Tensor,
     return x, y
 
 
+def same_dtype_tensors(op_type: str, values: list) -> list[Tensor]:
+    """Converts a non-empty list of op arguments to tensors of the first one's dtype (as
+    ``tensor_pair`` converts each against the first)."""
+    if not values:
+        raise ValueError(f"{op_type}: values must be a non-empty list of tensors")
+    tensors = [values[0] if isinstance(values[0], Tensor) else convert_to_tensor(values[0])]
+    for v in values[1:]:
+        tensors.append(tensor_pair(op_type, tensors[0], v)[1])
+    return tensors
+
+
 def _named(fn: _F, api_name: str, doc: str, op: OpDef) -> _F:
     fn.__name__ = fn.__qualname__ = api_name
     # The module that defined the op (the caller of unary_op / binary_op), as for any
