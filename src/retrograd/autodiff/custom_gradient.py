@@ -34,7 +34,7 @@ import functools
 import inspect
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ParamSpec, TypeVar, overload
 
 import numpy as np
 
@@ -42,6 +42,7 @@ from retrograd.autodiff.captures import report_captures, tape_sizes
 from retrograd.autodiff.custom_arguments import Arguments
 from retrograd.autodiff.gradient_request import GradientRequest
 from retrograd.core import nest
+from retrograd.core.annotations import CustomGradientFunction
 from retrograd.core.execute import context, define_op, execute, record_operation
 from retrograd.core.names import valid_name_from
 from retrograd.core.registry import accepts_missing_upstream, function_location, no_gradient
@@ -52,8 +53,19 @@ from retrograd.ops.indexed_slices import IndexedSlices
 
 __all__ = ["custom_gradient"]
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
-def custom_gradient(f: Callable[..., Any] | None = None) -> Callable[..., Any]:
+
+@overload
+def custom_gradient(
+    f: Callable[_P, tuple[_R, Callable[..., Any]]],
+) -> CustomGradientFunction[_P, _R]: ...
+@overload
+def custom_gradient(
+    f: None = None,
+) -> Callable[[Callable[_P, tuple[_R, Callable[..., Any]]]], CustomGradientFunction[_P, _R]]: ...
+def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
     """Decorates ``f(*x) -> (y, grad_fn)`` so that its gradient is computed by ``grad_fn``.
 
     Every positional argument is an input, as in TensorFlow: tensors and variables (also

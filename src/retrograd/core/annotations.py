@@ -22,8 +22,8 @@ which retrograd's numeric tensors refuse), :data:`DTypeLike`, :data:`ShapeLike` 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, Union
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, Union, overload
 
 import numpy as np
 
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TensorLike", "DTypeLike", "ShapeLike", "AxisLike", "SupportsTensor", "SupportsArray",
-    "TensorOperators", "UnaryOp", "BinaryOp",
+    "TensorOperators", "UnaryOp", "BinaryOp", "CustomGradientFunction",
 ]  # fmt: skip
 
 
@@ -143,3 +143,25 @@ class BinaryOp(Protocol):
     __name__: str
 
     def __call__(self, x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor: ...
+
+
+_P = ParamSpec("_P")
+_Q = ParamSpec("_Q")
+_R = TypeVar("_R", covariant=True)
+_S = TypeVar("_S")
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class CustomGradientFunction(Protocol[_P, _R]):
+    """What ``custom_gradient(f)`` is to type checkers, for ``f(*x) -> (y, grad_fn)``: a
+    function of ``f``'s arguments returning ``y`` (bound as a method where ``f`` is one),
+    with ``defjvp``."""
+
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
+    def defjvp(self, jvp_fn: _F) -> _F: ...
+    @overload
+    def __get__(self, instance: None, owner: Any = None) -> CustomGradientFunction[_P, _R]: ...
+    @overload
+    def __get__(
+        self: CustomGradientFunction[Concatenate[Any, _Q], _S], instance: object, owner: Any = None
+    ) -> CustomGradientFunction[_Q, _S]: ...
