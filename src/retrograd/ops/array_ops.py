@@ -218,7 +218,7 @@ def unstack(
 
 def split(
     value: TensorLike,
-    num_or_size_splits: Any,
+    num_or_size_splits: TensorLike,
     axis: int = 0,
     num: int | None = None,
     name: str | None = None,
