@@ -118,7 +118,8 @@ def gradients(x: tf.Tensor) -> list[tf.Tensor]:
         y = tf.reduce_sum(clipped_identity(x * 10.0) + traced_square(x) + tf.matmul(x, w))
     dx: tf.Tensor = tape.gradient(y, x)
     dw: tf.Tensor = tape.gradient(y, w)
-    return [dx, dw, Scaler()(x), traced_square(x)]
+    moved: tf.Tensor = w.assign_add([[0.0], [1.0]]).read_value()
+    return [dx, dw, Scaler()(x), traced_square(x), moved]
 
 
 def main() -> float:
