@@ -72,6 +72,7 @@ def random_and_reductions(x: tf.Tensor) -> list[tf.Tensor]:
     return [
         tf.random.normal([2, 2], seed=1), tf.random.uniform([3], maxval=2.0, seed=2),
         tf.random.categorical([[0.0, 1.0]], 3, seed=3), tf.random.shuffle([1, 2, 3], seed=4),
+        tf.random.Generator.from_seed(5).normal([2], stddev=2.0),
         tf.reduce_sum(x), tf.reduce_mean(x, axis=0), tf.reduce_max(x, axis=[0, 1]),
         tf.reduce_logsumexp(x, keepdims=True), tf.math.reduce_std(x), tf.argmax(x, axis=1),
         tf.cumsum(x, axis=1), tf.reduce_any(x > 1.0), mean, variance, top_values, top_indices,
