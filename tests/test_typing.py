@@ -108,6 +108,7 @@ MISUSES = [
     ("tf.custom_gradient(negate)", 'Argument 1 to "custom_gradient" has incompatible type'),
     ("tf.cond(x > 0, 1.0, 2.0)", 'Argument 2 to "cond" has incompatible type "float"'),
     ("tf.Variable(1.0).assign(2.0, read_value=False).numpy()", '"None" has no attribute "numpy"'),
+    ("tf.functional.grad(negate)(x, x)", "Too many arguments"),
 ]  # fmt: skip
 
 

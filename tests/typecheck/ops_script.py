@@ -120,7 +120,8 @@ def gradients(x: tf.Tensor) -> list[tf.Tensor]:
     dx: tf.Tensor = tape.gradient(y, x)
     dw: tf.Tensor = tape.gradient(y, w)
     moved: tf.Tensor = w.assign_add([[0.0], [1.0]]).read_value()
-    return [dx, dw, Scaler()(x), traced_square(x), moved]
+    cosine = tf.functional.grad(lambda t: tf.reduce_sum(tf.sin(t)))(x)
+    return [dx, dw, Scaler()(x), traced_square(x), moved, cosine]
 
 
 def main() -> float:
