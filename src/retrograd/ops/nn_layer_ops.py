@@ -151,8 +151,8 @@ def batch_normalization(
     x: TensorLike,
     mean: TensorLike,
     variance: TensorLike,
-    offset: TensorLike,
-    scale: TensorLike,
+    offset: TensorLike | None,
+    scale: TensorLike | None,
     variance_epsilon: TensorLike,
     name: str | None = None,
 ) -> Tensor:
