@@ -34,7 +34,7 @@ import functools
 import inspect
 import warnings
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, overload
 
 import numpy as np
 
@@ -42,7 +42,6 @@ from retrograd.autodiff.captures import report_captures, tape_sizes
 from retrograd.autodiff.custom_arguments import Arguments
 from retrograd.autodiff.gradient_request import GradientRequest
 from retrograd.core import nest
-from retrograd.core.annotations import CustomGradientFunction
 from retrograd.core.execute import context, define_op, execute, record_operation
 from retrograd.core.names import valid_name_from
 from retrograd.core.registry import accepts_missing_upstream, function_location, no_gradient
@@ -50,6 +49,9 @@ from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import array_ops
 from retrograd.ops.indexed_slices import IndexedSlices
+
+if TYPE_CHECKING:
+    from retrograd.core.annotations import CustomGradientFunction
 
 __all__ = ["custom_gradient"]
 
