@@ -230,28 +230,17 @@ def _if_grad(op, *upstream):
 # --- while_loop ------------------------------------------------------------------------------
 
 
-# The loop variables come back as tensors in their structure: a list or a tuple of values
-# is typed so; other structures (one tensor, dicts, nested lists) as they went in.
+# The loop variables come back as tensors in the structure the body returns (as in
+# TensorFlow): a body returning a tuple or a list of values gives a tuple or a list of
+# tensors; other structures (one tensor, dicts, nested) are typed as the body returns them.
 _LoopValue = Tensor | Variable | SupportsArray | float | complex
 
 
 @overload
 def while_loop(
     cond: Callable[..., TensorLike],
-    body: Callable[..., Any],
-    loop_vars: list[_LoopValue],
-    shape_invariants: Any = ...,
-    parallel_iterations: int = ...,
-    back_prop: bool = ...,
-    swap_memory: bool = ...,
-    maximum_iterations: TensorLike | None = ...,
-    name: str | None = ...,
-) -> list[Tensor]: ...
-@overload
-def while_loop(
-    cond: Callable[..., TensorLike],
-    body: Callable[..., Any],
-    loop_vars: tuple[_LoopValue, ...],
+    body: Callable[..., tuple[_LoopValue, ...]],
+    loop_vars: Any,
     shape_invariants: Any = ...,
     parallel_iterations: int = ...,
     back_prop: bool = ...,
@@ -262,8 +251,20 @@ def while_loop(
 @overload
 def while_loop(
     cond: Callable[..., TensorLike],
+    body: Callable[..., list[_LoopValue]],
+    loop_vars: Any,
+    shape_invariants: Any = ...,
+    parallel_iterations: int = ...,
+    back_prop: bool = ...,
+    swap_memory: bool = ...,
+    maximum_iterations: TensorLike | None = ...,
+    name: str | None = ...,
+) -> list[Tensor]: ...
+@overload
+def while_loop(
+    cond: Callable[..., TensorLike],
     body: Callable[..., _T],
-    loop_vars: _T,
+    loop_vars: Any,
     shape_invariants: Any = ...,
     parallel_iterations: int = ...,
     back_prop: bool = ...,
