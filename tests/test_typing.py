@@ -141,7 +141,7 @@ OP_NAMESPACES = [
 ARBITRARY = {
     "Assert": {"data"}, "strided_slice": {"index"}, "einsum": {"kwargs"},
     "meshgrid": {"kwargs"}, "check_gradients": {"args"}, "function": {"options", "return"},
-    "map_fn": {"elems", "dtype", "fn_output_signature"}, "vectorized_map": {"elems"},
+    "map_fn": {"elems", "dtype", "fn_output_signature"}, "vectorized_map": {"elems", "return"},
     "while_loop": {"shape_invariants", "loop_vars"}, "custom_gradient": {"return"},
     "gradient_override": {"overrides"},
 }  # fmt: skip

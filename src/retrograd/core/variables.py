@@ -35,6 +35,8 @@ from retrograd.core.tensor import (
 
 __all__ = ["Variable"]
 
+_V = TypeVar("_V", bound="Variable")  # (assign returns the variable it is called on)
+
 _ReadVariableOp = define_op("ReadVariableOp", lambda value: value)
 
 
@@ -59,9 +61,6 @@ _AssignVariableOp = define_op(
 no_gradient("AssignVariableOp")
 
 mark_batchable("ReadVariableOp")
-
-
-_V = TypeVar("_V", bound="Variable")
 
 
 class Variable(TensorOperators):

@@ -75,8 +75,8 @@ def map_fn(
 
 
 def vectorized_map(
-    fn: Callable[..., _T], elems: Any, fallback_to_while_loop: bool = True, warn: bool = True
-) -> _T:
+    fn: Callable, elems: Any, fallback_to_while_loop: bool = True, warn: bool = True
+) -> Any:
     """What ``map_fn`` computes (TensorFlow's values and gradients), one call per slice.
 
     >>> import retrograd as rg
