@@ -5,13 +5,15 @@ Custom gradient, tape, Variable, optimizer, operators, indexing: what a user wri
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 import retrograd as tf
 
 
 @tf.custom_gradient
-def log1pexp(x: tf.Tensor) -> tuple[tf.Tensor, object]:
+def log1pexp(x: tf.Tensor | tf.Variable) -> tuple[tf.Tensor, Callable[[tf.Tensor], tf.Tensor]]:
     e = tf.exp(x)
 
     def grad(upstream: tf.Tensor) -> tf.Tensor:

@@ -34,7 +34,7 @@ import functools
 import inspect
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, overload
 
 import numpy as np
 
@@ -51,10 +51,24 @@ from retrograd.core.variables import Variable
 from retrograd.ops import array_ops
 from retrograd.ops.indexed_slices import IndexedSlices
 
+if TYPE_CHECKING:
+    from retrograd.core.annotations import CustomGradientFunction
+
 __all__ = ["custom_gradient"]
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
-def custom_gradient(f: Callable[..., Any] | None = None) -> Callable[..., Any]:
+
+@overload
+def custom_gradient(
+    f: Callable[_P, tuple[_R, Callable[..., Any]]],
+) -> CustomGradientFunction[_P, _R]: ...
+@overload
+def custom_gradient(
+    f: None = None,
+) -> Callable[[Callable[_P, tuple[_R, Callable[..., Any]]]], CustomGradientFunction[_P, _R]]: ...
+def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
     """Decorates ``f(*x) -> (y, grad_fn)`` so that its gradient is computed by ``grad_fn``.
 
     Every positional argument is an input, as in TensorFlow: tensors and variables (also

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ParamSpec
 
 import numpy as np
 
@@ -49,6 +49,8 @@ _ZERO = UnconnectedGradients.ZERO
 
 
 # --- arguments, outputs and auxiliary data ---------------------------------------------------
+
+_P = ParamSpec("_P")
 
 
 def _fresh(value: Any, where: str) -> Any:
@@ -113,8 +115,8 @@ def _check_outputs(out: Any, where: str) -> list[Tensor]:
 
 
 def value_and_grad(
-    f: Callable[..., Any], argnums: int | tuple = 0, has_aux: bool = False
-) -> Callable[..., Any]:
+    f: Callable[_P, Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False
+) -> Callable[_P, tuple[Any, Any]]:
     """``f`` returning ``(value, gradient)``: the gradient of its scalar output with respect
     to argument ``argnums`` (a tuple of positions gives a tuple of gradients).
 
@@ -150,7 +152,9 @@ def value_and_grad(
     return value_and_grad_f
 
 
-def grad(f: Callable[..., Any], argnums: int | tuple = 0, has_aux: bool = False) -> Callable:
+def grad(
+    f: Callable[_P, Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False
+) -> Callable[_P, Any]:
     """``f``'s gradient function: the gradient of its scalar output with respect to argument
     ``argnums`` (an int, or a tuple of positions for a tuple of gradients). With
     ``has_aux=True``, ``f`` returns ``(value, aux)`` and the gradient function returns
@@ -203,8 +207,8 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple:
 
 
 def jacrev(
-    f: Callable[..., Any], argnums: int | tuple = 0, has_aux: bool = False
-) -> Callable[..., Any]:
+    f: Callable[_P, Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False
+) -> Callable[_P, Any]:
     """``f``'s Jacobian by reverse mode (``GradientTape.jacobian``: vectorised where the
     rules allow). For each output leaf of shape ``S``, the structure of argument ``argnums``
     with leaves of shape ``S + leaf.shape``. Best when outputs are fewer than inputs.
@@ -264,8 +268,8 @@ def jvp(f: Callable[..., Any], primals: Any, tangents: Any, has_aux: bool = Fals
 
 
 def jacfwd(
-    f: Callable[..., Any], argnums: int | tuple = 0, has_aux: bool = False
-) -> Callable[..., Any]:
+    f: Callable[_P, Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False
+) -> Callable[_P, Any]:
     """``f``'s Jacobian by forward mode, one JVP per element of the inputs; the same layout
     as ``jacrev``. Best when inputs are fewer than outputs.
 
@@ -318,8 +322,8 @@ def _stacked(columns: list, i: int, output: Any, source: Tensor) -> Tensor:
 
 
 def hessian(
-    f: Callable[..., Any], argnums: int | tuple = 0, has_aux: bool = False
-) -> Callable[..., Any]:
+    f: Callable[_P, Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False
+) -> Callable[_P, Any]:
     """``f``'s Hessian, forward over reverse (``jacfwd(jacrev(f))``): for a scalar function
     of ``x``, shape ``x.shape + x.shape``.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from retrograd.autodiff.custom_gradient import custom_gradient
 from retrograd.autodiff.tape import GradientTape
@@ -22,6 +22,9 @@ from retrograd.core.variables import Variable
 from retrograd.ops.indexed_slices import dense_gradients
 
 __all__ = ["recompute_grad", "grad_pass_through"]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 @contextlib.contextmanager
@@ -44,7 +47,7 @@ def _tapes_paused() -> Iterator[None]:
         variable_accessed(variable)
 
 
-def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
+def recompute_grad(f: Callable[_P, _R]) -> Callable[_P, _R]:
     """``f`` whose intermediate values are not kept for the backward pass but recomputed there.
 
     The forward pass runs ``f`` with tapes paused, so only its inputs and outputs are
@@ -94,7 +97,7 @@ def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
     return recomputing
 
 
-def grad_pass_through(f: Callable[..., Any]) -> Callable[..., Any]:
+def grad_pass_through(f: Callable[_P, _R]) -> Callable[_P, _R]:
     """``f`` in the forward pass, the identity in the backward pass (TensorFlow's
     ``grad_pass_through``): each output's gradient goes to the matching input unchanged,
     so ``f`` needs as many tensor inputs as outputs, of the same shapes. Variables read

@@ -11,12 +11,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from retrograd.compat.variable_scopes import GraphKeys
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient
 from retrograd.graph.graph import get_default_graph
+from retrograd.graph.graph_tensors import GraphOperation
 from retrograd.graph.variables import GraphVariable
 
 __all__ = [
@@ -114,7 +116,7 @@ _NoOp = define_op("NoOp", lambda: (), multi_output=True, shape_fn=lambda metas: 
 no_gradient("NoOp")
 
 
-def no_op(name: str | None = None) -> Any:
+def no_op(name: str | None = None) -> GraphOperation:
     """An op that does nothing (with control dependencies, a point to wait for).
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
@@ -128,7 +130,7 @@ def no_op(name: str | None = None) -> Any:
     return graph._operations[-1]
 
 
-def group(*inputs: Any, name: str | None = None) -> Any:
+def group(*inputs: object, name: str | None = None) -> GraphOperation:
     """An op that runs all of ``inputs`` (ops or tensors).
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
@@ -149,7 +151,7 @@ def group(*inputs: Any, name: str | None = None) -> Any:
         return no_op(name or "group_deps")
 
 
-def variables_initializer(var_list: list, name: str = "init") -> Any:
+def variables_initializer(var_list: Sequence[Any], name: str = "init") -> GraphOperation:
     """An op running the initializers of ``var_list`` (variables made with a value, as
     TensorFlow 2's ``Variable`` in a graph, have none to run).
 
@@ -164,7 +166,7 @@ def variables_initializer(var_list: list, name: str = "init") -> Any:
     return group(*[getattr(v, "initializer", None) for v in var_list], name=name)
 
 
-def global_variables_initializer() -> Any:
+def global_variables_initializer() -> GraphOperation:
     """An op initialising every global variable of the default graph.
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
@@ -178,7 +180,7 @@ def global_variables_initializer() -> Any:
     return variables_initializer(global_variables())
 
 
-def local_variables_initializer() -> Any:
+def local_variables_initializer() -> GraphOperation:
     """An op initialising every local variable of the default graph (a no-op if none).
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
@@ -193,7 +195,7 @@ def local_variables_initializer() -> Any:
     return variables_initializer(local_variables(), name="init_1")
 
 
-def initialize_all_variables() -> Any:
+def initialize_all_variables() -> GraphOperation:
     """Old name of :func:`global_variables_initializer`.
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1

@@ -14,10 +14,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from retrograd.core import dtypes
-from retrograd.core.tensor import convert_to_tensor
+from retrograd.core.annotations import AxisLike, DTypeLike, TensorLike
+from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import (
     array_ops,
     math_ops,
@@ -66,15 +68,29 @@ def _either(new: Any, old: Any, new_name: str, old_name: str, who: str) -> Any:
     return old if new is None else new
 
 
-def _v1_reduction(reduce, name_of_op):
-    def reduction(
-        input_tensor: Any,
-        axis: Any = None,
-        keepdims: Any = None,
+class _Reduction(Protocol):
+    """A TF1 reduction (both names of its axis and keepdims arguments)."""
+
+    def __call__(
+        self,
+        input_tensor: TensorLike,
+        axis: AxisLike | None = None,
+        keepdims: bool | None = None,
         name: str | None = None,
-        reduction_indices: Any = None,
-        keep_dims: Any = None,
-    ):
+        reduction_indices: AxisLike | None = None,
+        keep_dims: bool | None = None,
+    ) -> Tensor: ...
+
+
+def _v1_reduction(reduce: Callable[..., Tensor], name_of_op: str) -> _Reduction:
+    def reduction(
+        input_tensor: TensorLike,
+        axis: AxisLike | None = None,
+        keepdims: bool | None = None,
+        name: str | None = None,
+        reduction_indices: AxisLike | None = None,
+        keep_dims: bool | None = None,
+    ) -> Tensor:
         axis = _either(axis, reduction_indices, "axis", "reduction_indices", name_of_op)
         keep = _either(keepdims, keep_dims, "keepdims", "keep_dims", name_of_op)
         return reduce(input_tensor, axis, bool(keep), name)
@@ -131,7 +147,12 @@ def argmin(input, axis=None, name=None, dimension=None, output_type=dtypes.int64
     return reduction_ops.argmin(input, axis, output_type, name)
 
 
-def arg_max(input, dimension, output_type=dtypes.int64, name=None):
+def arg_max(
+    input: TensorLike,
+    dimension: AxisLike,
+    output_type: DTypeLike = dtypes.int64,
+    name: str | None = None,
+) -> Tensor:
     """TF1's ``arg_max``.
 
     >>> import retrograd.compat.v1 as tf1
@@ -141,7 +162,12 @@ def arg_max(input, dimension, output_type=dtypes.int64, name=None):
     return reduction_ops.argmax(input, dimension, output_type, name)
 
 
-def arg_min(input, dimension, output_type=dtypes.int64, name=None):
+def arg_min(
+    input: TensorLike,
+    dimension: AxisLike,
+    output_type: DTypeLike = dtypes.int64,
+    name: str | None = None,
+) -> Tensor:
     """TF1's ``arg_min``.
 
     >>> import retrograd.compat.v1 as tf1
@@ -151,7 +177,9 @@ def arg_min(input, dimension, output_type=dtypes.int64, name=None):
     return reduction_ops.argmin(input, dimension, output_type, name)
 
 
-def expand_dims(input, axis=None, name=None, dim=None):
+def expand_dims(
+    input: TensorLike, axis: int | None = None, name: str | None = None, dim: int | None = None
+) -> Tensor:
     """TF1's ``expand_dims`` (``dim`` is the old name of ``axis``).
 
     >>> import retrograd.compat.v1 as tf1
@@ -164,7 +192,12 @@ def expand_dims(input, axis=None, name=None, dim=None):
     return array_ops.expand_dims(input, axis, name)
 
 
-def squeeze(input, axis=None, name=None, squeeze_dims=None):
+def squeeze(
+    input: TensorLike,
+    axis: AxisLike | None = None,
+    name: str | None = None,
+    squeeze_dims: AxisLike | None = None,
+) -> Tensor:
     """TF1's ``squeeze`` (``squeeze_dims`` is the old name of ``axis``).
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
@@ -175,7 +208,7 @@ def squeeze(input, axis=None, name=None, squeeze_dims=None):
     return array_ops.squeeze(input, axis, name)
 
 
-def to_float(x, name="ToFloat"):
+def to_float(x: TensorLike, name: str = "ToFloat") -> Tensor:
     """``cast(x, float32)``.
 
     >>> import retrograd.compat.v1 as tf1
@@ -185,7 +218,7 @@ def to_float(x, name="ToFloat"):
     return math_ops.cast(x, dtypes.float32, name)
 
 
-def to_double(x, name="ToDouble"):
+def to_double(x: TensorLike, name: str = "ToDouble") -> Tensor:
     """``cast(x, float64)``.
 
     >>> import retrograd.compat.v1 as tf1
@@ -195,7 +228,7 @@ def to_double(x, name="ToDouble"):
     return math_ops.cast(x, dtypes.float64, name)
 
 
-def to_int32(x, name="ToInt32"):
+def to_int32(x: TensorLike, name: str = "ToInt32") -> Tensor:
     """``cast(x, int32)``.
 
     >>> import retrograd.compat.v1 as tf1
@@ -205,7 +238,7 @@ def to_int32(x, name="ToInt32"):
     return math_ops.cast(x, dtypes.int32, name)
 
 
-def to_int64(x, name="ToInt64"):
+def to_int64(x: TensorLike, name: str = "ToInt64") -> Tensor:
     """``cast(x, int64)``.
 
     >>> import retrograd.compat.v1 as tf1
@@ -215,7 +248,7 @@ def to_int64(x, name="ToInt64"):
     return math_ops.cast(x, dtypes.int64, name)
 
 
-def div(x, y, name=None):
+def div(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """TF1's ``div``: floor division for integers, true division for floats (Python 2's
     ``/``).
 
@@ -229,7 +262,7 @@ def div(x, y, name=None):
     return math_ops.realdiv(x, y, name=name)
 
 
-def mod(x, y, name=None):
+def mod(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """``floormod``.
 
     >>> import retrograd.compat.v1 as tf1
@@ -239,7 +272,13 @@ def mod(x, y, name=None):
     return math_ops.floormod(x, y, name=name)
 
 
-def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
+def multinomial(
+    logits: TensorLike,
+    num_samples: int,
+    seed: int | None = None,
+    name: str | None = None,
+    output_dtype: DTypeLike | None = None,
+) -> Tensor:
     """TF1's ``multinomial``: ``random.categorical``.
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
@@ -249,7 +288,7 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
     return random_ops.categorical(logits, num_samples, output_dtype, seed, name)
 
 
-def random_shuffle(value, seed=None, name=None):
+def random_shuffle(value: TensorLike, seed: int | None = None, name: str | None = None) -> Tensor:
     """TF1's ``random_shuffle``: ``random.shuffle``.
 
     >>> import retrograd.compat.v1 as tf1

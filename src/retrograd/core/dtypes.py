@@ -13,9 +13,12 @@ dtype. Tensors of different dtypes never mix implicitly.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from retrograd.core.annotations import DTypeLike
 
 __all__ = [
     "DType",
@@ -166,7 +169,7 @@ complex128 = _define(np.complex128, "complex128")
 _PYTHON_DEFAULTS = {float: "float32", int: "int32", bool: "bool"}
 
 
-def as_dtype(value: Any) -> DType:
+def as_dtype(value: DTypeLike) -> DType:
     """Converts a DType, NumPy dtype or type, or name (``"float32"``) to a DType.
 
     Python's ``float``, ``int`` and ``bool`` mean the types Python numbers become (float32,

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import display, dtypes
-from retrograd.core.annotations import TensorOperators
+from retrograd.core.annotations import DTypeLike, TensorLike, TensorOperators
 from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.shapes import TensorShape
 
@@ -203,7 +203,7 @@ def constant_value(tensor: Tensor) -> Any:
     )
 
 
-def is_tensor(x: Any) -> bool:
+def is_tensor(x: object) -> bool:
     """True for tensors (not for variables or NumPy arrays).
 
     >>> import retrograd as rg
@@ -299,7 +299,10 @@ def set_stack_op(stack: Callable[[list[Tensor]], Tensor]) -> None:
 
 
 def convert_to_tensor(
-    value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None
+    value: TensorLike,
+    dtype: DTypeLike | None = None,
+    dtype_hint: DTypeLike | None = None,
+    name: str | None = None,
 ) -> Tensor:
     """Converts a tensor, variable, NumPy array or (nested) Python value to a Tensor.
 

@@ -12,12 +12,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
 
 from retrograd.core import display, dtypes
-from retrograd.core.annotations import TensorOperators
+from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike, TensorOperators
 from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
 from retrograd.core.names import check_name
@@ -33,6 +34,8 @@ from retrograd.core.tensor import (
 )
 
 __all__ = ["Variable"]
+
+_V = TypeVar("_V", bound="Variable")  # (assign returns the variable it is called on)
 
 _ReadVariableOp = define_op("ReadVariableOp", lambda value: value)
 
@@ -79,11 +82,11 @@ class Variable(TensorOperators):
 
     def __init__(
         self,
-        initial_value: Any = None,
+        initial_value: TensorLike | Callable[[], TensorLike] | None = None,
         trainable: bool = True,
         name: str | None = None,
-        dtype: Any = None,
-        shape: Any = None,
+        dtype: DTypeLike | None = None,
+        shape: ShapeLike | None = None,
     ) -> None:
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given")
@@ -126,13 +129,38 @@ class Variable(TensorOperators):
         return np.array(self._value, dtype=dtype)
 
     # -- writing -------------------------------------------------------------------------
+    @overload
+    def assign(
+        self: _V,
+        value: TensorLike,
+        use_locking: bool = ...,
+        name: str | None = ...,
+        read_value: Literal[True] = ...,
+    ) -> _V: ...
+    @overload
     def assign(
         self,
-        value: Any,
+        value: TensorLike,
+        use_locking: bool = ...,
+        name: str | None = ...,
+        *,
+        read_value: Literal[False],
+    ) -> None: ...
+    @overload
+    def assign(
+        self: _V,
+        value: TensorLike,
+        use_locking: bool = ...,
+        name: str | None = ...,
+        read_value: bool = ...,
+    ) -> _V | None: ...
+    def assign(
+        self: _V,
+        value: TensorLike,
         use_locking: bool = False,
         name: str | None = None,
         read_value: bool = True,
-    ):
+    ) -> _V | None:
         """Replaces the value; shape and dtype must match (ValueError otherwise).
 
         In a graph, adds an AssignVariableOp that assigns each time the graph runs.
@@ -156,13 +184,38 @@ class Variable(TensorOperators):
             f"incompatible."
         )
 
+    @overload
+    def assign_add(
+        self: _V,
+        delta: TensorLike,
+        use_locking: bool = ...,
+        name: str | None = ...,
+        read_value: Literal[True] = ...,
+    ) -> _V: ...
+    @overload
     def assign_add(
         self,
-        delta: Any,
+        delta: TensorLike,
+        use_locking: bool = ...,
+        name: str | None = ...,
+        *,
+        read_value: Literal[False],
+    ) -> None: ...
+    @overload
+    def assign_add(
+        self: _V,
+        delta: TensorLike,
+        use_locking: bool = ...,
+        name: str | None = ...,
+        read_value: bool = ...,
+    ) -> _V | None: ...
+    def assign_add(
+        self: _V,
+        delta: TensorLike,
         use_locking: bool = False,
         name: str | None = None,
         read_value: bool = True,
-    ):
+    ) -> _V | None:
         """Adds ``delta`` to the value."""
         if context.graph is not None:
             return self.assign(self.read_value() + delta, read_value=read_value)
@@ -170,13 +223,38 @@ class Variable(TensorOperators):
             self._value + convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value
         )
 
+    @overload
+    def assign_sub(
+        self: _V,
+        delta: TensorLike,
+        use_locking: bool = ...,
+        name: str | None = ...,
+        read_value: Literal[True] = ...,
+    ) -> _V: ...
+    @overload
     def assign_sub(
         self,
-        delta: Any,
+        delta: TensorLike,
+        use_locking: bool = ...,
+        name: str | None = ...,
+        *,
+        read_value: Literal[False],
+    ) -> None: ...
+    @overload
+    def assign_sub(
+        self: _V,
+        delta: TensorLike,
+        use_locking: bool = ...,
+        name: str | None = ...,
+        read_value: bool = ...,
+    ) -> _V | None: ...
+    def assign_sub(
+        self: _V,
+        delta: TensorLike,
         use_locking: bool = False,
         name: str | None = None,
         read_value: bool = True,
-    ):
+    ) -> _V | None:
         """Subtracts ``delta`` from the value."""
         if context.graph is not None:
             return self.assign(self.read_value() - delta, read_value=read_value)

@@ -24,11 +24,12 @@ gradient function once per iteration. Both are differentiable again.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import numpy as np
 
 from retrograd.core import nest
+from retrograd.core.annotations import SupportsArray, TensorLike
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import RegisterGradient
 from retrograd.core.shapes import TensorShape
@@ -37,6 +38,8 @@ from retrograd.core.variables import Variable
 from retrograd.graph.concrete_function import ConcreteFunction, captured_variables
 from retrograd.graph.graph import Graph, placeholder
 from retrograd.ops import array_ops
+
+_T = TypeVar("_T")
 
 __all__ = ["cond", "while_loop", "traced_cond", "trace_branch"]
 
@@ -106,11 +109,11 @@ def _merged_specs(metas_a: list, metas_b: list) -> list:
 
 
 def cond(
-    pred: Any,
-    true_fn: Callable | None = None,
-    false_fn: Callable | None = None,
+    pred: TensorLike,
+    true_fn: Callable[[], _T] | None = None,
+    false_fn: Callable[[], _T] | None = None,
     name: str | None = None,
-) -> Any:
+) -> _T:
     """``true_fn()`` if ``pred`` else ``false_fn()`` — in a graph, decided when it runs.
 
     Both functions take no arguments and must return the same structure of tensors.
@@ -227,15 +230,57 @@ def _if_grad(op, *upstream):
 # --- while_loop ------------------------------------------------------------------------------
 
 
+# The loop variables come back as tensors in the structure the body returns (as in
+# TensorFlow): a body returning a tuple or a list of values gives a tuple or a list of
+# tensors; other structures (one tensor, dicts, nested) are typed as the body returns them.
+_LoopValue = Tensor | Variable | SupportsArray | float | complex
+
+
+@overload
 def while_loop(
-    cond: Callable,
-    body: Callable,
+    cond: Callable[..., TensorLike],
+    body: Callable[..., tuple[_LoopValue, ...]],
+    loop_vars: Any,
+    shape_invariants: Any = ...,
+    parallel_iterations: int = ...,
+    back_prop: bool = ...,
+    swap_memory: bool = ...,
+    maximum_iterations: TensorLike | None = ...,
+    name: str | None = ...,
+) -> tuple[Tensor, ...]: ...
+@overload
+def while_loop(
+    cond: Callable[..., TensorLike],
+    body: Callable[..., list[_LoopValue]],
+    loop_vars: Any,
+    shape_invariants: Any = ...,
+    parallel_iterations: int = ...,
+    back_prop: bool = ...,
+    swap_memory: bool = ...,
+    maximum_iterations: TensorLike | None = ...,
+    name: str | None = ...,
+) -> list[Tensor]: ...
+@overload
+def while_loop(
+    cond: Callable[..., TensorLike],
+    body: Callable[..., _T],
+    loop_vars: Any,
+    shape_invariants: Any = ...,
+    parallel_iterations: int = ...,
+    back_prop: bool = ...,
+    swap_memory: bool = ...,
+    maximum_iterations: TensorLike | None = ...,
+    name: str | None = ...,
+) -> _T: ...
+def while_loop(
+    cond: Callable[..., TensorLike],
+    body: Callable[..., Any],
     loop_vars: Any,
     shape_invariants: Any = None,
     parallel_iterations: int = 10,
     back_prop: bool = True,
     swap_memory: bool = False,
-    maximum_iterations: Any = None,
+    maximum_iterations: TensorLike | None = None,
     name: str | None = None,
 ) -> Any:
     """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)`` (at most

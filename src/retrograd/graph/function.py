@@ -29,8 +29,8 @@ import gc
 import threading
 import warnings
 import weakref
-from collections.abc import Callable, Hashable
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
 
 import numpy as np
 
@@ -46,6 +46,11 @@ from retrograd.graph.graph import Graph, placeholder
 from retrograd.graph.signatures import TensorSpec, as_tensor, leaf_key, relaxed, tensor_types
 
 __all__ = ["function", "Function", "ConcreteFunction", "TensorSpec"]
+
+_P = ParamSpec("_P")
+_Q = ParamSpec("_Q")
+_R = TypeVar("_R", covariant=True)
+_S = TypeVar("_S")
 
 # More traces than this of one function is worth a warning (as TensorFlow gives).
 _RETRACES_BEFORE_WARNING = 5
@@ -360,7 +365,38 @@ _ACCEPTED = ("experimental_autograph_options", "experimental_implements",
              "experimental_follow_type_hints", "experimental_attributes")  # fmt: skip
 
 
-def function(func: Callable | None = None, input_signature: Any = None, **options: Any) -> Any:
+class TracedFunction(Protocol[_P, _R]):
+    """What ``function(f)`` is to type checkers: callable as ``f`` (bound as a method where
+    ``f`` is one), with the methods of :class:`Function`."""
+
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction: ...
+    def experimental_get_tracing_count(self) -> int: ...
+    @property
+    def python_function(self) -> Callable[_P, _R]: ...
+    @property
+    def input_signature(self) -> list[Any] | None: ...
+    @overload
+    def __get__(self, instance: None, owner: Any = None) -> TracedFunction[_P, _R]: ...
+    @overload
+    def __get__(
+        self: TracedFunction[Concatenate[Any, _Q], _S], instance: object, owner: Any = None
+    ) -> TracedFunction[_Q, _S]: ...
+
+
+@overload
+def function(
+    func: Callable[_Q, _S], input_signature: Sequence[Any] | None = None, **options: Any
+) -> TracedFunction[_Q, _S]: ...
+@overload
+def function(
+    func: None = None, input_signature: Sequence[Any] | None = None, **options: Any
+) -> Callable[[Callable[_Q, _S]], TracedFunction[_Q, _S]]: ...
+def function(
+    func: Callable[..., Any] | None = None,
+    input_signature: Sequence[Any] | None = None,
+    **options: Any,
+) -> Any:
     """Decorator tracing ``func`` into a graph per input signature (``tf.function``).
 
     Tensor arguments become graph inputs (their dtype and shape select the trace); Python

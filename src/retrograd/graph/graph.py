@@ -31,6 +31,7 @@ import numpy as np
 from retrograd.autodiff.overrides import check_op_types
 from retrograd.core import dtypes
 from retrograd.core import tensor as tensor_module
+from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import (
     OpDef,
@@ -397,7 +398,9 @@ def enable_eager_execution() -> None:
     context.graph = None
 
 
-def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> SymbolicTensor:
+def placeholder(
+    dtype: DTypeLike, shape: ShapeLike | None = None, name: str | None = None
+) -> SymbolicTensor:
     """A graph input whose value is fed when the graph runs (``shape`` may hold None).
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
@@ -450,7 +453,12 @@ def name_scope(name: str) -> Iterator[str]:
         yield scope
 
 
-def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None = None) -> Tensor:
+def constant(
+    value: TensorLike,
+    dtype: DTypeLike | None = None,
+    shape: ShapeLike | None = None,
+    name: str | None = None,
+) -> Tensor:
     """Creates a constant tensor from a Python or NumPy value (a ``Const`` op in a graph).
 
     NumPy arrays keep their dtype unless ``dtype`` is given (then they are cast); Python

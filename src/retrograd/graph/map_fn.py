@@ -17,7 +17,7 @@ ops), which is TensorFlow's own fallback. Gradients flow through every call.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from retrograd.core import nest
 from retrograd.core.errors import InvalidArgumentError
@@ -25,6 +25,8 @@ from retrograd.core.tensor import convert_to_tensor
 from retrograd.ops import array_ops
 
 __all__ = ["map_fn", "vectorized_map"]
+
+_T = TypeVar("_T")
 
 
 def _map(fn: Callable, elems: Any, op: str) -> Any:
@@ -52,16 +54,16 @@ def _map(fn: Callable, elems: Any, op: str) -> Any:
 
 
 def map_fn(
-    fn: Callable,
+    fn: Callable[..., _T],
     elems: Any,
     dtype: Any = None,
-    parallel_iterations: Any = None,
+    parallel_iterations: int | None = None,
     back_prop: bool = True,
     swap_memory: bool = False,
     infer_shape: bool = True,
     name: str | None = None,
     fn_output_signature: Any = None,
-) -> Any:
+) -> _T:
     """``fn`` applied to each slice of ``elems`` (a tensor or a structure of tensors) along
     axis 0; the results stacked.
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import DTypeLike, ShapeLike
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
@@ -37,7 +38,9 @@ class TensorSpec:
 
     __slots__ = ("shape", "dtype", "name")
 
-    def __init__(self, shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> None:
+    def __init__(
+        self, shape: ShapeLike | None, dtype: DTypeLike = dtypes.float32, name: str | None = None
+    ) -> None:
         self.shape = TensorShape(shape)
         self.dtype = dtypes.as_dtype(dtype)
         self.name = name

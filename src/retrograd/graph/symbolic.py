@@ -18,12 +18,14 @@ current, so the ops they use are added to it; the backward walk is the one tapes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from retrograd.autodiff.backprop import backward
 from retrograd.autodiff.explain_graph import explained_symbolic
 from retrograd.autodiff.tape_values import UnconnectedGradients, _policy
 from retrograd.core import nest
+from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import context
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
@@ -35,13 +37,13 @@ __all__ = ["gradients"]
 
 
 def gradients(
-    ys: Any,
-    xs: Any,
-    grad_ys: Any = None,
+    ys: TensorLike | Sequence[TensorLike],
+    xs: TensorLike | Sequence[TensorLike],
+    grad_ys: TensorLike | Sequence[TensorLike | None] | None = None,
     name: str = "gradients",
     gate_gradients: bool = False,
-    aggregation_method: Any = None,
-    stop_gradients: Any = None,
+    aggregation_method: str | None = None,
+    stop_gradients: TensorLike | Sequence[TensorLike] | None = None,
     unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
     explain: bool = False,
 ) -> list[Any]:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -50,7 +51,7 @@ def _activation(op, kinds: str, features: Any, name: str | None) -> Tensor:
     return execute(op, (tensor_arg(op.type, features, kinds, "features"),), None, name)
 
 
-def softsign(features: Any, name: str | None = None) -> Tensor:
+def softsign(features: TensorLike, name: str | None = None) -> Tensor:
     """``features / (1 + |features|)`` elementwise.
 
     >>> import retrograd as rg
@@ -60,7 +61,7 @@ def softsign(features: Any, name: str | None = None) -> Tensor:
     return _activation(_Softsign, FLOAT, features, name)
 
 
-def elu(features: Any, name: str | None = None) -> Tensor:
+def elu(features: TensorLike, name: str | None = None) -> Tensor:
     """Exponential linear unit: ``x`` where ``x >= 0``, ``exp(x) - 1`` below.
 
     >>> import retrograd as rg
@@ -70,7 +71,7 @@ def elu(features: Any, name: str | None = None) -> Tensor:
     return _activation(_Elu, FLOAT, features, name)
 
 
-def selu(features: Any, name: str | None = None) -> Tensor:
+def selu(features: TensorLike, name: str | None = None) -> Tensor:
     """Scaled ELU: ``scale * x`` where ``x >= 0``, ``scale * alpha * (exp(x) - 1)`` below,
     with the self-normalising constants scale = 1.0507..., alpha = 1.6732...
 
@@ -81,7 +82,7 @@ def selu(features: Any, name: str | None = None) -> Tensor:
     return _activation(_Selu, FLOAT, features, name)
 
 
-def relu6(features: Any, name: str | None = None) -> Tensor:
+def relu6(features: TensorLike, name: str | None = None) -> Tensor:
     """``min(max(features, 0), 6)`` elementwise; integer tensors too.
 
     >>> import retrograd as rg
@@ -91,7 +92,7 @@ def relu6(features: Any, name: str | None = None) -> Tensor:
     return _activation(_Relu6, REAL, features, name)
 
 
-def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Tensor:
+def leaky_relu(features: TensorLike, alpha: float = 0.2, name: str | None = None) -> Tensor:
     """``x`` where ``x > 0``, ``alpha * x`` elsewhere; integer features become float32 first.
 
     ``alpha`` is a Python number (an attribute of the op, as in TensorFlow).
@@ -110,7 +111,7 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Te
     return execute(_LeakyRelu, (x,), {"alpha": float(alpha)}, name)
 
 
-def gelu(features: Any, approximate: bool = False, name: str | None = None) -> Tensor:
+def gelu(features: TensorLike, approximate: bool = False, name: str | None = None) -> Tensor:
     """Gaussian error linear unit ``x * P(X <= x)`` for a standard normal X.
 
     ``approximate=False`` computes ``0.5 * x * erfc(-x / sqrt(2))`` (needs SciPy);
@@ -128,7 +129,7 @@ def gelu(features: Any, approximate: bool = False, name: str | None = None) -> T
     return math_ops.multiply(0.5 * x, special_ops.erfc(-x * 0.7071067811865476), name=name)
 
 
-def silu(features: Any, beta: Any = 1.0) -> Tensor:
+def silu(features: TensorLike, beta: TensorLike = 1.0) -> Tensor:
     """``features * sigmoid(beta * features)``, differentiable in ``beta`` too (also
     ``swish``). A tensor ``beta`` is cast to the features' dtype; floats or complex.
 
@@ -149,7 +150,7 @@ def silu(features: Any, beta: Any = 1.0) -> Tensor:
 swish = silu
 
 
-def log_sigmoid(x: Any, name: str | None = None) -> Tensor:
+def log_sigmoid(x: TensorLike, name: str | None = None) -> Tensor:
     """``log(sigmoid(x)) = -softplus(-x)``, stable for large ``|x|``.
 
     >>> import retrograd as rg

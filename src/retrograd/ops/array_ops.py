@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import AxisLike, DTypeLike, ShapeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
 from retrograd.core.shapes import broadcast_dims
-from retrograd.core.tensor import Tensor, convert_to_tensor, set_stack_op
+from retrograd.core.tensor import Tensor, set_stack_op
 from retrograd.ops import broadcast
-from retrograd.ops.define import ANY, BOOL, tensor_arg, tensor_pair
-from retrograd.ops.index_args import static_int
+from retrograd.ops.define import ANY, BOOL, same_dtype_tensors, tensor_arg, tensor_pair
+from retrograd.ops.index_args import axis_in, static_int
 from retrograd.ops.indexing import normalize_index
 
 # --- reshaping --------------------------------------------------------------------------
@@ -31,7 +33,7 @@ _ExpandDims = define_op("ExpandDims", lambda x, axis: np.expand_dims(x, axis))
 _Squeeze = define_op("Squeeze", lambda x, axis: np.squeeze(x, axis))
 
 
-def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
+def reshape(tensor: TensorLike, shape: ShapeLike, name: str | None = None) -> Tensor:
     """``tensor`` with a new shape of the same size; one dimension may be -1 (or None).
 
     >>> import retrograd as rg
@@ -58,7 +60,9 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     return execute(_Reshape, (x,), {"shape": target}, name)
 
 
-def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
+def transpose(
+    a: TensorLike, perm: AxisLike | None = None, conjugate: bool = False, name: str | None = None
+) -> Tensor:
     """Permutes the axes of ``a`` (reverses them when ``perm`` is None).
 
     >>> import retrograd as rg
@@ -84,7 +88,7 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
     return out
 
 
-def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
+def expand_dims(input: TensorLike, axis: int, name: str | None = None) -> Tensor:
     """Inserts a size-1 axis at ``axis`` (which may be -rank-1 ... rank).
 
     >>> import retrograd as rg
@@ -98,7 +102,7 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
     return execute(_ExpandDims, (x,), {"axis": axis % (ndim + 1)}, name)
 
 
-def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:
+def squeeze(input: TensorLike, axis: AxisLike | None = None, name: str | None = None) -> Tensor:
     """Removes size-1 axes (all of them, or those listed in ``axis``, which must be 1).
 
     >>> import retrograd as rg
@@ -157,23 +161,7 @@ _SplitV = define_op(
 )
 
 
-def _same_dtype(op_type: str, values: list) -> list[Tensor]:
-    if not values:
-        raise ValueError(f"{op_type}: values must be a non-empty list of tensors")
-    tensors = [values[0] if isinstance(values[0], Tensor) else convert_to_tensor(values[0])]
-    for v in values[1:]:
-        tensors.append(tensor_pair(op_type, tensors[0], v)[1])
-    return tensors
-
-
-def _axis_in(op_type: str, axis: int, ndim: int) -> int:
-    axis = static_int(op_type, axis, "axis")  # (ints only: TypeError for 1.5, "1", inf)
-    if not -ndim <= axis < ndim:
-        raise InvalidArgumentError(f"{op_type}: axis {axis} is out of range for rank {ndim}")
-    return axis % ndim
-
-
-def concat(values: list, axis: int, name: str | None = None) -> Tensor:
+def concat(values: Sequence[TensorLike] | Tensor, axis: int, name: str | None = None) -> Tensor:
     """Joins tensors along an existing ``axis`` (a single tensor is one value, as TensorFlow).
 
     >>> import retrograd as rg
@@ -181,27 +169,27 @@ def concat(values: list, axis: int, name: str | None = None) -> Tensor:
     [[1, 2], [3, 4]]"""
     if isinstance(values, Tensor):
         values = [values]
-    tensors = _same_dtype("ConcatV2", list(values))
+    tensors = same_dtype_tensors("ConcatV2", list(values))
     ndim = tensors[0]._value.ndim
     if ndim == 0:
         raise InvalidArgumentError("ConcatV2: can not concatenate scalars; use stack")
-    return execute(_ConcatV2, tensors, {"axis": _axis_in("ConcatV2", axis, ndim)}, name)
+    return execute(_ConcatV2, tensors, {"axis": axis_in("ConcatV2", axis, ndim)}, name)
 
 
-def stack(values: list, axis: int = 0, name: str | None = None) -> Tensor:
+def stack(values: Sequence[TensorLike], axis: int = 0, name: str | None = None) -> Tensor:
     """Joins same-shape tensors along a new ``axis``.
 
     >>> import retrograd as rg
     >>> rg.stack([[1, 2], [3, 4]], axis=1).numpy().tolist()
     [[1, 3], [2, 4]]"""
-    tensors = _same_dtype("Pack", list(values))
+    tensors = same_dtype_tensors("Pack", list(values))
     shapes = [t.shape for t in tensors]  # (in graphs, unknown dimensions match any size)
     if any(not s.is_compatible_with(other) for s in shapes for other in shapes):
         distinct = sorted({str(tuple(s.as_list() if s.rank is not None else [])) for s in shapes})
         raise InvalidArgumentError(
             f"Pack: all values must have the same shape, got {', '.join(distinct)}"
         )
-    axis = _axis_in("Pack", axis, tensors[0]._value.ndim + 1)
+    axis = axis_in("Pack", axis, tensors[0]._value.ndim + 1)
     return execute(_Pack, tensors, {"axis": axis}, name)
 
 
@@ -209,7 +197,7 @@ set_stack_op(stack)
 
 
 def unstack(
-    value: Any, num: int | None = None, axis: int = 0, name: str | None = None
+    value: TensorLike, num: int | None = None, axis: int = 0, name: str | None = None
 ) -> list[Tensor]:
     """Splits ``value`` along ``axis`` into a list of tensors of one rank less.
 
@@ -219,7 +207,7 @@ def unstack(
     x = tensor_arg("Unpack", value, ANY, "value")
     if x._value.ndim == 0:
         raise ValueError("Unpack: can not unstack a scalar tensor")
-    axis = _axis_in("Unpack", axis, x._value.ndim)
+    axis = axis_in("Unpack", axis, x._value.ndim)
     size = x._value.shape[axis]
     if num is not None and num != size:
         raise ValueError(f"Unpack: num={num} does not match dimension {axis} of size {size}")
@@ -229,8 +217,8 @@ def unstack(
 
 
 def split(
-    value: Any,
-    num_or_size_splits: Any,
+    value: TensorLike,
+    num_or_size_splits: TensorLike,
     axis: int = 0,
     num: int | None = None,
     name: str | None = None,
@@ -241,7 +229,7 @@ def split(
     >>> [t.numpy().tolist() for t in rg.split([1, 2, 3, 4, 5], [2, 3])]
     [[1, 2], [3, 4, 5]]"""
     x = tensor_arg("SplitV", value, ANY, "value")
-    axis = _axis_in("SplitV", axis, x._value.ndim)
+    axis = axis_in("SplitV", axis, x._value.ndim)
     size = x._value.shape[axis]
     if isinstance(num_or_size_splits, (int, np.integer)):
         parts = int(num_or_size_splits)
@@ -299,7 +287,7 @@ _StridedSliceGrad = define_op(
 )
 
 
-def strided_slice(x: Any, index: Any, name: str | None = None) -> Tensor:
+def strided_slice(x: TensorLike, index: Any, name: str | None = None) -> Tensor:
     """``x[index]`` for ints, slices (with steps), ``...`` and ``None``: what ``[]`` lowers to.
 
     >>> import retrograd as rg
@@ -352,7 +340,7 @@ _Shape = define_op(
 )
 
 
-def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
+def fill(dims: ShapeLike, value: TensorLike, name: str | None = None) -> Tensor:
     """A tensor of shape ``dims`` filled with the scalar ``value``.
 
     >>> import retrograd as rg
@@ -382,7 +370,7 @@ def _constant_fill(shape: Any, dtype: Any, value: int, who: str, name: str | Non
     return Tensor(np.full(dims, value, dtype=np_dtype))
 
 
-def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+def zeros(shape: ShapeLike, dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of zeros (a constant: it has no inputs to differentiate).
 
     >>> import retrograd as rg
@@ -391,7 +379,7 @@ def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> T
     return _constant_fill(shape, dtype, 0, "zeros", name)
 
 
-def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
+def ones(shape: ShapeLike, dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of ones.
 
     >>> import retrograd as rg
@@ -410,7 +398,9 @@ def _like(op, input, dtype, name):
     return out
 
 
-def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+def zeros_like(
+    input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None
+) -> Tensor:
     """Zeros with the shape (and dtype, unless given) of ``input``.
 
     >>> import retrograd as rg
@@ -419,7 +409,7 @@ def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor
     return _like(_ZerosLike, input, dtype, name)
 
 
-def ones_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+def ones_like(input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     """Ones with the shape (and dtype, unless given) of ``input``.
 
     >>> import retrograd as rg
@@ -428,7 +418,7 @@ def ones_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
     return _like(_OnesLike, input, dtype, name)
 
 
-def identity(input: Any, name: str | None = None) -> Tensor:
+def identity(input: TensorLike, name: str | None = None) -> Tensor:
     """The same value as a new tensor (gradient passes through).
 
     >>> import retrograd as rg
@@ -437,7 +427,7 @@ def identity(input: Any, name: str | None = None) -> Tensor:
     return execute(_Identity, (tensor_arg("Identity", input, ANY, "input"),), None, name)
 
 
-def stop_gradient(input: Any, name: str | None = None) -> Tensor:
+def stop_gradient(input: TensorLike, name: str | None = None) -> Tensor:
     """The same value, treated as a constant by differentiation.
 
     >>> import retrograd as rg
@@ -450,7 +440,12 @@ def stop_gradient(input: Any, name: str | None = None) -> Tensor:
     return execute(_StopGradient, (tensor_arg("StopGradient", input, ANY, "input"),), None, name)
 
 
-def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
+def where(
+    condition: TensorLike,
+    x: TensorLike | None = None,
+    y: TensorLike | None = None,
+    name: str | None = None,
+) -> Tensor:
     """Elementwise ``x if condition else y`` (broadcasting); alone, the indices of True.
 
     >>> import retrograd as rg
@@ -466,7 +461,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     return execute(_SelectV2, (c, x, y), None, name)
 
 
-def shape(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
+def shape(input: TensorLike, out_type: DTypeLike = dtypes.int32, name: str | None = None) -> Tensor:
     """The shape of ``input`` as an int32 (or ``out_type``) vector.
 
     >>> import retrograd as rg
@@ -476,7 +471,7 @@ def shape(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> 
     return execute(_Shape, (x,), {"out_type": as_dtype(out_type)}, name)
 
 
-def rank(input: Any, name: str | None = None) -> Tensor:
+def rank(input: TensorLike, name: str | None = None) -> Tensor:
     """The number of dimensions of ``input`` as an int32 scalar.
 
     >>> import retrograd as rg
@@ -485,7 +480,7 @@ def rank(input: Any, name: str | None = None) -> Tensor:
     return Tensor(np.array(tensor_arg("Rank", input, ANY, "input")._value.ndim, dtype=np.int32))
 
 
-def size(input: Any, out_type: Any = dtypes.int32, name: str | None = None) -> Tensor:
+def size(input: TensorLike, out_type: DTypeLike = dtypes.int32, name: str | None = None) -> Tensor:
     """The number of elements of ``input`` (an op in graphs, where it may be unknown).
 
     >>> import retrograd as rg

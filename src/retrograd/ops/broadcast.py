@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable
@@ -155,7 +156,7 @@ _UnbroadcastLike = define_op(
 )
 
 
-def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
+def broadcast_to(input: TensorLike, shape: ShapeLike, name: str | None = None) -> Tensor:
     """Broadcasts ``input`` to ``shape`` (NumPy's rules).
 
     >>> import retrograd as rg

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable
@@ -41,7 +42,9 @@ def _scalar(op_name: str, arg: str, t: Tensor) -> Tensor:
     return t
 
 
-def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: str | None = None) -> Tensor:
+def clip_by_norm(
+    t: TensorLike, clip_norm: TensorLike, axes: AxisLike | None = None, name: str | None = None
+) -> Tensor:
     """``t * clip_norm / max(norm, clip_norm)`` with ``norm`` the L2 norm of ``t`` over
     ``axes`` (all axes by default): ``t`` unchanged where its norm is at most ``clip_norm``,
     rescaled to norm ``clip_norm`` elsewhere. A negative ``clip_norm`` counts as 0; a tensor
@@ -78,7 +81,7 @@ def _tensor_list(op_name: str, t_list: Any) -> list[Tensor | None]:
     return [None if t is None else tensor_arg(op_name, t, FLOAT, "t_list") for t in t_list]
 
 
-def global_norm(t_list: Any, name: str | None = None) -> Tensor:
+def global_norm(t_list: Sequence[TensorLike | None], name: str | None = None) -> Tensor:
     """``sqrt(sum of the squares of every element of every tensor)``; None entries are
     skipped, all tensors share one float dtype; an empty list gives float32 0.
 
@@ -100,7 +103,10 @@ def global_norm(t_list: Any, name: str | None = None) -> Tensor:
 
 
 def clip_by_global_norm(
-    t_list: Any, clip_norm: Any, use_norm: Any = None, name: str | None = None
+    t_list: Sequence[TensorLike | None],
+    clip_norm: TensorLike,
+    use_norm: TensorLike | None = None,
+    name: str | None = None,
 ) -> tuple[list[Tensor | None], Tensor]:
     """Scales every tensor of ``t_list`` by ``clip_norm / max(global_norm, clip_norm)``.
 
@@ -138,7 +144,7 @@ _ClipByValue = define_op("ClipByValue", _clip_kernel)
 
 
 def clip_by_value(
-    t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None
+    t: TensorLike, clip_value_min: TensorLike, clip_value_max: TensorLike, name: str | None = None
 ) -> Tensor:
     """Clips ``t`` to [clip_value_min, clip_value_max]; the bounds may broadcast to ``t``.
 

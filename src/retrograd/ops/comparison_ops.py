@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.registry import no_gradient
+from retrograd.core.tensor import Tensor
 from retrograd.ops.define import ANY, BOOL, FLOAT, INTEGER, REAL, binary_op, unary_op
 
 less = binary_op(
@@ -215,7 +217,7 @@ for _op_type in (
     no_gradient(_op_type)
 
 
-def logical_xor(x, y, name=None):
+def logical_xor(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """x XOR y, built as (x OR y) AND NOT (x AND y), as TensorFlow does.
 
     >>> import retrograd as rg

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
 from retrograd.core.shapes import broadcast_dims
@@ -44,7 +45,7 @@ _Angle = define_op("Angle", np.angle)
 _ComplexAbs = define_op("ComplexAbs", np.abs)
 
 
-def complex(real: Any, imag: Any, name: str | None = None) -> Tensor:  # noqa: A001
+def complex(real: TensorLike, imag: TensorLike, name: str | None = None) -> Tensor:  # noqa: A001
     """``real + i * imag`` from two float32 (→ complex64) or float64 (→ complex128) tensors,
     with broadcasting.
 
@@ -61,7 +62,7 @@ def complex(real: Any, imag: Any, name: str | None = None) -> Tensor:  # noqa: A
     return execute(_Complex, (re, im), None, name)
 
 
-def real(input: Any, name: str | None = None) -> Tensor:
+def real(input: TensorLike, name: str | None = None) -> Tensor:
     """The real part of a complex tensor (float32 for complex64); a real tensor itself.
 
     >>> import retrograd as rg
@@ -72,7 +73,7 @@ def real(input: Any, name: str | None = None) -> Tensor:
     return execute(_Real, (t,), None, name) if t._value.dtype.kind == "c" else t
 
 
-def imag(input: Any, name: str | None = None) -> Tensor:
+def imag(input: TensorLike, name: str | None = None) -> Tensor:
     """The imaginary part of a complex tensor; zeros (no gradient) for a real one.
 
     >>> import retrograd as rg
@@ -85,7 +86,7 @@ def imag(input: Any, name: str | None = None) -> Tensor:
     return array_ops.zeros_like(t)
 
 
-def angle(input: Any, name: str | None = None) -> Tensor:
+def angle(input: TensorLike, name: str | None = None) -> Tensor:
     """The argument ``atan2(imag, real)`` of a complex tensor, in (-pi, pi]; for a real
     tensor pi where it is negative and 0 elsewhere (with no gradient), as in TensorFlow.
 

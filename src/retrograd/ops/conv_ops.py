@@ -19,10 +19,11 @@ conv1d is conv2d on a height-1 image, as in TensorFlow.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 
+from retrograd.core.annotations import ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -167,12 +168,12 @@ def _window_attrs(op_type, sizes, ksize, strides, padding, dilations, first):
 
 
 def conv2d(
-    input: Any,
-    filters: Any,
-    strides: Any,
-    padding: Any,
+    input: TensorLike,
+    filters: TensorLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
     data_format: str = "NHWC",
-    dilations: Any = None,
+    dilations: int | Sequence[int] | None = None,
     name: str | None = None,
 ) -> Tensor:
     """2-D convolution (cross-correlation) of ``input`` with ``filters``.
@@ -217,13 +218,13 @@ def conv2d(
 
 
 def conv2d_transpose(
-    input: Any,
-    filters: Any,
-    output_shape: Any,
-    strides: Any,
-    padding: Any = "SAME",
+    input: TensorLike,
+    filters: TensorLike,
+    output_shape: ShapeLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]] = "SAME",
     data_format: str = "NHWC",
-    dilations: Any = None,
+    dilations: int | Sequence[int] | None = None,
     name: str | None = None,
 ) -> Tensor:
     """The transpose (gradient) of conv2d: maps conv2d's output space back to its input space.
@@ -267,12 +268,12 @@ def conv2d_transpose(
 
 
 def conv1d(
-    input: Any,
-    filters: Any,
-    stride: Any,
+    input: TensorLike,
+    filters: TensorLike,
+    stride: int | Sequence[int],
     padding: str,
     data_format: str = "NWC",
-    dilations: Any = None,
+    dilations: int | Sequence[int] | None = None,
     name: str | None = None,
 ) -> Tensor:
     """1-D convolution: ``input`` ``[..., width, channels]`` (``NWC``, or ``NCW``) with

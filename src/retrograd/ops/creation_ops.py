@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import AxisLike, DTypeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
@@ -47,12 +48,12 @@ def _fill_value(value: Any, dtype: Any, arg: str) -> Tensor:
 
 
 def one_hot(
-    indices: Any,
-    depth: Any,
-    on_value: Any = None,
-    off_value: Any = None,
-    axis: Any = None,
-    dtype: Any = None,
+    indices: TensorLike,
+    depth: TensorLike,
+    on_value: TensorLike | None = None,
+    off_value: TensorLike | None = None,
+    axis: AxisLike | None = None,
+    dtype: DTypeLike | None = None,
     name: str | None = None,
 ) -> Tensor:
     """A new dimension of size ``depth`` (at ``axis``, last by default) holding ``on_value``
@@ -138,7 +139,11 @@ def _range_arg(value: Any, target: Any) -> Tensor:
 
 
 def range(  # noqa: A001 - TensorFlow's name
-    start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range"
+    start: TensorLike,
+    limit: TensorLike | None = None,
+    delta: TensorLike = 1,
+    dtype: DTypeLike | None = None,
+    name: str = "range",
 ) -> Tensor:
     """Numbers from ``start`` up to (not including) ``limit`` in steps of ``delta``; with one
     argument, from 0 to it. The dtype is ``dtype``, else the widest of the arguments'.
@@ -170,7 +175,9 @@ no_gradient("Range")
 # --- linspace ----------------------------------------------------------------------------
 
 
-def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Tensor:
+def linspace(
+    start: TensorLike, stop: TensorLike, num: TensorLike, name: str | None = None, axis: int = 0
+) -> Tensor:
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive, along a new ``axis``
     (``start`` and ``stop`` broadcast against each other). Integers give float64.
 
@@ -206,7 +213,7 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
 # --- meshgrid ----------------------------------------------------------------------------
 
 
-def meshgrid(*args: Any, **kwargs: Any) -> list[Tensor]:
+def meshgrid(*args: TensorLike, **kwargs: Any) -> list[Tensor]:
     """Coordinate grids from 1-D vectors (other shapes are flattened). ``indexing="xy"``
     (default, Cartesian) puts the first vector along columns; ``"ij"`` (matrix) along rows.
 

@@ -8,11 +8,12 @@ the same place.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
@@ -35,7 +36,7 @@ def _check_numerics_kernel(tensor, message):
 _CheckNumerics = define_op("CheckNumerics", _check_numerics_kernel)
 
 
-def check_numerics(tensor: Any, message: str, name: str | None = None) -> Tensor:
+def check_numerics(tensor: TensorLike, message: str, name: str | None = None) -> Tensor:
     """``tensor`` unchanged; InvalidArgumentError with ``message`` if it has NaN or Inf.
 
     >>> import retrograd as rg
@@ -65,7 +66,9 @@ def _prefix(message: str | None) -> str:
     return f"{message}. " if message else ""
 
 
-def assert_rank(x: Any, rank: int, message: str | None = None, name: str | None = None) -> None:
+def assert_rank(
+    x: TensorLike, rank: int, message: str | None = None, name: str | None = None
+) -> None:
     """Raises ValueError unless ``x`` has rank ``rank``.
 
     >>> import retrograd as rg
@@ -84,8 +87,8 @@ def assert_rank(x: Any, rank: int, message: str | None = None, name: str | None 
 
 
 def assert_equal(
-    x: Any,
-    y: Any,
+    x: TensorLike,
+    y: TensorLike,
     message: str | None = None,
     summarize: int | None = None,
     name: str | None = None,
@@ -164,7 +167,13 @@ def _compare(message, summarize, symbol, compare, a, b) -> None:
     )
 
 
-def assert_less(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
+def assert_less(
+    x: TensorLike,
+    y: TensorLike,
+    message: str | None = None,
+    summarize: int | None = None,
+    name: str | None = None,
+) -> None:
     """Raises InvalidArgumentError unless ``x < y`` everywhere (broadcasting).
 
     >>> import retrograd as rg
@@ -177,7 +186,13 @@ def assert_less(x: Any, y: Any, message=None, summarize=None, name=None) -> None
     _binary_assert("assert_less", "<", np.less, x, y, message, summarize)
 
 
-def assert_less_equal(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
+def assert_less_equal(
+    x: TensorLike,
+    y: TensorLike,
+    message: str | None = None,
+    summarize: int | None = None,
+    name: str | None = None,
+) -> None:
     """Raises InvalidArgumentError unless ``x <= y`` everywhere.
 
     >>> import retrograd as rg
@@ -190,7 +205,13 @@ def assert_less_equal(x: Any, y: Any, message=None, summarize=None, name=None) -
     _binary_assert("assert_less_equal", "<=", np.less_equal, x, y, message, summarize)
 
 
-def assert_greater(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
+def assert_greater(
+    x: TensorLike,
+    y: TensorLike,
+    message: str | None = None,
+    summarize: int | None = None,
+    name: str | None = None,
+) -> None:
     """Raises InvalidArgumentError unless ``x > y`` everywhere.
 
     >>> import retrograd as rg
@@ -203,7 +224,13 @@ def assert_greater(x: Any, y: Any, message=None, summarize=None, name=None) -> N
     _binary_assert("assert_greater", ">", np.greater, x, y, message, summarize)
 
 
-def assert_greater_equal(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
+def assert_greater_equal(
+    x: TensorLike,
+    y: TensorLike,
+    message: str | None = None,
+    summarize: int | None = None,
+    name: str | None = None,
+) -> None:
     """Raises InvalidArgumentError unless ``x >= y`` everywhere.
 
     >>> import retrograd as rg
@@ -216,7 +243,13 @@ def assert_greater_equal(x: Any, y: Any, message=None, summarize=None, name=None
     _binary_assert("assert_greater_equal", ">=", np.greater_equal, x, y, message, summarize)
 
 
-def assert_none_equal(x: Any, y: Any, message=None, summarize=None, name=None) -> None:
+def assert_none_equal(
+    x: TensorLike,
+    y: TensorLike,
+    message: str | None = None,
+    summarize: int | None = None,
+    name: str | None = None,
+) -> None:
     """Raises InvalidArgumentError unless ``x != y`` everywhere.
 
     >>> import retrograd as rg
@@ -243,7 +276,9 @@ def _compare_with_zero(message, symbol, compare, t) -> None:
     )
 
 
-def assert_positive(x: Any, message=None, summarize=None, name=None) -> None:
+def assert_positive(
+    x: TensorLike, message: str | None = None, summarize: int | None = None, name: str | None = None
+) -> None:
     """Raises InvalidArgumentError unless ``x > 0`` everywhere.
 
     >>> import retrograd as rg
@@ -256,7 +291,9 @@ def assert_positive(x: Any, message=None, summarize=None, name=None) -> None:
     _sign_assert("assert_positive", ">", np.greater, x, message)
 
 
-def assert_negative(x: Any, message=None, summarize=None, name=None) -> None:
+def assert_negative(
+    x: TensorLike, message: str | None = None, summarize: int | None = None, name: str | None = None
+) -> None:
     """Raises InvalidArgumentError unless ``x < 0`` everywhere.
 
     >>> import retrograd as rg
@@ -269,7 +306,9 @@ def assert_negative(x: Any, message=None, summarize=None, name=None) -> None:
     _sign_assert("assert_negative", "<", np.less, x, message)
 
 
-def assert_non_negative(x: Any, message=None, summarize=None, name=None) -> None:
+def assert_non_negative(
+    x: TensorLike, message: str | None = None, summarize: int | None = None, name: str | None = None
+) -> None:
     """Raises InvalidArgumentError unless ``x >= 0`` everywhere.
 
     >>> import retrograd as rg
@@ -282,7 +321,9 @@ def assert_non_negative(x: Any, message=None, summarize=None, name=None) -> None
     _sign_assert("assert_non_negative", ">=", np.greater_equal, x, message)
 
 
-def assert_non_positive(x: Any, message=None, summarize=None, name=None) -> None:
+def assert_non_positive(
+    x: TensorLike, message: str | None = None, summarize: int | None = None, name: str | None = None
+) -> None:
     """Raises InvalidArgumentError unless ``x <= 0`` everywhere.
 
     >>> import retrograd as rg
@@ -296,7 +337,13 @@ def assert_non_positive(x: Any, message=None, summarize=None, name=None) -> None
 
 
 def assert_near(
-    x: Any, y: Any, rtol=None, atol=None, message=None, summarize=None, name=None
+    x: TensorLike,
+    y: TensorLike,
+    rtol: TensorLike | None = None,
+    atol: TensorLike | None = None,
+    message: str | None = None,
+    summarize: int | None = None,
+    name: str | None = None,
 ) -> None:
     """Raises InvalidArgumentError unless ``|x - y| <= atol + rtol * |y|`` everywhere; the
     tolerances default to ten machine epsilons of the dtype.
@@ -327,7 +374,9 @@ def _near(message, rtol, atol, a, b) -> None:
     )
 
 
-def assert_type(tensor: Any, tf_type: Any, message=None, name=None) -> None:
+def assert_type(
+    tensor: TensorLike, tf_type: DTypeLike, message: str | None = None, name: str | None = None
+) -> None:
     """Raises TypeError unless ``tensor`` has dtype ``tf_type``.
 
     >>> import retrograd as rg
@@ -347,7 +396,12 @@ def assert_type(tensor: Any, tf_type: Any, message=None, name=None) -> None:
         )
 
 
-def Assert(condition: Any, data: list, summarize: int | None = None, name=None) -> None:  # noqa: N802
+def Assert(
+    condition: TensorLike,
+    data: Sequence[Any],
+    summarize: int | None = None,
+    name: str | None = None,
+) -> None:  # noqa: N802
     """Raises InvalidArgumentError, showing ``data``, unless the scalar ``condition`` is
     true (TensorFlow's ``tf.Assert``).
 

@@ -22,11 +22,11 @@ for other losses it is not defined there.
 
 from __future__ import annotations
 
-from collections import namedtuple
-from typing import Any
+from typing import Literal, NamedTuple, overload
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError, UnimplementedError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -34,7 +34,12 @@ from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, math_ops, matrix_diag_ops, matrix_inverse_ops
 from retrograd.ops.linalg_ops import adjoint, matmul, matrix_arg
 
-Qr = namedtuple("Qr", ["q", "r"])
+
+class Qr(NamedTuple):
+    """The factors of :func:`qr`."""
+
+    q: Tensor
+    r: Tensor
 
 
 def _swap(a):
@@ -89,7 +94,7 @@ def _cholesky_kernel(x):
 _Cholesky = define_op("Cholesky", _cholesky_kernel)
 
 
-def cholesky(input: Any, name: str | None = None) -> Tensor:
+def cholesky(input: TensorLike, name: str | None = None) -> Tensor:
     """The lower-triangular L with L @ L^H = input, for Hermitian positive-definite matrices.
 
     Only the lower triangle of ``input`` is read. A matrix that is not positive definite
@@ -124,7 +129,7 @@ _Qr = define_op(
 )
 
 
-def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> Qr:
+def qr(input: TensorLike, full_matrices: bool = False, name: str | None = None) -> Qr:
     """Q with orthonormal columns and upper-triangular R with Q @ R = input.
 
     ``full_matrices`` makes Q square [..., M, M] (R [..., M, N]); else Q is [..., M, K] and
@@ -182,7 +187,7 @@ def _eigh_kernel(x, compute_v):
 _SelfAdjointEigV2 = define_op("SelfAdjointEigV2", _eigh_kernel, multi_output=True)
 
 
-def eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+def eigh(tensor: TensorLike, name: str | None = None) -> tuple[Tensor, Tensor]:
     """Eigenvalues (ascending) and eigenvectors (columns) of Hermitian matrices.
 
     Only the lower triangle is read. Eigenvalues keep the input dtype (complex for complex
@@ -197,7 +202,7 @@ def eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
     return execute(_SelfAdjointEigV2, (x,), {"compute_v": True}, name)
 
 
-def eigvalsh(tensor: Any, name: str | None = None) -> Tensor:
+def eigvalsh(tensor: TensorLike, name: str | None = None) -> Tensor:
     """The eigenvalues (ascending) of Hermitian matrices; only the lower triangle is read.
 
     >>> import retrograd as rg
@@ -237,9 +242,38 @@ def _svd_kernel(x, full_matrices, compute_uv):
 _Svd = define_op("Svd", _svd_kernel, multi_output=True)
 
 
+@overload
 def svd(
-    tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name: str | None = None
-) -> Any:
+    tensor: TensorLike,
+    full_matrices: bool = ...,
+    compute_uv: Literal[True] = ...,
+    name: str | None = ...,
+) -> tuple[Tensor, Tensor, Tensor]: ...
+@overload
+def svd(
+    tensor: TensorLike, full_matrices: bool, compute_uv: Literal[False], name: str | None = ...
+) -> Tensor: ...
+@overload
+def svd(
+    tensor: TensorLike,
+    full_matrices: bool = ...,
+    *,
+    compute_uv: Literal[False],
+    name: str | None = ...,
+) -> Tensor: ...
+@overload
+def svd(
+    tensor: TensorLike,
+    full_matrices: bool = ...,
+    compute_uv: bool = ...,
+    name: str | None = ...,
+) -> Tensor | tuple[Tensor, Tensor, Tensor]: ...
+def svd(
+    tensor: TensorLike,
+    full_matrices: bool = False,
+    compute_uv: bool = True,
+    name: str | None = None,
+) -> Tensor | tuple[Tensor, Tensor, Tensor]:
     """Singular values s (descending, real), and when ``compute_uv`` the vectors u and v
     with tensor = u @ diag(s) @ adjoint(v). Returns ``s`` alone or ``(s, u, v)``.
 

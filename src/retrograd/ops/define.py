@@ -72,6 +72,17 @@ def _number_operand(value: float | int, dtype: np.dtype) -> Tensor:
     return found
 
 
+def same_dtype_tensors(op_type: str, values: list) -> list[Tensor]:
+    """Converts a non-empty list of op arguments to tensors of the first one's dtype (as
+    ``tensor_pair`` converts each against the first)."""
+    if not values:
+        raise ValueError(f"{op_type}: values must be a non-empty list of tensors")
+    tensors = [values[0] if isinstance(values[0], Tensor) else convert_to_tensor(values[0])]
+    for v in values[1:]:
+        tensors.append(tensor_pair(op_type, tensors[0], v)[1])
+    return tensors
+
+
 def tensor_pair(op_type: str, x: Any, y: Any, kinds: str = ANY) -> tuple[Tensor, Tensor]:
     """Converts two operands that must share a dtype.
 

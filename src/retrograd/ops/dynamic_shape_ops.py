@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -314,7 +315,9 @@ _SliceGrad = define_op(
 )
 
 
-def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:  # noqa: A001
+def slice(
+    input_: TensorLike, begin: TensorLike, size: TensorLike, name: str | None = None
+) -> Tensor:  # noqa: A001
     """The block of ``input_`` starting at ``begin`` with ``size`` elements per dimension
     (-1: to the end); ``begin`` and ``size`` may be tensors known only when the graph runs.
 

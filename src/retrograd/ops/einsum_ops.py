@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -136,7 +137,7 @@ def _operands(inputs: tuple) -> list[Tensor]:
     return [tensor_pair("Einsum", ref, x, KINDS)[1] for x in inputs]
 
 
-def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
+def einsum(equation: str, *inputs: TensorLike, **kwargs: Any) -> Tensor:
     """Einstein summation over ``inputs`` as ``equation`` says (NumPy's notation: ``->``
     output, ``...`` broadcast dimensions, repeated labels for diagonals and traces).
 

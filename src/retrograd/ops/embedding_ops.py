@@ -15,8 +15,7 @@ gradient adds each upstream row into the row its id picked, so ids that repeat a
 
 from __future__ import annotations
 
-from typing import Any
-
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, clip_ops, gather_ops
@@ -40,7 +39,7 @@ def _join_shards(shards: list) -> Tensor:
 
 
 def embedding_lookup(
-    params: Any, ids: Any, max_norm: Any = None, name: str | None = None
+    params: TensorLike, ids: TensorLike, max_norm: TensorLike | None = None, name: str | None = None
 ) -> Tensor:
     """``params[ids]`` along the first axis: a tensor of shape ``ids.shape + params.shape[1:]``.
 

@@ -13,10 +13,9 @@ upstream G is L(A^H, G). It is computed with this same op, so it differentiates 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
 from retrograd.core.tensor import Tensor
@@ -90,7 +89,7 @@ def _expm_kernel(x):
 _MatrixExponential = define_op("MatrixExponential", _expm_kernel)
 
 
-def expm(input: Any, name: str | None = None) -> Tensor:
+def expm(input: TensorLike, name: str | None = None) -> Tensor:
     """The matrix exponential of each square matrix in ``input`` [..., M, M].
 
     Computed in double precision and returned in the input dtype; the gradient is the exact

@@ -15,10 +15,10 @@ indices accumulate their gradients.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -57,10 +57,10 @@ _GatherV2 = define_op("GatherV2", _gather_kernel)
 
 
 def gather(
-    params: Any,
-    indices: Any,
-    validate_indices: Any = None,
-    axis: Any = None,
+    params: TensorLike,
+    indices: TensorLike,
+    validate_indices: bool | None = None,
+    axis: AxisLike | None = None,
     batch_dims: int = 0,
     name: str | None = None,
 ) -> Tensor:
@@ -208,7 +208,7 @@ _UnsortedSegmentSum = define_op("UnsortedSegmentSum", _unsorted_segment_sum_kern
 
 
 def unsorted_segment_sum(
-    data: Any, segment_ids: Any, num_segments: Any, name: str | None = None
+    data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike, name: str | None = None
 ) -> Tensor:
     """Sums the slices of ``data`` into ``num_segments`` segments named by ``segment_ids``
     (whose shape is a prefix of ``data``'s); negative ids are dropped.
@@ -266,8 +266,8 @@ _GatherNd = define_op("GatherNd", _gather_nd_kernel)
 
 
 def gather_nd(
-    params: Any,
-    indices: Any,
+    params: TensorLike,
+    indices: TensorLike,
     batch_dims: int = 0,
     name: str | None = None,
     bad_indices_policy: str = "",
@@ -326,7 +326,9 @@ def _gather_nd_grad(op, grad):
 # --- boolean_mask ------------------------------------------------------------------------
 
 
-def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_mask") -> Tensor:
+def boolean_mask(
+    tensor: TensorLike, mask: TensorLike, axis: AxisLike | None = None, name: str = "boolean_mask"
+) -> Tensor:
     """The entries of ``tensor`` where the boolean ``mask`` is True; ``mask`` covers the
     dimensions ``axis ... axis + mask.ndim - 1``, which become one. A gather underneath.
 

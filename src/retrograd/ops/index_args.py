@@ -66,6 +66,14 @@ def static_int(op_type: str, value: Any, arg: str) -> int:
     return int(value)
 
 
+def axis_in(op_type: str, axis: Any, ndim: int) -> int:
+    """An int ``axis`` of a rank-``ndim`` tensor, checked to be in [-ndim, ndim), as 0..ndim-1."""
+    axis = static_int(op_type, axis, "axis")  # (ints only: TypeError for 1.5, "1", inf)
+    if not -ndim <= axis < ndim:
+        raise InvalidArgumentError(f"{op_type}: axis {axis} is out of range for rank {ndim}")
+    return axis % ndim
+
+
 def static_ints(op_type: str, value: Any, arg: str) -> tuple[int, ...]:
     """An int, a list of ints or an integer tensor (scalar or vector) as a tuple of ints."""
     if isinstance(value, Tensor):

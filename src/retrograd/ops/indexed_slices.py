@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from retrograd.core import dtypes, nest
+from retrograd.core.annotations import TensorLike
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, constant_value, convert_to_tensor
 from retrograd.ops import array_ops, gather_ops, math_ops, scatter_ops
@@ -45,7 +46,9 @@ class IndexedSlices:
     ('float32', [2, 1], [[-1.0], [-2.0]])
     """
 
-    def __init__(self, values: Any, indices: Any, dense_shape: Any = None) -> None:
+    def __init__(
+        self, values: TensorLike, indices: TensorLike, dense_shape: TensorLike | None = None
+    ) -> None:
         values = convert_to_tensor(values)
         indices = convert_to_tensor(indices)
         if not indices.dtype.is_integer:

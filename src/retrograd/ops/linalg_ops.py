@@ -10,10 +10,12 @@ leading dimensions that broadcast; ``matrix_arg`` checks the matrices of every l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable
@@ -54,8 +56,8 @@ _MatMul = define_op("MatMul", _matmul_kernel, shape_fn=_matmul_shape)
 
 
 def matmul(
-    a: Any,
-    b: Any,
+    a: TensorLike,
+    b: TensorLike,
     transpose_a: bool = False,
     transpose_b: bool = False,
     adjoint_a: bool = False,
@@ -145,8 +147,8 @@ def matrix_arg(
 
 
 def matvec(
-    a: Any,
-    b: Any,
+    a: TensorLike,
+    b: TensorLike,
     transpose_a: bool = False,
     adjoint_a: bool = False,
     a_is_sparse: bool = False,
@@ -169,7 +171,7 @@ def matvec(
     return array_ops.squeeze(product, [-1], name=name)
 
 
-def matrix_transpose(a: Any, name: str | None = None, conjugate: bool = False) -> Tensor:
+def matrix_transpose(a: TensorLike, name: str | None = None, conjugate: bool = False) -> Tensor:
     """Transposes the last two axes of ``a`` (conjugating them when ``conjugate``).
 
     >>> import retrograd as rg
@@ -187,7 +189,7 @@ def matrix_transpose(a: Any, name: str | None = None, conjugate: bool = False) -
     return array_ops.transpose(x, perm, conjugate=conjugate, name=name)
 
 
-def adjoint(matrix: Any, name: str | None = None) -> Tensor:
+def adjoint(matrix: TensorLike, name: str | None = None) -> Tensor:
     """The conjugate transpose of the last two axes (the transpose for real tensors).
 
     >>> import retrograd as rg
@@ -243,7 +245,9 @@ def _tensordot_axes(axes: Any, rank_a: int, rank_b: int) -> tuple[list[int], lis
     return normalized[0], normalized[1]
 
 
-def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
+def tensordot(
+    a: TensorLike, b: TensorLike, axes: AxisLike | Sequence[AxisLike], name: str | None = None
+) -> Tensor:
     """Sums the products of ``a`` and ``b`` over the given axes.
 
     ``axes`` is an int N (the last N axes of ``a`` with the first N of ``b``) or a pair
@@ -280,7 +284,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
 _Cross = define_op("Cross", lambda a, b: np.cross(a, b))
 
 
-def cross(a: Any, b: Any, name: str | None = None) -> Tensor:
+def cross(a: TensorLike, b: TensorLike, name: str | None = None) -> Tensor:
     """The cross product of 3-vectors along the last axis (``a`` and ``b`` of one shape).
 
     >>> import retrograd as rg

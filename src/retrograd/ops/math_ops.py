@@ -10,10 +10,12 @@ broadcast inputs get their gradient back through ``broadcast.reduce_to_inputs``.
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
@@ -181,7 +183,7 @@ def _minimum_grad(op, grad):
     return _maximum_minimum_grad(op, grad, x <= y)
 
 
-def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
+def divide(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """x / y. Integer tensors are first cast to floats, as Python's ``/`` does.
 
     >>> import retrograd as rg
@@ -263,7 +265,7 @@ add_examples(
 )
 
 
-def abs(x: Any, name: str | None = None) -> Tensor:  # noqa: A001
+def abs(x: TensorLike, name: str | None = None) -> Tensor:  # noqa: A001
     """``|x|`` elementwise; for complex ``x`` the modulus, as a real tensor (ComplexAbs).
 
     >>> import retrograd as rg
@@ -276,7 +278,7 @@ def abs(x: Any, name: str | None = None) -> Tensor:  # noqa: A001
     return _abs(t, name=name)
 
 
-def sign(x: Any, name: str | None = None) -> Tensor:
+def sign(x: TensorLike, name: str | None = None) -> Tensor:
     """-1, 0 or 1 by the sign of ``x``; for complex ``x``, ``x / |x|`` (0 at 0).
 
     Real signs have a zero gradient; the complex sign is differentiable away from 0.
@@ -403,7 +405,7 @@ def _conj_grad(op, grad):
     return conj(grad)
 
 
-def conj(x: Any, name: str | None = None) -> Tensor:
+def conj(x: TensorLike, name: str | None = None) -> Tensor:
     """Complex conjugate; real tensors are returned unchanged (no op is recorded).
 
     >>> import retrograd as rg
@@ -427,7 +429,7 @@ def _cast_kernel(x, SrcT, DstT):
 _Cast = define_op("Cast", _cast_kernel)
 
 
-def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
+def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> Tensor:
     """Casts ``x`` to ``dtype`` (floats to ints truncate toward zero); same dtype: ``x`` itself.
 
     >>> import retrograd as rg
@@ -478,7 +480,7 @@ def _add_n_shape(metas):
 _AddN = define_op("AddN", _add_n_kernel, inplace=_add_n_into, shape_fn=_add_n_shape)
 
 
-def add_n(inputs: list, name: str | None = None) -> Tensor:
+def add_n(inputs: Sequence[TensorLike], name: str | None = None) -> Tensor:
     """The elementwise sum of a list of same-shape, same-dtype tensors.
 
     >>> import retrograd as rg

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
@@ -124,10 +125,10 @@ def _rank_at_least(op_type: str, x: Tensor, arg: str, rank: int) -> None:
 
 
 def diag_part(
-    input: Any,
+    input: TensorLike,
     name: str | None = None,
-    k: Any = 0,
-    padding_value: Any = 0,
+    k: TensorLike = 0,
+    padding_value: TensorLike = 0,
     align: str = "RIGHT_LEFT",
 ) -> Tensor:
     """The diagonal ``k`` (or band of diagonals) of each matrix in ``input`` [..., M, N].
@@ -169,12 +170,12 @@ def _diag_width(op_type: str, diagonal: Tensor, band: tuple[int, int]) -> int:
 
 
 def diag(
-    diagonal: Any,
+    diagonal: TensorLike,
     name: str | None = None,
-    k: Any = 0,
+    k: TensorLike = 0,
     num_rows: int = -1,
     num_cols: int = -1,
-    padding_value: Any = 0,
+    padding_value: TensorLike = 0,
     align: str = "RIGHT_LEFT",
 ) -> Tensor:
     """Matrices with ``diagonal`` on diagonal(s) ``k`` and ``padding_value`` elsewhere.
@@ -217,7 +218,11 @@ def diag(
 
 
 def set_diag(
-    input: Any, diagonal: Any, name: str | None = None, k: Any = 0, align: str = "RIGHT_LEFT"
+    input: TensorLike,
+    diagonal: TensorLike,
+    name: str | None = None,
+    k: TensorLike = 0,
+    align: str = "RIGHT_LEFT",
 ) -> Tensor:
     """``input`` with diagonal(s) ``k`` replaced by ``diagonal``.
 
@@ -275,7 +280,9 @@ def _band_part_kernel(x, num_lower, num_upper):
 _MatrixBandPart = define_op("MatrixBandPart", _band_part_kernel)
 
 
-def band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = None) -> Tensor:
+def band_part(
+    input: TensorLike, num_lower: TensorLike, num_upper: TensorLike, name: str | None = None
+) -> Tensor:
     """Keeps ``num_lower`` subdiagonals and ``num_upper`` superdiagonals (negative: all of
     them) of each matrix and zeros the rest; ``band_part(x, -1, 0)`` is the lower triangle.
 
@@ -306,7 +313,7 @@ def _band_part_grad(op, grad):
     return band_part(grad, op.get_attr("num_lower"), op.get_attr("num_upper"))
 
 
-def trace(x: Any, name: str | None = None) -> Tensor:
+def trace(x: TensorLike, name: str | None = None) -> Tensor:
     """The sum of the main diagonal of each matrix in ``x`` [..., M, N].
 
     >>> import retrograd as rg
@@ -320,8 +327,8 @@ def trace(x: Any, name: str | None = None) -> Tensor:
 def eye(
     num_rows: int,
     num_columns: int | None = None,
-    batch_shape: Any = None,
-    dtype: Any = dtypes.float32,
+    batch_shape: ShapeLike | None = None,
+    dtype: DTypeLike = dtypes.float32,
     name: str | None = None,
 ) -> Tensor:
     """Identity matrices [*batch_shape, num_rows, num_columns] (a constant).

@@ -13,11 +13,11 @@ det^* A^-H. They are written with these same ops, so they differentiate again.
 
 from __future__ import annotations
 
-from collections import namedtuple
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -34,7 +34,12 @@ from retrograd.ops import (
 from retrograd.ops.define import FLOAT, tensor_pair
 from retrograd.ops.linalg_ops import adjoint, matmul, matrix_arg
 
-LogMatrixDeterminant = namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
+
+class LogMatrixDeterminant(NamedTuple):
+    """What :func:`slogdet` returns."""
+
+    sign: Tensor
+    log_abs_determinant: Tensor
 
 
 def _adjoint_of(a, adjoint_flag):
@@ -98,7 +103,7 @@ _MatrixDeterminant = define_op(
 _LogMatrixDeterminant = define_op("LogMatrixDeterminant", _slogdet_kernel, multi_output=True)
 
 
-def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Tensor:
+def inv(input: TensorLike, adjoint: bool = False, name: str | None = None) -> Tensor:
     """The inverse of each square matrix (of its adjoint when ``adjoint``).
 
     Raises InvalidArgumentError for a matrix LU finds singular.
@@ -123,7 +128,7 @@ def _as_matrix_scale(t: Tensor) -> Tensor:
     return array_ops.expand_dims(array_ops.expand_dims(t, -1), -1)
 
 
-def det(input: Any, name: str | None = None) -> Tensor:
+def det(input: TensorLike, name: str | None = None) -> Tensor:
     """The determinant of each square matrix in ``input`` [..., M, M].
 
     >>> import retrograd as rg
@@ -142,7 +147,7 @@ def _det_grad(op, grad):
     return scale * inv(op.inputs[0], adjoint=True)
 
 
-def slogdet(input: Any, name: str | None = None) -> LogMatrixDeterminant:
+def slogdet(input: TensorLike, name: str | None = None) -> LogMatrixDeterminant:
     """The sign (a phase for complex input) and log of the absolute determinant.
 
     ``log_abs_determinant`` keeps the input dtype, as in TensorFlow; a singular matrix gives
@@ -171,7 +176,7 @@ def _slogdet_grad(op, grad_sign, grad_log_abs):
     return _as_matrix_scale(real_part - phase_part) * inv(a, adjoint=True)
 
 
-def logdet(matrix: Any, name: str | None = None) -> Tensor:
+def logdet(matrix: TensorLike, name: str | None = None) -> Tensor:
     """log(det(matrix)) of Hermitian positive-definite matrices, via their Cholesky factor
     (real dtype for complex input, as in TensorFlow).
 
@@ -199,7 +204,9 @@ def _solve_args(op_type: str, matrix: Any, rhs: Any) -> tuple[Tensor, Tensor]:
     return a, b
 
 
-def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None) -> Tensor:
+def solve(
+    matrix: TensorLike, rhs: TensorLike, adjoint: bool = False, name: str | None = None
+) -> Tensor:
     """X with ``matrix @ X = rhs`` (``adjoint(matrix) @ X = rhs`` when ``adjoint``).
 
     As in TensorFlow, ``matrix`` and ``rhs`` have the same batch dimensions (no
@@ -230,7 +237,11 @@ def _solve_grad(op, grad):
 
 
 def triangular_solve(
-    matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = False, name: str | None = None
+    matrix: TensorLike,
+    rhs: TensorLike,
+    lower: bool = True,
+    adjoint: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """Solves with the lower (or upper) triangle of ``matrix``; the other triangle is
     ignored. Batch dimensions broadcast; a zero on the diagonal gives inf/NaN, as in
@@ -280,7 +291,12 @@ def _pinv_kernel(a, rcond):
 _Pinv = define_op("Pinv", _pinv_kernel)
 
 
-def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: str | None = None) -> Tensor:
+def pinv(
+    a: TensorLike,
+    rcond: TensorLike | None = None,
+    validate_args: bool = False,
+    name: str | None = None,
+) -> Tensor:
     """The Moore-Penrose pseudo-inverse [..., N, M] of real matrices ``a`` [..., M, N].
 
     Singular values up to ``rcond`` times the largest count as zero (default

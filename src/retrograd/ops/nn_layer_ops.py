@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -46,7 +47,7 @@ def _bias_format(data_format: str | None) -> str:
 
 
 def bias_add(
-    value: Any, bias: Any, data_format: str | None = None, name: str | None = None
+    value: TensorLike, bias: TensorLike, data_format: str | None = None, name: str | None = None
 ) -> Tensor:
     """``value`` plus the 1-D ``bias`` along the channel axis: the last one (``N...C``, the
     default) or axis 1 (``NC...``). ``value`` must have rank >= 2.
@@ -109,9 +110,9 @@ def _noise_shape(x: Tensor, noise_shape: Any) -> Any:
 
 
 def dropout(
-    x: Any,
-    rate: Any,
-    noise_shape: Any = None,
+    x: TensorLike,
+    rate: TensorLike,
+    noise_shape: ShapeLike | None = None,
     seed: int | None = None,
     name: str | None = None,
 ) -> Tensor:
@@ -147,12 +148,12 @@ def dropout(
 
 
 def batch_normalization(
-    x: Any,
-    mean: Any,
-    variance: Any,
-    offset: Any,
-    scale: Any,
-    variance_epsilon: Any,
+    x: TensorLike,
+    mean: TensorLike,
+    variance: TensorLike,
+    offset: TensorLike | None,
+    scale: TensorLike | None,
+    variance_epsilon: TensorLike,
     name: str | None = None,
 ) -> Tensor:
     """``scale * (x - mean) / sqrt(variance + variance_epsilon) + offset``; ``offset`` and

@@ -14,11 +14,10 @@ stable elementwise ops.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -96,7 +95,7 @@ def _move_to_end(x: Tensor, axis: int) -> Tensor:
 
 
 def softmax_cross_entropy_with_logits(
-    labels: Any, logits: Any, axis: int = -1, name: str | None = None
+    labels: TensorLike, logits: TensorLike, axis: int = -1, name: str | None = None
 ) -> Tensor:
     """``-sum(labels * log_softmax(logits), axis)``: one loss per row, computed stably.
 
@@ -131,7 +130,7 @@ def softmax_cross_entropy_with_logits(
 
 
 def sparse_softmax_cross_entropy_with_logits(
-    labels: Any, logits: Any, name: str | None = None
+    labels: TensorLike, logits: TensorLike, name: str | None = None
 ) -> Tensor:
     """``-log_softmax(logits)[..., labels]``: integer class ``labels`` of shape
     ``logits.shape[:-1]``, each in ``[0, num_classes)``. No gradient for ``labels``.
@@ -167,7 +166,7 @@ def _same_shape(op_name: str, labels: Tensor, logits: Tensor) -> None:
 
 
 def sigmoid_cross_entropy_with_logits(
-    labels: Any = None, logits: Any = None, name: str | None = None
+    labels: TensorLike | None = None, logits: TensorLike | None = None, name: str | None = None
 ) -> Tensor:
     """Elementwise ``-labels * log(sigmoid(logits)) - (1 - labels) * log(1 - sigmoid(logits))``,
     computed as ``max(x, 0) - x * z + log(1 + exp(-|x|))`` so that large logits are exact.
@@ -191,7 +190,7 @@ def sigmoid_cross_entropy_with_logits(
 
 
 def weighted_cross_entropy_with_logits(
-    labels: Any, logits: Any, pos_weight: Any, name: str | None = None
+    labels: TensorLike, logits: TensorLike, pos_weight: TensorLike, name: str | None = None
 ) -> Tensor:
     """Sigmoid cross-entropy whose positive term is weighted by ``pos_weight``:
     ``(1 - z) * x + (1 + (pos_weight - 1) * z) * log(1 + exp(-x))``, computed stably.

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable
@@ -113,7 +114,7 @@ def _softmax(op, logits, axis, name):
     return execute(op, (x,), {"axis": axis % ndim}, name)
 
 
-def softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
+def softmax(logits: TensorLike, axis: int = -1, name: str | None = None) -> Tensor:
     """exp(logits) / sum(exp(logits)) along ``axis``, computed stably.
 
     >>> import retrograd as rg
@@ -123,7 +124,7 @@ def softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
     return _softmax(_Softmax, logits, axis, name)
 
 
-def log_softmax(logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
+def log_softmax(logits: TensorLike, axis: int = -1, name: str | None = None) -> Tensor:
     """logits - log(sum(exp(logits))) along ``axis``, computed stably.
 
     >>> import retrograd as rg
@@ -146,7 +147,7 @@ def _log_softmax_grad(op, grad):
     return grad - reduction_ops.reduce_sum(grad, axis, keepdims=True) * math_ops.exp(op.outputs[0])
 
 
-def l2_loss(t: Any, name: str | None = None) -> Tensor:
+def l2_loss(t: TensorLike, name: str | None = None) -> Tensor:
     """sum(t ** 2) / 2.
 
     >>> import retrograd as rg

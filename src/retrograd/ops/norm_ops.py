@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, decomposition_ops, math_ops, reduction_ops
 from retrograd.ops.define import FLOAT_COMPLEX, tensor_arg
@@ -70,9 +71,9 @@ def _check_ord(ord: Any, matrix: bool) -> Any:
 
 
 def norm(
-    tensor: Any,
-    ord: Any = "euclidean",
-    axis: Any = None,
+    tensor: TensorLike,
+    ord: str | float = "euclidean",
+    axis: AxisLike | None = None,
     keepdims: bool | None = None,
     name: str | None = None,
 ) -> Tensor:

@@ -25,15 +25,16 @@ TensorFlow it is a silent None).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
+from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import RegisterGradient
-from retrograd.core.tensor import convert_to_tensor
+from retrograd.core.tensor import Tensor, convert_to_tensor
 
 __all__ = ["numpy_function"]
 
@@ -77,9 +78,29 @@ _PyFunc = define_op("PyFunc", _kernel, multi_output=True, shape_fn=_shapes, stat
 _PyFuncStateless = define_op("PyFuncStateless", _kernel, multi_output=True, shape_fn=_shapes)
 
 
+@overload
 def numpy_function(
-    func: Callable, inp: Sequence[Any], Tout: Any, stateful: bool = True, name: str | None = None
-) -> Any:
+    func: Callable[..., Any],
+    inp: Sequence[TensorLike],
+    Tout: DTypeLike,
+    stateful: bool = ...,
+    name: str | None = ...,
+) -> Tensor: ...
+@overload
+def numpy_function(
+    func: Callable[..., Any],
+    inp: Sequence[TensorLike],
+    Tout: Sequence[DTypeLike],
+    stateful: bool = ...,
+    name: str | None = ...,
+) -> Tensor | list[Tensor]: ...
+def numpy_function(
+    func: Callable[..., Any],
+    inp: Sequence[TensorLike],
+    Tout: DTypeLike | Sequence[DTypeLike],
+    stateful: bool = True,
+    name: str | None = None,
+) -> Tensor | list[Tensor]:
     """Calls ``func`` on the NumPy values of ``inp``; returns its results as tensors of the
     types ``Tout`` (one dtype: one tensor; a list: a list). Its gradient is None.
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -92,10 +93,10 @@ def _check_mirror_sizes(mode: str, pads: tuple, shape: tuple) -> None:
 
 
 def pad(
-    tensor: Any,
-    paddings: Any,
+    tensor: TensorLike,
+    paddings: TensorLike,
     mode: str = "CONSTANT",
-    constant_values: Any = 0,
+    constant_values: TensorLike = 0,
     name: str | None = None,
 ) -> Tensor:
     """Pads ``tensor``: ``paddings[d] = [before, after]`` entries on each side of dimension d,

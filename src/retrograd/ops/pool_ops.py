@@ -18,10 +18,12 @@ SAME windows average only the elements inside the input.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -239,10 +241,10 @@ def _pool(kind, input, ksize, strides, padding, data_format, name, rank=None):
 
 
 def max_pool(
-    input: Any,
-    ksize: Any,
-    strides: Any,
-    padding: Any,
+    input: TensorLike,
+    ksize: int | Sequence[int],
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
     data_format: str | None = None,
     name: str | None = None,
 ) -> Tensor:
@@ -261,9 +263,9 @@ def max_pool(
 
 
 def avg_pool(
-    input: Any,
-    ksize: Any,
-    strides: Any,
+    input: TensorLike,
+    ksize: int | Sequence[int],
+    strides: int | Sequence[int],
     padding: str,
     data_format: str | None = None,
     name: str | None = None,
@@ -278,7 +280,14 @@ def avg_pool(
     return _pool("avg", input, ksize, strides, padding, data_format, name)
 
 
-def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> Tensor:
+def max_pool1d(
+    input: TensorLike,
+    ksize: int | Sequence[int],
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    data_format: str | None = "NWC",
+    name: str | None = None,
+) -> Tensor:
     """max_pool of a rank-3 ``input`` (``NWC`` or ``NCW``).
 
     >>> import retrograd as rg
@@ -289,7 +298,14 @@ def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> 
     return _pool("max", input, ksize, strides, padding, data_format, name, rank=3)
 
 
-def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None) -> Tensor:
+def max_pool2d(
+    input: TensorLike,
+    ksize: int | Sequence[int],
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    data_format: str | None = "NHWC",
+    name: str | None = None,
+) -> Tensor:
     """max_pool of a rank-4 ``input`` (``NHWC`` or ``NCHW``).
 
     >>> import retrograd as rg
@@ -300,7 +316,14 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None) ->
     return _pool("max", input, ksize, strides, padding, data_format, name, rank=4)
 
 
-def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None) -> Tensor:
+def max_pool3d(
+    input: TensorLike,
+    ksize: int | Sequence[int],
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    data_format: str | None = "NDHWC",
+    name: str | None = None,
+) -> Tensor:
     """max_pool of a rank-5 ``input`` (``NDHWC`` or ``NCDHW``).
 
     >>> import retrograd as rg
@@ -311,7 +334,14 @@ def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None) -
     return _pool("max", input, ksize, strides, padding, data_format, name, rank=5)
 
 
-def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> Tensor:
+def avg_pool1d(
+    input: TensorLike,
+    ksize: int | Sequence[int],
+    strides: int | Sequence[int],
+    padding: str,
+    data_format: str | None = "NWC",
+    name: str | None = None,
+) -> Tensor:
     """avg_pool of a rank-3 ``input`` (``NWC`` or ``NCW``).
 
     >>> import retrograd as rg
@@ -322,7 +352,14 @@ def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> 
     return _pool("avg", input, ksize, strides, padding, data_format, name, rank=3)
 
 
-def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None) -> Tensor:
+def avg_pool2d(
+    input: TensorLike,
+    ksize: int | Sequence[int],
+    strides: int | Sequence[int],
+    padding: str,
+    data_format: str | None = "NHWC",
+    name: str | None = None,
+) -> Tensor:
     """avg_pool of a rank-4 ``input`` (``NHWC`` or ``NCHW``).
 
     >>> import retrograd as rg
@@ -333,7 +370,14 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None) ->
     return _pool("avg", input, ksize, strides, padding, data_format, name, rank=4)
 
 
-def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None) -> Tensor:
+def avg_pool3d(
+    input: TensorLike,
+    ksize: int | Sequence[int],
+    strides: int | Sequence[int],
+    padding: str,
+    data_format: str | None = "NDHWC",
+    name: str | None = None,
+) -> Tensor:
     """avg_pool of a rank-5 ``input`` (``NDHWC`` or ``NCDHW``).
 
     >>> import retrograd as rg

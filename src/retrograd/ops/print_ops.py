@@ -82,13 +82,13 @@ class _Shown:
 
 
 def print_(
-    *inputs: Any,
+    *inputs: object,
     output_stream: TextIO | str | None = None,
     summarize: int = 3,
     sep: str = " ",
     end: str = "\n",
     name: str | None = None,
-) -> Any:
+) -> object:
     """Prints tensors and Python values (TensorFlow's ``tf.print``); to stderr by default.
 
     ``output_stream`` may also be a ``"file://path"`` string, appended to. In a graph it

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
 from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
@@ -282,10 +283,10 @@ def _scale_and_shift(op_type: str, rnd: Tensor, scale: Any, shift: Any, name) ->
 
 
 def normal(
-    shape: Any,
-    mean: Any = 0.0,
-    stddev: Any = 1.0,
-    dtype: Any = dtypes.float32,
+    shape: ShapeLike,
+    mean: TensorLike = 0.0,
+    stddev: TensorLike = 1.0,
+    dtype: DTypeLike = dtypes.float32,
     seed: int | None = None,
     name: str | None = None,
 ) -> Tensor:
@@ -312,10 +313,10 @@ def _scaled_draw(op, source, shape, mean, stddev, dtype, name) -> Tensor:
 
 
 def truncated_normal(
-    shape: Any,
-    mean: Any = 0.0,
-    stddev: Any = 1.0,
-    dtype: Any = dtypes.float32,
+    shape: ShapeLike,
+    mean: TensorLike = 0.0,
+    stddev: TensorLike = 1.0,
+    dtype: DTypeLike = dtypes.float32,
     seed: int | None = None,
     name: str | None = None,
 ) -> Tensor:
@@ -335,10 +336,10 @@ def truncated_normal_from(source, shape, mean, stddev, dtype, name) -> Tensor:
 
 
 def uniform(
-    shape: Any,
-    minval: Any = 0,
-    maxval: Any = None,
-    dtype: Any = dtypes.float32,
+    shape: ShapeLike,
+    minval: TensorLike = 0,
+    maxval: TensorLike | None = None,
+    dtype: DTypeLike = dtypes.float32,
     seed: int | None = None,
     name: str | None = None,
 ) -> Tensor:
@@ -391,9 +392,9 @@ def _as(value: Any, dtype: DType) -> Any:
 
 
 def categorical(
-    logits: Any,
+    logits: TensorLike,
     num_samples: int,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     seed: int | None = None,
     name: str | None = None,
 ) -> Tensor:
@@ -433,7 +434,7 @@ def categorical(
     return execute(_Multinomial, (x,), attrs, name)
 
 
-def shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Tensor:
+def shuffle(value: TensorLike, seed: int | None = None, name: str | None = None) -> Tensor:
     """``value`` with its first dimension randomly permuted.
 
     >>> import retrograd as rg

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -25,7 +26,7 @@ _ReverseV2 = define_op("ReverseV2", lambda x, axis: np.flip(x, axis))
 _Roll = define_op("Roll", lambda x, shift, axis: np.roll(x, shift, axis))
 
 
-def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:
+def tile(input: TensorLike, multiples: TensorLike, name: str | None = None) -> Tensor:
     """``input`` repeated ``multiples[d]`` times along each dimension d.
 
     >>> import retrograd as rg
@@ -79,7 +80,7 @@ def _distinct_axes(op_type: str, axis: Any, ndim: int) -> tuple[int, ...]:
     return tuple(axes)
 
 
-def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
+def reverse(tensor: TensorLike, axis: AxisLike, name: str | None = None) -> Tensor:
     """``tensor`` with the order of entries reversed along each dimension in ``axis`` (a list).
 
     >>> import retrograd as rg
@@ -96,7 +97,7 @@ def _reverse_grad(op, grad):
     return execute(_ReverseV2, (grad,), {"axis": op.get_attr("axis")})
 
 
-def roll(input: Any, shift: Any, axis: Any, name: str | None = None) -> Tensor:
+def roll(input: TensorLike, shift: TensorLike, axis: AxisLike, name: str | None = None) -> Tensor:
     """Shifts entries by ``shift`` positions along ``axis`` (ints or equal-length lists),
     wrapping around; shifts of a repeated axis add up.
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import AxisLike, DTypeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
@@ -111,7 +112,10 @@ def _reduce(op, kinds, input_tensor, axis, keepdims, name):
 
 
 def reduce_sum(
-    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+    input_tensor: TensorLike,
+    axis: AxisLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """Sum over ``axis`` (all axes when None).
 
@@ -124,7 +128,10 @@ def reduce_sum(
 
 
 def reduce_mean(
-    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+    input_tensor: TensorLike,
+    axis: AxisLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """Mean over ``axis``; integer means truncate toward zero, as in TensorFlow.
 
@@ -137,7 +144,10 @@ def reduce_mean(
 
 
 def reduce_max(
-    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+    input_tensor: TensorLike,
+    axis: AxisLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """Maximum over ``axis``; ties share the gradient equally.
 
@@ -149,7 +159,10 @@ def reduce_max(
 
 
 def reduce_min(
-    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+    input_tensor: TensorLike,
+    axis: AxisLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """Minimum over ``axis``; ties share the gradient equally.
 
@@ -161,7 +174,10 @@ def reduce_min(
 
 
 def reduce_prod(
-    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+    input_tensor: TensorLike,
+    axis: AxisLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """Product over ``axis``.
 
@@ -276,7 +292,11 @@ def _cumulate(op, x, axis, exclusive, reverse, name):
 
 
 def cumsum(
-    x: Any, axis: int = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None
+    x: TensorLike,
+    axis: int = 0,
+    exclusive: bool = False,
+    reverse: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """Cumulative sum along ``axis``; ``exclusive`` starts from 0, ``reverse`` from the end.
 
@@ -288,7 +308,11 @@ def cumsum(
 
 
 def cumprod(
-    x: Any, axis: int = 0, exclusive: bool = False, reverse: bool = False, name: str | None = None
+    x: TensorLike,
+    axis: int = 0,
+    exclusive: bool = False,
+    reverse: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """Cumulative product along ``axis``; ``exclusive`` starts from 1.
 
@@ -362,7 +386,10 @@ _All = define_op("All", lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=
 
 
 def reduce_any(
-    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+    input_tensor: TensorLike,
+    axis: AxisLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """Logical OR of a bool tensor over ``axis`` (False over no elements).
 
@@ -374,7 +401,10 @@ def reduce_any(
 
 
 def reduce_all(
-    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+    input_tensor: TensorLike,
+    axis: AxisLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """Logical AND of a bool tensor over ``axis`` (True over no elements).
 
@@ -426,7 +456,10 @@ def _arg_reduce(op, input, axis, output_type, name):
 
 
 def argmax(
-    input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: str | None = None
+    input: TensorLike,
+    axis: AxisLike | None = None,
+    output_type: DTypeLike = dtypes.int64,
+    name: str | None = None,
 ) -> Tensor:
     """The index of the largest entry along ``axis`` (0 when None); the first one on ties.
 
@@ -438,7 +471,10 @@ def argmax(
 
 
 def argmin(
-    input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: str | None = None
+    input: TensorLike,
+    axis: AxisLike | None = None,
+    output_type: DTypeLike = dtypes.int64,
+    name: str | None = None,
 ) -> Tensor:
     """The index of the smallest entry along ``axis`` (0 when None); the first one on ties.
 

@@ -9,10 +9,9 @@ these ops get no gradient (``None``), not a zero gradient.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.registry import no_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops.define import FLOAT, REAL, tensor_arg, unary_op
@@ -44,7 +43,7 @@ ceil = unary_op(
 _round = unary_op("round", "Round", np.round, FLOAT, "x rounded to the nearest integer.")
 
 
-def round(x: Any, name: str | None = None) -> Tensor:  # noqa: A001
+def round(x: TensorLike, name: str | None = None) -> Tensor:  # noqa: A001
     """``x`` rounded to the nearest integer, halves to the even one (banker's rounding);
     integer tensors are returned as they are.
 

@@ -11,10 +11,9 @@ built from the same ops, so they are 0 at those points too and differentiate aga
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
 from retrograd.core.shapes import broadcast_dims
@@ -54,7 +53,7 @@ xdivy = binary_op(
 _DivNoNan = define_op("DivNoNan", lambda x, y: _zero_where(y == 0, x / y))
 
 
-def divide_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
+def divide_no_nan(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """x / y, and 0 where y is 0 (even where x is inf or nan); integers are divided as floats.
 
     >>> import retrograd as rg

@@ -16,10 +16,10 @@ Slicing assignment, which tensors do not allow (``x[1:3] = v``), is written as a
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -107,7 +107,11 @@ def _check_shapes(op_type: str, indices: Tensor, updates: Tensor, shape: tuple) 
 
 
 def scatter_nd(
-    indices: Any, updates: Any, shape: Any, bad_indices_policy: str = "", name: str | None = None
+    indices: TensorLike,
+    updates: TensorLike,
+    shape: ShapeLike,
+    bad_indices_policy: str = "",
+    name: str | None = None,
 ) -> Tensor:
     """Zeros of ``shape`` with ``updates`` added at ``indices`` (duplicates are summed).
 
@@ -136,7 +140,7 @@ def _tensor_scatter(op, kinds, tensor, indices, updates, policy, name):
 
 
 def tensor_scatter_nd_update(
-    tensor: Any, indices: Any, updates: Any, name: str | None = None
+    tensor: TensorLike, indices: TensorLike, updates: TensorLike, name: str | None = None
 ) -> Tensor:
     """A copy of ``tensor`` with the slices at ``indices`` replaced by ``updates``.
 
@@ -148,7 +152,11 @@ def tensor_scatter_nd_update(
 
 
 def tensor_scatter_nd_add(
-    tensor: Any, indices: Any, updates: Any, bad_indices_policy: str = "", name: str | None = None
+    tensor: TensorLike,
+    indices: TensorLike,
+    updates: TensorLike,
+    bad_indices_policy: str = "",
+    name: str | None = None,
 ) -> Tensor:
     """A copy of ``tensor`` with ``updates`` added at ``indices`` (duplicates are summed).
 

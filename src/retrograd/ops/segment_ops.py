@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -82,7 +83,9 @@ def _segment_args(op_type: str, data: Any, segment_ids: Any, num_segments: Any):
     return d, ids, n
 
 
-def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any, name=None) -> Tensor:
+def unsorted_segment_max(
+    data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike, name: str | None = None
+) -> Tensor:
     """The largest slice of ``data`` in each of ``num_segments`` segments.
 
     >>> import retrograd as rg
@@ -93,7 +96,9 @@ def unsorted_segment_max(data: Any, segment_ids: Any, num_segments: Any, name=No
     return execute(_UnsortedSegmentMax, (d, ids), {"num_segments": n}, name)
 
 
-def unsorted_segment_min(data: Any, segment_ids: Any, num_segments: Any, name=None) -> Tensor:
+def unsorted_segment_min(
+    data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike, name: str | None = None
+) -> Tensor:
     """The smallest slice of ``data`` in each of ``num_segments`` segments.
 
     >>> import retrograd as rg
@@ -131,7 +136,9 @@ def _counts(data: Tensor, ids: Tensor, n: int) -> Tensor:
     return array_ops.reshape(count, (n, *(1,) * (data.ndim - ids.ndim)))
 
 
-def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name=None) -> Tensor:
+def unsorted_segment_mean(
+    data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike, name: str | None = None
+) -> Tensor:
     """The mean slice of each segment (zero for empty segments).
 
     >>> import retrograd as rg
@@ -144,7 +151,9 @@ def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name=N
     return total / math_ops.maximum(count, array_ops.ones_like(count))
 
 
-def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name=None) -> Tensor:
+def unsorted_segment_sqrt_n(
+    data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike, name: str | None = None
+) -> Tensor:
     """Each segment's sum divided by the square root of its size (zero for empty ones).
 
     >>> import retrograd as rg
@@ -180,7 +189,7 @@ def _sorted_ids(op_type: str, data: Any, segment_ids: Any) -> tuple[Tensor, Tens
     return d, ids, int(values[-1]) + 1 if values.size else 0
 
 
-def segment_sum(data: Any, segment_ids: Any, name=None) -> Tensor:
+def segment_sum(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Tensor:
     """Sums consecutive slices with the same id (ids sorted, starting at 0 or above).
 
     >>> import retrograd as rg
@@ -191,7 +200,7 @@ def segment_sum(data: Any, segment_ids: Any, name=None) -> Tensor:
     return gather_ops.unsorted_segment_sum(d, ids, n, name)
 
 
-def segment_mean(data: Any, segment_ids: Any, name=None) -> Tensor:
+def segment_mean(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Tensor:
     """The mean of the slices of each segment (ids sorted).
 
     >>> import retrograd as rg
@@ -209,7 +218,7 @@ def _sorted_extreme(op_type: str, unsorted: Any, data: Any, segment_ids: Any, na
     return array_ops.where(present, extreme, array_ops.zeros_like(extreme))
 
 
-def segment_max(data: Any, segment_ids: Any, name=None) -> Tensor:
+def segment_max(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Tensor:
     """The largest slice of each segment (ids sorted; empty segments are zero).
 
     >>> import retrograd as rg
@@ -219,7 +228,7 @@ def segment_max(data: Any, segment_ids: Any, name=None) -> Tensor:
     return _sorted_extreme("SegmentMax", unsorted_segment_max, data, segment_ids, name)
 
 
-def segment_min(data: Any, segment_ids: Any, name=None) -> Tensor:
+def segment_min(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Tensor:
     """The smallest slice of each segment (ids sorted; empty segments are zero).
 
     >>> import retrograd as rg

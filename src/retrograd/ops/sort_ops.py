@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
@@ -56,7 +57,11 @@ _TopKV2 = define_op("TopKV2", _top_k_kernel, multi_output=True)
 
 
 def top_k(
-    input: Any, k: Any = 1, sorted: bool = True, index_type: Any = "int32", name: str | None = None
+    input: TensorLike,
+    k: TensorLike = 1,
+    sorted: bool = True,
+    index_type: DTypeLike = "int32",
+    name: str | None = None,
 ) -> TopKV2:
     """The ``k`` largest entries of the last dimension and their indices, largest first
     (always sorted; ties in index order).
@@ -127,7 +132,9 @@ def _order_along(op_name: str, values: Any, axis: Any, direction: str, want_indi
     return out if axis == ndim - 1 else array_ops.transpose(out, perm)
 
 
-def sort(values: Any, axis: int = -1, direction: str = "ASCENDING", name: str | None = None):
+def sort(
+    values: TensorLike, axis: int = -1, direction: str = "ASCENDING", name: str | None = None
+) -> Tensor:
     """``values`` sorted along ``axis``; differentiable (gradients follow the values).
 
     >>> import retrograd as rg
@@ -138,7 +145,7 @@ def sort(values: Any, axis: int = -1, direction: str = "ASCENDING", name: str | 
 
 
 def argsort(
-    values: Any,
+    values: TensorLike,
     axis: int = -1,
     direction: str = "ASCENDING",
     stable: bool = False,

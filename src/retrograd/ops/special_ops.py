@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import MissingDependencyError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -132,7 +133,7 @@ digamma = unary_op(
 _Polygamma = define_op("Polygamma", _polygamma_kernel)
 
 
-def polygamma(a: Any, x: Any, name: str | None = None) -> Tensor:
+def polygamma(a: TensorLike, x: TensorLike, name: str | None = None) -> Tensor:
     """The ``a``-th derivative of digamma at ``x`` (``a`` a whole number in x's float dtype;
     nan otherwise), with broadcasting. Needs SciPy.
 

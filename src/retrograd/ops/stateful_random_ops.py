@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
 from retrograd.core.tensor import Tensor
 from retrograd.ops import random_ops
 
@@ -59,7 +60,9 @@ class Generator:
     [2]
     """
 
-    def __init__(self, copy_from: Generator | None = None, state: Any = None, alg: Any = None):
+    def __init__(
+        self, copy_from: Generator | None = None, state: Any = None, alg: str | int | None = None
+    ) -> None:
         _check_alg(alg)
         if state is not None:
             raise ValueError(
@@ -81,13 +84,13 @@ class Generator:
         return g
 
     @classmethod
-    def from_seed(cls, seed: int, alg: Any = None) -> Generator:
+    def from_seed(cls, seed: int, alg: str | int | None = None) -> Generator:
         """A generator whose numbers are a function of ``seed`` alone."""
         _check_alg(alg)
         return cls._wrap(_from_seed(seed))
 
     @classmethod
-    def from_non_deterministic_state(cls, alg: Any = None) -> Generator:
+    def from_non_deterministic_state(cls, alg: str | int | None = None) -> Generator:
         """A generator seeded from the operating system's entropy."""
         _check_alg(alg)
         return cls._wrap(np.random.default_rng())
@@ -99,17 +102,36 @@ class Generator:
     def _source(self, op_type: str, kind: tuple) -> tuple:
         return self._rng, (0, 0)
 
-    def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None) -> Tensor:
+    def normal(
+        self,
+        shape: ShapeLike,
+        mean: TensorLike = 0.0,
+        stddev: TensorLike = 1.0,
+        dtype: DTypeLike = dtypes.float32,
+        name: str | None = None,
+    ) -> Tensor:
         """Samples from the normal distribution (see :func:`retrograd.random.normal`)."""
         return random_ops.normal_from(self._source, shape, mean, stddev, dtype, name)
 
     def truncated_normal(
-        self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None
+        self,
+        shape: ShapeLike,
+        mean: TensorLike = 0.0,
+        stddev: TensorLike = 1.0,
+        dtype: DTypeLike = dtypes.float32,
+        name: str | None = None,
     ) -> Tensor:
         """Samples from the normal distribution cut at two standard deviations."""
         return random_ops.truncated_normal_from(self._source, shape, mean, stddev, dtype, name)
 
-    def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None) -> Tensor:
+    def uniform(
+        self,
+        shape: ShapeLike,
+        minval: TensorLike = 0,
+        maxval: TensorLike | None = None,
+        dtype: DTypeLike = dtypes.float32,
+        name: str | None = None,
+    ) -> Tensor:
         """Samples uniformly from ``[minval, maxval)`` (see :func:`retrograd.random.uniform`)."""
         return random_ops.uniform_from(self._source, shape, minval, maxval, dtype, name)
 

@@ -10,17 +10,19 @@ l2_normalize. Their gradients come from the ops they are made of (to every order
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, comparison_ops, math_ops, reduction_ops
 from retrograd.ops.define import FLOAT, REAL, tensor_arg
 
 
 def reduce_logsumexp(
-    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+    input_tensor: TensorLike,
+    axis: AxisLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """log(sum(exp(x))) over ``axis``, computed without overflow (the largest entry is
     taken out first); its gradient is the softmax of ``x`` over ``axis``.
@@ -39,7 +41,10 @@ def reduce_logsumexp(
 
 
 def reduce_variance(
-    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+    input_tensor: TensorLike,
+    axis: AxisLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """The variance (mean squared deviation from the mean) over ``axis``.
 
@@ -53,7 +58,10 @@ def reduce_variance(
 
 
 def reduce_std(
-    input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None
+    input_tensor: TensorLike,
+    axis: AxisLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> Tensor:
     """The standard deviation (square root of the variance) over ``axis``.
 
@@ -66,7 +74,11 @@ def reduce_std(
 
 
 def l2_normalize(
-    x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | None = None, dim: Any = None
+    x: TensorLike,
+    axis: AxisLike | None = None,
+    epsilon: float = 1e-12,
+    name: str | None = None,
+    dim: AxisLike | None = None,
 ) -> Tensor:
     """``x / sqrt(max(sum(x**2, axis), epsilon))``: unit L2 norm along ``axis`` (``dim`` is
     its deprecated name); all-zero slices stay zero.
@@ -85,7 +97,11 @@ def l2_normalize(
 
 
 def moments(
-    x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: str | None = None
+    x: TensorLike,
+    axes: AxisLike,
+    shift: TensorLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> tuple[Tensor, Tensor]:
     """The mean and variance of ``x`` over ``axes`` (``shift`` is unused, as in TensorFlow).
     float16 is computed in float32; integer tensors give truncated integer moments.

@@ -9,10 +9,9 @@ TensorFlow's); their gradients are ``grad * conj(f'(x))``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
 from retrograd.core.shapes import broadcast_dims
@@ -119,7 +118,7 @@ atanh = unary_op(
 _Atan2 = define_op("Atan2", np.arctan2)
 
 
-def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
+def atan2(y: TensorLike, x: TensorLike, name: str | None = None) -> Tensor:
     """The angle of the point (x, y) in (-pi, pi], elementwise with broadcasting (floats).
 
     >>> import retrograd as rg
