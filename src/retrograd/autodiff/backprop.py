@@ -404,12 +404,17 @@ def _holders(parts: list, i: int) -> tuple[int, int]:
 _SOLE_PART, _SOLE_ARRAY = _holders([Tensor(np.empty(2))], 0)
 
 
+_IN_PLACE_BYTES = 1 << 16
+
+
 def _sum_in_place(parts: list) -> Tensor | None:
     """The sum of gradient ``parts`` accumulated into the buffer of one of them that nothing
     but the list holds (an array owning its memory); None when there is no such part."""
     for i in range(len(parts)):  # (not enumerate: its reused tuple would hold the part)
         part = parts[i]
         buffer = part._value
+        if type(buffer) is not np.ndarray or buffer.nbytes < _IN_PLACE_BYTES:
+            continue  # (a small sum: a new buffer costs less than finding a free one)
         if not writable_buffer(buffer):
             continue
         part_refs, array_refs = _holders(parts, i)

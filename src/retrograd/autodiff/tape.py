@@ -246,7 +246,7 @@ class GradientTape:
                     targets, seeds, flat_sources, release=not self._persistent, sparse=True
                 )
                 context.none_gradients = None
-                if all(g is None for g in grads):  # an optimizer would have nothing to do
+                if grads.count(None) == len(grads):  # an optimizer would have nothing to do
                     note_none_variables(self, targets, flat_sources, grads, recorded)
         finally:
             self._end()
