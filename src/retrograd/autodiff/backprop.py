@@ -381,7 +381,7 @@ def _total(pending: Any) -> Tensor | None:
         if all(type(part) is IndexedSlices for part in pending):
             return concat_slices(pending)  # sparse parts are concatenated, as in TensorFlow
         pending = [densify(p) if type(p) is IndexedSlices else p for p in pending]
-    if not context.recording:  # nothing records the sum: it may be computed in place
+    if not context._recording:  # nothing records the sum: it may be computed in place
         summed = _sum_in_place(pending)
         if summed is not None:
             return summed

@@ -205,7 +205,8 @@ class _Context(threading.local):
     ``observers``: objects told about every op that runs (``observe(operation)``: forward
     accumulators, traces, numeric checks).
     ``plain``: True while neither a graph is current nor anything records: op functions
-    then call their kernels directly (kept by the setters of ``graph`` and ``recording``).
+    then call their kernels directly (kept by the setters of ``graph`` and ``recording``;
+    the hot paths read the attributes behind them, ``_graph`` and ``_recording``, directly).
     ``recording``: true while tapes or observers are active — the one flag the lean path
     tests; the tape itself when one tape and no observer is active (recorded for inline).
     ``backward_observers``: objects told about every gradient rule called during a backward

@@ -90,7 +90,7 @@ class Variable(TensorOperators):
     ) -> None:
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given")
-        if name is not None and context.graph is not None:  # (TensorFlow checks graph names)
+        if name is not None and context._graph is not None:  # (TensorFlow checks graph names)
             check_name(name, "Variable: name")
         if callable(initial_value):
             initial_value = initial_value()
@@ -98,7 +98,7 @@ class Variable(TensorOperators):
         if shape is not None and not TensorShape(shape).is_compatible_with(value.shape):
             raise ValueError(f"Variable: initial value shape {value.shape} is not {tuple(shape)}")
         self._value = value
-        scope = context.eager_scope if context.graph is None else ""
+        scope = context.eager_scope if context._graph is None else ""
         self._name = scope + (name or "Variable") + ":0"
         self._trainable = bool(trainable)
         graph = context.graph
@@ -112,7 +112,7 @@ class Variable(TensorOperators):
     # -- reading -------------------------------------------------------------------------
     def read_value(self) -> Tensor:
         """The current value as a tensor; recorded on tapes that watch this variable."""
-        if self._trainable and (context.recording or context.variable_watchers):
+        if self._trainable and (context._recording or context.variable_watchers):
             variable_accessed(self)
         return execute(_ReadVariableOp, (self,))
 
@@ -165,7 +165,7 @@ class Variable(TensorOperators):
 
         In a graph, adds an AssignVariableOp that assigns each time the graph runs.
         """
-        if context.graph is not None:
+        if context._graph is not None:
             new = convert_to_tensor(value, dtype=self.dtype)
             if not new.shape.is_compatible_with(self._value.shape):
                 raise self._shape_mismatch(new.shape)
@@ -217,7 +217,7 @@ class Variable(TensorOperators):
         read_value: bool = True,
     ) -> _V | None:
         """Adds ``delta`` to the value."""
-        if context.graph is not None:
+        if context._graph is not None:
             return self.assign(self.read_value() + delta, read_value=read_value)
         return self.assign(
             self._value + convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value
@@ -256,7 +256,7 @@ class Variable(TensorOperators):
         read_value: bool = True,
     ) -> _V | None:
         """Subtracts ``delta`` from the value."""
-        if context.graph is not None:
+        if context._graph is not None:
             return self.assign(self.read_value() - delta, read_value=read_value)
         return self.assign(
             self._value - convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value

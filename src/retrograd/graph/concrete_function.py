@@ -121,11 +121,11 @@ class ConcreteFunction:
     def __call__(self, *args: Tensor) -> Any:
         """Runs the graph on tensors matching ``inputs``; returns the structured outputs."""
         for v in self.variables:  # a call reads its variables: watching tapes see that
-            if v.trainable and (context.recording or context.variable_watchers):
+            if v.trainable and (context._recording or context.variable_watchers):
                 variable_accessed(v)
         inputs = [*args, *self._captured, *self.variables]
         attrs: dict[str, Any] = {"f": self}
-        if context.recording and context.graph is None:  # a tape may differentiate this call
+        if context._recording and context._graph is None:  # a tape may differentiate this call
             attrs["residuals"] = Residuals()
         flat = execute(_PartitionedCall, inputs, attrs, self.name)
         return self._structured(flat)
@@ -339,7 +339,7 @@ def _call_grad(op, *upstream):
     wanted = tuple(i not in skip for i in range(len(op.inputs))) if skip else ()
     residuals = op._attrs.get("residuals")
     kept = None if residuals is None else residuals.values
-    if kept is not None and not context.recording:
+    if kept is not None and not context._recording:
         # First order, and nothing records the gradient: run it on the kept forward values.
         fed = (t._value for t in (*inputs, *up_out, *reads))
         grads = f.saving_backward(wanted).call_on_values([*fed, *kept])
