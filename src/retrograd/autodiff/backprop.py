@@ -171,15 +171,17 @@ def _run_rules(
     """
     lookup = gradient_registry.lookup
     rules = gradient_registry.entries
+    # op type -> (rule, checked, observed): the registry's rule of each type met, looked up
+    # once per walk (``checked``: call_rule checks it; ``observed``: what observers see).
+    resolved: dict[str, tuple] = {}
     for position in range(len(order)):
         op = order[position]
         outputs = op.outputs
-        if release:  # every consumer of its outputs is done: nothing needs the record
-            order[position] = None
-            for out in outputs:
-                tracked.pop(id(out), None)
         if len(outputs) == 1:
             key = id(outputs[0])
+            if release:  # every consumer of its output is done: nothing needs the record
+                order[position] = None
+                tracked.pop(key, None)
             g = _take(grads, key, source_ids) if key in source_ids else grads.pop(key, None)
             if g is None:
                 continue
@@ -193,26 +195,38 @@ def _run_rules(
                 g = _dense(g)
             upstream = [g]
         else:
+            if release:
+                order[position] = None
+                for out in outputs:
+                    tracked.pop(id(out), None)
             upstream = _upstream(op, grads, source_ids, batch_shape)
             if upstream is None:
                 continue
         rule = op.grad_fn
-        checked = True
-        if rule is None:
-            if overridden:
-                rule = overridden_rule(op, graph_map)
-                checked = op.type not in builtin or rule is not lookup(op.type)
-                if checked and rule is not None and op.type in gradient_registry.builtin:
-                    refuse_freed_values(op, rule)
-            else:
+        if rule is not None:
+            checked, observed = True, rule
+        elif overridden:
+            rule = observed = overridden_rule(op, graph_map)
+            if rule is None:
+                continue
+            checked = op.type not in builtin or rule is not lookup(op.type)
+            if checked and op.type in gradient_registry.builtin:
+                refuse_freed_values(op, rule)
+            if sparse_rules and op.type in sparse_rules and rule is lookup(op.type):
+                rule = sparse_rules[op.type]
+        else:
+            found = resolved.get(op.type)
+            if found is None:
                 entry = rules.get(op.type)
-                rule = lookup(op.type) if entry is None else entry[0]  # (unknown: raises)
-                checked = op.type not in builtin
+                observed = lookup(op.type) if entry is None else entry[0]  # (unknown: raises)
+                found = resolved[op.type] = (
+                    sparse_rules.get(op.type, observed) if observed is not None else None,
+                    op.type not in builtin,
+                    observed,
+                )
+            rule, checked, observed = found
             if rule is None:  # declared non-differentiable
                 continue
-        observed = rule  # (observers see the registry's rule and dense gradients)
-        if sparse_rules and op.type in sparse_rules and rule is lookup(op.type):
-            rule = sparse_rules[op.type]
         inputs = op.inputs
         count = len(inputs)
         skip: Any = ()
