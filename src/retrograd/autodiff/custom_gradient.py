@@ -481,13 +481,12 @@ class _Rule:
                 f"{self.describe}: grad_fn returned {len(flat)} gradient(s) but the function has "
                 f"{len(self._inputs)} tensor input(s); return one per input (None for no gradient)"
             )
-        if (
-            not variable_grads
-            and not self._forwarded
-            and self._all_float
-            and all(type(g) is Tensor for g in flat)
-        ):
-            return flat  # tensors for the arguments: nothing to convert
+        if not variable_grads and not self._forwarded and self._all_float:
+            for g in flat:  # (a loop: cheaper than all() on a generator, once per call)
+                if type(g) is not Tensor:
+                    break
+            else:
+                return flat  # tensors for the arguments: nothing to convert
         targets = [*self._inputs, *self._variables]
         grads = [*flat, *variable_grads]
         converted = [self._as_gradient(i, g, x) for i, (g, x) in enumerate(zip(grads, targets))]
