@@ -71,3 +71,37 @@ def test_a_function_with_repeated_work_gives_the_same_values():
         y = f(x)
     np.testing.assert_allclose(y.numpy(), np.ones(5))
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), np.zeros(5), atol=1e-12)
+
+
+def test_a_product_with_a_broadcast_one_is_its_other_operand():
+    g = rg.Graph()
+    with g.as_default():
+        x = rg.compat.v1.placeholder(rg.float32, [3])
+        ones = rg.broadcast_to(rg.ones_like(rg.reduce_sum(x)), [3])
+        y, z = x * ones, ones * rg.exp(x)
+        wide = rg.compat.v1.placeholder(rg.float32, [1]) * ones  # the product is wider
+        twos = x * rg.broadcast_to(rg.constant(2.0), [3])
+        same = common_subexpressions(g.get_operations())
+    assert same[id(y)] is x and same[id(z)] is z.op.inputs[1]
+    assert id(wide) not in same and id(twos) not in same
+
+
+def test_the_hessian_vector_product_plan_makes_no_pass_over_ones():
+    @rg.function
+    def hvp(x, v):
+        with rg.GradientTape() as outer:
+            outer.watch(x)
+            with rg.GradientTape() as inner:
+                inner.watch(x)
+                f = rg.reduce_sum(rg.square(rg.tanh(x)))
+            dot = rg.reduce_sum(inner.gradient(f, x) * v)
+        return outer.gradient(dot, x)
+
+    x, v = rg.constant([0.5, -1.0, 2.0]), rg.constant([1.0, 2.0, 3.0])
+    got = hvp(x, v).numpy()
+    t = np.tanh(x.numpy())
+    s = 1 - t * t
+    np.testing.assert_allclose(got, (2 * s * s - 4 * t * t * s) * v.numpy(), rtol=1e-5)
+    (concrete,) = hvp._traces.values()
+    source = concrete._plan.source
+    assert "OnesLike" not in source and "BroadcastTo" not in source  # dead once simplified

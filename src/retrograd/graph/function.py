@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import operator
 import threading
 import warnings
 import weakref
@@ -99,18 +100,31 @@ class Function:
         self._lock = _TraceLock(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        key = None
-        if not kwargs and self._input_signature is None:
+        key = values = None
+        if self._input_signature is None:
             # The gradient override scope is part of every key: a trace that takes gradients
             # inside is made again under a ``gradient_override`` block (outside one it is ()).
-            types = tensor_types(args)
-            if types is not None:
-                key = (types, override_key())
+            if kwargs:  # tensors by keyword: the trace takes them in the order of their names
+                names = tuple(sorted(kwargs))
+                values = (*args, *[kwargs[k] for k in names])
+                types = tensor_types(values)
+                if types is not None:
+                    key = (types, override_key(), names, len(args))
+            else:
+                values = args
+                types = tensor_types(args)
+                if types is not None:
+                    key = (types, override_key())
+            if key is not None:
                 concrete = self._by_tensor_types.get(key)
                 if concrete is not None:
-                    return concrete(*args)
+                    return concrete(*values)
         concrete, tensors = self._concrete(args, kwargs)
-        if key is not None:
+        if (
+            key is not None
+            and len(tensors) == len(values)
+            and all(map(operator.is_, tensors, values))
+        ):
             self._by_tensor_types[key] = concrete
         return concrete(*tensors)  # (outside the lock: other threads run it at the same time)
 

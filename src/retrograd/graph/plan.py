@@ -196,6 +196,8 @@ class Plan:
             if same
             else self.ops
         )
+        if same:  # what a simplification left without a reader is not computed
+            ops = _live(ops, [resolve(t) for t in self.outputs], resolve)
         last_use = {id(resolve(v)): op for op in ops for v in op.inputs}
         kept = {id(resolve(t)) for t in self.outputs}
         caller_owned = kept | {id(t) for t in self.feeds}  # never written into
@@ -275,3 +277,15 @@ class Plan:
                 found = self._line_ops.get(tb.tb_lineno)
             tb = tb.tb_next
         return found
+
+
+def _live(ops: list, outputs: list, resolve: Any) -> list:
+    """``ops`` without those whose outputs nothing reads (stateful ops always run)."""
+    wanted = {id(t) for t in outputs}
+    live = []
+    for op in reversed(ops):
+        if op.op_def.stateful or any(id(t) in wanted for t in op.outputs):
+            live.append(op)
+            wanted.update(id(resolve(v)) for v in op.inputs)
+    live.reverse()
+    return live

@@ -3,7 +3,9 @@
 ``common_subexpressions`` finds ops that compute what an earlier op computes (the same op
 type and attributes on the same inputs; small constants of equal value): gradient graphs
 repeat such work, e.g. ``1 - y * y`` for both the first and the second derivative of tanh.
-A plan computes each once.
+A plan computes each once. A product with a broadcast of the number 1 (the seed of a
+gradient, spread over a sum's input) whose other operand already has the product's shape
+and dtype is that operand: no pass is made (``1 * x`` is ``x`` exactly in IEEE arithmetic).
 
 >>> import retrograd as rg
 >>> g = rg.Graph()
@@ -36,6 +38,11 @@ def common_subexpressions(ops: list[GraphOperation]) -> dict[int, Any]:
     same: dict[int, Any] = {}
     first: dict[tuple, GraphOperation] = {}
     for op in ops:
+        if op.type == "Mul":
+            other = _times_one(op, same)
+            if other is not None:
+                same[id(op.outputs[0])] = other
+                continue
         key = _key(op, same)
         if key is None:
             continue
@@ -69,6 +76,41 @@ def _key(op: GraphOperation, same: dict[int, Any]) -> tuple | None:
             return None
         attrs.append((name, value))
     return (op.type, tuple(inputs), tuple(attrs))
+
+
+def _times_one(op: GraphOperation, same: dict[int, Any]) -> Any:
+    """For ``Mul(x, ones)`` or ``Mul(ones, x)``, ``ones`` a broadcast of the number 1 and ``x``
+    a graph value with the product's known shape and dtype: ``x``; else None."""
+    out = op.outputs[0]._value
+    if out.shape is None or None in out.shape:
+        return None
+    a, b = (same.get(id(v), v) for v in op.inputs)
+    for ones, other in ((a, b), (b, a)):
+        if (
+            isinstance(other, SymbolicTensor)
+            and other._value.shape == out.shape
+            and other._value.dtype == out.dtype
+            and _all_ones(ones)
+        ):
+            return other
+    return None
+
+
+# Ops whose output holds only values of their first input (broadcast, reshaped, copied).
+_SPREADING = frozenset({"BroadcastTo", "Reshape", "ExpandDims", "Identity"})
+
+
+def _all_ones(value: Any, depth: int = 4) -> bool:
+    """Whether graph value ``value`` is made of ones whatever the graph is fed."""
+    op = getattr(value, "op", None)
+    if not isinstance(value, SymbolicTensor) or op is None or depth == 0:
+        return False
+    if op.type == "OnesLike":
+        return True
+    if op.type == "Const":
+        constant = np.asarray(op.get_attr("value"))
+        return 0 < constant.size <= _CONSTANT_ELEMENTS and bool(np.all(constant == 1))
+    return op.type in _SPREADING and _all_ones(op.inputs[0], depth - 1)
 
 
 def _plain(value: Any) -> bool:
