@@ -9,7 +9,6 @@ import retrograd as rg
 from retrograd.autodiff.backprop import _sum_in_place
 from retrograd.core.tensor import Tensor
 
-
 BIG = 1 << 14  # float64 elements: large enough to be summed in place (small sums are not)
 
 
