@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.execute import context
+from retrograd.core.released_values import is_stand_in
 from retrograd.ops.print_ops import format_value
 
 __all__ = ["paused", "inside_gradient_rule", "summarize", "as_array"]
@@ -76,6 +77,8 @@ def summarize(value: Any, limit: int = 6) -> str:
     shape = ",".join(str(d) for d in a.shape)
     if a.dtype.kind not in "iuf" or a.size == 0:
         return f"{a.dtype.name}[{shape}]"
+    if is_stand_in(getattr(value, "_value", None)):
+        return f"{a.dtype.name}[{shape}] (freed: no gradient function reads it)"
     finite = a[np.isfinite(a)] if a.dtype.kind == "f" else a
     stats = (
         f"min={_g(finite.min())} max={_g(finite.max())} mean={_g(finite.mean())}"
