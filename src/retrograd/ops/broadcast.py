@@ -84,30 +84,6 @@ def _sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
     return np.sum(grad, axis=(*range(lead), *stretched), keepdims=False).reshape(shape)
 
 
-# Arrays at least this large are worth testing for a broadcast of one (a few hundred
-# nanoseconds) before a full pass multiplies by it.
-_ONES_TEST_SIZE = 4096
-
-
-def is_broadcast_one(t: Any) -> bool:
-    """Whether tensor ``t`` is a large broadcast of the number 1 (every stride zero), as the
-    gradient of a sum is: multiplying by it changes nothing, so rules skip the pass.
-
-    >>> import numpy as np, retrograd as rg
-    >>> from retrograd.ops.broadcast import is_broadcast_one
-    >>> is_broadcast_one(rg.broadcast_to(1.0, [100, 100])), is_broadcast_one(rg.ones([100, 100]))
-    (True, False)
-    """
-    value = t._value
-    return (
-        type(value) is np.ndarray
-        and value.size >= _ONES_TEST_SIZE
-        and not any(value.strides)
-        and value[(0,) * value.ndim] == 1
-        and type(t) is Tensor
-    )
-
-
 def broadcast_view(x: Any, shape: tuple) -> Any:
     """``np.broadcast_to(x, shape)``: a read-only view with zero strides on the broadcast
     axes, made directly for a C-contiguous array or NumPy scalar (NumPy's function spends

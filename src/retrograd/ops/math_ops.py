@@ -30,6 +30,7 @@ from retrograd.ops.define import (
     REAL,
     add_examples,
     binary_op,
+    is_broadcast_one,
     multiply_into,
     tensor_arg,
     tensor_pair,
@@ -110,7 +111,7 @@ def _sub_grad(op, grad):
 def _mul_grad(op, grad):
     x, y = op.inputs
     skip = op.skip_input_indices
-    if broadcast.is_broadcast_one(grad):  # (a sum's gradient): the other operand, as it is
+    if is_broadcast_one(grad):  # (a sum's gradient): the other operand, as it is
         gx = None if 0 in skip else broadcast.broadcast_like(conj(y), grad)
         gy = None if 1 in skip else broadcast.broadcast_like(conj(x), grad)
         return broadcast.reduce_to_inputs(op, gx, gy)
