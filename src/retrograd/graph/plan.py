@@ -43,7 +43,7 @@ from retrograd.core.errors import InvalidArgumentError, OpError
 from retrograd.core.execute import writable_buffer
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import GraphOperation, SymbolicTensor
-from retrograd.graph.simplify import common_subexpressions
+from retrograd.graph.simplify import common_subexpressions, spread_scalar_product
 
 __all__ = ["Plan", "ops_needed"]
 
@@ -216,6 +216,10 @@ class Plan:
                 target = args[reusable]
                 inplace = self._kernel(op.op_def.inplace, op._attrs, fresh)
                 call = f"{inplace}({', '.join(args)}, out={target}) if owned({target}) else {call}"
+            spread = spread_scalar_product(op, resolve)
+            if spread is not None:  # a product with a broadcast scalar: the other if it is 1
+                scalar, other = spread
+                call = f"{expr(other)} if {expr(scalar)} == 1 else ({call})"
             targets = ", ".join(expr(t) for t in op.outputs)
             if op.op_def.multi_output and len(op.outputs) == 1:
                 targets += ","

@@ -6,6 +6,8 @@ repeat such work, e.g. ``1 - y * y`` for both the first and the second derivativ
 A plan computes each once. A product with a broadcast of the number 1 (the seed of a
 gradient, spread over a sum's input) whose other operand already has the product's shape
 and dtype is that operand: no pass is made (``1 * x`` is ``x`` exactly in IEEE arithmetic).
+Where the scalar is known only when the plan runs (the upstream gradient fed to a
+function's gradient), ``spread_scalar_product`` lets the plan test it then.
 
 >>> import retrograd as rg
 >>> g = rg.Graph()
@@ -25,7 +27,7 @@ import numpy as np
 
 from retrograd.graph.graph import GraphOperation, SymbolicTensor
 
-__all__ = ["common_subexpressions"]
+__all__ = ["common_subexpressions", "spread_scalar_product"]
 
 # Attribute values that compare by value (functions, arrays and variables do not qualify).
 _PLAIN = (bool, int, float, str, type(None), np.dtype)
@@ -93,6 +95,31 @@ def _times_one(op: GraphOperation, same: dict[int, Any]) -> Any:
             and _all_ones(ones)
         ):
             return other
+    return None
+
+
+def spread_scalar_product(op: GraphOperation, resolve: Any) -> tuple[Any, Any] | None:
+    """For ``Mul(BroadcastTo(s), x)`` (either order), ``s`` a scalar and ``x`` a graph value
+    with the product's known shape and dtype: ``(s, x)`` (the product is ``x`` when ``s`` is
+    1); else None. ``resolve`` maps a value to the one computing it in the plan."""
+    if op.type != "Mul":
+        return None
+    out = op.outputs[0]._value
+    if out.shape is None or None in out.shape:
+        return None
+    a, b = (resolve(v) for v in op.inputs)
+    for spread, other in ((a, b), (b, a)):
+        producer = getattr(spread, "op", None)
+        if (
+            isinstance(spread, SymbolicTensor)
+            and isinstance(other, SymbolicTensor)
+            and producer is not None
+            and producer.type == "BroadcastTo"
+            and producer.inputs[0]._value.shape == ()
+            and other._value.shape == out.shape
+            and other._value.dtype == out.dtype
+        ):
+            return resolve(producer.inputs[0]), other
     return None
 
 
