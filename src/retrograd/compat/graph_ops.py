@@ -25,7 +25,7 @@ import numpy as np
 
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import RegisterGradient, no_gradient
-from retrograd.core.shapes import TensorShape
+from retrograd.core.shapes import TensorShape, disable_v2_tensorshape, enable_v2_tensorshape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable as EagerVariable
 from retrograd.graph import control_flow, symbolic
@@ -239,7 +239,8 @@ def control_dependencies(control_inputs: Any) -> Any:
 
 
 def disable_v2_behavior() -> None:
-    """Switches to TensorFlow 1 behaviour: graph mode.
+    """Switches to TensorFlow 1 behaviour: graph mode, and TensorFlow 1's shapes (``shape[i]``
+    is a Dimension: ``x.get_shape()[1].value``).
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.disable_v2_behavior()
@@ -250,10 +251,11 @@ def disable_v2_behavior() -> None:
     True
     """
     disable_eager_execution()
+    disable_v2_tensorshape()
 
 
 def enable_v2_behavior() -> None:
-    """Switches back to eager execution.
+    """Switches back to eager execution and TensorFlow 2's shapes (ints and None).
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.disable_v2_behavior()
@@ -262,6 +264,7 @@ def enable_v2_behavior() -> None:
     True
     """
     enable_eager_execution()
+    enable_v2_tensorshape()
 
 
 def _with_default_shape(metas, shape):

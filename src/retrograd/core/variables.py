@@ -22,7 +22,7 @@ from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
 from retrograd.core.names import check_name
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
-from retrograd.core.shapes import TensorShape
+from retrograd.core.shapes import TensorShape, public_shape
 from retrograd.core.tensor import (
     Reference,
     Tensor,
@@ -191,10 +191,10 @@ class Variable(TensorOperators):
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape(self._value.shape)
+        return public_shape(self._value.shape)
 
     def get_shape(self) -> TensorShape:
-        return self.shape
+        return public_shape(self._value.shape)
 
     @property
     def ndim(self) -> int:

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.dimensions import dimension_value
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -89,13 +90,14 @@ def shape_input(shape: Any, op_type: str, arg: str = "shape") -> tuple:
     """``(static, tensor, known)``: a tuple of ints when the whole shape is known while
     building (``tensor`` None), else the shape as an int32 vector tensor (``static`` None);
     ``known`` holds each dimension's value where known, else None."""
+    shape = dimension_value(shape)
     if isinstance(shape, TensorShape):
         if not shape.is_fully_defined():
             raise ValueError(
                 f"{op_type}: argument `{arg}` is {shape}, which is not fully defined; pass "
                 f"tf.shape(x) (a tensor) for a shape known only when the graph runs"
             )
-        dims = tuple(int(d) for d in shape)
+        dims = tuple(shape.as_list())
         return dims, None, dims
     if isinstance(shape, Tensor):
         if not shape.dtype.is_integer:  # (TensorFlow: the op refuses the tensor)
@@ -118,6 +120,7 @@ def shape_input(shape: Any, op_type: str, arg: str = "shape") -> tuple:
         shape = [shape]
     elements, known = [], []
     for d in shape:
+        d = dimension_value(d)  # (TensorFlow 1's Dimension objects: their int)
         if isinstance(d, Tensor):
             value = known_value(d)
             if value is None:
