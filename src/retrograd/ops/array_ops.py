@@ -1,4 +1,5 @@
-"""Shape and selection ops: reshape, transpose, concat/stack/split, where, fills, identity."""
+"""Shape and selection ops: reshape, transpose, where, fills, identity; concat/stack/split
+live in :mod:`retrograd.ops.join_ops` and are re-exported here."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
 from retrograd.core.shapes import broadcast_dims
-from retrograd.core.tensor import Tensor, convert_to_tensor, set_stack_op
+from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast
 from retrograd.ops.define import ANY, BOOL, tensor_arg, tensor_pair
 from retrograd.ops.index_args import static_int
 from retrograd.ops.indexing import normalize_index
+from retrograd.ops.join_ops import concat, split, stack, unstack  # noqa: F401 (re-exported)
 
 # --- reshaping --------------------------------------------------------------------------
 
@@ -141,145 +143,6 @@ def _reshape_like_grad(op, grad):
 @RegisterGradient("Transpose")
 def _transpose_grad(op, grad):
     return transpose(grad, tuple(np.argsort(op.get_attr("perm"))))
-
-
-# --- joining and splitting ----------------------------------------------------------------
-
-_ConcatV2 = define_op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
-_Pack = define_op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
-_Unpack = define_op(
-    "Unpack", lambda x, num, axis: tuple(np.moveaxis(x, axis, 0)), multi_output=True
-)
-_SplitV = define_op(
-    "SplitV",
-    lambda x, size_splits, axis: tuple(np.split(x, np.cumsum(size_splits)[:-1], axis)),
-    multi_output=True,
-)
-
-
-def _same_dtype(op_type: str, values: list) -> list[Tensor]:
-    if not values:
-        raise ValueError(f"{op_type}: values must be a non-empty list of tensors")
-    tensors = [values[0] if isinstance(values[0], Tensor) else convert_to_tensor(values[0])]
-    for v in values[1:]:
-        tensors.append(tensor_pair(op_type, tensors[0], v)[1])
-    return tensors
-
-
-def _axis_in(op_type: str, axis: int, ndim: int) -> int:
-    axis = static_int(op_type, axis, "axis")  # (ints only: TypeError for 1.5, "1", inf)
-    if not -ndim <= axis < ndim:
-        raise InvalidArgumentError(f"{op_type}: axis {axis} is out of range for rank {ndim}")
-    return axis % ndim
-
-
-def concat(values: list, axis: int, name: str | None = None) -> Tensor:
-    """Joins tensors along an existing ``axis`` (a single tensor is one value, as TensorFlow).
-
-    >>> import retrograd as rg
-    >>> rg.concat([[[1, 2]], [[3, 4]]], axis=0).numpy().tolist()
-    [[1, 2], [3, 4]]"""
-    if isinstance(values, Tensor):
-        values = [values]
-    tensors = _same_dtype("ConcatV2", list(values))
-    ndim = tensors[0]._value.ndim
-    if ndim == 0:
-        raise InvalidArgumentError("ConcatV2: can not concatenate scalars; use stack")
-    return execute(_ConcatV2, tensors, {"axis": _axis_in("ConcatV2", axis, ndim)}, name)
-
-
-def stack(values: list, axis: int = 0, name: str | None = None) -> Tensor:
-    """Joins same-shape tensors along a new ``axis``.
-
-    >>> import retrograd as rg
-    >>> rg.stack([[1, 2], [3, 4]], axis=1).numpy().tolist()
-    [[1, 3], [2, 4]]"""
-    tensors = _same_dtype("Pack", list(values))
-    shapes = [t.shape for t in tensors]  # (in graphs, unknown dimensions match any size)
-    if any(not s.is_compatible_with(other) for s in shapes for other in shapes):
-        distinct = sorted({str(tuple(s.as_list() if s.rank is not None else [])) for s in shapes})
-        raise InvalidArgumentError(
-            f"Pack: all values must have the same shape, got {', '.join(distinct)}"
-        )
-    axis = _axis_in("Pack", axis, tensors[0]._value.ndim + 1)
-    return execute(_Pack, tensors, {"axis": axis}, name)
-
-
-set_stack_op(stack)
-
-
-def unstack(
-    value: Any, num: int | None = None, axis: int = 0, name: str | None = None
-) -> list[Tensor]:
-    """Splits ``value`` along ``axis`` into a list of tensors of one rank less.
-
-    >>> import retrograd as rg
-    >>> [t.numpy().tolist() for t in rg.unstack([[1, 2], [3, 4]], axis=1)]
-    [[1, 3], [2, 4]]"""
-    x = tensor_arg("Unpack", value, ANY, "value")
-    if x._value.ndim == 0:
-        raise ValueError("Unpack: can not unstack a scalar tensor")
-    axis = _axis_in("Unpack", axis, x._value.ndim)
-    size = x._value.shape[axis]
-    if num is not None and num != size:
-        raise ValueError(f"Unpack: num={num} does not match dimension {axis} of size {size}")
-    if size == 0:
-        return []
-    return list(execute(_Unpack, (x,), {"num": size, "axis": axis}, name))
-
-
-def split(
-    value: Any,
-    num_or_size_splits: Any,
-    axis: int = 0,
-    num: int | None = None,
-    name: str | None = None,
-) -> list[Tensor]:
-    """Splits ``value`` along ``axis`` into equal parts (an int) or parts of given sizes.
-
-    >>> import retrograd as rg
-    >>> [t.numpy().tolist() for t in rg.split([1, 2, 3, 4, 5], [2, 3])]
-    [[1, 2], [3, 4, 5]]"""
-    x = tensor_arg("SplitV", value, ANY, "value")
-    axis = _axis_in("SplitV", axis, x._value.ndim)
-    size = x._value.shape[axis]
-    if isinstance(num_or_size_splits, (int, np.integer)):
-        parts = int(num_or_size_splits)
-        if parts <= 0 or size % parts:
-            raise InvalidArgumentError(
-                f"SplitV: dimension {axis} of size {size} can not be split into {parts} equal parts"
-            )
-        sizes = [size // parts] * parts
-    else:
-        sizes = list(broadcast.static_shape(num_or_size_splits, "SplitV"))
-        if sizes.count(-1) == 1:
-            sizes[sizes.index(-1)] = size - (sum(sizes) + 1)
-        if sum(sizes) != size or min(sizes) < 0:
-            raise InvalidArgumentError(
-                f"SplitV: sizes {sizes} do not add up to dimension {axis} of size {size}"
-            )
-    return list(execute(_SplitV, (x,), {"size_splits": tuple(sizes), "axis": axis}, name))
-
-
-@RegisterGradient("ConcatV2")
-def _concat_grad(op, grad):
-    axis = op.get_attr("axis")
-    return split(grad, [t.shape[axis] for t in op.inputs], axis)
-
-
-@RegisterGradient("Pack")
-def _pack_grad(op, grad):
-    return unstack(grad, axis=op.get_attr("axis"))
-
-
-@RegisterGradient("Unpack")
-def _unpack_grad(op, *grads):
-    return stack(list(grads), axis=op.get_attr("axis"))
-
-
-@RegisterGradient("SplitV")
-def _split_grad(op, *grads):
-    return concat(list(grads), op.get_attr("axis"))
 
 
 # --- indexing ---------------------------------------------------------------------------
