@@ -22,7 +22,23 @@ from retrograd.ops.join_ops import concat, split, stack, unstack  # noqa: F401 (
 
 # --- reshaping --------------------------------------------------------------------------
 
-_Reshape = define_op("Reshape", lambda x, shape: np.reshape(x, shape))
+
+def _reshape_meta(metas, shape):
+    """The output of a static reshape: ``shape``, with a -1 worked out where the input's size
+    is known (else unknown); a known size that does not fit fails while building."""
+    dims = metas[0].shape
+    size = None if dims is None or None in dims else int(np.prod(dims, dtype=np.int64))
+    rest = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+    fits = size is None or (size % rest == 0 if -1 in shape and rest else size == rest)
+    if not fits:
+        raise InvalidArgumentError(
+            f"Reshape: cannot reshape a tensor of {size} elements into shape {list(shape)}"
+        )
+    infer = None if size is None or not rest else size // rest
+    return [(tuple(infer if d == -1 else d for d in shape), metas[0].dtype)]
+
+
+_Reshape = define_op("Reshape", lambda x, shape: np.reshape(x, shape), shape_fn=_reshape_meta)
 _ReshapeLike = define_op(
     "ReshapeLike",
     lambda x, like: np.reshape(x, np.shape(like)),
@@ -66,7 +82,11 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
     >>> import retrograd as rg
     >>> rg.transpose([[1, 2, 3], [4, 5, 6]]).numpy().tolist()
     [[1, 4], [2, 5], [3, 6]]"""
+    from retrograd.ops import run_time_args
+
     x = tensor_arg("Transpose", a, ANY, "a")
+    if run_time_args.is_run_time(perm):  # (a graph tensor: TensorFlow reads it when it runs)
+        return run_time_args.transpose(x, perm, conjugate, name)
     ndim = x._value.ndim
     perm = tuple(range(ndim))[::-1] if perm is None else broadcast.static_shape(perm, "Transpose")
     out_of_range = [p for p in perm if not -ndim <= p < ndim]
@@ -92,7 +112,11 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
     >>> import retrograd as rg
     >>> rg.expand_dims([1, 2], 0).shape.as_list(), rg.expand_dims([1, 2], -1).shape.as_list()
     ([1, 2], [2, 1])"""
+    from retrograd.ops import run_time_args
+
     x = tensor_arg("ExpandDims", input, ANY, "input")
+    if run_time_args.is_run_time(axis):  # (a graph tensor: TensorFlow reads it when it runs)
+        return run_time_args.expand_dims(x, axis, name)
     ndim = x._value.ndim
     axis = static_int("ExpandDims", axis, "axis")
     if not -ndim - 1 <= axis <= ndim:
@@ -211,7 +235,11 @@ _Where = define_op(
 )
 _Size = define_op("Size", lambda x, out_type: np.array(np.size(x), dtype=out_type.as_numpy_dtype))
 _Shape = define_op(
-    "Shape", lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype)
+    "Shape",
+    lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype),
+    shape_fn=lambda metas, out_type: [  # (a vector as long as the rank, if known)
+        ((None if metas[0].shape is None else len(metas[0].shape),), out_type.as_numpy_dtype)
+    ],
 )
 
 

@@ -86,7 +86,11 @@ def _sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
     return np.sum(grad, axis=(*range(lead), *stretched), keepdims=False).reshape(shape)
 
 
-_BroadcastTo = define_op("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape))
+_BroadcastTo = define_op(
+    "BroadcastTo",
+    lambda x, shape: np.broadcast_to(x, shape),
+    shape_fn=lambda metas, shape: [(shape, metas[0].dtype)],  # (inputs' unknown dims fit)
+)
 
 
 def shaped_like(metas):

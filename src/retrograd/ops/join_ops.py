@@ -119,9 +119,18 @@ def split(
     >>> import retrograd as rg
     >>> [t.numpy().tolist() for t in rg.split([1, 2, 3, 4, 5], [2, 3])]
     [[1, 2], [3, 4, 5]]"""
+    from retrograd.ops import run_time_args
+
     x = tensor_arg("SplitV", value, ANY, "value")
     axis = _axis_in("SplitV", axis, x._value.ndim)
     size = x._value.shape[axis]
+    if run_time_args.is_run_time(num_or_size_splits):  # (sizes read when the graph runs)
+        return run_time_args.split(x, num_or_size_splits, axis, name)
+    if size is None:  # (a graph dimension known only when it runs)
+        sizes = num_or_size_splits
+        if not isinstance(sizes, (int, np.integer)):
+            sizes = broadcast.static_shape(sizes, "SplitV")
+        return run_time_args.split(x, sizes, axis, name)
     if isinstance(num_or_size_splits, (int, np.integer)):
         parts = int(num_or_size_splits)
         if parts <= 0 or size % parts:
@@ -143,7 +152,12 @@ def split(
 @RegisterGradient("ConcatV2")
 def _concat_grad(op, grad):
     axis = op.get_attr("axis")
-    return split(grad, [t.shape[axis] for t in op.inputs], axis)
+    sizes = [t._value.shape[axis] for t in op.inputs]
+    if None in sizes:  # (sizes known only when the graph runs)
+        from retrograd.ops import array_ops
+
+        sizes = stack([array_ops.shape(t)[axis] for t in op.inputs])
+    return split(grad, sizes, axis)
 
 
 @RegisterGradient("Pack")
@@ -159,5 +173,3 @@ def _unpack_grad(op, *grads):
 @RegisterGradient("SplitV")
 def _split_grad(op, *grads):
     return concat(list(grads), op.get_attr("axis"))
-
-

@@ -104,7 +104,11 @@ _Prod = define_op(
 
 
 def _reduce(op, kinds, input_tensor, axis, keepdims, name):
+    from retrograd.ops import run_time_args
+
     x = tensor_arg(op.type, input_tensor, kinds, "input_tensor")
+    if run_time_args.is_run_time(axis) or (axis is None and x._value.shape is None):
+        return run_time_args.reduce(op.type, x, axis, keepdims, name)  # (read when it runs)
     axes = normalize_axes(op.type, axis, x._value.ndim)
     return execute(op, (x,), {"axis": axes, "keepdims": bool(keepdims)}, name)
 

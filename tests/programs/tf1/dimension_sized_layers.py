@@ -16,8 +16,9 @@ def conv_layer(name, x, filters):
     in_channels = x.get_shape()[-1].value
     with tf.variable_scope(name):
         w0 = rng.randn(3, 3, in_channels, filters).astype(np.float32) * 0.3
-        w = tf.get_variable("w", [3, 3, in_channels, filters],
-                            initializer=tf.constant_initializer(w0))
+        w = tf.get_variable(
+            "w", [3, 3, in_channels, filters], initializer=tf.constant_initializer(w0)
+        )
         b = tf.get_variable("b", [filters], initializer=tf.zeros_initializer())
         return tf.nn.relu(tf.nn.conv2d(x, w, strides=[1, 1, 1, 1], padding="SAME") + b)
 
@@ -33,8 +34,7 @@ def dense_layer(name, x, units, activation=None):
     fan_in = int(x.shape[1])
     with tf.variable_scope(name):
         w0 = rng.randn(fan_in, units).astype(np.float32) / np.sqrt(fan_in)
-        w = tf.get_variable("w", [x.get_shape()[1], units],
-                            initializer=tf.constant_initializer(w0))
+        w = tf.get_variable("w", [x.get_shape()[1], units], initializer=tf.constant_initializer(w0))
         b = tf.get_variable("b", [units], initializer=tf.zeros_initializer())
         y = tf.matmul(x, w) + b
         return activation(y) if activation is not None else y
@@ -43,7 +43,7 @@ def dense_layer(name, x, units, activation=None):
 images = tf.placeholder(tf.float32, [None, 5, 5, 2], name="images")
 labels = tf.placeholder(tf.int64, [None], name="labels")
 batch = images.get_shape()[0]
-print("batch dimension known:", batch.value is not None, "| batch == None:", batch == None)
+print("batch dimension known:", batch.value is not None, "| batch == None:", batch == None)  # noqa: E711
 
 h = conv_layer("conv1", images, 4)
 print("conv1", h.get_shape(), h.get_shape().as_list())
@@ -53,8 +53,7 @@ print("fc1", h.shape, [tensor_shape.dimension_value(d) for d in h.shape])
 logits = dense_layer("fc2", h, 3)
 print("logits", logits.shape, repr(logits.shape[-1]))
 
-loss = tf.reduce_mean(
-    tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
 train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
 shapes = [(v.op.name, v.get_shape().as_list()) for v in tf.trainable_variables()]
 print("variables", shapes)
@@ -64,5 +63,5 @@ with tf.Session() as sess:
     feed = {images: IMAGES, labels: LABELS}
     for step in range(6):
         _, value = sess.run([train, loss], feed)
-        print("step %d loss %.6f" % (step, value))
+        print(f"step {step} loss {value:.6f}")
     print("predictions", sess.run(tf.argmax(logits, 1), feed))
