@@ -89,8 +89,18 @@ def _sum_to_shape(grad: np.ndarray, shape: tuple) -> np.ndarray:
 _BroadcastTo = define_op(
     "BroadcastTo",
     lambda x, shape: np.broadcast_to(x, shape),
-    shape_fn=lambda metas, shape: [(shape, metas[0].dtype)],  # (inputs' unknown dims fit)
+    shape_fn=lambda metas, shape: [(_target(shape), metas[0].dtype)],
 )
+
+
+def _target(shape: tuple) -> tuple:
+    """BroadcastTo's output shape: its target (which inputs' unknown dimensions fit)."""
+    if any(d < 0 for d in shape):
+        raise InvalidArgumentError(
+            f"BroadcastTo: the target shape {list(shape)} has a negative or unknown "
+            f"dimension; pass tf.shape(y) (a tensor) for a shape known only when the graph runs"
+        )
+    return shape
 
 
 def shaped_like(metas):
