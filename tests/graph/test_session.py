@@ -172,6 +172,7 @@ def test_variables_are_read_when_the_graph_runs(graph):
     v = tf.Variable(1.0)
     y = v * 2.0
     with tf.compat.v1.Session(graph=graph) as sess:
+        sess.run(v.initializer)
         assert sess.run(y) == 2.0
         v.assign(5.0)  # in graph mode: an op, run by the session
         assert sess.run(y) == 2.0

@@ -29,7 +29,7 @@ from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient
 from retrograd.core.shapes import TensorShape, public_shape
 from retrograd.core.tensor import convert_to_tensor, numpy_text
-from retrograd.core.variables import Variable, _AssignVariableOp
+from retrograd.core.variables import Variable, _AssignVariableOp, set_graph_variable_class
 from retrograd.graph.graph import GraphOperation, TensorMeta, get_default_graph
 
 __all__ = ["GraphVariable", "GLOBAL_VARIABLES", "TRAINABLE_VARIABLES", "assign_op"]
@@ -209,6 +209,9 @@ class GraphVariable(Variable):
         )
 
     __str__ = __repr__
+
+
+set_graph_variable_class(GraphVariable)  # `retrograd.Variable(...)` in a TF1 graph is one
 
 
 def assign_op(variable: Variable, value: Any, name: str | None = None) -> GraphOperation:
