@@ -21,8 +21,6 @@ import contextlib
 import sys
 from typing import Any
 
-import numpy as np
-
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import RegisterGradient, no_gradient
 from retrograd.core.shapes import TensorShape, disable_v2_tensorshape, enable_v2_tensorshape
@@ -338,9 +336,8 @@ def _print_v1_kernel(value, *data, message, summarize, count=None):
 
 
 def _v1_text(value: Any, summarize: int) -> str:
-    """A value as TF1's Print and Assert show it: arrays as printed, scalars in brackets."""
-    text = print_ops.format_value(value, summarize)
-    return f"[{text}]" if np.ndim(value) == 0 else text
+    """A value as TF1's Print and Assert show it: ``[`` its summary ``]`` (``[[1 2][3...]...]``)."""
+    return f"[{print_ops.summarize_v1(value, summarize)}]"
 
 
 _Print = define_op("Print", _print_v1_kernel, stateful=True, shape_fn=lambda metas, **a: [
@@ -360,9 +357,13 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None): 
     data = [convert_to_tensor(d) for d in data]
     if context.graph is None:
         _print_v1_kernel(x._value, *[d._value for d in data], message=message or "",
-                         summarize=summarize or 3)  # fmt: skip
+                         summarize=3 if summarize is None else summarize)  # fmt: skip
         return x
-    attrs = {"message": message or "", "summarize": summarize or 3, "count": _PrintCount(first_n)}
+    attrs = {
+        "message": message or "",
+        "summarize": 3 if summarize is None else summarize,
+        "count": _PrintCount(first_n),
+    }
     return execute(_Print, (x, *data), attrs, name or "Print")
 
 
@@ -382,7 +383,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802
         ...
     retrograd.errors.InvalidArgumentError: assertion failed: [3]
     """
-    shown_at_most = summarize or 3
+    shown_at_most = 3 if summarize is None else summarize
     return debug_ops.assert_with_data(
         convert_to_tensor(condition),
         data,
