@@ -168,6 +168,65 @@ class TensorShape(tuple):
             for a, b in zip(tuple.__iter__(self), tuple.__iter__(other))
         )
 
+    # -- combining and checking (TensorFlow's TensorShape methods) -------------------------
+    def _like(self, dims: Iterable[int | None]) -> TensorShape:
+        """A shape of ``dims`` of this shape's kind (a TensorFlow 1 view stays one)."""
+        kind = V1TensorShape if type(self) is V1TensorShape else TensorShape
+        return tuple.__new__(kind, map(_dimension, dims))
+
+    def merge_with(self, other: Any) -> TensorShape:
+        """The shape both describe, taking known dimensions from either; ValueError when
+        they differ."""
+        other = TensorShape(other)
+        if other.rank is None:
+            return self
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {self._like(other)} are not compatible")
+        pairs = zip(tuple.__iter__(self), tuple.__iter__(other))
+        return self._like(b if a is None else a for a, b in pairs)
+
+    def concatenate(self, other: Any) -> TensorShape:
+        """This shape's dimensions followed by ``other``'s."""
+        other = TensorShape(other)
+        if other.rank is None:
+            return _UNKNOWN_RANK
+        return self._like((*tuple.__iter__(self), *tuple.__iter__(other)))
+
+    def most_specific_compatible_shape(self, other: Any) -> TensorShape:
+        """The dimensions both shapes agree on, unknown where they differ."""
+        other = TensorShape(other)
+        if other.rank is None or len(other) != len(self):
+            return _UNKNOWN_RANK
+        pairs = zip(tuple.__iter__(self), tuple.__iter__(other))
+        return self._like(a if a == b else None for a, b in pairs)
+
+    def with_rank(self, rank: int) -> TensorShape:
+        """This shape; ValueError unless it has ``rank`` dimensions."""
+        self.assert_has_rank(rank)
+        return self
+
+    def with_rank_at_least(self, rank: int) -> TensorShape:
+        if len(self) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank: int) -> TensorShape:
+        if len(self) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def assert_has_rank(self, rank: int) -> None:
+        if len(self) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_is_compatible_with(self, other: Any) -> None:
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are incompatible")
+
+    def assert_is_fully_defined(self) -> None:
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, list) or type(other) is V1TensorShape:
             try:
@@ -224,6 +283,12 @@ class V1TensorShape(TensorShape):
     def __iter__(self):
         return (Dimension(d) for d in tuple.__iter__(self))
 
+    def __add__(self, other: Any) -> TensorShape:  # (TensorFlow's: a longer shape)
+        return self.concatenate(other)
+
+    def __radd__(self, other: Any) -> TensorShape:
+        return self._like(TensorShape(other)).concatenate(self)
+
     def __repr__(self) -> str:
         return f"TensorShape({self.dims})"
 
@@ -257,6 +322,32 @@ class _UnknownRankShape(TensorShape):
 
     def is_compatible_with(self, other) -> bool:
         return True
+
+    def merge_with(self, other: Any) -> TensorShape:
+        return public_shape(TensorShape(other)) if other is not None else self
+
+    def concatenate(self, other: Any) -> TensorShape:
+        return self
+
+    def most_specific_compatible_shape(self, other: Any) -> TensorShape:
+        return self
+
+    def with_rank(self, rank: int) -> TensorShape:
+        return public_shape((None,) * rank)
+
+    def with_rank_at_least(self, rank: int) -> TensorShape:
+        return self
+
+    with_rank_at_most = with_rank_at_least
+
+    def assert_has_rank(self, rank: int) -> None:
+        return None
+
+    def assert_is_compatible_with(self, other: Any) -> None:
+        return None
+
+    def assert_is_fully_defined(self) -> None:
+        raise ValueError("Shape <unknown> is not fully defined")
 
     def __eq__(self, other: object) -> bool:
         return other is self
