@@ -41,6 +41,13 @@ CASES = {
     "split_sizes_minus_one": (lambda x, s: rg.concat([t * (i + 1.0) for i, t in enumerate(rg.split(x**2, s))], 0), (I32, [2]), [-1, 1], lambda x: np.concatenate([x[:2] ** 2, 2 * x[2:] ** 2])),
     "expand_dims_axis": (lambda x, a: rg.expand_dims(x**2, a) * _weights((3, 1, 4)), (I32, []), 1, lambda x: (x**2)[:, None] * _weights((3, 1, 4))),
     "expand_dims_last": (lambda x, a: rg.expand_dims(x**3, a), (I32, []), -1, lambda x: (x**3)[..., None]),
+    "slice_stop": (lambda x, n: x[:, :n] ** 2, (I32, []), 3, lambda x: x[:, :3] ** 2),
+    "slice_negative_start": (lambda x, n: x[n:] ** 3, (I32, []), -2, lambda x: x[-2:] ** 3),
+    "slice_clamped": (lambda x, n: x[:, 1:n] * x[:, 1:n], (I32, []), 10, lambda x: x[:, 1:] ** 2),
+    "slice_with_step": (lambda x, n: x[:, n::2] ** 2, (I32, []), 1, lambda x: x[:, 1::2] ** 2),
+    "slice_and_index": (lambda x, n: x[1, :n] ** 3, (I32, []), -1, lambda x: x[1, :-1] ** 3),
+    "slice_empty": (lambda x, n: rg.concat([x[:, n:2], x[:, :1]], 1) ** 2, (I32, []), 3, lambda x: x[:, :1] ** 2),
+    "index_and_slice": (lambda x, n: x[n, 1:] ** 2 + x[:n, 0][0], (I32, []), 2, lambda x: x[2, 1:] ** 2 + x[0, 0]),
 }  # fmt: skip
 
 # Ops of unknown-size dimensions that take static arguments (no run-time argument).
@@ -159,6 +166,12 @@ def test_arguments_that_must_be_known_while_building_still_say_so():
     g = rg.Graph()
     with g.as_default():
         x = tf.placeholder(rg.float32, [None, 3])
+        n = tf.placeholder(rg.int32, [])
+        assert x[:, :n].shape.as_list() == [None, None] and x[n, 1:].shape.as_list() == [2]
+        with pytest.raises(TypeError, match="StridedSlice: a slice step known only when"):
+            x[::n]
+        with pytest.raises(TypeError, match="StridedSlice: a negative step with bounds"):
+            x[n::-1]
         with pytest.raises(ValueError, match="SplitV: cannot infer the number of outputs"):
             rg.split(x, tf.placeholder(rg.int32, [None]), axis=1)
         with pytest.raises(rg.errors.InvalidArgumentError, match="Transpose: perm must have 2"):
@@ -167,3 +180,17 @@ def test_arguments_that_must_be_known_while_building_still_say_so():
             rg.reduce_sum(x, tf.placeholder(rg.float32, []))
         with pytest.raises(ValueError, match="ArgMax: argument `axis` must be known"):
             rg.argmax(x, tf.placeholder(rg.int32, []))
+
+
+def test_unstack_of_an_unknown_dimension_needs_num_and_checks_it_when_run():
+    g = rg.Graph()
+    with g.as_default():
+        x = tf.placeholder(rg.float32, [None, 3])
+        with pytest.raises(ValueError, match="Unpack: cannot infer argument `num`"):
+            rg.unstack(x)  # (TensorFlow refuses it too)
+        parts = rg.unstack(x, num=2)
+    with tf.Session(graph=g) as sess:
+        got = sess.run(parts, {x: [[1, 2, 3], [4, 5, 6]]})
+        assert [p.tolist() for p in got] == [[1, 2, 3], [4, 5, 6]]
+        with pytest.raises(rg.errors.InvalidArgumentError, match="has size 3, but num=2"):
+            sess.run(parts, {x: np.ones((3, 3))})

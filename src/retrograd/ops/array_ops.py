@@ -196,7 +196,7 @@ def strided_slice(x: Any, index: Any, name: str | None = None) -> Tensor:
 
     t = tensor_arg("StridedSlice", x, ANY)
     items = index if isinstance(index, tuple) else (index,)
-    if any(dynamic_shape_ops.is_run_time_int(i) for i in items):
+    if any(dynamic_shape_ops.is_run_time_item(i) for i in items):
         return dynamic_shape_ops.index_at_run_time(t, items, name)
     return execute(
         _StridedSlice, (t,), {"index": normalize_index(index, tuple(t._value.shape))}, name

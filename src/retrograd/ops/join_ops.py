@@ -26,9 +26,17 @@ __all__ = ["concat", "stack", "unstack", "split"]
 
 _ConcatV2 = define_op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
 _Pack = define_op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
-_Unpack = define_op(
-    "Unpack", lambda x, num, axis: tuple(np.moveaxis(x, axis, 0)), multi_output=True
-)
+
+
+def _unpack_kernel(x, num, axis):
+    if x.shape[axis] != num:  # (a dimension known only when the graph ran)
+        raise InvalidArgumentError(
+            f"Unpack: input dimension {axis} has size {x.shape[axis]}, but num={num}"
+        )
+    return tuple(np.moveaxis(x, axis, 0))
+
+
+_Unpack = define_op("Unpack", _unpack_kernel, multi_output=True)
 _SplitV = define_op(
     "SplitV",
     lambda x, size_splits, axis: tuple(np.split(x, np.cumsum(size_splits)[:-1], axis)),
@@ -100,6 +108,12 @@ def unstack(
         raise ValueError("Unpack: can not unstack a scalar tensor")
     axis = _axis_in("Unpack", axis, x._value.ndim)
     size = x._value.shape[axis]
+    if size is None and num is None:  # (as TensorFlow: the number of outputs must be known)
+        raise ValueError(
+            f"Unpack: cannot infer argument `num` from shape {x.shape}: dimension {axis} is "
+            f"known only when the graph runs; pass num="
+        )
+    size = num if size is None else size
     if num is not None and num != size:
         raise ValueError(f"Unpack: num={num} does not match dimension {axis} of size {size}")
     if size == 0:
