@@ -113,6 +113,8 @@ CHECKED_ELSEWHERE = {
             "DynamicSplitV",
             "DynamicSplit",
             "DynamicExpandDims",
+            "DynamicRoll",
+            "DynamicCumsum",
         ],
         "tests/ops/test_run_time_args.py (graphs: values, first and second order)",
     ),  # fmt: skip

@@ -47,6 +47,13 @@ CASES = {
     "slice_with_step": (lambda x, n: x[:, n::2] ** 2, (I32, []), 1, lambda x: x[:, 1::2] ** 2),
     "slice_and_index": (lambda x, n: x[1, :n] ** 3, (I32, []), -1, lambda x: x[1, :-1] ** 3),
     "slice_empty": (lambda x, n: rg.concat([x[:, n:2], x[:, :1]], 1) ** 2, (I32, []), 3, lambda x: x[:, :1] ** 2),
+    "pad_list_holding_a_tensor": (lambda x, n: rg.pad(x**2, [[0, 0], [n, 0]]) * 1.5, (I32, []), 2, lambda x: np.pad(x**2, [[0, 0], [2, 0]]) * 1.5),
+    "split_list_holding_a_tensor": (lambda x, n: rg.split(x, [1, n], axis=1)[1] ** 2, (I32, []), 3, lambda x: x[:, 1:] ** 2),
+    "sum_list_holding_a_tensor": (lambda x, n: rg.reduce_sum(x**2, [n]), (I32, []), 1, lambda x: np.sum(x**2, 1)),
+    "roll_shift": (lambda x, s: rg.roll(x**2, s, axis=1) * _weights((3, 4)), (I32, []), 3, lambda x: np.roll(x**2, 3, 1) * _weights((3, 4))),
+    "roll_axes": (lambda x, a: rg.roll(x**3, [1, -1], a) * _weights((3, 4)), (I32, [2]), [0, 1], lambda x: np.roll(x**3, [1, -1], [0, 1]) * _weights((3, 4))),
+    "cumsum_axis": (lambda x, a: rg.cumsum(x**2, a) * _weights((3, 4)), (I32, []), 1, lambda x: np.cumsum(x**2, 1) * _weights((3, 4))),
+    "cumsum_exclusive_reverse": (lambda x, a: rg.cumsum(x**3, a, exclusive=True, reverse=True), (I32, []), 0, lambda x: np.cumsum((x**3)[::-1], 0)[::-1] - x**3),
     "index_and_slice": (lambda x, n: x[n, 1:] ** 2 + x[:n, 0][0], (I32, []), 2, lambda x: x[2, 1:] ** 2 + x[0, 0]),
 }  # fmt: skip
 
@@ -146,6 +153,9 @@ ERRORS = {
     "reflect_too_wide": (lambda x, p: rg.pad(x, p, "REFLECT"), [2, 2], [[0, 0], [3, 0]], rg.errors.InvalidArgumentError, "MirrorPad: REFLECT paddings must be less than the dimension size"),
     "split_sizes_do_not_add_up": (lambda x, s: rg.split(x, s, axis=1), [2], [1, 1], rg.errors.InvalidArgumentError, "SplitV: sizes .* do not add up to dimension 1 of size 3"),
     "expand_dims_out_of_range": (lambda x, a: rg.expand_dims(x, a), [], 4, rg.errors.InvalidArgumentError, "ExpandDims: axis 4 is out of range for rank 2"),
+    "roll_sizes_differ": (lambda x, s: rg.roll(x, s, [0, 1]), [None], [1], rg.errors.InvalidArgumentError, "Roll: shift and axis must have the same size"),
+    "argmax_axis_out_of_range": (lambda x, a: rg.argmax(x, a), [], 2, rg.errors.InvalidArgumentError, r"ArgMax: Expected dimension in the range \[-2, 2\), but got 2"),
+    "cumsum_axis_out_of_range": (lambda x, a: rg.cumsum(x, a), [], -3, rg.errors.InvalidArgumentError, "Cumsum: Expected dimension in the range"),
     "one_hot_negative_depth": (lambda x, d: rg.one_hot([1], d), [], -1, rg.errors.InvalidArgumentError, "OneHot: depth must be non-negative"),
 }  # fmt: skip
 
@@ -178,8 +188,22 @@ def test_arguments_that_must_be_known_while_building_still_say_so():
             rg.transpose(x, tf.placeholder(rg.int32, [3]))
         with pytest.raises(rg.errors.InvalidArgumentError, match="Sum: `axis` must be an int32"):
             rg.reduce_sum(x, tf.placeholder(rg.float32, []))
-        with pytest.raises(ValueError, match="ArgMax: argument `axis` must be known"):
-            rg.argmax(x, tf.placeholder(rg.int32, []))
+        with pytest.raises(ValueError, match="Cumprod: argument `axis` must be known"):
+            rg.math.cumprod(x, tf.placeholder(rg.int32, []))
+
+
+def test_argmax_and_argmin_along_a_run_time_axis():
+    g = rg.Graph()
+    with g.as_default():
+        x = tf.placeholder(rg.float32, [None, 4])
+        axis = tf.placeholder(rg.int32, [])
+        top, bottom = rg.argmax(x, axis), rg.argmin(x, axis, output_type=rg.int32)
+        assert top.shape.as_list() == [None] and bottom.dtype == rg.int32
+    with tf.Session(graph=g) as sess:
+        for a in (0, 1, -1):
+            got = sess.run([top, bottom], {x: VALUE, axis: a})
+            np.testing.assert_array_equal(got[0], np.argmax(VALUE, a))
+            np.testing.assert_array_equal(got[1], np.argmin(VALUE, a))
 
 
 def test_unstack_of_an_unknown_dimension_needs_num_and_checks_it_when_run():

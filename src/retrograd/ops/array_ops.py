@@ -82,11 +82,11 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
     >>> import retrograd as rg
     >>> rg.transpose([[1, 2, 3], [4, 5, 6]]).numpy().tolist()
     [[1, 4], [2, 5], [3, 6]]"""
-    from retrograd.ops import run_time_args
+    from retrograd.ops import run_time_args, run_time_rearrange
 
     x = tensor_arg("Transpose", a, ANY, "a")
     if run_time_args.is_run_time(perm):  # (a graph tensor: TensorFlow reads it when it runs)
-        return run_time_args.transpose(x, perm, conjugate, name)
+        return run_time_rearrange.transpose(x, perm, conjugate, name)
     ndim = x._value.ndim
     perm = tuple(range(ndim))[::-1] if perm is None else broadcast.static_shape(perm, "Transpose")
     out_of_range = [p for p in perm if not -ndim <= p < ndim]
@@ -112,11 +112,11 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
     >>> import retrograd as rg
     >>> rg.expand_dims([1, 2], 0).shape.as_list(), rg.expand_dims([1, 2], -1).shape.as_list()
     ([1, 2], [2, 1])"""
-    from retrograd.ops import run_time_args
+    from retrograd.ops import run_time_args, run_time_rearrange
 
     x = tensor_arg("ExpandDims", input, ANY, "input")
     if run_time_args.is_run_time(axis):  # (a graph tensor: TensorFlow reads it when it runs)
-        return run_time_args.expand_dims(x, axis, name)
+        return run_time_rearrange.expand_dims(x, axis, name)
     ndim = x._value.ndim
     axis = static_int("ExpandDims", axis, "axis")
     if not -ndim - 1 <= axis <= ndim:

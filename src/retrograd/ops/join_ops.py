@@ -133,18 +133,18 @@ def split(
     >>> import retrograd as rg
     >>> [t.numpy().tolist() for t in rg.split([1, 2, 3, 4, 5], [2, 3])]
     [[1, 2], [3, 4, 5]]"""
-    from retrograd.ops import run_time_args
+    from retrograd.ops import run_time_args, run_time_rearrange
 
     x = tensor_arg("SplitV", value, ANY, "value")
     axis = _axis_in("SplitV", axis, x._value.ndim)
     size = x._value.shape[axis]
     if run_time_args.is_run_time(num_or_size_splits):  # (sizes read when the graph runs)
-        return run_time_args.split(x, num_or_size_splits, axis, name)
+        return run_time_rearrange.split(x, num_or_size_splits, axis, name)
     if size is None:  # (a graph dimension known only when it runs)
         sizes = num_or_size_splits
         if not isinstance(sizes, (int, np.integer)):
             sizes = broadcast.static_shape(sizes, "SplitV")
-        return run_time_args.split(x, sizes, axis, name)
+        return run_time_rearrange.split(x, sizes, axis, name)
     if isinstance(num_or_size_splits, (int, np.integer)):
         parts = int(num_or_size_splits)
         if parts <= 0 or size % parts:

@@ -108,7 +108,7 @@ def pad(
     >>> rg.pad([1.0, 2.0], [[1, 2]], constant_values=9.0).numpy().tolist()
     [9.0, 1.0, 2.0, 9.0, 9.0]
     """
-    from retrograd.ops import run_time_args
+    from retrograd.ops import run_time_args, run_time_rearrange
 
     x = tensor_arg("Pad", tensor, ANY, "tensor")
     shape = x._value.shape
@@ -123,7 +123,7 @@ def pad(
             raise InvalidArgumentError(
                 f"PadV2: constant_values must be a scalar, got shape {list(value.shape)}"
             )
-        return run_time_args.pad(x, paddings, value, chosen, name)
+        return run_time_rearrange.pad(x, paddings, value, chosen, name)
     if chosen != "CONSTANT":
         pads = _static_paddings("MirrorPad", paddings, shape)
         _check_mirror_sizes(chosen, pads, shape)
