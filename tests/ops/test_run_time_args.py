@@ -141,6 +141,7 @@ def test_static_shapes_keep_what_does_not_depend_on_the_value():
         assert rg.expand_dims(x, scalar).shape.as_list() == [None] * 4
         assert rg.one_hot(tf.placeholder(rg.int32, [5]), scalar).shape.as_list() == [5, None]
         assert [p.shape.as_list() for p in rg.split(x, [1, -1])] == [[1, 3, 4], [None, 3, 4]]
+        assert rg.ones(rg.shape(x)[1:]).shape.as_list() == [3, 4]  # (a slice of tf.shape)
 
 
 # name: (program of x (a [None, 3] float32 placeholder) and a run-time int argument, the

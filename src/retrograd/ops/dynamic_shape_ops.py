@@ -153,10 +153,18 @@ def shape_input(shape: Any, op_type: str, arg: str = "shape") -> tuple:
 
 def _known_elements(shape: Tensor, length: int) -> tuple:
     """What is known of each element of an int vector: ``tf.shape(x)`` knows x's static
-    dimensions, a stack knows its constant elements."""
+    dimensions (and so does a slice of it, ``tf.shape(x)[:2]``), a stack knows its constant
+    elements."""
     op = getattr(shape, "op", None)
     if op is not None and op.type == "Shape" and op.inputs[0]._value.shape is not None:
         return tuple(op.inputs[0]._value.shape)
+    if op is not None and op.type == "StridedSlice":
+        index, source = op.get_attr("index"), op.inputs[0]
+        if len(index) == 1 and isinstance(index[0], builtins.slice):
+            length_of_source = (source._value.shape or (None,))[0] or 0
+            known = _known_elements(source, length_of_source)[index[0]]
+            if len(known) == length:
+                return known
     if op is not None and op.type == "Pack":
         return tuple(_scalar_or_none(i) for i in op.inputs)
     return (None,) * length
