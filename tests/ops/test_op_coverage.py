@@ -115,6 +115,7 @@ CHECKED_ELSEWHERE = {
             "DynamicExpandDims",
             "DynamicRoll",
             "DynamicCumsum",
+            "DynamicTopKV2",
         ],
         "tests/ops/test_run_time_args.py (graphs: values, first and second order)",
     ),  # fmt: skip

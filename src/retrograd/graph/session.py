@@ -197,8 +197,8 @@ class Session:
         if not isinstance(stream, GraphStream):
             return attrs
         generator = self._random_streams.get(stream)
-        if generator is None:
-            generator = self._random_streams[stream] = stream.new_generator()
+        if generator is None:  # (setdefault: plans made at once in two threads share it)
+            generator = self._random_streams.setdefault(stream, stream.new_generator())
         return {**attrs, "rng": generator}
 
 
