@@ -222,3 +222,17 @@ def test_unstack_of_an_unknown_dimension_needs_num_and_checks_it_when_run():
         assert [p.tolist() for p in got] == [[1, 2, 3], [4, 5, 6]]
         with pytest.raises(rg.errors.InvalidArgumentError, match="has size 3, but num=2"):
             sess.run(parts, {x: np.ones((3, 3))})
+
+
+def test_eye_of_run_time_sizes():
+    g = rg.Graph()
+    with g.as_default():
+        x = tf.placeholder(rg.float32, [None, 3])
+        n = tf.placeholder(rg.int32, [])
+        square, batched = rg.eye(n), rg.eye(rg.shape(x)[0], 3, batch_shape=[2], dtype=rg.float64)
+        assert square.shape.as_list() == [None, None] and batched.shape.as_list() == [2, None, 3]
+    with tf.Session(graph=g) as sess:
+        got = sess.run([square, batched], {n: 3, x: np.ones((2, 3))})
+    np.testing.assert_array_equal(got[0], np.eye(3, dtype=np.float32))
+    np.testing.assert_array_equal(got[1], np.broadcast_to(np.eye(2, 3), (2, 2, 3)))
+    assert got[1].dtype == np.float64
