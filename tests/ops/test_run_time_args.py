@@ -24,6 +24,7 @@ CASES = {
     "sum_axis_1": (lambda x, a: rg.reduce_sum(x**2, a), (I32, []), 1, lambda x: np.sum(x**2, 1)),
     "sum_axis_-2": (lambda x, a: rg.reduce_sum(x**3, a), (I32, []), -2, lambda x: np.sum(x**3, 0)),
     "sum_axes_vector": (lambda x, a: rg.reduce_sum(x * x, a), (I32, [None]), [0, 1], lambda x: np.sum(x * x)),
+    "sum_no_axes": (lambda x, a: rg.reduce_sum(x**2, a), (I32, [None]), np.zeros(0, np.int32), lambda x: x**2),
     "sum_keepdims": (lambda x, a: rg.reduce_sum(x, a, keepdims=True) * x, (I32, [1]), [0], lambda x: np.sum(x, 0, keepdims=True) * x),
     "mean_axis": (lambda x, a: rg.reduce_mean(x**2, a), (I32, []), 0, lambda x: np.mean(x**2, 0)),
     "max_axis": (lambda x, a: rg.reduce_max(x * x, a), (I32, []), 1, lambda x: np.max(x * x, 1)),
@@ -149,6 +150,7 @@ def test_static_shapes_keep_what_does_not_depend_on_the_value():
 # name: (program of x (a [None, 3] float32 placeholder) and a run-time int argument, the
 # argument's static shape and fed value, the error's type and message)
 ERRORS = {
+    "axes_repeated": (lambda x, a: rg.reduce_max(x, a), [2], [0, -2], rg.errors.InvalidArgumentError, "Max: Invalid reduction arguments: Axes contains duplicate dimension: 0"),
     "axis_out_of_range": (lambda x, a: rg.reduce_sum(x, a), [], 2, rg.errors.InvalidArgumentError, "Sum: Invalid reduction dimension 2 for input with 2 dimensions"),
     "perm_not_a_permutation": (lambda x, p: rg.transpose(x, p), [2], [0, 0], rg.errors.InvalidArgumentError, r"Transpose: perm \[0, 0\] is not a permutation of 2 axes"),
     "negative_paddings": (lambda x, p: rg.pad(x, p), [2, 2], [[0, -1], [0, 0]], rg.errors.InvalidArgumentError, "Pad: paddings must be non-negative"),

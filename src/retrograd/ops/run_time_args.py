@@ -91,13 +91,21 @@ def same_rank_meta(metas, **attrs):
 
 
 def _axes(op_type: str, axes: np.ndarray, ndim: int) -> tuple[int, ...]:
-    """Run-time reduction axes as sorted non-negative axes (repeats reduce once, as in TF)."""
+    """Run-time reduction axes as sorted non-negative axes (an axis named twice, even as -1
+    and rank - 1, is an error, as in TensorFlow)."""
+    seen: list[int] = []
     for a in np.reshape(axes, -1).tolist():
         if not -ndim <= a < ndim:
             raise InvalidArgumentError(
                 f"{op_type}: Invalid reduction dimension {a} for input with {ndim} dimensions"
             )
-    return tuple(sorted({int(a) % ndim for a in np.reshape(axes, -1).tolist()}))
+        if a % ndim in seen:
+            raise InvalidArgumentError(
+                f"{op_type}: Invalid reduction arguments: Axes contains duplicate dimension: "
+                f"{a % ndim}"
+            )
+        seen.append(a % ndim)
+    return tuple(sorted(seen))
 
 
 def _reduced_meta(metas, keepdims, all_axes):
