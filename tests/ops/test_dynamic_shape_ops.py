@@ -152,7 +152,7 @@ def test_arguments_that_must_be_static_name_the_op_and_argument():
         ):
             rg.gather(x, [0], axis=axis)
         with pytest.raises(ValueError, match=r"must be known while the graph is built"):
-            rg.concat([x, x], axis)
+            rg.stack([x, x], axis)
 
 
 def test_shape_inference_where_unknown_dimensions_meet_known_ones():

@@ -116,6 +116,9 @@ CHECKED_ELSEWHERE = {
             "DynamicRoll",
             "DynamicCumsum",
             "DynamicTopKV2",
+            "DynamicReverseV2",
+            "DynamicConcatV2",
+            "DynamicConcatGrad",
         ],
         "tests/ops/test_run_time_args.py (graphs: values, first and second order)",
     ),  # fmt: skip

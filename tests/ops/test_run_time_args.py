@@ -57,6 +57,9 @@ CASES = {
     "cumsum_exclusive_reverse": (lambda x, a: rg.cumsum(x**3, a, exclusive=True, reverse=True), (I32, []), 0, lambda x: np.cumsum((x**3)[::-1], 0)[::-1] - x**3),
     "top_k_values": (lambda x, k: rg.math.top_k(x**2, k).values * _weights((3, 2)), (I32, []), 2, lambda x: -np.sort(-(x**2), 1)[:, :2] * _weights((3, 2))),
     "top_k_3d": (lambda x, k: rg.math.top_k(rg.reshape(x**3, [3, 2, 2]), k)[0], (I32, []), 1, lambda x: np.max((x**3).reshape(3, 2, 2), -1, keepdims=True)),
+    "reverse_axes": (lambda x, a: rg.reverse(x**2, a) * _weights((3, 4)), (I32, [None]), [0, -1], lambda x: np.flip(x**2, (0, 1)) * _weights((3, 4))),
+    "concat_axis": (lambda x, a: rg.concat([x**2, x**3], a) * _weights((3, 8)), (I32, []), 1, lambda x: np.concatenate([x**2, x**3], 1) * _weights((3, 8))),
+    "concat_axis_0": (lambda x, a: rg.concat([x**2, x[:2] * 2.0], a) ** 2, (I32, []), -2, lambda x: np.concatenate([x**2, x[:2] * 2], 0) ** 2),
     "index_and_slice": (lambda x, n: x[n, 1:] ** 2 + x[:n, 0][0], (I32, []), 2, lambda x: x[2, 1:] ** 2 + x[0, 0]),
 }  # fmt: skip
 
@@ -162,6 +165,8 @@ ERRORS = {
     "argmax_axis_out_of_range": (lambda x, a: rg.argmax(x, a), [], 2, rg.errors.InvalidArgumentError, r"ArgMax: Expected dimension in the range \[-2, 2\), but got 2"),
     "cumsum_axis_out_of_range": (lambda x, a: rg.cumsum(x, a), [], -3, rg.errors.InvalidArgumentError, "Cumsum: Expected dimension in the range"),
     "top_k_too_large": (lambda x, k: rg.math.top_k(x, k).values, [], 4, rg.errors.InvalidArgumentError, "TopKV2: input must have at least k columns. Had 3, needed 4"),
+    "reverse_repeated_axis": (lambda x, a: rg.reverse(x, a), [2], [1, -1], rg.errors.InvalidArgumentError, "ReverseV2: axis 1 specified more than once"),
+    "concat_axis_out_of_range": (lambda x, a: rg.concat([x, x], a), [], 2, rg.errors.InvalidArgumentError, "ConcatV2: axis 2 is out of range for rank 2"),
     "one_hot_negative_depth": (lambda x, d: rg.one_hot([1], d), [], -1, rg.errors.InvalidArgumentError, "OneHot: depth must be non-negative"),
 }  # fmt: skip
 

@@ -68,10 +68,14 @@ def concat(values: list, axis: int, name: str | None = None) -> Tensor:
     [[1, 2], [3, 4]]"""
     if isinstance(values, Tensor):
         values = [values]
+    from retrograd.ops import run_time_args, run_time_rearrange
+
     tensors = _same_dtype("ConcatV2", list(values))
     ndim = tensors[0]._value.ndim
     if ndim == 0:
         raise InvalidArgumentError("ConcatV2: can not concatenate scalars; use stack")
+    if run_time_args.is_run_time(axis):  # (a graph tensor: TensorFlow reads it when it runs)
+        return run_time_rearrange.concat(tensors, axis, name)
     return execute(_ConcatV2, tensors, {"axis": _axis_in("ConcatV2", axis, ndim)}, name)
 
 

@@ -86,7 +86,11 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
     >>> rg.reverse([[1, 2], [3, 4]], [1]).numpy().tolist()
     [[2, 1], [4, 3]]
     """
+    from retrograd.ops import run_time_args, run_time_rearrange
+
     x = tensor_arg("ReverseV2", tensor, ANY, "tensor")
+    if run_time_args.is_run_time(axis):  # (a graph tensor: TensorFlow reads it when it runs)
+        return run_time_rearrange.reverse(x, axis, name)
     axes = _distinct_axes("ReverseV2", axis, x._value.ndim)
     return execute(_ReverseV2, (x,), {"axis": axes}, name)
 

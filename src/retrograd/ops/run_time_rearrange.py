@@ -24,7 +24,12 @@ from retrograd.core.execute import OP_DEFS, define_op, execute
 from retrograd.core.registry import RegisterGradient, no_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, math_ops
-from retrograd.ops.run_time_args import int_tensor, is_run_time, rank_of, same_rank_meta
+from retrograd.ops.run_time_args import (
+    int_tensor,
+    is_run_time,
+    rank_of,
+    same_rank_meta,
+)
 
 __all__ = [
     "transpose",
@@ -34,6 +39,8 @@ __all__ = [
     "split",
     "expand_dims",
     "roll",
+    "reverse",
+    "concat",
 ]
 
 # --- transpose --------------------------------------------------------------------------
@@ -338,3 +345,80 @@ def roll(x: Tensor, shift: Any, axis: Any, name: str | None) -> Tensor:
 def _dynamic_roll_grad(op, grad):
     _, shift, axis = op.inputs
     return execute(_DynamicRoll, (grad, -shift, axis)), None, None
+
+
+# --- reverse and concat along run-time axes ---------------------------------------------
+
+
+def _reverse_kernel(x, axis):
+    axes: list[int] = []
+    for i, a in enumerate(np.reshape(axis, -1).tolist()):
+        if not -x.ndim <= a < x.ndim:
+            raise InvalidArgumentError(
+                f"ReverseV2: 'axis'[{i}] = {a} is out of valid range [{-x.ndim}, {x.ndim})"
+            )
+        if a % x.ndim in axes:
+            raise InvalidArgumentError(f"ReverseV2: axis {a % x.ndim} specified more than once")
+        axes.append(a % x.ndim)
+    return np.flip(x, tuple(axes)) if axes else x
+
+
+_DynamicReverseV2 = define_op(
+    "DynamicReverseV2", _reverse_kernel, shape_fn=lambda metas: [(metas[0].shape, metas[0].dtype)]
+)
+
+
+def reverse(x: Tensor, axis: Any, name: str | None) -> Tensor:
+    """``x`` reversed along the dimensions of the run-time vector ``axis``."""
+    axis = int_tensor("ReverseV2", axis, "axis", (1,))
+    return execute(_DynamicReverseV2, (x, axis), None, name)
+
+
+@RegisterGradient("DynamicReverseV2")
+def _dynamic_reverse_grad(op, grad):
+    return execute(_DynamicReverseV2, (grad, op.inputs[1])), None
+
+
+def _concat_axis(axis, ndim: int) -> int:
+    axis = int(axis)
+    if not -ndim <= axis < ndim:
+        raise InvalidArgumentError(f"ConcatV2: axis {axis} is out of range for rank {ndim}")
+    return axis % ndim
+
+
+def _concat_kernel(*inputs):
+    values, axis = inputs[:-1], inputs[-1]
+    return np.concatenate(values, axis=_concat_axis(axis, values[0].ndim))
+
+
+def _concat_grad_kernel(grad, axis, *values):
+    axis = _concat_axis(axis, grad.ndim)
+    return tuple(np.split(grad, np.cumsum([v.shape[axis] for v in values])[:-1], axis))
+
+
+_DynamicConcatV2 = define_op("DynamicConcatV2", _concat_kernel, shape_fn=same_rank_meta)
+# The pieces of a gradient of a concatenation, shaped like the values joined.
+_DynamicConcatGrad = define_op(
+    "DynamicConcatGrad",
+    _concat_grad_kernel,
+    multi_output=True,
+    shape_fn=lambda metas: [(m.shape, metas[0].dtype) for m in metas[2:]],
+)
+
+
+def concat(values: list, axis: Tensor, name: str | None) -> Tensor:
+    """``values`` joined along the run-time scalar ``axis``."""
+    axis = int_tensor("ConcatV2", axis, "axis", (0,))
+    return execute(_DynamicConcatV2, (*values, axis), None, name)
+
+
+@RegisterGradient("DynamicConcatV2")
+def _dynamic_concat_grad(op, grad):
+    values, axis = op.inputs[:-1], op.inputs[-1]
+    return (*execute(_DynamicConcatGrad, (grad, axis, *values)), None)
+
+
+@RegisterGradient("DynamicConcatGrad")
+def _dynamic_concat_grad_grad(op, *grads):
+    axis = op.inputs[1]
+    return execute(_DynamicConcatV2, (*grads, axis)), None, *[None] * (len(op.inputs) - 2)
