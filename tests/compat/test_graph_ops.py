@@ -160,11 +160,16 @@ def test_dropout_with_an_unknown_batch_dimension(graph):
         assert set(np.unique(rows)) <= {0.0, 2.0} and all(len(set(r)) == 1 for r in rows)
 
 
-def test_eager_variables_used_in_a_graph_are_assigned_and_trained(graph):
-    v = rg.Variable(1.0)  # a TensorFlow 2 variable, holding its value already
+def test_tensorflow_2_variables_made_in_a_graph_are_initialized_assigned_and_trained(graph):
+    v = rg.Variable(1.0, name="v")  # TensorFlow 2's Variable, in a graph: as TF1's
+    assert v.initializer.type == "AssignVariableOp" and v.op.type == "VarHandleOp"
+    assert any(x is v for x in tf.global_variables())
     bump = tf.assign_add(v, 2.0)
     train = tf.train.GradientDescentOptimizer(0.25).minimize(v * v, var_list=[v])
     with tf.Session() as sess:
+        with pytest.raises(rg.errors.FailedPreconditionError, match="uninitialized value v"):
+            sess.run(v * 2.0)
+        sess.run(tf.global_variables_initializer())
         assert sess.run(bump) == 3.0
         sess.run(train)
         assert sess.run(v) == 1.5

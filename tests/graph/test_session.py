@@ -172,8 +172,40 @@ def test_variables_are_read_when_the_graph_runs(graph):
     v = tf.Variable(1.0)
     y = v * 2.0
     with tf.compat.v1.Session(graph=graph) as sess:
+        sess.run(v.initializer)
         assert sess.run(y) == 2.0
         v.assign(5.0)  # in graph mode: an op, run by the session
         assert sess.run(y) == 2.0
         sess.run(graph.get_operations()[-1])
         assert sess.run(y) == 10.0
+
+
+def test_seeded_random_streams_restart_with_each_session_as_tensorflow_1s():
+    g = tf.Graph()
+    with g.as_default():
+        tf.compat.v1.set_random_seed(3)
+        counter_seeded = tf.compat.v1.random_normal([4])
+        op_seeded = tf.compat.v1.random_uniform([4], seed=5)
+        shuffled = tf.compat.v1.random_shuffle(tf.range(8), seed=2)
+        init_value = tf.compat.v1.Variable(tf.compat.v1.truncated_normal([3]))
+        init = tf.compat.v1.global_variables_initializer()
+    tf.random.set_seed(None)
+    fetches = [counter_seeded, op_seeded, shuffled]
+    with tf.compat.v1.Session(graph=g) as first, tf.compat.v1.Session(graph=g) as second:
+        a1, a2 = first.run(fetches), first.run(fetches)
+        b1 = second.run(fetches)  # interleaved: a stream of its own, from the start
+        a3 = first.run(fetches)
+        b2 = second.run(fetches)
+        first.run(init)
+        second.run(init)
+        values = first.run(init_value), second.run(init_value)
+    for x1, x2, y1 in zip(a1, a2, b1):
+        np.testing.assert_array_equal(x1, y1)  # every new session replays the values
+        assert not np.array_equal(x1, x2)  # successive runs in one session differ
+    for x2, y2 in zip(a2, b2):
+        np.testing.assert_array_equal(x2, y2)
+    assert not np.array_equal(a3[0], a2[0])
+    np.testing.assert_array_equal(*values)  # initial values alike in every session
+    with tf.compat.v1.Session(graph=g) as third:  # one session's fetches share the stream
+        np.testing.assert_array_equal(third.run(counter_seeded), a1[0])
+        np.testing.assert_array_equal(third.run(fetches)[0], a2[0])

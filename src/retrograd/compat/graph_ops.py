@@ -21,11 +21,9 @@ import contextlib
 import sys
 from typing import Any
 
-import numpy as np
-
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import RegisterGradient, no_gradient
-from retrograd.core.shapes import TensorShape
+from retrograd.core.shapes import TensorShape, disable_v2_tensorshape, enable_v2_tensorshape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable as EagerVariable
 from retrograd.graph import control_flow, symbolic
@@ -239,7 +237,8 @@ def control_dependencies(control_inputs: Any) -> Any:
 
 
 def disable_v2_behavior() -> None:
-    """Switches to TensorFlow 1 behaviour: graph mode.
+    """Switches to TensorFlow 1 behaviour: graph mode, and TensorFlow 1's shapes (``shape[i]``
+    is a Dimension: ``x.get_shape()[1].value``).
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.disable_v2_behavior()
@@ -250,10 +249,11 @@ def disable_v2_behavior() -> None:
     True
     """
     disable_eager_execution()
+    disable_v2_tensorshape()
 
 
 def enable_v2_behavior() -> None:
-    """Switches back to eager execution.
+    """Switches back to eager execution and TensorFlow 2's shapes (ints and None).
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.disable_v2_behavior()
@@ -262,6 +262,7 @@ def enable_v2_behavior() -> None:
     True
     """
     enable_eager_execution()
+    enable_v2_tensorshape()
 
 
 def _with_default_shape(metas, shape):
@@ -335,9 +336,8 @@ def _print_v1_kernel(value, *data, message, summarize, count=None):
 
 
 def _v1_text(value: Any, summarize: int) -> str:
-    """A value as TF1's Print and Assert show it: arrays as printed, scalars in brackets."""
-    text = print_ops.format_value(value, summarize)
-    return f"[{text}]" if np.ndim(value) == 0 else text
+    """A value as TF1's Print and Assert show it: ``[`` its summary ``]`` (``[[1 2][3...]...]``)."""
+    return f"[{print_ops.summarize_v1(value, summarize)}]"
 
 
 _Print = define_op("Print", _print_v1_kernel, stateful=True, shape_fn=lambda metas, **a: [
@@ -357,9 +357,13 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None): 
     data = [convert_to_tensor(d) for d in data]
     if context.graph is None:
         _print_v1_kernel(x._value, *[d._value for d in data], message=message or "",
-                         summarize=summarize or 3)  # fmt: skip
+                         summarize=3 if summarize is None else summarize)  # fmt: skip
         return x
-    attrs = {"message": message or "", "summarize": summarize or 3, "count": _PrintCount(first_n)}
+    attrs = {
+        "message": message or "",
+        "summarize": 3 if summarize is None else summarize,
+        "count": _PrintCount(first_n),
+    }
     return execute(_Print, (x, *data), attrs, name or "Print")
 
 
@@ -379,7 +383,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802
         ...
     retrograd.errors.InvalidArgumentError: assertion failed: [3]
     """
-    shown_at_most = summarize or 3
+    shown_at_most = 3 if summarize is None else summarize
     return debug_ops.assert_with_data(
         convert_to_tensor(condition),
         data,

@@ -69,6 +69,7 @@ MODULES: dict[str, str] = {
     "tensorflow.python.framework.ops": "retrograd.compat.tf_python.framework.ops",
     "tensorflow.python.framework.constant_op": "retrograd.compat.tf_python.framework.constant_op",
     "tensorflow.python.framework.dtypes": "retrograd.dtypes",
+    "tensorflow.python.framework.tensor_shape": "retrograd.compat.tf_python.framework.tensor_shape",
     "tensorflow.python.framework.errors": "retrograd.errors",
     "tensorflow.python.ops": "retrograd.compat.tf_python.ops",
     "tensorflow.python.ops.array_ops": "retrograd.compat.tf_python.ops.array_ops",
@@ -190,17 +191,17 @@ def _tensorflow_modules() -> list[str]:
 def run_script(script: str, args: list[str] | None = None, tf1: bool = False) -> None:
     """Runs ``script`` as ``__main__`` with ``tensorflow`` aliased to retrograd (the TF1
     namespace in graph mode with ``tf1=True``); ``sys.argv`` is ``[script, *args]``."""
-    from retrograd.graph.graph import disable_eager_execution, enable_eager_execution
+    from retrograd.compat.graph_ops import disable_v2_behavior, enable_v2_behavior
 
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [script, *(args or [])]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     if tf1:
-        disable_eager_execution()
+        disable_v2_behavior()
     try:
         with tensorflow_alias(tf1=tf1):
             runpy.run_path(script, run_name="__main__")
     finally:
         if tf1:
-            enable_eager_execution()
+            enable_v2_behavior()
         sys.argv, sys.path[:] = saved_argv, saved_path

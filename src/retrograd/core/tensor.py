@@ -21,7 +21,7 @@ import numpy as np
 from retrograd.core import display, dtypes
 from retrograd.core.annotations import DTypeLike, TensorLike, TensorOperators
 from retrograd.core.dtypes import DType, as_dtype
-from retrograd.core.shapes import TensorShape
+from retrograd.core.shapes import TensorShape, public_shape
 
 __all__ = ["Tensor", "constant", "convert_to_tensor", "is_tensor"]
 
@@ -50,10 +50,10 @@ class Tensor(TensorOperators):
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape(self._value.shape)
+        return public_shape(self._value.shape)
 
     def get_shape(self) -> TensorShape:
-        return self.shape
+        return public_shape(self._value.shape)
 
     @property
     def ndim(self) -> int:

@@ -23,7 +23,7 @@ from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
 from retrograd.core.names import check_name
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
-from retrograd.core.shapes import TensorShape
+from retrograd.core.shapes import TensorShape, public_shape
 from retrograd.core.tensor import (
     Reference,
     Tensor,
@@ -62,8 +62,29 @@ no_gradient("AssignVariableOp")
 
 mark_batchable("ReadVariableOp")
 
+# The class of variables made while a TF1 graph is built (graph.variables.GraphVariable,
+# which registers itself here: the core knows nothing of graphs).
+_graph_variable: list = []
 
-class Variable(TensorOperators):
+
+def set_graph_variable_class(cls: type) -> None:
+    """Called once by ``graph.variables``: what ``Variable(...)`` makes in a TF1 graph."""
+    _graph_variable[:] = [cls]
+
+
+class _VariableType(type):
+    """``Variable(...)`` while a graph is built (TF2 code after ``disable_eager_execution``,
+    or in ``Graph().as_default()``), not while a function is traced, makes a graph variable,
+    as TensorFlow does: it has an initializer op and no value until that runs."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        graph = context.graph
+        if cls is Variable and graph is not None and not graph.traces_function():
+            return _graph_variable[0](*args, **kwargs)
+        return super().__call__(*args, **kwargs)
+
+
+class Variable(TensorOperators, metaclass=_VariableType):
     """A mutable tensor-like value whose reads are recorded (TensorFlow's ResourceVariable).
 
     Its shape and dtype are fixed at creation. ``assign`` replaces the stored array, so
@@ -269,10 +290,10 @@ class Variable(TensorOperators):
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape(self._value.shape)
+        return public_shape(self._value.shape)
 
     def get_shape(self) -> TensorShape:
-        return self.shape
+        return public_shape(self._value.shape)
 
     @property
     def ndim(self) -> int:

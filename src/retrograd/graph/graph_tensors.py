@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from retrograd.core.execute import Operation
-from retrograd.core.shapes import TensorShape
+from retrograd.core.shapes import TensorShape, public_shape, shape_text
 from retrograd.core.tensor import Tensor
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class SymbolicTensor(Tensor):
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape(self._value.shape)
+        return public_shape(self._value.shape)
 
     def numpy(self):
         raise AttributeError(
@@ -137,9 +137,12 @@ class SymbolicTensor(Tensor):
         return format(repr(self), format_spec)
 
     def __repr__(self) -> str:
-        return f"<retrograd.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+        shape = shape_text(self._value.shape)
+        return f"<retrograd.Tensor '{self.name}' shape={shape} dtype={self.dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self) -> str:  # (TensorFlow's: what print(x) shows of a graph tensor)
+        shape = shape_text(self._value.shape)
+        return f'Tensor("{self.name}", shape={shape}, dtype={self.dtype.name})'
 
     def __reduce__(self):
         raise TypeError(f"Symbolic tensor {self.name} cannot be pickled")

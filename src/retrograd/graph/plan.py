@@ -144,14 +144,22 @@ def owned(value: Any) -> bool:
 
 
 class Plan:
-    """Runs a fixed list of ops: ``plan(*feed_values) -> list of output values``."""
+    """Runs a fixed list of ops: ``plan(*feed_values) -> list of output values``.
+
+    ``attrs_of(op)`` gives the attributes an op's kernel is called with (default: the op's
+    own; a Session gives random ops its own streams)."""
 
     def __init__(
-        self, ops: list[GraphOperation], feeds: list[SymbolicTensor], outputs: list[Any]
+        self,
+        ops: list[GraphOperation],
+        feeds: list[SymbolicTensor],
+        outputs: list[Any],
+        attrs_of: Any = None,
     ) -> None:
         self.ops = ops
         self.feeds = feeds
         self.outputs = outputs
+        self._attrs_of = attrs_of or (lambda op: op._attrs)
         self._globals: dict[str, Any] = {}
         self._line_ops: dict[int, GraphOperation] = {}
         self.source = self._generate()
@@ -214,7 +222,7 @@ class Plan:
             )
             if reusable is not None:
                 target = args[reusable]
-                inplace = self._kernel(op.op_def.inplace, op._attrs, fresh)
+                inplace = self._kernel(op.op_def.inplace, self._attrs_of(op), fresh)
                 call = f"{inplace}({', '.join(args)}, out={target}) if owned({target}) else {call}"
             spread = spread_scalar_product(op, resolve)
             if spread is not None:  # a product with a broadcast scalar: the other if it is 1
@@ -252,7 +260,7 @@ class Plan:
         symbol = _OPERATORS.get(op_def.kernel)
         if symbol is not None and not op._attrs:
             return f"-{args[0]}" if len(args) == 1 else f"{args[0]} {symbol} {args[1]}"
-        return f"{self._kernel(op_def.kernel, op._attrs, fresh)}({', '.join(args)})"
+        return f"{self._kernel(op_def.kernel, self._attrs_of(op), fresh)}({', '.join(args)})"
 
     def _kernel(self, kernel: Any, attrs: dict, fresh: Any) -> str:
         """The name bound to ``kernel`` with its attributes applied."""

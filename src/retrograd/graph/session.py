@@ -28,6 +28,7 @@ from retrograd.graph.graph import Graph, GraphOperation, SymbolicTensor, get_def
 from retrograd.graph.plan import Plan, ops_needed
 from retrograd.graph.variables import GraphVariable, variables_assigned, variables_read
 from retrograd.ops.indexed_slices import IndexedSlices, IndexedSlicesValue
+from retrograd.ops.random_ops import GraphStream
 
 __all__ = ["Session", "InteractiveSession", "get_default_session", "ops_with_control_inputs"]
 
@@ -64,6 +65,7 @@ class Session:
         self._plans: dict[tuple, tuple[Plan, list, list]] = {}
         self._closed = False
         self._graph_context: Any = None
+        self._random_streams: dict[GraphStream, Any] = {}  # this session's, by op stream
 
     def __enter__(self) -> Session:
         context.sessions.append(self)
@@ -185,7 +187,19 @@ class Session:
                     f"You must feed a value for placeholder tensor '{op.name}' with dtype "
                     f"{op.get_attr('dtype').name} and shape {dims}"
                 )
-        return Plan(ops, feeds, outputs)
+        return Plan(ops, feeds, outputs, attrs_of=self._kernel_attrs)
+
+    def _kernel_attrs(self, op: GraphOperation) -> dict:
+        """An op's attributes as this session runs it: a seeded random op draws from this
+        session's own stream, started from the seed when the session first runs it."""
+        attrs = op._attrs
+        stream = attrs.get("rng")
+        if not isinstance(stream, GraphStream):
+            return attrs
+        generator = self._random_streams.get(stream)
+        if generator is None:  # (setdefault: plans made at once in two threads share it)
+            generator = self._random_streams.setdefault(stream, stream.new_generator())
+        return {**attrs, "rng": generator}
 
 
 def ops_with_control_inputs(targets: list, fed: set[int]) -> list[GraphOperation]:

@@ -164,8 +164,11 @@ def _by_dummy_run(
     one_at_a_time = [({**base, k: base[k] + 1}, 0) for k in unknown] + (
         [(base, 1)] if valued else []
     )
+    # Last, every unknown dimension doubled: sizes that keep divisibility (a reshape of
+    # [None, 4] to [-1, 8] refuses 3 rows but takes 4).
+    doubled = [({k: v * 2 for k, v in base.items()}, 1 if valued else 0)]
     runs = []
-    for variants in ([together], one_at_a_time if len(one_at_a_time) > 1 else []):
+    for variants in ([together], one_at_a_time if len(one_at_a_time) > 1 else [], doubled):
         for fill, integer in variants:
             try:
                 runs.append(_run(op_def, inputs, metas, attrs, fill, integer))

@@ -1,8 +1,8 @@
-"""Shape and selection ops: reshape, transpose, concat/stack/split, where, fills, identity."""
+"""Shape and selection ops: reshape, transpose, where, fills, identity; concat/stack/split
+live in :mod:`retrograd.ops.join_ops` and are re-exported here."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -14,15 +14,32 @@ from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
 from retrograd.core.shapes import broadcast_dims
-from retrograd.core.tensor import Tensor, set_stack_op
+from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast
-from retrograd.ops.define import ANY, BOOL, same_dtype_tensors, tensor_arg, tensor_pair
-from retrograd.ops.index_args import axis_in, static_int
+from retrograd.ops.define import ANY, BOOL, tensor_arg, tensor_pair
+from retrograd.ops.index_args import static_int
 from retrograd.ops.indexing import normalize_index
+from retrograd.ops.join_ops import concat, split, stack, unstack  # noqa: F401 (re-exported)
 
 # --- reshaping --------------------------------------------------------------------------
 
-_Reshape = define_op("Reshape", lambda x, shape: np.reshape(x, shape))
+
+def _reshape_meta(metas, shape):
+    """The output of a static reshape: ``shape``, with a -1 worked out where the input's size
+    is known (else unknown); a known size that does not fit fails while building."""
+    dims = metas[0].shape
+    size = None if dims is None or None in dims else int(np.prod(dims, dtype=np.int64))
+    rest = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+    fits = size is None or (size % rest == 0 if -1 in shape and rest else size == rest)
+    if not fits:
+        raise InvalidArgumentError(
+            f"Reshape: cannot reshape a tensor of {size} elements into shape {list(shape)}"
+        )
+    infer = None if size is None or not rest else size // rest
+    return [(tuple(infer if d == -1 else d for d in shape), metas[0].dtype)]
+
+
+_Reshape = define_op("Reshape", lambda x, shape: np.reshape(x, shape), shape_fn=_reshape_meta)
 _ReshapeLike = define_op(
     "ReshapeLike",
     lambda x, like: np.reshape(x, np.shape(like)),
@@ -68,7 +85,11 @@ def transpose(
     >>> import retrograd as rg
     >>> rg.transpose([[1, 2, 3], [4, 5, 6]]).numpy().tolist()
     [[1, 4], [2, 5], [3, 6]]"""
+    from retrograd.ops import run_time_args, run_time_rearrange
+
     x = tensor_arg("Transpose", a, ANY, "a")
+    if run_time_args.is_run_time(perm):  # (a graph tensor: TensorFlow reads it when it runs)
+        return run_time_rearrange.transpose(x, perm, conjugate, name)
     ndim = x._value.ndim
     perm = tuple(range(ndim))[::-1] if perm is None else broadcast.static_shape(perm, "Transpose")
     out_of_range = [p for p in perm if not -ndim <= p < ndim]
@@ -94,7 +115,11 @@ def expand_dims(input: TensorLike, axis: int, name: str | None = None) -> Tensor
     >>> import retrograd as rg
     >>> rg.expand_dims([1, 2], 0).shape.as_list(), rg.expand_dims([1, 2], -1).shape.as_list()
     ([1, 2], [2, 1])"""
+    from retrograd.ops import run_time_args, run_time_rearrange
+
     x = tensor_arg("ExpandDims", input, ANY, "input")
+    if run_time_args.is_run_time(axis):  # (a graph tensor: TensorFlow reads it when it runs)
+        return run_time_rearrange.expand_dims(x, axis, name)
     ndim = x._value.ndim
     axis = static_int("ExpandDims", axis, "axis")
     if not -ndim - 1 <= axis <= ndim:
@@ -147,129 +172,6 @@ def _transpose_grad(op, grad):
     return transpose(grad, tuple(np.argsort(op.get_attr("perm"))))
 
 
-# --- joining and splitting ----------------------------------------------------------------
-
-_ConcatV2 = define_op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
-_Pack = define_op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
-_Unpack = define_op(
-    "Unpack", lambda x, num, axis: tuple(np.moveaxis(x, axis, 0)), multi_output=True
-)
-_SplitV = define_op(
-    "SplitV",
-    lambda x, size_splits, axis: tuple(np.split(x, np.cumsum(size_splits)[:-1], axis)),
-    multi_output=True,
-)
-
-
-def concat(values: Sequence[TensorLike] | Tensor, axis: int, name: str | None = None) -> Tensor:
-    """Joins tensors along an existing ``axis`` (a single tensor is one value, as TensorFlow).
-
-    >>> import retrograd as rg
-    >>> rg.concat([[[1, 2]], [[3, 4]]], axis=0).numpy().tolist()
-    [[1, 2], [3, 4]]"""
-    if isinstance(values, Tensor):
-        values = [values]
-    tensors = same_dtype_tensors("ConcatV2", list(values))
-    ndim = tensors[0]._value.ndim
-    if ndim == 0:
-        raise InvalidArgumentError("ConcatV2: can not concatenate scalars; use stack")
-    return execute(_ConcatV2, tensors, {"axis": axis_in("ConcatV2", axis, ndim)}, name)
-
-
-def stack(values: Sequence[TensorLike], axis: int = 0, name: str | None = None) -> Tensor:
-    """Joins same-shape tensors along a new ``axis``.
-
-    >>> import retrograd as rg
-    >>> rg.stack([[1, 2], [3, 4]], axis=1).numpy().tolist()
-    [[1, 3], [2, 4]]"""
-    tensors = same_dtype_tensors("Pack", list(values))
-    shapes = [t.shape for t in tensors]  # (in graphs, unknown dimensions match any size)
-    if any(not s.is_compatible_with(other) for s in shapes for other in shapes):
-        distinct = sorted({str(tuple(s.as_list() if s.rank is not None else [])) for s in shapes})
-        raise InvalidArgumentError(
-            f"Pack: all values must have the same shape, got {', '.join(distinct)}"
-        )
-    axis = axis_in("Pack", axis, tensors[0]._value.ndim + 1)
-    return execute(_Pack, tensors, {"axis": axis}, name)
-
-
-set_stack_op(stack)
-
-
-def unstack(
-    value: TensorLike, num: int | None = None, axis: int = 0, name: str | None = None
-) -> list[Tensor]:
-    """Splits ``value`` along ``axis`` into a list of tensors of one rank less.
-
-    >>> import retrograd as rg
-    >>> [t.numpy().tolist() for t in rg.unstack([[1, 2], [3, 4]], axis=1)]
-    [[1, 3], [2, 4]]"""
-    x = tensor_arg("Unpack", value, ANY, "value")
-    if x._value.ndim == 0:
-        raise ValueError("Unpack: can not unstack a scalar tensor")
-    axis = axis_in("Unpack", axis, x._value.ndim)
-    size = x._value.shape[axis]
-    if num is not None and num != size:
-        raise ValueError(f"Unpack: num={num} does not match dimension {axis} of size {size}")
-    if size == 0:
-        return []
-    return list(execute(_Unpack, (x,), {"num": size, "axis": axis}, name))
-
-
-def split(
-    value: TensorLike,
-    num_or_size_splits: TensorLike,
-    axis: int = 0,
-    num: int | None = None,
-    name: str | None = None,
-) -> list[Tensor]:
-    """Splits ``value`` along ``axis`` into equal parts (an int) or parts of given sizes.
-
-    >>> import retrograd as rg
-    >>> [t.numpy().tolist() for t in rg.split([1, 2, 3, 4, 5], [2, 3])]
-    [[1, 2], [3, 4, 5]]"""
-    x = tensor_arg("SplitV", value, ANY, "value")
-    axis = axis_in("SplitV", axis, x._value.ndim)
-    size = x._value.shape[axis]
-    if isinstance(num_or_size_splits, (int, np.integer)):
-        parts = int(num_or_size_splits)
-        if parts <= 0 or size % parts:
-            raise InvalidArgumentError(
-                f"SplitV: dimension {axis} of size {size} can not be split into {parts} equal parts"
-            )
-        sizes = [size // parts] * parts
-    else:
-        sizes = list(broadcast.static_shape(num_or_size_splits, "SplitV"))
-        if sizes.count(-1) == 1:
-            sizes[sizes.index(-1)] = size - (sum(sizes) + 1)
-        if sum(sizes) != size or min(sizes) < 0:
-            raise InvalidArgumentError(
-                f"SplitV: sizes {sizes} do not add up to dimension {axis} of size {size}"
-            )
-    return list(execute(_SplitV, (x,), {"size_splits": tuple(sizes), "axis": axis}, name))
-
-
-@RegisterGradient("ConcatV2")
-def _concat_grad(op, grad):
-    axis = op.get_attr("axis")
-    return split(grad, [t.shape[axis] for t in op.inputs], axis)
-
-
-@RegisterGradient("Pack")
-def _pack_grad(op, grad):
-    return unstack(grad, axis=op.get_attr("axis"))
-
-
-@RegisterGradient("Unpack")
-def _unpack_grad(op, *grads):
-    return stack(list(grads), axis=op.get_attr("axis"))
-
-
-@RegisterGradient("SplitV")
-def _split_grad(op, *grads):
-    return concat(list(grads), op.get_attr("axis"))
-
-
 # --- indexing ---------------------------------------------------------------------------
 
 
@@ -297,7 +199,7 @@ def strided_slice(x: TensorLike, index: Any, name: str | None = None) -> Tensor:
 
     t = tensor_arg("StridedSlice", x, ANY)
     items = index if isinstance(index, tuple) else (index,)
-    if any(dynamic_shape_ops.is_run_time_int(i) for i in items):
+    if any(dynamic_shape_ops.is_run_time_item(i) for i in items):
         return dynamic_shape_ops.index_at_run_time(t, items, name)
     return execute(
         _StridedSlice, (t,), {"index": normalize_index(index, tuple(t._value.shape))}, name
@@ -336,7 +238,11 @@ _Where = define_op(
 )
 _Size = define_op("Size", lambda x, out_type: np.array(np.size(x), dtype=out_type.as_numpy_dtype))
 _Shape = define_op(
-    "Shape", lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype)
+    "Shape",
+    lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype),
+    shape_fn=lambda metas, out_type: [  # (a vector as long as the rank, if known)
+        ((None if metas[0].shape is None else len(metas[0].shape),), out_type.as_numpy_dtype)
+    ],
 )
 
 

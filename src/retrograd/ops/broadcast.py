@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import ShapeLike, TensorLike
+from retrograd.core.dimensions import dimension_value
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable
@@ -35,6 +36,7 @@ def static_shape(shape: Any, op_type: str, arg: str = "shape") -> tuple[int, ...
     As TensorFlow: Python floats and strings are a TypeError, a tensor of another dtype than
     int32/int64 an InvalidArgumentError, and values beyond int64 a ValueError.
     """
+    shape = dimension_value(shape)
     if isinstance(shape, Tensor):
         from retrograd.ops.index_args import build_time_value
 
@@ -57,6 +59,7 @@ def static_shape(shape: Any, op_type: str, arg: str = "shape") -> tuple[int, ...
         raise TypeError(f"{op_type}: `{arg}` must be a list of ints, got {shape!r}")
     dims = []
     for d in shape:
+        d = dimension_value(d)  # (TensorFlow 1's Dimension objects: their int)
         if isinstance(d, Tensor) and d._value.dtype.kind in "iu" and d._value.ndim == 0:
             d = constant_value(d)
         if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
@@ -113,7 +116,21 @@ def broadcast_view(x: Any, shape: tuple) -> Any:
     return view
 
 
-_BroadcastTo = define_op("BroadcastTo", lambda x, shape: broadcast_view(x, tuple(shape)))
+_BroadcastTo = define_op(
+    "BroadcastTo",
+    lambda x, shape: broadcast_view(x, tuple(shape)),
+    shape_fn=lambda metas, shape: [(_target(shape), metas[0].dtype)],
+)
+
+
+def _target(shape: tuple) -> tuple:
+    """BroadcastTo's output shape: its target (which inputs' unknown dimensions fit)."""
+    if any(d < 0 for d in shape):
+        raise InvalidArgumentError(
+            f"BroadcastTo: the target shape {list(shape)} has a negative or unknown "
+            f"dimension; pass tf.shape(y) (a tensor) for a shape known only when the graph runs"
+        )
+    return shape
 
 
 def shaped_like(metas):

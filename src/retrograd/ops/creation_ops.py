@@ -65,8 +65,11 @@ def one_hot(
     >>> rg.one_hot([0, 2, 5], 3).numpy().tolist()
     [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
     """
+    from retrograd.ops import run_time_args, run_time_rearrange
+
     i = index_tensor("OneHot", indices, "indices", ("uint8", "int8", "int32", "int64"))
-    depth = static_int("OneHot", depth, "depth")
+    run_time_depth = depth if run_time_args.is_run_time(depth) else None
+    depth = 0 if run_time_depth is not None else static_int("OneHot", depth, "depth")
     if depth < 0:
         raise InvalidArgumentError(f"OneHot: depth must be non-negative, got: {depth}")
     target = None if dtype is None else as_dtype(dtype)
@@ -97,6 +100,8 @@ def one_hot(
         raise InvalidArgumentError(
             f"OneHot: Expected axis to be -1 or between [0, {rank + 1}).  But received: {axis}"
         )
+    if run_time_depth is not None:  # (a graph tensor: TensorFlow reads it when it runs)
+        return run_time_rearrange.one_hot(i, run_time_depth, on, off, axis, name)
     return execute(_OneHot, (i, on, off), {"depth": depth, "axis": axis}, name)
 
 

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.dimensions import dimension_value
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -44,6 +45,7 @@ __all__ = [
     "tile",
     "slice",
     "is_run_time_int",
+    "is_run_time_item",
     "index_at_run_time",
     "scatter_nd_like",
 ]
@@ -90,13 +92,14 @@ def shape_input(shape: Any, op_type: str, arg: str = "shape") -> tuple:
     """``(static, tensor, known)``: a tuple of ints when the whole shape is known while
     building (``tensor`` None), else the shape as an int32 vector tensor (``static`` None);
     ``known`` holds each dimension's value where known, else None."""
+    shape = dimension_value(shape)
     if isinstance(shape, TensorShape):
         if not shape.is_fully_defined():
             raise ValueError(
                 f"{op_type}: argument `{arg}` is {shape}, which is not fully defined; pass "
                 f"tf.shape(x) (a tensor) for a shape known only when the graph runs"
             )
-        dims = tuple(int(d) for d in shape)
+        dims = tuple(shape.as_list())
         return dims, None, dims
     if isinstance(shape, Tensor):
         if not shape.dtype.is_integer:  # (TensorFlow: the op refuses the tensor)
@@ -119,6 +122,7 @@ def shape_input(shape: Any, op_type: str, arg: str = "shape") -> tuple:
         shape = [shape]
     elements, known = [], []
     for d in shape:
+        d = dimension_value(d)  # (TensorFlow 1's Dimension objects: their int)
         if isinstance(d, Tensor):
             value = known_value(d)
             if value is None:
@@ -150,10 +154,18 @@ def shape_input(shape: Any, op_type: str, arg: str = "shape") -> tuple:
 
 def _known_elements(shape: Tensor, length: int) -> tuple:
     """What is known of each element of an int vector: ``tf.shape(x)`` knows x's static
-    dimensions, a stack knows its constant elements."""
+    dimensions (and so does a slice of it, ``tf.shape(x)[:2]``), a stack knows its constant
+    elements."""
     op = getattr(shape, "op", None)
     if op is not None and op.type == "Shape" and op.inputs[0]._value.shape is not None:
         return tuple(op.inputs[0]._value.shape)
+    if op is not None and op.type == "StridedSlice":
+        index, source = op.get_attr("index"), op.inputs[0]
+        if len(index) == 1 and isinstance(index[0], builtins.slice):
+            length_of_source = (source._value.shape or (None,))[0] or 0
+            known = _known_elements(source, length_of_source)[index[0]]
+            if len(known) == length:
+                return known
     if op is not None and op.type == "Pack":
         return tuple(_scalar_or_none(i) for i in op.inputs)
     return (None,) * length
@@ -383,35 +395,74 @@ def is_run_time_int(item: Any) -> bool:
     return isinstance(item, Tensor) and known_value(item) is None
 
 
+def is_run_time_item(item: Any) -> bool:
+    """Whether an index item is, or is a slice with a bound that is, a run-time int."""
+    if isinstance(item, builtins.slice):
+        return any(is_run_time_int(p) for p in (item.start, item.stop, item.step))
+    return is_run_time_int(item)
+
+
+def _position(bound: Any, size: Tensor, default: Any) -> Tensor:
+    """A slice bound as Python reads it: None is ``default``, negative counts from the end,
+    and it is clamped to [0, size]."""
+    if bound is None:
+        return default
+    at = math_ops.cast(bound, "int32")
+    at = array_ops.where(at < 0, at + size, at)
+    return math_ops.minimum(math_ops.maximum(at, 0), size)
+
+
 def index_at_run_time(x: Tensor, items: tuple, name: str | None = None) -> Tensor:
     """``x[items]`` where some items are int scalar tensors known only when the graph runs
-    (``xs[t]`` inside a while_loop body): the other items slice first, then each run-time
-    index gathers along its axis (negative indices count from the end, as in TensorFlow)."""
+    (``xs[t]`` inside a while_loop body), or slices with such bounds (``x[:, :n]``): the
+    other items slice first, then each run-time item slices its axis (negative indices count
+    from the end, as in TensorFlow, and slice bounds are clamped as Python's)."""
     if any(i is None or i is Ellipsis for i in items):
         raise TypeError(
             "StridedSlice: an index known only when the graph runs cannot be combined with "
             "`...` or newaxis; index with ints, slices and int scalar tensors"
         )
     for i in items:
-        if is_run_time_int(i) and (i._value.shape != () or i._value.dtype.kind not in "iu"):
-            raise TypeError(f"StridedSlice: a tensor index must be an int scalar, got {i!r}")
-    static = tuple(np.s_[:] if is_run_time_int(i) else i for i in items)
+        parts = (i.start, i.stop, i.step) if isinstance(i, builtins.slice) else (i,)
+        for p in parts:
+            if is_run_time_int(p) and (p._value.shape != () or p._value.dtype.kind not in "iu"):
+                raise TypeError(f"StridedSlice: a tensor index must be an int scalar, got {p!r}")
+        if isinstance(i, builtins.slice) and is_run_time_int(i.step):
+            raise TypeError(
+                "StridedSlice: a slice step known only when the graph runs is not supported; "
+                "give the step as an int"
+            )
+        if isinstance(i, builtins.slice) and is_run_time_item(i) and (i.step or 1) < 0:
+            raise TypeError(
+                "StridedSlice: a negative step with bounds known only when the graph runs is "
+                "not supported; reverse the tensor first"
+            )
+    # The static items first; the run-time ones keep their axes (``:``) for what follows.
+    static = tuple(np.s_[:] if is_run_time_item(i) else i for i in items)
     out = array_ops.strided_slice(x, static)
     for j in reversed(range(len(items))):
         item = items[j]
-        if not is_run_time_int(item):
+        if not is_run_time_item(item):
             continue
         # Earlier int items removed their axes; slices and run-time items kept theirs.
         axis = j - sum(
             1 for k in items[:j] if not isinstance(k, builtins.slice) and not is_run_time_int(k)
         )
         size = math_ops.cast(array_ops.shape(out)[axis], "int32")
-        start = math_ops.cast(item, "int32")
-        start = array_ops.where(start < 0, start + size, start)
         rank = out._value.ndim
+        if isinstance(item, builtins.slice):
+            start = _position(item.start, size, 0)
+            length = math_ops.maximum(_position(item.stop, size, size) - start, 0)
+        else:
+            start = _position(item, size, None)
+            length = 1
         begin = [start if d == axis else 0 for d in range(rank)]
-        sizes = [1 if d == axis else -1 for d in range(rank)]
-        out = array_ops.squeeze(slice(out, begin, sizes), axis=[axis])
+        sizes = [length if d == axis else -1 for d in range(rank)]
+        out = slice(out, begin, sizes)
+        if isinstance(item, builtins.slice) and (item.step or 1) != 1:
+            out = array_ops.strided_slice(out, (np.s_[:],) * axis + (np.s_[:: item.step],))
+        elif not isinstance(item, builtins.slice):
+            out = array_ops.squeeze(out, axis=[axis])
     return out if name is None else array_ops.identity(out, name=name)
 
 

@@ -337,6 +337,10 @@ def eye(
     >>> rg.eye(2, 3).numpy().tolist()
     [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
     """
+    from retrograd.ops import run_time_args
+
+    if run_time_args.is_run_time(num_rows) or run_time_args.is_run_time(num_columns):
+        return _eye_at_run_time(num_rows, num_columns, batch_shape, dtype)
     for value in (num_rows, num_columns):
         if isinstance(value, Tensor) and value._value.dtype.kind in "iu":
             continue  # a scalar integer tensor (int() below refuses other shapes)
@@ -357,3 +361,20 @@ def eye(
         )
     matrix = np.eye(rows, cols, dtype=as_dtype(dtype).as_numpy_dtype)
     return Tensor(np.array(np.broadcast_to(matrix, (*batch, rows, cols))))
+
+
+def _eye_at_run_time(num_rows: Any, num_columns: Any, batch_shape: Any, dtype: Any) -> Tensor:
+    """``eye`` of sizes known only when the graph runs (``tf.eye(tf.shape(x)[0])``): where
+    the row index equals the column index (a negative size fails when the graph runs)."""
+    from retrograd.ops import comparison_ops, creation_ops, math_ops
+
+    rows = math_ops.cast(num_rows, "int32")
+    cols = rows if num_columns is None else math_ops.cast(num_columns, "int32")
+    rows_at = array_ops.expand_dims(creation_ops.range(rows), 1)
+    matrix = math_ops.cast(
+        comparison_ops.equal(rows_at, array_ops.expand_dims(creation_ops.range(cols), 0)), dtype
+    )
+    if batch_shape is None:
+        return matrix
+    batch = broadcast.static_shape(batch_shape, "eye", "batch_shape")
+    return broadcast.broadcast_to(matrix, [*batch, rows, cols])

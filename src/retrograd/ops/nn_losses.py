@@ -115,9 +115,8 @@ def softmax_cross_entropy_with_logits(
             f"SoftmaxCrossEntropyWithLogits: logits of shape {tuple(logits.shape)} have no "
             f"axis {axis}; logits must have rank >= 1"
         )
-    shape = tuple(logits._value.shape)
-    if tuple(labels._value.shape) != shape:
-        labels = broadcast.broadcast_to(labels, shape)
+    if labels._value.shape != logits._value.shape or None in logits._value.shape:
+        labels = broadcast.broadcast_like(labels, logits)  # (known or run-time shapes)
     if logits.dtype == dtypes.float16:  # computed in float32, as TensorFlow does
         loss = softmax_cross_entropy_with_logits(
             math_ops.cast(labels, dtypes.float32), math_ops.cast(logits, dtypes.float32), axis

@@ -80,6 +80,8 @@ def _static_paddings(op_type: str, paddings: Any, shape: tuple) -> tuple:
 
 def _check_mirror_sizes(mode: str, pads: tuple, shape: tuple) -> None:
     for dim, (before, after) in zip(shape, pads):
+        if dim is None:  # (known when the graph runs: the kernel checks it then)
+            continue
         if mode == "REFLECT" and (before >= dim or after >= dim):
             raise InvalidArgumentError(
                 f"MirrorPad: REFLECT paddings must be less than the dimension size: {before}, "
@@ -107,13 +109,22 @@ def pad(
     >>> rg.pad([1.0, 2.0], [[1, 2]], constant_values=9.0).numpy().tolist()
     [9.0, 1.0, 2.0, 9.0, 9.0]
     """
+    from retrograd.ops import run_time_args, run_time_rearrange
+
     x = tensor_arg("Pad", tensor, ANY, "tensor")
-    shape = tuple(x._value.shape)
+    shape = x._value.shape
     chosen = str(mode).upper()
     if chosen not in MODES:
         raise ValueError(
             f'pad: `mode` must be one of "CONSTANT", "REFLECT" or "SYMMETRIC", got {mode!r}'
         )
+    if run_time_args.is_run_time(paddings):  # (a graph tensor: TensorFlow reads it when it runs)
+        value = tensor_pair("PadV2", x, constant_values)[1]
+        if value._value.ndim != 0:
+            raise InvalidArgumentError(
+                f"PadV2: constant_values must be a scalar, got shape {list(value.shape)}"
+            )
+        return run_time_rearrange.pad(x, paddings, value, chosen, name)
     if chosen != "CONSTANT":
         pads = _static_paddings("MirrorPad", paddings, shape)
         _check_mirror_sizes(chosen, pads, shape)
@@ -139,7 +150,12 @@ def _unpadded(op, grad):
     pads = op.get_attr("paddings")
     if not any(b or a for b, a in pads):
         return grad
-    shape = tuple(op.inputs[0].shape)
+    shape = op.inputs[0]._value.shape
+    if None in shape:  # dimensions known only when the graph runs: slice to the input's shape
+        from retrograd.ops import dynamic_shape_ops
+
+        begin = [b for b, _ in pads]
+        return dynamic_shape_ops.slice(grad, begin, array_ops.shape(op.inputs[0]))
     return array_ops.strided_slice(grad, tuple(slice(b, b + d) for (b, _), d in zip(pads, shape)))
 
 

@@ -22,7 +22,7 @@ from retrograd.core.registry import no_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 
-__all__ = ["print_", "format_value"]
+__all__ = ["print_", "format_value", "summarize_v1"]
 
 
 def _float_text(value: float, short: int, long: int, np_type: type) -> str:
@@ -58,6 +58,52 @@ def _array_text(a: np.ndarray, summarize: int, indent: int = 0) -> str:
     separator = "\n" * (a.ndim - 1) + " " * (indent + 1)
     parts = ["..." if i is None else _array_text(a[i], summarize, indent + 1) for i in show]
     return "[" + separator.join(parts) + "]"
+
+
+def summarize_v1(value: Any, summarize: int = 3) -> str:
+    """An array as TensorFlow 1's ``Print`` and ``Assert`` show it (the tensor's
+    ``SummarizeValue``): the first ``summarize`` elements (all when negative) in nested
+    brackets without separators between rows, ``...`` where elements are left out.
+
+    >>> import numpy as np
+    >>> from retrograd.ops.print_ops import summarize_v1
+    >>> summarize_v1(np.array([[1, 2], [3, 4]])), summarize_v1(np.array([[1, 2], [3, 4]]), 4)
+    ('[1 2][3...]...', '[1 2][3 4]')
+    """
+    a = np.asarray(value)
+    limit = a.size if summarize < 0 else min(summarize, a.size)
+    flat = a.reshape(-1)
+    if a.ndim == 0:
+        text = " ".join(_element_text(flat[i]) for i in range(limit))
+    else:
+        parts: list[str] = []
+        _one_dim(a.shape, 0, flat, limit, [0], parts)
+        text = "".join(parts)
+    return text + ("..." if a.size > limit else "")
+
+
+def _one_dim(shape: tuple, dim: int, flat: Any, limit: int, at: list, parts: list) -> None:
+    """TensorFlow's PrintOneDim: dimension ``dim`` from element ``at[0]`` on, into ``parts``."""
+    if at[0] >= limit:
+        return
+    if dim == len(shape) - 1:
+        for i in range(shape[dim]):
+            if at[0] >= limit:
+                if dim != 0:
+                    parts.append("...")
+                return
+            if i > 0:
+                parts.append(" ")
+            parts.append(_element_text(flat[at[0]]))
+            at[0] += 1
+        return
+    for _ in range(shape[dim]):
+        opened = at[0] < limit
+        if opened:
+            parts.append("[")
+        _one_dim(shape, dim + 1, flat, limit, at, parts)
+        if at[0] < limit or opened:
+            parts.append("]")
 
 
 def format_value(value: Any, summarize: int = 3) -> str:

@@ -97,7 +97,48 @@ def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
     return None, None
 
 
-def _generator(op_type: str, kind: tuple, seed: int | None) -> tuple[np.random.Generator, tuple]:
+class GraphStream:
+    """The random stream of a seeded op in a graph: each Session running the op draws from
+    a stream of its own, started afresh from the seed (``Session.random_stream``), as a
+    TensorFlow kernel's state belongs to its session: a new session replays the values.
+    Run outside a session (a traced ``function``), it draws from one stream that continues
+    from call to call.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     tf1.set_random_seed(1)
+    ...     r = tf1.random_uniform([2])
+    ...     with tf1.Session() as first:
+    ...         a, b = first.run(r), first.run(r)
+    ...     with tf1.Session() as second:
+    ...         c = second.run(r)
+    >>> rg.random.set_seed(None)
+    >>> bool((a == c).all()), bool((a == b).all())
+    (True, False)
+    """
+
+    __slots__ = ("_words", "_continuing")
+
+    def __init__(self, words: list[int]) -> None:
+        self._words = words
+        self._continuing: np.random.Generator | None = None
+
+    def new_generator(self) -> np.random.Generator:
+        """A generator at the start of this stream."""
+        return np.random.default_rng(np.random.SeedSequence(self._words))
+
+    def __getattr__(self, name: str) -> Any:  # outside a session: the continuing stream
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._continuing is None:
+            self._continuing = self.new_generator()
+        return getattr(self._continuing, name)
+
+    def __repr__(self) -> str:
+        return "GraphStream(seeded)"
+
+
+def _generator(op_type: str, kind: tuple, seed: int | None) -> tuple[Any, tuple]:
     """The NumPy generator an op call draws from, and its (seed, seed2) attributes."""
     global_seed, op_seed = get_seed(seed)
     if global_seed is None:
@@ -105,10 +146,10 @@ def _generator(op_type: str, kind: tuple, seed: int | None) -> tuple[np.random.G
             _state.unseeded = np.random.default_rng()
         return _state.unseeded, (0, 0)
     words = [global_seed % 2**64, op_seed % 2**64, zlib.crc32(op_type.encode())]
+    if context.graph is not None:  # a graph op owns its stream, as a TensorFlow kernel does
+        return GraphStream([*words, 1 if seed is None else 0]), (global_seed, op_seed)
     if seed is None:  # a counter seed: a fresh stream for this one call
         return np.random.default_rng(np.random.SeedSequence([*words, 1])), (global_seed, op_seed)
-    if context.graph is not None:  # a graph op owns its stream, as a TensorFlow kernel does
-        return np.random.default_rng(np.random.SeedSequence([*words, 0])), (global_seed, op_seed)
     key = (op_type, kind, global_seed, op_seed)
     if key not in _state.streams:
         _state.streams[key] = np.random.default_rng(np.random.SeedSequence([*words, 0]))

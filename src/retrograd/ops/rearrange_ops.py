@@ -87,7 +87,11 @@ def reverse(tensor: TensorLike, axis: AxisLike, name: str | None = None) -> Tens
     >>> rg.reverse([[1, 2], [3, 4]], [1]).numpy().tolist()
     [[2, 1], [4, 3]]
     """
+    from retrograd.ops import run_time_args, run_time_rearrange
+
     x = tensor_arg("ReverseV2", tensor, ANY, "tensor")
+    if run_time_args.is_run_time(axis):  # (a graph tensor: TensorFlow reads it when it runs)
+        return run_time_rearrange.reverse(x, axis, name)
     axes = _distinct_axes("ReverseV2", axis, x._value.ndim)
     return execute(_ReverseV2, (x,), {"axis": axes}, name)
 
@@ -105,10 +109,14 @@ def roll(input: TensorLike, shift: TensorLike, axis: AxisLike, name: str | None 
     >>> rg.roll([1, 2, 3, 4], shift=1, axis=0).numpy().tolist()
     [4, 1, 2, 3]
     """
+    from retrograd.ops import run_time_args, run_time_rearrange
+
     x = tensor_arg("Roll", input, ANY, "input")
-    shape = tuple(x._value.shape)
+    shape = x._value.shape
     if not shape:
         raise InvalidArgumentError("Roll: input must be 1-D or higher")
+    if run_time_args.is_run_time(shift) or run_time_args.is_run_time(axis):
+        return run_time_rearrange.roll(x, shift, axis, name)  # (read when the graph runs)
     shifts, axes = static_ints("Roll", shift, "shift"), static_ints("Roll", axis, "axis")
     if len(shifts) != len(axes):
         raise InvalidArgumentError(

@@ -106,7 +106,11 @@ _Prod = define_op(
 
 
 def _reduce(op, kinds, input_tensor, axis, keepdims, name):
+    from retrograd.ops import run_time_args
+
     x = tensor_arg(op.type, input_tensor, kinds, "input_tensor")
+    if run_time_args.is_run_time(axis) or (axis is None and x._value.shape is None):
+        return run_time_args.reduce(op.type, x, axis, keepdims, name)  # (read when it runs)
     axes = normalize_axes(op.type, axis, x._value.ndim)
     return execute(op, (x,), {"axis": axes, "keepdims": bool(keepdims)}, name)
 
@@ -283,9 +287,13 @@ _Cumprod = define_op("Cumprod", _cumulative(np.cumprod, 1))
 
 
 def _cumulate(op, x, axis, exclusive, reverse, name):
+    from retrograd.ops import run_time_args
+
     x = tensor_arg(op.type, x, NUMERIC)
     if x._value.ndim == 0:
         raise InvalidArgumentError(f"{op.type}: input must have rank >= 1, got a scalar")
+    if op.type == "Cumsum" and run_time_args.is_run_time(axis):  # (read when the graph runs)
+        return run_time_args.cumsum(x, axis, bool(exclusive), bool(reverse), name)
     (axis,) = normalize_axes(op.type, axis, x._value.ndim)
     attrs = {"axis": axis, "exclusive": bool(exclusive), "reverse": bool(reverse)}
     return execute(op, (x,), attrs, name)
@@ -434,9 +442,16 @@ _ArgMin = define_op("ArgMin", _arg_extremum(np.argmin, np.inf))
 
 
 def _arg_reduce(op, input, axis, output_type, name):
+    from retrograd.ops import run_time_args
+
     x = tensor_arg(op.type, input, "b" + REAL, "input")
     if isinstance(axis, (list, tuple)):
         raise TypeError(f"{op.type}: axis must be an int or a scalar integer tensor, got {axis!r}")
+    out = as_dtype(output_type)
+    if out.name not in ARG_OUTPUT_TYPES:
+        raise TypeError(f"{op.type}: output_type must be one of {ARG_OUTPUT_TYPES}, got {out.name}")
+    if run_time_args.is_run_time(axis):  # (a graph tensor: TensorFlow reads it when it runs)
+        return run_time_args.arg_reduce(op.type, x, axis, out, name)
     axis = 0 if axis is None else static_int(op.type, axis, "axis")
     shape = tuple(x._value.shape)
     if not -len(shape) <= axis < len(shape):
@@ -449,9 +464,6 @@ def _arg_reduce(op, input, axis, output_type, name):
         raise InvalidArgumentError(
             f"{op.type}: Reduction axis {axis} is empty in shape {list(shape)}"
         )
-    out = as_dtype(output_type)
-    if out.name not in ARG_OUTPUT_TYPES:
-        raise TypeError(f"{op.type}: output_type must be one of {ARG_OUTPUT_TYPES}, got {out.name}")
     return execute(op, (x,), {"axis": axis, "output_type": out}, name)
 
 

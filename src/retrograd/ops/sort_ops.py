@@ -27,7 +27,7 @@ from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
 from retrograd.core.tensor import Tensor, constant
-from retrograd.ops import array_ops, comparison_ops, math_ops, scatter_ops
+from retrograd.ops import array_ops, comparison_ops, creation_ops, math_ops, scatter_ops
 from retrograd.ops.define import REAL, tensor_arg
 from retrograd.ops.index_args import static_int
 
@@ -56,6 +56,29 @@ def _top_k_kernel(x, k, sorted, index_type):
 _TopKV2 = define_op("TopKV2", _top_k_kernel, multi_output=True)
 
 
+def _run_time_top_k_kernel(x, k, sorted, index_type):
+    k = int(k)
+    if k < 0:
+        raise InvalidArgumentError(f"TopKV2: Need k >= 0, got {k}")
+    if k > x.shape[-1]:
+        raise InvalidArgumentError(
+            f"TopKV2: input must have at least k columns. Had {x.shape[-1]}, needed {k}"
+        )
+    return _top_k_kernel(x, k, sorted, index_type)
+
+
+def _run_time_top_k_meta(metas, sorted, index_type):
+    x = metas[0]
+    shape = None if x.shape is None else (*x.shape[:-1], None)
+    return [(shape, x.dtype), (shape, np.dtype(index_type.as_numpy_dtype))]
+
+
+# top_k with a k known only when the graph runs (the last dimension of the outputs unknown).
+_DynamicTopKV2 = define_op(
+    "DynamicTopKV2", _run_time_top_k_kernel, multi_output=True, shape_fn=_run_time_top_k_meta
+)
+
+
 def top_k(
     input: TensorLike,
     k: TensorLike = 1,
@@ -70,22 +93,46 @@ def top_k(
     >>> rg.math.top_k([[1, 5, 2]], k=2).indices.numpy().tolist()
     [[1, 2]]
     """
+    from retrograd.ops import run_time_args
+
     x = tensor_arg("TopKV2", input, REAL, "input")
-    k = static_int("TopKV2", k, "k")
     index_type = as_dtype(index_type)
     if index_type.name not in ("int16", "int32", "int64"):
         raise TypeError(f"TopKV2: index_type must be int16, int32 or int64, got {index_type.name}")
-    shape = tuple(x._value.shape)
+    shape = x._value.shape
     if not shape:
         raise InvalidArgumentError("TopKV2: input must be >= 1-D, got shape []")
+    if run_time_args.is_run_time(k):  # (a graph tensor: TensorFlow reads it when it runs)
+        k = run_time_args.int_tensor("TopKV2", k, "k", (0,))
+        attrs = {"sorted": bool(sorted), "index_type": index_type}
+        return TopKV2(*execute(_DynamicTopKV2, (x, k), attrs, name))
+    k = static_int("TopKV2", k, "k")
     if k < 0:
         raise InvalidArgumentError(f"TopKV2: Need k >= 0, got {k}")
-    if k > shape[-1]:
+    if shape[-1] is not None and k > shape[-1]:  # (else the kernel checks it when it runs)
         raise InvalidArgumentError(
             f"TopKV2: input must have at least k columns. Had {shape[-1]}, needed {k}"
         )
     attrs = {"k": k, "sorted": bool(sorted), "index_type": index_type}
     return TopKV2(*execute(_TopKV2, (x,), attrs, name))
+
+
+@RegisterGradient("DynamicTopKV2")
+def _run_time_top_k_grad(op, grad, _):
+    # As TopKV2's, with shapes read when the graph runs: rows of the last dimension, each
+    # row's k upstream values added at the positions they were taken from.
+    from retrograd.ops import dynamic_shape_ops
+
+    x, indices = op.inputs[0], op.outputs[1]
+    n, k = array_ops.shape(x)[-1], array_ops.shape(indices)[-1]
+    rows = array_ops.size(x) // math_ops.maximum(n, 1)
+    flat_x = array_ops.reshape(x, array_ops.stack([rows, n]))
+    columns = array_ops.reshape(math_ops.cast(indices, "int32"), array_ops.stack([rows, k]))
+    row_ids = array_ops.zeros_like(columns) + array_ops.expand_dims(creation_ops.range(rows), 1)
+    where = array_ops.stack([row_ids, columns], axis=-1)
+    flat_grad = array_ops.reshape(grad, array_ops.stack([rows, k]))
+    scattered = dynamic_shape_ops.scatter_nd_like(where, flat_grad, flat_x)
+    return array_ops.reshape(scattered, array_ops.shape(x)), None
 
 
 @RegisterGradient("TopKV2")

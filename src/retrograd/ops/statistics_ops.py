@@ -37,7 +37,10 @@ def reduce_logsumexp(
     finite = comparison_ops.less(math_ops.abs(raw_max), np.inf)
     shift = array_ops.stop_gradient(array_ops.where(finite, raw_max, array_ops.zeros_like(raw_max)))
     summed = reduction_ops.reduce_sum(math_ops.exp(x - shift), axis, keepdims=keepdims)
-    return math_ops.log(summed) + array_ops.reshape(shift, tuple(summed.shape))
+    shape = summed._value.shape
+    if shape is None or None in shape:  # (axes or sizes known only when the graph runs)
+        shape = array_ops.shape(summed)
+    return math_ops.log(summed) + array_ops.reshape(shift, shape)
 
 
 def reduce_variance(

@@ -111,6 +111,12 @@ from retrograd.compat.variable_scopes import (
     name_scope,
     variable_scope,
 )
+from retrograd.core.dimensions import Dimension, dimension_value
+from retrograd.core.shapes import (
+    dimension_at_index,
+    disable_v2_tensorshape,
+    enable_v2_tensorshape,
+)
 from retrograd.graph.graph import (
     disable_eager_execution,
     enable_eager_execution,
@@ -139,9 +145,14 @@ __all__ = [
     "control_dependencies",
     "disable_eager_execution",
     "disable_v2_behavior",
+    "Dimension",
+    "dimension_at_index",
+    "dimension_value",
+    "disable_v2_tensorshape",
     "div",
     "enable_eager_execution",
     "enable_v2_behavior",
+    "enable_v2_tensorshape",
     "executing_eagerly",
     "expand_dims",
     "get_collection",

@@ -1,6 +1,7 @@
 """``tensorflow.python.framework``: graphs and gradient registration (``ops``), constants
-(``constant_op``); ``dtypes`` is retrograd's (see compat.runner.MODULES)."""
+(``constant_op``), shapes (``tensor_shape``); ``dtypes`` is retrograd's (see
+compat.runner.MODULES)."""
 
-from retrograd.compat.tf_python.framework import constant_op, ops
+from retrograd.compat.tf_python.framework import constant_op, ops, tensor_shape
 
-__all__ = ["constant_op", "ops"]
+__all__ = ["constant_op", "ops", "tensor_shape"]
