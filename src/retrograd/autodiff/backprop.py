@@ -229,6 +229,20 @@ def _run_rules(
                 continue
         inputs = op.inputs
         count = len(inputs)
+        if count == 1 and not checked and not watched_rules:  # one input: the shortest path
+            g = rule(op, *upstream)
+            if type(g) is tuple or type(g) is list:
+                g = g[0]
+            if g is not None:
+                key = id(inputs[0])
+                if key in influenced:
+                    pending = grads.get(key)
+                    if pending is None:
+                        grads[key] = g
+                    else:
+                        _accumulate(grads, key, g)
+            g = upstream = None  # (the part is in `grads` alone: summable in place)
+            continue
         skip: Any = ()
         if count == 2:  # (the common case, without building a list)
             if id(inputs[0]) not in influenced:
