@@ -11,6 +11,7 @@ from retrograd.keras import (
     metrics,
     models,
     optimizers,
+    random,
     regularizers,
     utils,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "metrics",
     "models",
     "optimizers",
+    "random",
     "regularizers",
     "utils",
 ]

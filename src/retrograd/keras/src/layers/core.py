@@ -14,6 +14,7 @@ from typing import Any
 
 from retrograd.core import dtypes
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Lambda", "Embedding"]
@@ -167,10 +168,12 @@ class Dropout(Layer):
                 f"0 and 1. Received: rate={rate}"
             )
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+        if rate > 0:  # Keras' masks, call by call (and its draw from Python's random)
+            self.seed_generator = keras_random.SeedGenerator(seed)
 
     def call(self, inputs, training=False):
         if training and self.rate > 0:
-            return tf_ops.dropout(inputs, self.rate, self.noise_shape, self.seed)
+            return keras_random.dropout(inputs, self.rate, self.noise_shape, self.seed_generator)
         return inputs
 
     def get_config(self):

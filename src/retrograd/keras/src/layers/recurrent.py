@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.base import Layer
 from retrograd.ops import array_ops
 
@@ -41,6 +42,7 @@ class _Recurrent(Layer):
         go_backwards: bool = False,
         **kwargs: Any,
     ) -> None:
+        seed = kwargs.pop("seed", None)
         for unsupported in ("dropout", "recurrent_dropout", "stateful", "unroll"):
             if kwargs.pop(unsupported, None):
                 raise NotImplementedError(f"{type(self).__name__}: {unsupported} is not supported")
@@ -59,6 +61,9 @@ class _Recurrent(Layer):
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.recurrent_initializer = initializers.get(recurrent_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        # Keras' cells make their dropout's generator here (drawing from Python's random
+        # when unseeded): made in the same order, later layers get Keras' weights too
+        self.seed, self.seed_generator = seed, keras_random.SeedGenerator(seed)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
