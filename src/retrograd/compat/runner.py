@@ -91,6 +91,8 @@ MODULES: dict[str, str] = {
     "tensorflow.keras.optimizers.schedules": "retrograd.keras.schedules",
     "tensorflow.keras.regularizers": "retrograd.keras.regularizers",
     "tensorflow.keras.utils": "retrograd.keras.utils",
+    "tensorflow.keras.random": "retrograd.keras.random",
+    "tensorflow.keras.saving": "retrograd.keras.saving",
 }
 
 # With --tf1, `tensorflow` is the TF1 namespace, and `tensorflow.nn` its nn module.

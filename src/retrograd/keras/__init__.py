@@ -13,6 +13,7 @@ from retrograd.keras import (
     optimizers,
     random,
     regularizers,
+    saving,
     utils,
 )
 from retrograd.keras.layers import Input
@@ -33,5 +34,6 @@ __all__ = [
     "optimizers",
     "random",
     "regularizers",
+    "saving",
     "utils",
 ]

@@ -456,6 +456,10 @@ def get(identifier: Any) -> Any:
         if key not in _BY_NAME:
             raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
         return _BY_NAME[key]()
+    if isinstance(identifier, dict):  # a serialized object (a saved model's config)
+        from retrograd.keras.src import serialization
+
+        return serialization.deserialize_keras_object(identifier)
     if isinstance(identifier, type) and issubclass(identifier, Initializer):
         return identifier()
     if callable(identifier):

@@ -108,6 +108,7 @@ class Model(Trainer, Layer):
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
         {
             "_loss_tracker",
+            "_compile_arguments",
             "_compile_metrics",
             "history",
             "loss",
@@ -281,6 +282,16 @@ class Model(Trainer, Layer):
             print_fn(line)
 
     # -- weights on disk -----------------------------------------------------------------
+    def save(self, filepath: str, overwrite: bool = True, zipped: Any = None) -> None:
+        """Saves the whole model (architecture, weights, compile arguments, optimizer state)
+        to a ``.keras`` file; :func:`keras.models.load_model` reads it back (see
+        keras/src/saving.py for the format)."""
+        from retrograd.keras.src import saving
+
+        if zipped is False:
+            raise ValueError("Model.save: retrograd writes zipped .keras files only")
+        saving.save_model(self, filepath, overwrite=overwrite)
+
     def save_weights(self, filepath: str, overwrite: bool = True) -> None:
         """Writes every weight, in ``weights`` order, to ``filepath`` (NumPy archive with a
         JSON index; written atomically, read without pickle)."""

@@ -193,6 +193,7 @@ class Trainer:
         auto_scale_loss=True,
     ):
         """Sets the optimizer (a name or an object), the loss and the metrics."""
+        self._compile_arguments = {"loss": loss, "metrics": metrics}  # as given, for save()
         if isinstance(optimizer, str):
             if optimizer.lower() not in _OPTIMIZERS:
                 raise ValueError(f"Could not interpret optimizer identifier: {optimizer!r}")

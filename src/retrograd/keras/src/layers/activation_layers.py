@@ -86,6 +86,9 @@ class ELU(Layer):
     def call(self, inputs):
         return tf_ops.where(inputs > 0, inputs, self.alpha * (tf_ops.exp(inputs) - 1.0))
 
+    def get_config(self):
+        return {**super().get_config(), "alpha": self.alpha}
+
 
 class Softmax(Layer):
     """Softmax over ``axis``.

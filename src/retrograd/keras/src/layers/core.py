@@ -16,14 +16,10 @@ from retrograd.core import dtypes
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
 from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
+from retrograd.keras.src.layers.conv import data_format_of, to_channels_last
+from retrograd.keras.src.serialization import config_value as serialize
 
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Lambda", "Embedding"]
-
-
-def _initializer_config(init: Any) -> Any:
-    if hasattr(init, "get_config"):
-        return {"class_name": type(init).__name__, "config": init.get_config()}
-    return init
 
 
 class Dense(Layer):
@@ -84,8 +80,11 @@ class Dense(Layer):
             "units": self.units,
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
-            "kernel_initializer": _initializer_config(self.kernel_initializer),
-            "bias_initializer": _initializer_config(self.bias_initializer),
+            "kernel_initializer": serialize(self.kernel_initializer),
+            "bias_initializer": serialize(self.bias_initializer),
+            "kernel_regularizer": serialize(self.kernel_regularizer),
+            "bias_regularizer": serialize(self.bias_regularizer),
+            "activity_regularizer": serialize(self.activity_regularizer),
         }
 
 
@@ -118,13 +117,17 @@ class Flatten(Layer):
 
     def __init__(self, data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.data_format = data_format
+        self.data_format = data_format_of(data_format, "Flatten")
 
     def call(self, inputs):
         if inputs.shape.rank <= 1:
             return tf_ops.expand_dims(inputs, -1)
+        inputs = to_channels_last(inputs, self.data_format)  # Keras flattens channels last
         batch = inputs.shape[0]
         return tf_ops.reshape(inputs, [batch, math.prod(inputs.shape.as_list()[1:])])
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format}
 
 
 class Reshape(Layer):
@@ -177,7 +180,12 @@ class Dropout(Layer):
         return inputs
 
     def get_config(self):
-        return {**super().get_config(), "rate": self.rate, "seed": self.seed}
+        return {
+            **super().get_config(),
+            "rate": self.rate,
+            "seed": self.seed,
+            "noise_shape": self.noise_shape,
+        }
 
 
 class Lambda(Layer):
@@ -198,6 +206,9 @@ class Lambda(Layer):
 
     def call(self, inputs, training=None):
         return self.function(inputs, **self.arguments)
+
+    def get_config(self):
+        return {**super().get_config(), "function": self.function, "arguments": self.arguments}
 
 
 class Embedding(Layer):
@@ -222,7 +233,7 @@ class Embedding(Layer):
         super().__init__(**kwargs)
         if mask_zero:
             raise NotImplementedError("Embedding: mask_zero is not supported by retrograd")
-        self.input_dim, self.output_dim = input_dim, output_dim
+        self.input_dim, self.output_dim, self.mask_zero = input_dim, output_dim, mask_zero
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
 
@@ -242,4 +253,11 @@ class Embedding(Layer):
         return tf_ops.gather(self.embeddings, inputs, axis=0)
 
     def get_config(self):
-        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim}
+        return {
+            **super().get_config(),
+            "input_dim": self.input_dim,
+            "output_dim": self.output_dim,
+            "embeddings_initializer": serialize(self.embeddings_initializer),
+            "embeddings_regularizer": serialize(self.embeddings_regularizer),
+            "mask_zero": self.mask_zero,
+        }

@@ -14,6 +14,7 @@ from typing import Any
 
 from retrograd.keras.src import initializers, regularizers, tf_ops
 from retrograd.keras.src.layers.base import Layer
+from retrograd.keras.src.serialization import config_value as serialize
 
 __all__ = ["BatchNormalization", "LayerNormalization"]
 
@@ -134,6 +135,12 @@ class BatchNormalization(Layer):
             "epsilon": self.epsilon,
             "center": self.center,
             "scale": self.scale,
+            "beta_initializer": serialize(self.beta_initializer),
+            "gamma_initializer": serialize(self.gamma_initializer),
+            "moving_mean_initializer": serialize(self.moving_mean_initializer),
+            "moving_variance_initializer": serialize(self.moving_variance_initializer),
+            "beta_regularizer": serialize(self.beta_regularizer),
+            "gamma_regularizer": serialize(self.gamma_regularizer),
         }
 
 
@@ -202,4 +209,12 @@ class LayerNormalization(Layer):
         )
 
     def get_config(self):
-        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon}
+        return {
+            **super().get_config(),
+            "axis": self.axis,
+            "epsilon": self.epsilon,
+            "center": self.center,
+            "scale": self.scale,
+            "beta_initializer": serialize(self.beta_initializer),
+            "gamma_initializer": serialize(self.gamma_initializer),
+        }

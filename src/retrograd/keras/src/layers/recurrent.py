@@ -17,6 +17,7 @@ import numpy as np
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
 from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.base import Layer
+from retrograd.keras.src.serialization import config_value as serialize
 from retrograd.ops import array_ops
 
 __all__ = ["SimpleRNN", "LSTM", "GRU"]
@@ -132,8 +133,19 @@ class _Recurrent(Layer):
             **super().get_config(),
             "units": self.units,
             "activation": activations.serialize(self.activation),
+            "recurrent_activation": activations.serialize(self.recurrent_activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": serialize(self.kernel_initializer),
+            "recurrent_initializer": serialize(self.recurrent_initializer),
+            "bias_initializer": serialize(self.bias_initializer),
+            "kernel_regularizer": serialize(self.kernel_regularizer),
+            "recurrent_regularizer": serialize(self.recurrent_regularizer),
+            "bias_regularizer": serialize(self.bias_regularizer),
             "return_sequences": self.return_sequences,
             "return_state": self.return_state,
+            "go_backwards": self.go_backwards,
+            "seed": self.seed,
+            **self._layer_options,
         }
 
 

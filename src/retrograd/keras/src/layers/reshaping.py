@@ -12,6 +12,7 @@ from typing import Any
 
 from retrograd.keras.src import tf_ops
 from retrograd.keras.src.layers.base import Layer
+from retrograd.keras.src.layers.conv import data_format_of, from_channels_last, to_channels_last
 
 __all__ = [
     "Permute",
@@ -42,6 +43,9 @@ class Permute(Layer):
     def call(self, inputs):
         return tf_ops.transpose(inputs, (0, *self.dims))
 
+    def get_config(self):
+        return {**super().get_config(), "dims": self.dims}
+
 
 class RepeatVector(Layer):
     """``[batch, features]`` to ``[batch, n, features]``.
@@ -58,6 +62,9 @@ class RepeatVector(Layer):
     def call(self, inputs):
         return tf_ops.tile(tf_ops.expand_dims(inputs, 1), [1, self.n, 1])
 
+    def get_config(self):
+        return {**super().get_config(), "n": self.n}
+
 
 class UpSampling2D(Layer):
     """Repeats rows and columns ``size`` times (nearest-neighbour upsampling).
@@ -73,12 +80,23 @@ class UpSampling2D(Layer):
         if interpolation != "nearest":
             raise NotImplementedError("UpSampling2D: only interpolation='nearest' is supported")
         self.size = (size, size) if isinstance(size, int) else tuple(size)
+        self.data_format = data_format_of(data_format, "UpSampling2D")
+        self.interpolation = interpolation
 
     def call(self, inputs):
+        inputs = to_channels_last(inputs, self.data_format)
         b, h, w, c = inputs.shape.as_list()
         rh, rw = self.size
         x = tf_ops.tile(tf_ops.reshape(inputs, [b, h, 1, w, 1, c]), [1, 1, rh, 1, rw, 1])
-        return tf_ops.reshape(x, [b, h * rh, w * rw, c])
+        return from_channels_last(tf_ops.reshape(x, [b, h * rh, w * rw, c]), self.data_format)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "size": self.size,
+            "data_format": self.data_format,
+            "interpolation": self.interpolation,
+        }
 
 
 class ZeroPadding2D(Layer):
@@ -97,9 +115,16 @@ class ZeroPadding2D(Layer):
         elif all(isinstance(p, int) for p in padding):
             padding = ((padding[0], padding[0]), (padding[1], padding[1]))
         self.padding = tuple(tuple(p) for p in padding)
+        self.data_format = data_format_of(data_format, "ZeroPadding2D")
 
     def call(self, inputs):
-        return tf_ops.pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
+        spatial = [list(self.padding[0]), list(self.padding[1])]
+        if self.data_format == "channels_first":
+            return tf_ops.pad(inputs, [[0, 0], [0, 0], *spatial])
+        return tf_ops.pad(inputs, [[0, 0], *spatial, [0, 0]])
+
+    def get_config(self):
+        return {**super().get_config(), "padding": self.padding, "data_format": self.data_format}
 
 
 class _Pooling1D(Layer):
@@ -114,6 +139,21 @@ class _Pooling1D(Layer):
         self.padding = padding.upper()
         if self.padding not in ("VALID", "SAME"):
             raise ValueError(f"Invalid padding {padding!r}: expected 'valid' or 'same'")
+        self.data_format = data_format_of(data_format, type(self).__name__)
+
+    def call(self, inputs):
+        x = to_channels_last(inputs, self.data_format)
+        x = self._pool(x, self.pool_size, self.strides, self.padding)
+        return from_channels_last(x, self.data_format)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "pool_size": self.pool_size,
+            "strides": self.strides,
+            "padding": self.padding.lower(),
+            "data_format": self.data_format,
+        }
 
 
 class MaxPooling1D(_Pooling1D):
@@ -125,8 +165,7 @@ class MaxPooling1D(_Pooling1D):
     [3.0, 7.0]
     """
 
-    def call(self, inputs):
-        return tf_ops.max_pool1d(inputs, self.pool_size, self.strides, self.padding)
+    _pool = staticmethod(tf_ops.max_pool1d)
 
 
 class AveragePooling1D(_Pooling1D):
@@ -141,8 +180,7 @@ class AveragePooling1D(_Pooling1D):
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
 
-    def call(self, inputs):
-        return tf_ops.avg_pool1d(inputs, self.pool_size, self.strides, self.padding)
+    _pool = staticmethod(tf_ops.avg_pool1d)
 
 
 class GlobalAveragePooling1D(Layer):
@@ -156,10 +194,17 @@ class GlobalAveragePooling1D(Layer):
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
+        self.data_format = data_format_of(data_format, type(self).__name__)
         self.keepdims = keepdims
 
+    def _axis(self) -> int:
+        return 1 if self.data_format == "channels_last" else 2
+
     def call(self, inputs, mask=None):
-        return tf_ops.reduce_mean(inputs, axis=1, keepdims=self.keepdims)
+        return tf_ops.reduce_mean(inputs, axis=self._axis(), keepdims=self.keepdims)
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format, "keepdims": self.keepdims}
 
 
 class GlobalMaxPooling1D(GlobalAveragePooling1D):
@@ -172,4 +217,4 @@ class GlobalMaxPooling1D(GlobalAveragePooling1D):
     """
 
     def call(self, inputs, mask=None):
-        return tf_ops.reduce_max(inputs, axis=1, keepdims=self.keepdims)
+        return tf_ops.reduce_max(inputs, axis=self._axis(), keepdims=self.keepdims)
