@@ -307,11 +307,12 @@ class ModelCheckpoint(Callback):
         initial_value_threshold: float | None = None,
     ) -> None:
         super().__init__()
-        if not save_weights_only:
-            raise NotImplementedError(
-                "ModelCheckpoint: retrograd saves weights only (pass save_weights_only=True); "
-                "whole-model files (.keras) are not supported"
+        if not save_weights_only and not str(filepath).endswith(".keras"):
+            raise ValueError(
+                "The filepath provided must end in `.keras` (Keras model format). Received: "
+                f"filepath={filepath}"
             )
+        self.save_weights_only = save_weights_only
         if save_freq != "epoch":
             raise NotImplementedError("ModelCheckpoint: only save_freq='epoch' is supported")
         if mode == "auto":
@@ -337,7 +338,10 @@ class ModelCheckpoint(Callback):
                     f"{value:.5f}, saving model to {path}"
                 )
             self.best = value
-        self.model.save_weights(path)
+        if self.save_weights_only:
+            self.model.save_weights(path)
+        else:  # the whole model, as a .keras file
+            self.model.save(path)
 
 
 class LambdaCallback(Callback):

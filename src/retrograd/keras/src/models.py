@@ -185,7 +185,7 @@ class Model(Trainer, Layer):
             raise ValueError(
                 f"Model {self.name} expects {len(self.inputs)} input(s), got {len(flat)}"
             )
-        values = {}
+        values, masks = {}, {}  # masks: the timestep masks of tensors that have one
         for symbolic, value in zip(self.inputs, flat):
             layer = symbolic.input_layer
             values[id(symbolic)] = layer._cast_inputs(value)
@@ -196,9 +196,18 @@ class Model(Trainer, Layer):
             )
             kwargs = dict(kwargs)
             kwargs.setdefault("training", training)
-            result = node.layer(*args, **kwargs)
-            for symbolic, value in zip(nest.flatten(node.outputs), nest.flatten(result)):
+            mask = None
+            if len(args) == 1 and isinstance(node.args[0], KerasTensor):
+                mask = masks.get(id(node.args[0]))
+                result, mask = call_with_mask(node.layer, args[0], mask, kwargs)
+            else:
+                result = node.layer(*args, **kwargs)
+            outputs = nest.flatten(node.outputs)
+            out_masks = mask if isinstance(mask, list) else [mask] * len(outputs)
+            for symbolic, value, out_mask in zip(outputs, nest.flatten(result), out_masks):
                 values[id(symbolic)] = value
+                if out_mask is not None:
+                    masks[id(symbolic)] = out_mask
         return nest.map_structure(lambda t: values[id(t)], self._outputs_struct)
 
     def build(self, input_shape: Any) -> None:
@@ -325,6 +334,15 @@ class Model(Trainer, Layer):
             variable.assign(value)
 
 
+def call_with_mask(layer: Layer, x: Any, mask: Any, kwargs: dict) -> tuple[Any, Any]:
+    """Calls ``layer`` on ``x``, passing ``mask`` where its ``call`` takes one; returns the
+    outputs and their mask (``layer.compute_mask``), as Keras propagates masks."""
+    if mask is not None and layer._accepts("mask"):
+        kwargs = {**kwargs, "mask": mask}
+    outputs = layer(x, **kwargs)
+    return outputs, layer.compute_mask(x, mask)
+
+
 def _size(nbytes: int) -> str:
     for unit in ("B", "KB", "MB", "GB"):
         if nbytes < 1024 or unit == "GB":
@@ -395,7 +413,7 @@ class Sequential(Model):
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         x = inputs
         for layer in self._sublayers:
-            x = layer(x, training=training)
+            x, mask = call_with_mask(layer, x, mask, {"training": training})
         return x
 
     def _maybe_build(self, inputs: Any) -> None:

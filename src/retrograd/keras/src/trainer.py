@@ -19,10 +19,10 @@ import numpy as np
 
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import nest
+from retrograd.keras.src import backend, tf_ops
 from retrograd.keras.src import callbacks as callbacks_module
 from retrograd.keras.src import losses as losses_module
 from retrograd.keras.src import metrics as metrics_module
-from retrograd.keras.src import tf_ops
 from retrograd.training import optimizers as optimizers_module
 
 __all__ = ["Trainer", "unpack_x_y_sample_weight"]
@@ -55,27 +55,39 @@ class CompileMetrics(metrics_module.Metric):
     """The metrics given to ``compile``, made into objects on the first batch (when the
     shapes that pick 'accuracy''s kind are known); ``result()`` is a dict."""
 
-    def __init__(self, identifiers: Any) -> None:
+    def __init__(self, identifiers: Any, weighted_identifiers: Any = None) -> None:
         super().__init__(name="compile_metrics")
         self._identifiers = list(identifiers or [])
+        self._weighted_identifiers = list(weighted_identifiers or [])
         self._metrics: list[metrics_module.Metric] | None = None
+        self._weighted: list[metrics_module.Metric] = []
 
     @property
     def metrics(self) -> list[metrics_module.Metric]:
-        return list(self._metrics or [])
+        return list(self._metrics or []) + self._weighted
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        """``metrics`` ignore sample weights (and class weights); ``weighted_metrics`` use
+        them, as in Keras 3."""
         if self._metrics is None:
             y_t, y_p = tf_ops.convert_to_tensor(y_true), tf_ops.convert_to_tensor(y_pred)
             self._metrics = [metrics_module.get(i, y_t, y_p) for i in self._identifiers]
+            taken = {m.name for m in self._metrics}
+            for identifier in self._weighted_identifiers:
+                metric = metrics_module.get(identifier, y_t, y_p)
+                if metric.name in taken:
+                    metric.name = f"weighted_{metric.name}"
+                self._weighted.append(metric)
         for metric in self._metrics:
+            metric.update_state(y_true, y_pred)
+        for metric in self._weighted:
             metric.update_state(y_true, y_pred, sample_weight)
 
     def result(self):
-        return {m.name: m.result() for m in self._metrics or []}
+        return {m.name: m.result() for m in self.metrics}
 
     def reset_state(self):
-        for metric in self._metrics or []:
+        for metric in self.metrics:
             metric.reset_state()
 
 
@@ -153,6 +165,36 @@ class _Batches:
             yield _slice(self.data, order[start : start + self.batch_size])
 
 
+def class_weight_to_sample_weights(y: Any, class_weight: dict) -> np.ndarray:
+    """Keras' ``class_weight``: each sample weighs its class's weight (1 for classes not
+    listed); the class is the label, the argmax of a one-hot row, or a rounded probability.
+
+    >>> from retrograd.keras.src.trainer import class_weight_to_sample_weights
+    >>> class_weight_to_sample_weights([[0.0, 1.0], [1.0, 0.0]], {1: 3.0}).tolist()
+    [3.0, 1.0]
+    """
+    if isinstance(y, dict) or (
+        isinstance(y, (list, tuple)) and any(hasattr(v, "shape") for v in y)
+    ):
+        raise ValueError("`class_weight` is only supported for Models with a single output.")
+    labels = np.asarray(y)
+    if labels.ndim > 1:
+        labels = np.argmax(labels, axis=-1) if labels.shape[-1] != 1 else labels[..., 0]
+    labels = np.round(labels).astype(np.int32)
+    weights = np.ones(labels.shape[0], dtype=backend.floatx())
+    for i, label in enumerate(labels.reshape(labels.shape[0], -1)[:, 0]):
+        weights[i] = class_weight.get(int(label), 1.0)
+    return weights
+
+
+def _weighted_by_class(data: Any, class_weight: dict) -> Any:
+    x, y, sample_weight = unpack_x_y_sample_weight(data)
+    if sample_weight is not None:
+        raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+    y_value = np.asarray(y._value if hasattr(y, "_value") else y)
+    return x, y, tf_ops.constant(class_weight_to_sample_weights(y_value, class_weight))
+
+
 def _batch_size_of(x: Any) -> int:
     first = next(t for t in nest.flatten(x) if t is not None)
     return int(first.shape[0])
@@ -193,7 +235,11 @@ class Trainer:
         auto_scale_loss=True,
     ):
         """Sets the optimizer (a name or an object), the loss and the metrics."""
-        self._compile_arguments = {"loss": loss, "metrics": metrics}  # as given, for save()
+        self._compile_arguments = {  # as given, for save()
+            "loss": loss,
+            "metrics": metrics,
+            "weighted_metrics": weighted_metrics,
+        }
         if isinstance(optimizer, str):
             if optimizer.lower() not in _OPTIMIZERS:
                 raise ValueError(f"Could not interpret optimizer identifier: {optimizer!r}")
@@ -214,7 +260,7 @@ class Trainer:
             else losses_module.LossFunctionWrapper(self.loss)
         )
         self._loss_tracker = metrics_module.Mean(name="loss")
-        self._compile_metrics = CompileMetrics(metrics)
+        self._compile_metrics = CompileMetrics(metrics, weighted_metrics)
         self.compiled = True
 
     @property
@@ -318,8 +364,8 @@ class Trainer:
     ):
         """Trains for ``epochs`` passes over the data; returns the ``History``."""
         self._require_compiled("fit")
-        if class_weight is not None:
-            raise NotImplementedError("fit: class_weight is not supported by retrograd")
+        if class_weight is not None and sample_weight is not None:
+            raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
         if validation_split and validation_data is None:
             if _is_dataset(x):
                 raise ValueError("validation_split is only supported for arrays, not datasets")
@@ -331,6 +377,8 @@ class Trainer:
             x, y = cut(x_np, slice(0, split)), cut(y_np, slice(0, split))
             if sample_weight is not None:
                 sample_weight = np.asarray(sample_weight)[:split]
+        if class_weight is not None and not _is_dataset(x):
+            sample_weight = class_weight_to_sample_weights(_as_batchable(y), class_weight)
         batches = _Batches(x, y, sample_weight, batch_size, shuffle)
         history = callbacks_module.History()
         given = list(callbacks or [])
@@ -348,6 +396,8 @@ class Trainer:
                 if steps_per_epoch is not None and step >= steps_per_epoch:
                     break
                 callback_list.on_train_batch_begin(step)
+                if class_weight is not None and batches.dataset is not None:
+                    data = _weighted_by_class(data, class_weight)
                 logs = _python_logs(self.train_step(data))
                 callback_list.on_train_batch_end(step, logs)
                 if self.stop_training:

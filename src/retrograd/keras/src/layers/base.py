@@ -420,6 +420,12 @@ class Layer(Module):
         inputs = KerasTensor(input_shape, self.compute_dtype)
         return tuple(self._symbolic_call((inputs,), {}).shape.as_list())
 
+    supports_masking = False  # whether the layer passes a timestep mask on (Keras' rule)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """The mask of the outputs: the inputs' where the layer supports masking."""
+        return mask if self.supports_masking else None
+
     def get_config(self) -> dict:
         return {"name": self.name, "trainable": self.trainable, "dtype": self.compute_dtype}
 

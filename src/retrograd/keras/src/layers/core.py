@@ -31,6 +31,8 @@ class Dense(Layer):
     ([[6.0, 6.0]], [3, 2])
     """
 
+    supports_masking = True
+
     def __init__(
         self,
         units: int,
@@ -95,6 +97,8 @@ class Activation(Layer):
     >>> rg.keras.layers.Activation('relu')(rg.constant([-1.0, 2.0])).numpy().tolist()
     [0.0, 2.0]
     """
+
+    supports_masking = True
 
     def __init__(self, activation: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -163,6 +167,8 @@ class Dropout(Layer):
     [0.0, 2.0]
     """
 
+    supports_masking = True
+
     def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None, **kwargs):
         super().__init__(**kwargs)
         if not 0 <= rate <= 1:
@@ -195,6 +201,8 @@ class Lambda(Layer):
     >>> rg.keras.layers.Lambda(lambda x: x * 2.0)(rg.constant([1.0, 2.0])).numpy().tolist()
     [2.0, 4.0]
     """
+
+    supports_masking = True
 
     def __init__(
         self, function: Callable, output_shape: Any = None, mask=None, arguments=None, **kwargs
@@ -231,8 +239,6 @@ class Embedding(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        if mask_zero:
-            raise NotImplementedError("Embedding: mask_zero is not supported by retrograd")
         self.input_dim, self.output_dim, self.mask_zero = input_dim, output_dim, mask_zero
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
@@ -251,6 +257,12 @@ class Embedding(Layer):
 
     def call(self, inputs):
         return tf_ops.gather(self.embeddings, inputs, axis=0)
+
+    def compute_mask(self, inputs, mask=None):
+        """With ``mask_zero``, index 0 is padding: the mask is ``inputs != 0``."""
+        if not self.mask_zero:
+            return None
+        return tf_ops.not_equal(tf_ops.convert_to_tensor(inputs), 0)
 
     def get_config(self):
         return {

@@ -31,6 +31,8 @@ class BatchNormalization(Layer):
     [0.02]
     """
 
+    supports_masking = True
+
     def __init__(
         self,
         axis: int = -1,
@@ -153,6 +155,8 @@ class LayerNormalization(Layer):
     >>> [round(v, 3) for v in ln(rg.constant([[1.0, 3.0]])).numpy().ravel().tolist()]
     [-1.0, 1.0]
     """
+
+    supports_masking = True
 
     def __init__(
         self,

@@ -108,12 +108,22 @@ class _Recurrent(Layer):
     def _step(self, x_t, state):
         raise NotImplementedError
 
+    supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        output_mask = mask if self.return_sequences else None
+        return (
+            [output_mask] + [None] * (2 if self.gates == 4 else 1)
+            if self.return_state
+            else output_mask
+        )
+
     def call(self, inputs, initial_state=None, training=None, mask=None):
-        if mask is not None:
-            raise NotImplementedError(f"{type(self).__name__}: masks are not supported")
         steps = array_ops.unstack(inputs, axis=1)
+        masks = None if mask is None else array_ops.unstack(tf_ops.convert_to_tensor(mask), axis=1)
         if self.go_backwards:
             steps = steps[::-1]
+            masks = None if masks is None else masks[::-1]
         state = (
             list(initial_state)
             if isinstance(initial_state, (list, tuple))
@@ -122,8 +132,14 @@ class _Recurrent(Layer):
             else self._initial_state(int(inputs.shape[0]), inputs.dtype)
         )
         outputs = []
-        for x_t in steps:
-            output, state = self._step(x_t, state)
+        for t, x_t in enumerate(steps):
+            output, new_state = self._step(x_t, state)
+            if masks is not None:  # a masked step keeps the states and repeats the output
+                keep = tf_ops.cast(masks[t], "bool")[:, None]
+                before = outputs[-1] if outputs else tf_ops.zeros_like(output)
+                output = tf_ops.where(keep, output, before)
+                new_state = [tf_ops.where(keep, n, o) for n, o in zip(new_state, state)]
+            state = new_state
             outputs.append(output)
         result = array_ops.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result, *state] if self.return_state else result

@@ -200,8 +200,24 @@ class GlobalAveragePooling1D(Layer):
     def _axis(self) -> int:
         return 1 if self.data_format == "channels_last" else 2
 
+    supports_masking = True
+
     def call(self, inputs, mask=None):
-        return tf_ops.reduce_mean(inputs, axis=self._axis(), keepdims=self.keepdims)
+        axis = self._axis()
+        if mask is None:
+            return tf_ops.reduce_mean(inputs, axis=axis, keepdims=self.keepdims)
+        # Keras: the mean over the steps the mask keeps
+        keep = tf_ops.expand_dims(tf_ops.cast(mask, "bool"), 3 - axis)
+        total = tf_ops.reduce_sum(
+            tf_ops.where(keep, inputs, tf_ops.zeros_like(inputs)), axis=axis, keepdims=self.keepdims
+        )
+        count = tf_ops.reduce_sum(
+            tf_ops.cast(keep, inputs.dtype), axis=axis, keepdims=self.keepdims
+        )
+        return total / count
+
+    def compute_mask(self, inputs, mask=None):
+        return None
 
     def get_config(self):
         return {**super().get_config(), "data_format": self.data_format, "keepdims": self.keepdims}
