@@ -205,3 +205,35 @@ def test_file_names_and_unsavable_functions(tmp_path):
         model.save(tmp_path / "keep.keras")
     assert (tmp_path / "keep.keras").read_bytes() == before  # the old file is left whole
     assert sorted(os.listdir(tmp_path)) == ["keep.keras"]
+
+
+def test_a_layer_without_get_config_for_its_arguments_says_what_to_do(tmp_path):
+    @keras.saving.register_keras_serializable(package="Tests")
+    class Shift(layers.Layer):
+        def __init__(self, amount):
+            super().__init__()
+            self.amount = amount
+
+        def call(self, x):
+            return x + self.amount
+
+    model = keras.Sequential([keras.Input((2,)), Shift(1.0)])
+    model.save(tmp_path / "shift.keras")
+    with pytest.raises(TypeError, match="Define `get_config\\(\\)` on Shift"):
+        keras.models.load_model(tmp_path / "shift.keras")
+
+
+def test_subclassed_model_without_arguments_needs_no_get_config(tmp_path):
+    @keras.saving.register_keras_serializable(package="Tests")
+    class Tiny(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = layers.Dense(2)
+
+        def call(self, x):
+            return self.dense(x)
+
+    model = Tiny()
+    model(X)
+    model.save(tmp_path / "tiny.keras")
+    _same_predictions(model, keras.models.load_model(tmp_path / "tiny.keras"))
