@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.execute import context
 from retrograd.core.tensor import Tensor, constant
 from retrograd.core.variables import Variable
 from retrograd.keras.src import backend
@@ -64,9 +65,11 @@ class SeedGenerator:
         )
 
     def next(self) -> Tensor:
-        """The current state (a copy), then the counter advanced by one."""
+        """The current state (a copy), then the counter advanced by one (not in a symbolic
+        layer call, where Keras' state does not change)."""
         value = math_ops.multiply(self.state.read_value(), constant(np.int64(1)))
-        self.state.assign_add(constant(np.array([0, 1], np.int64)))
+        if not context.keras_symbolic:
+            self.state.assign_add(constant(np.array([0, 1], np.int64)))
         return value
 
     def get_config(self) -> dict:
@@ -95,7 +98,8 @@ def draw_seed(seed: Any) -> Tensor:
     elif seed is None:
         generator = _global_generator()
         pair = generator.state.read_value()  # Keras: (state + 1) * 5387 % 933199 afterwards
-        generator.state.assign((pair + 1) * 5387 % 933199)
+        if not context.keras_symbolic:
+            generator.state.assign((pair + 1) * 5387 % 933199)
     else:
         raise ValueError(
             "Argument `seed` must be either an integer or an instance of `SeedGenerator`. "

@@ -397,8 +397,12 @@ class Layer(Module):
         c_args, c_kwargs = nest.map_structure(concrete, (args, kwargs))
         if self._accepts("training"):
             c_kwargs["training"] = False
-        with np.errstate(all="ignore"):
-            outputs = self.call(*c_args, **c_kwargs)
+        outer, context.keras_symbolic = context.keras_symbolic, True
+        try:
+            with np.errstate(all="ignore"):
+                outputs = self.call(*c_args, **c_kwargs)
+        finally:
+            context.keras_symbolic = outer
         self._call_losses = []
         node = Node(self, args, kwargs)
         batch_unknown = first is not None and any(

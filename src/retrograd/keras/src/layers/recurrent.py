@@ -44,7 +44,9 @@ class _Recurrent(Layer):
         **kwargs: Any,
     ) -> None:
         seed = kwargs.pop("seed", None)
-        for unsupported in ("dropout", "recurrent_dropout", "stateful", "unroll"):
+        dropout = min(1.0, max(0.0, float(kwargs.pop("dropout", 0.0))))
+        recurrent_dropout = min(1.0, max(0.0, float(kwargs.pop("recurrent_dropout", 0.0))))
+        for unsupported in ("stateful", "unroll"):
             if kwargs.pop(unsupported, None):
                 raise NotImplementedError(f"{type(self).__name__}: {unsupported} is not supported")
         self._layer_options = {
@@ -65,6 +67,7 @@ class _Recurrent(Layer):
         # Keras' cells make their dropout's generator here (drawing from Python's random
         # when unseeded): made in the same order, later layers get Keras' weights too
         self.seed, self.seed_generator = seed, keras_random.SeedGenerator(seed)
+        self.dropout, self.recurrent_dropout = dropout, recurrent_dropout
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
@@ -105,8 +108,44 @@ class _Recurrent(Layer):
     def _initial_state(self, batch: int, dtype: Any) -> list:
         return [tf_ops.zeros([batch, self.units], dtype=dtype)]
 
-    def _step(self, x_t, state):
-        raise NotImplementedError
+    def _dropout_masks(self, inputs: Any, state: list) -> tuple:
+        """Keras' dropout masks of one call (drawn at every call, training or not, as Keras
+        draws them): one per gate with recurrent dropout (Keras' implementation 1 for
+        LSTM and GRU), else one for the inputs."""
+        per_gate = self.gates if self.recurrent_dropout and self.gates > 1 else 0
+
+        def masks(rate, like):
+            if not rate:
+                return None
+            ones = tf_ops.ones_like(like)
+            return [
+                keras_random.dropout(ones, rate, seed=self.seed_generator)
+                for _ in range(per_gate or 1)
+            ]
+
+        first = array_ops.unstack(inputs, axis=1)[0]
+        return masks(self.dropout, first), masks(self.recurrent_dropout, state[0])
+
+    def _project(self, x_t, h, masks) -> tuple:
+        """``x_t @ kernel`` and ``h @ recurrent_kernel``, dropped out by ``masks`` (per gate,
+        on the gate's columns, when there is one mask per gate)."""
+        return self._product(x_t, self.kernel, masks[0]), self._product(
+            h, self.recurrent_kernel, masks[1]
+        )
+
+    def _product(self, x, kernel, masks):
+        if masks is None:
+            return tf_ops.matmul(x, kernel)
+        if len(masks) == 1:
+            return tf_ops.matmul(x * masks[0], kernel)
+        u = self.units
+        return tf_ops.concat(
+            [tf_ops.matmul(x * m, kernel[:, k * u : (k + 1) * u]) for k, m in enumerate(masks)],
+            axis=1,
+        )
+
+    def _step(self, xz, hz, state):
+        raise NotImplementedError(f"{type(self).__name__}._step")
 
     supports_masking = True
 
@@ -131,9 +170,12 @@ class _Recurrent(Layer):
             if initial_state is not None
             else self._initial_state(int(inputs.shape[0]), inputs.dtype)
         )
+        dropped = self._dropout_masks(inputs, state)
+        if not training:
+            dropped = (None, None)
         outputs = []
         for t, x_t in enumerate(steps):
-            output, new_state = self._step(x_t, state)
+            output, new_state = self._step(*self._project(x_t, state[0], dropped), state)
             if masks is not None:  # a masked step keeps the states and repeats the output
                 keep = tf_ops.cast(masks[t], "bool")[:, None]
                 before = outputs[-1] if outputs else tf_ops.zeros_like(output)
@@ -161,6 +203,8 @@ class _Recurrent(Layer):
             "return_state": self.return_state,
             "go_backwards": self.go_backwards,
             "seed": self.seed,
+            "dropout": self.dropout,
+            "recurrent_dropout": self.recurrent_dropout,
             **self._layer_options,
         }
 
@@ -179,8 +223,8 @@ class SimpleRNN(_Recurrent):
     def __init__(self, units: int, activation: Any = "tanh", **kwargs: Any) -> None:
         super().__init__(units, activation=activation, **kwargs)
 
-    def _step(self, x_t, state):
-        z = tf_ops.matmul(x_t, self.kernel) + tf_ops.matmul(state[0], self.recurrent_kernel)
+    def _step(self, xz, hz, state):
+        z = xz + hz
         if self.bias is not None:
             z = z + self.bias
         h = self.activation(z)
@@ -215,9 +259,9 @@ class LSTM(_Recurrent):
     def _initial_state(self, batch, dtype):
         return [tf_ops.zeros([batch, self.units], dtype=dtype)] * 2
 
-    def _step(self, x_t, state):
+    def _step(self, xz, hz, state):
         h, c = state
-        z = tf_ops.matmul(x_t, self.kernel) + tf_ops.matmul(h, self.recurrent_kernel)
+        z = xz + hz
         if self.bias is not None:
             z = z + self.bias
         u = self.units
@@ -248,11 +292,10 @@ class GRU(_Recurrent):
     def _bias_shape(self):
         return (2, 3 * self.units)
 
-    def _step(self, x_t, state):
+    def _step(self, xz, hz, state):
         (h,) = state
         u = self.units
-        x = tf_ops.matmul(x_t, self.kernel)
-        r = tf_ops.matmul(h, self.recurrent_kernel)
+        x, r = xz, hz
         if self.bias is not None:
             x, r = x + self.bias[0], r + self.bias[1]
         z = self.recurrent_activation(x[:, :u] + r[:, :u])
