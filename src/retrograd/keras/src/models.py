@@ -12,6 +12,7 @@ array([[6., 6.]], dtype=float32)
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -108,6 +109,7 @@ class Model(Trainer, Layer):
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
         {
             "_loss_tracker",
+            "_latest_output_mask",
             "_compile_arguments",
             "_compile_metrics",
             "history",
@@ -208,7 +210,18 @@ class Model(Trainer, Layer):
                 values[id(symbolic)] = value
                 if out_mask is not None:
                     masks[id(symbolic)] = out_mask
-        return nest.map_structure(lambda t: values[id(t)], self._outputs_struct)
+        result = nest.map_structure(lambda t: values[id(t)], self._outputs_struct)
+        if len(self.outputs) == 1:
+            self._keep_output_mask(result, masks.get(id(self.outputs[0])))
+        return result
+
+    def _keep_output_mask(self, outputs: Any, mask: Any) -> None:
+        """Remembers the timestep mask of the latest outputs (Keras attaches it to the
+        tensor), for the loss and metrics of ``train_step`` (a weak reference)."""
+        if mask is None or not hasattr(outputs, "__weakref__"):
+            self._latest_output_mask = None
+        else:
+            self._latest_output_mask = (weakref.ref(outputs), mask)
 
     def build(self, input_shape: Any) -> None:
         """Creates the weights of a subclassed model by calling it once on zeros."""
@@ -414,6 +427,7 @@ class Sequential(Model):
         x = inputs
         for layer in self._sublayers:
             x, mask = call_with_mask(layer, x, mask, {"training": training})
+        self._keep_output_mask(x, mask)
         return x
 
     def _maybe_build(self, inputs: Any) -> None:

@@ -51,6 +51,14 @@ def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
     raise ValueError(f"Data is expected to be (x,), (x, y) or (x, y, sample_weight), got {data!r}")
 
 
+def _masked(metric: Any, sample_weight: Any, mask: Any) -> tuple:
+    """The sample weights a compiled metric gets: with a mask, those of Keras' per-value
+    metrics (MeanMetricWrapper) are multiplied by it."""
+    if mask is not None and isinstance(metric, metrics_module.MeanMetricWrapper):
+        sample_weight = losses_module.apply_mask(sample_weight, mask, metric.dtype, "sum")
+    return () if sample_weight is None else (sample_weight,)
+
+
 class CompileMetrics(metrics_module.Metric):
     """The metrics given to ``compile``, made into objects on the first batch (when the
     shapes that pick 'accuracy''s kind are known); ``result()`` is a dict."""
@@ -66,9 +74,10 @@ class CompileMetrics(metrics_module.Metric):
     def metrics(self) -> list[metrics_module.Metric]:
         return list(self._metrics or []) + self._weighted
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true, y_pred, sample_weight=None, mask=None):
         """``metrics`` ignore sample weights (and class weights); ``weighted_metrics`` use
-        them, as in Keras 3."""
+        them, as in Keras 3; metrics of per-value functions also weigh by the outputs'
+        timestep ``mask``."""
         if self._metrics is None:
             y_t, y_p = tf_ops.convert_to_tensor(y_true), tf_ops.convert_to_tensor(y_pred)
             self._metrics = [metrics_module.get(i, y_t, y_p) for i in self._identifiers]
@@ -79,9 +88,9 @@ class CompileMetrics(metrics_module.Metric):
                     metric.name = f"weighted_{metric.name}"
                 self._weighted.append(metric)
         for metric in self._metrics:
-            metric.update_state(y_true, y_pred)
+            metric.update_state(y_true, y_pred, *_masked(metric, None, mask))
         for metric in self._weighted:
-            metric.update_state(y_true, y_pred, sample_weight)
+            metric.update_state(y_true, y_pred, *_masked(metric, sample_weight, mask))
 
     def result(self):
         return {m.name: m.result() for m in self.metrics}
@@ -288,7 +297,19 @@ class Trainer:
     def _loss_value(self, y, y_pred, sample_weight):
         if self._loss_fn is None:
             return tf_ops.constant(0.0)
+        mask = self._output_mask(y_pred)
+        if mask is not None:  # Keras weighs the loss by the outputs' timestep mask
+            reduction = getattr(self._loss_fn, "reduction", "sum_over_batch_size")
+            dtype = tf_ops.convert_to_tensor(y_pred).dtype
+            sample_weight = losses_module.apply_mask(sample_weight, mask, dtype, reduction)
         return self._loss_fn(y, y_pred, sample_weight)
+
+    def _output_mask(self, y_pred) -> Any:
+        """The timestep mask of ``y_pred`` when it is this model's latest output."""
+        found = getattr(self, "_latest_output_mask", None)
+        if found is None or found[0]() is not y_pred:
+            return None
+        return found[1]
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """The compiled loss plus the model's added losses (regularization penalties)."""
@@ -299,7 +320,7 @@ class Trainer:
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None) -> dict:
         if self._compile_metrics is not None and y is not None:
-            self._compile_metrics.update_state(y, y_pred, sample_weight)
+            self._compile_metrics.update_state(y, y_pred, sample_weight, self._output_mask(y_pred))
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict:
