@@ -260,3 +260,15 @@ def test_class_weight_is_each_samples_class_weight():
     assert class_weight_to_sample_weights(one_hot, weights).tolist() == [4.0, 0.5]
     with pytest.raises(ValueError, match="single output"):
         class_weight_to_sample_weights([np.zeros(2), np.zeros(2)], weights)
+
+
+def test_losses_per_output_need_a_model_with_several_outputs():
+    model = rg.keras.Sequential([rg.keras.Input((2,)), rg.keras.layers.Dense(1)])
+    with pytest.raises(ValueError, match="several outputs"):
+        model.compile("sgd", loss=["mse", "mae"])
+    inputs = rg.keras.Input((2,))
+    two = rg.keras.Model(inputs, [rg.keras.layers.Dense(1, name="p")(inputs), inputs])
+    with pytest.raises(ValueError, match="unknown output names \\['q'\\]"):
+        two.compile("sgd", loss={"q": "mse"})
+    with pytest.raises(ValueError, match="one entry per model output"):
+        two.compile("sgd", loss=["mse", "mae", "mse"])

@@ -237,3 +237,16 @@ def test_subclassed_model_without_arguments_needs_no_get_config(tmp_path):
     model(X)
     model.save(tmp_path / "tiny.keras")
     _same_predictions(model, keras.models.load_model(tmp_path / "tiny.keras"))
+
+
+def test_multi_output_compile_arguments_survive_saving(tmp_path):
+    inputs = keras.Input((4,))
+    a = layers.Dense(1, name="a")(inputs)
+    b = layers.Dense(2, name="b")(inputs)
+    model = keras.Model(inputs, [a, b])
+    model.compile("sgd", loss={"a": "mse", "b": "mae"}, loss_weights={"a": 2.0, "b": 0.5})
+    model.save(tmp_path / "two.keras")
+    loaded = keras.models.load_model(tmp_path / "two.keras")
+    y = [Y, np.zeros((8, 2), np.float32)]
+    assert loaded.evaluate(X, y, verbose=0) == model.evaluate(X, y, verbose=0)
+    assert loaded.metrics_names == ["loss", "compile_metrics", "a_loss", "b_loss"]

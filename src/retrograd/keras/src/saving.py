@@ -226,6 +226,7 @@ def _compile_config(model: Model) -> dict | None:
     return {
         "optimizer": None if optimizer is None else _optimizer_config(optimizer),
         "loss": serialization.serialize_keras_object(given["loss"]),
+        "loss_weights": serialization.serialize_keras_object(given.get("loss_weights")),
         "metrics": serialization.serialize_keras_object(given["metrics"]),
         "weighted_metrics": serialization.serialize_keras_object(given.get("weighted_metrics")),
     }
@@ -247,6 +248,7 @@ def _compile(model: Model, config: dict, custom_objects: dict | None) -> None:
     model.compile(
         optimizer=optimizer,
         loss=_loss(config.get("loss"), custom_objects),
+        loss_weights=config.get("loss_weights"),
         metrics=_loss(config.get("metrics"), custom_objects),
         weighted_metrics=_loss(config.get("weighted_metrics"), custom_objects),
     )

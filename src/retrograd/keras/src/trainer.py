@@ -19,10 +19,19 @@ import numpy as np
 
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import nest
-from retrograd.keras.src import backend, tf_ops
 from retrograd.keras.src import callbacks as callbacks_module
 from retrograd.keras.src import losses as losses_module
 from retrograd.keras.src import metrics as metrics_module
+from retrograd.keras.src import tf_ops
+from retrograd.keras.src.compile_utils import (
+    CompiledLoss,
+    CompileMetrics,
+    OutputLosses,
+    OutputMetrics,
+    class_weight_to_sample_weights,
+    output_names,
+    weighted_by_class,
+)
 from retrograd.training import optimizers as optimizers_module
 
 __all__ = ["Trainer", "unpack_x_y_sample_weight"]
@@ -49,69 +58,6 @@ def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
     if len(data) == 3:
         return data
     raise ValueError(f"Data is expected to be (x,), (x, y) or (x, y, sample_weight), got {data!r}")
-
-
-def _masked(metric: Any, sample_weight: Any, mask: Any) -> tuple:
-    """The sample weights a compiled metric gets: with a mask, those of Keras' per-value
-    metrics (MeanMetricWrapper) are multiplied by it."""
-    if mask is not None and isinstance(metric, metrics_module.MeanMetricWrapper):
-        sample_weight = losses_module.apply_mask(sample_weight, mask, metric.dtype, "sum")
-    return () if sample_weight is None else (sample_weight,)
-
-
-class CompileMetrics(metrics_module.Metric):
-    """The metrics given to ``compile``, made into objects on the first batch (when the
-    shapes that pick 'accuracy''s kind are known); ``result()`` is a dict."""
-
-    def __init__(self, identifiers: Any, weighted_identifiers: Any = None) -> None:
-        super().__init__(name="compile_metrics")
-        self._identifiers = list(identifiers or [])
-        self._weighted_identifiers = list(weighted_identifiers or [])
-        self._metrics: list[metrics_module.Metric] | None = None
-        self._weighted: list[metrics_module.Metric] = []
-
-    @property
-    def metrics(self) -> list[metrics_module.Metric]:
-        return list(self._metrics or []) + self._weighted
-
-    def update_state(self, y_true, y_pred, sample_weight=None, mask=None):
-        """``metrics`` ignore sample weights (and class weights); ``weighted_metrics`` use
-        them, as in Keras 3; metrics of per-value functions also weigh by the outputs'
-        timestep ``mask``."""
-        if self._metrics is None:
-            y_t, y_p = tf_ops.convert_to_tensor(y_true), tf_ops.convert_to_tensor(y_pred)
-            self._metrics = [metrics_module.get(i, y_t, y_p) for i in self._identifiers]
-            taken = {m.name for m in self._metrics}
-            for identifier in self._weighted_identifiers:
-                metric = metrics_module.get(identifier, y_t, y_p)
-                if metric.name in taken:
-                    metric.name = f"weighted_{metric.name}"
-                self._weighted.append(metric)
-        for metric in self._metrics:
-            metric.update_state(y_true, y_pred, *_masked(metric, None, mask))
-        for metric in self._weighted:
-            metric.update_state(y_true, y_pred, *_masked(metric, sample_weight, mask))
-
-    def result(self):
-        return {m.name: m.result() for m in self.metrics}
-
-    def reset_state(self):
-        for metric in self.metrics:
-            metric.reset_state()
-
-
-class CompiledLoss:
-    """``model.compiled_loss(y, y_pred, sample_weight, regularization_losses)``, as older
-    custom ``train_step`` code calls it."""
-
-    def __init__(self, model: Any) -> None:
-        self._model = model
-
-    def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
-        loss = self._model._loss_value(y_true, y_pred, sample_weight)
-        for extra in regularization_losses or []:
-            loss = loss + extra
-        return loss
 
 
 def _as_batchable(value: Any) -> Any:
@@ -174,36 +120,6 @@ class _Batches:
             yield _slice(self.data, order[start : start + self.batch_size])
 
 
-def class_weight_to_sample_weights(y: Any, class_weight: dict) -> np.ndarray:
-    """Keras' ``class_weight``: each sample weighs its class's weight (1 for classes not
-    listed); the class is the label, the argmax of a one-hot row, or a rounded probability.
-
-    >>> from retrograd.keras.src.trainer import class_weight_to_sample_weights
-    >>> class_weight_to_sample_weights([[0.0, 1.0], [1.0, 0.0]], {1: 3.0}).tolist()
-    [3.0, 1.0]
-    """
-    if isinstance(y, dict) or (
-        isinstance(y, (list, tuple)) and any(hasattr(v, "shape") for v in y)
-    ):
-        raise ValueError("`class_weight` is only supported for Models with a single output.")
-    labels = np.asarray(y)
-    if labels.ndim > 1:
-        labels = np.argmax(labels, axis=-1) if labels.shape[-1] != 1 else labels[..., 0]
-    labels = np.round(labels).astype(np.int32)
-    weights = np.ones(labels.shape[0], dtype=backend.floatx())
-    for i, label in enumerate(labels.reshape(labels.shape[0], -1)[:, 0]):
-        weights[i] = class_weight.get(int(label), 1.0)
-    return weights
-
-
-def _weighted_by_class(data: Any, class_weight: dict) -> Any:
-    x, y, sample_weight = unpack_x_y_sample_weight(data)
-    if sample_weight is not None:
-        raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
-    y_value = np.asarray(y._value if hasattr(y, "_value") else y)
-    return x, y, tf_ops.constant(class_weight_to_sample_weights(y_value, class_weight))
-
-
 def _batch_size_of(x: Any) -> int:
     first = next(t for t in nest.flatten(x) if t is not None)
     return int(first.shape[0])
@@ -246,6 +162,7 @@ class Trainer:
         """Sets the optimizer (a name or an object), the loss and the metrics."""
         self._compile_arguments = {  # as given, for save()
             "loss": loss,
+            "loss_weights": loss_weights,
             "metrics": metrics,
             "weighted_metrics": weighted_metrics,
         }
@@ -255,28 +172,35 @@ class Trainer:
             optimizer = _OPTIMIZERS[optimizer.lower()]()
         if optimizer is not None and not isinstance(optimizer, optimizers_module.Optimizer):
             raise TypeError(f"compile: optimizer must be an Optimizer or a name, got {optimizer!r}")
-        if isinstance(loss, (list, tuple)):
-            if len(loss) != 1:
-                raise NotImplementedError("compile: one loss per model output is not supported")
+        names = output_names(self)
+        if isinstance(loss, (list, tuple)) and len(loss) == 1 and len(names) <= 1:
             loss = loss[0]
-        if isinstance(loss, dict):
-            raise NotImplementedError("compile: a dict of losses is not supported")
         self.optimizer = optimizer
-        self.loss = losses_module.get(loss)
-        self._loss_fn = (
-            self.loss
-            if self.loss is None or isinstance(self.loss, losses_module.Loss)
-            else losses_module.LossFunctionWrapper(self.loss)
-        )
         self._loss_tracker = metrics_module.Mean(name="loss")
-        self._compile_metrics = CompileMetrics(metrics, weighted_metrics)
+        if isinstance(loss, (list, tuple, dict)):  # one loss per output
+            if len(names) < 2:
+                raise ValueError(
+                    "compile: a list or dict of losses needs a functional model with several "
+                    f"outputs (this model's outputs: {names or 'unknown until called'})"
+                )
+            self.loss = loss
+            self._loss_fn = OutputLosses(loss, loss_weights, names)
+            self._compile_metrics = OutputMetrics(metrics, weighted_metrics, names)
+        else:
+            self.loss = losses_module.get(loss)
+            self._loss_fn = (
+                self.loss
+                if self.loss is None or isinstance(self.loss, losses_module.Loss)
+                else losses_module.LossFunctionWrapper(self.loss)
+            )
+            self._compile_metrics = CompileMetrics(metrics, weighted_metrics)
         self.compiled = True
 
     @property
     def metrics(self) -> list[Any]:
         """The loss tracker and the compiled metrics (what ``train_step`` updates)."""
         found = [m for m in (self._loss_tracker, self._compile_metrics) if m is not None]
-        return found
+        return found + list(getattr(self._loss_fn, "trackers", []))
 
     @property
     def metrics_names(self) -> list[str]:
@@ -418,7 +342,7 @@ class Trainer:
                     break
                 callback_list.on_train_batch_begin(step)
                 if class_weight is not None and batches.dataset is not None:
-                    data = _weighted_by_class(data, class_weight)
+                    data = weighted_by_class(data, class_weight)
                 logs = _python_logs(self.train_step(data))
                 callback_list.on_train_batch_end(step, logs)
                 if self.stop_training:
@@ -472,10 +396,7 @@ class Trainer:
         callback_list.on_test_begin()
         logs = self._evaluate_logs(x, y, sample_weight, batch_size, steps, callback_list)
         callback_list.on_test_end(logs)
-        if return_dict:
-            return logs
-        ordered = [logs["loss"]] + [v for k, v in logs.items() if k != "loss"]
-        return ordered[0] if len(ordered) == 1 else ordered
+        return self._batch_result(logs, return_dict)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs over all batches, as NumPy arrays."""
@@ -506,9 +427,15 @@ class Trainer:
     def predict_on_batch(self, x):
         return nest.map_structure(np.asarray, self(x, training=False))
 
-    @staticmethod
-    def _batch_result(logs: dict, return_dict: bool) -> Any:
+    def _batch_result(self, logs: dict, return_dict: bool) -> Any:
+        """The logs, or their values in Keras' order: the loss, the compiled metrics (of a
+        single output), the per-output losses, then the others by name."""
         if return_dict:
             return logs
-        ordered = [logs["loss"]] + [v for k, v in logs.items() if k != "loss"]
+        names = ["loss"]
+        if isinstance(self._compile_metrics, CompileMetrics):
+            names += [m.name for m in self._compile_metrics.metrics]
+        names += [t.name for t in getattr(self._loss_fn, "trackers", [])]
+        ordered = [logs[n] for n in names if n in logs]
+        ordered += [logs[k] for k in sorted(logs) if k not in names]
         return ordered[0] if len(ordered) == 1 else ordered
