@@ -222,8 +222,11 @@ def test_recurrent_layers_defaults_states_and_shapes():
     gru = layers.GRU(3)
     gru(np.ones((1, 2, 4), np.float32))
     assert gru.bias.shape.as_list() == [2, 9]
-    with pytest.raises(NotImplementedError, match="reset_after"):
-        layers.GRU(3, reset_after=False)
+    before = layers.GRU(3, reset_after=False)
+    before(np.ones((1, 2, 4), np.float32))
+    assert before.bias.shape.as_list() == [9]
+    with pytest.raises(NotImplementedError, match="stateful"):
+        layers.GRU(3, stateful=True)
 
 
 def test_embedding_mask_zero_masks_padding_and_rnns_skip_masked_steps():

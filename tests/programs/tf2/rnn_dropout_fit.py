@@ -33,3 +33,15 @@ model = tf.keras.Model(inputs, out)
 model.compile(tf.keras.optimizers.SGD(0.05), "mse")
 h = model.fit(x, y, batch_size=2, epochs=2, shuffle=False, verbose=0)
 print("functional", " ".join(f"{v:.6f}" for v in h.history["loss"]))
+
+# GRU with the reset gate before the recurrent product (reset_after=False), with dropout
+for kw in [
+    dict(reset_after=False),
+    dict(reset_after=False, recurrent_dropout=0.3, dropout=0.2, seed=3),
+]:
+    model = tf.keras.Sequential(
+        [tf.keras.Input((5, 3)), tf.keras.layers.GRU(2, **kw), tf.keras.layers.Dense(1)]
+    )
+    model.compile(tf.keras.optimizers.SGD(0.1), "mse")
+    h = model.fit(x, y, batch_size=3, epochs=2, shuffle=False, verbose=0)
+    print("gru", kw, " ".join(f"{v:.6f}" for v in h.history["loss"]))

@@ -376,12 +376,32 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         name="sparse_categorical_crossentropy",
         dtype=None,
     ):
-        if ignore_class is not None:
-            raise NotImplementedError(
-                "SparseCategoricalCrossentropy: ignore_class is not supported by retrograd"
-            )
         super().__init__(sparse_categorical_crossentropy, reduction, name, from_logits=from_logits)
-        self.from_logits = from_logits
+        self.from_logits, self.ignore_class = from_logits, ignore_class
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        if self.ignore_class is None:
+            return super().__call__(y_true, y_pred, sample_weight)
+        # Keras: targets equal to ignore_class are left out (a mask on the losses, so that a
+        # mean reduction averages the other targets only)
+        y_true = tf_ops.convert_to_tensor(y_true)
+        y_pred = tf_ops.convert_to_tensor(y_pred)
+        valid = tf_ops.not_equal(y_true, tf_ops.cast(self.ignore_class, y_true.dtype))
+        safe_true = tf_ops.where(valid, y_true, tf_ops.zeros_like(y_true))
+        keep = tf_ops.expand_dims(valid, -1) if y_true.shape.rank < y_pred.shape.rank else valid
+        safe_pred = tf_ops.where(keep, y_pred, tf_ops.zeros_like(y_pred))
+        values = self.call(safe_true, safe_pred)
+        valid = tf_ops.reshape(valid, values.shape.as_list())
+        values = tf_ops.where(valid, values, tf_ops.zeros_like(values))
+        weight = apply_mask(sample_weight, valid, values.dtype, self.reduction)
+        return reduce_loss(values, self.reduction, weight)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "from_logits": self.from_logits,
+            "ignore_class": self.ignore_class,
+        }
 
 
 _BY_NAME = {

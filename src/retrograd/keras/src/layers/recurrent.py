@@ -46,7 +46,8 @@ class _Recurrent(Layer):
         seed = kwargs.pop("seed", None)
         dropout = min(1.0, max(0.0, float(kwargs.pop("dropout", 0.0))))
         recurrent_dropout = min(1.0, max(0.0, float(kwargs.pop("recurrent_dropout", 0.0))))
-        for unsupported in ("stateful", "unroll"):
+        self.unroll = bool(kwargs.pop("unroll", False))  # retrograd's loop is unrolled anyway
+        for unsupported in ("stateful",):
             if kwargs.pop(unsupported, None):
                 raise NotImplementedError(f"{type(self).__name__}: {unsupported} is not supported")
         self._layer_options = {
@@ -202,6 +203,7 @@ class _Recurrent(Layer):
             "return_sequences": self.return_sequences,
             "return_state": self.return_state,
             "go_backwards": self.go_backwards,
+            "unroll": self.unroll,
             "seed": self.seed,
             "dropout": self.dropout,
             "recurrent_dropout": self.recurrent_dropout,
@@ -274,27 +276,53 @@ class LSTM(_Recurrent):
 
 
 class GRU(_Recurrent):
-    """Gated recurrent unit with the reset gate applied after the recurrent product
-    (Keras' default ``reset_after=True``: the bias has two rows).
+    """Gated recurrent unit; by default (Keras' ``reset_after=True``) the reset gate applies
+    after the recurrent product and the bias has two rows; with ``reset_after=False`` it
+    applies to the state before the product (one bias row).
 
     >>> import retrograd as rg
     >>> rg.keras.layers.GRU(4)(rg.zeros([2, 5, 3])).shape.as_list()
+    [2, 4]
+    >>> rg.keras.layers.GRU(4, reset_after=False)(rg.zeros([2, 5, 3])).shape.as_list()
     [2, 4]
     """
 
     gates = 3
 
-    def __init__(self, units: int, **kwargs: Any) -> None:
-        super().__init__(units, **kwargs)
-        if not self._layer_options.get("reset_after", True):
-            raise NotImplementedError("GRU: only reset_after=True is supported")
+    def _reset_after(self) -> bool:
+        return self._layer_options.get("reset_after", True)
 
     def _bias_shape(self):
-        return (2, 3 * self.units)
+        return (2, 3 * self.units) if self._reset_after() else (3 * self.units,)
+
+    def _project(self, x_t, h, masks):
+        if self._reset_after():
+            return super()._project(x_t, h, masks)
+        # The candidate's recurrent product needs the reset gate first: the update and
+        # reset products here, the state (dropped out for the candidate) kept for later.
+        u, dropped = self.units, masks[1] or [None] * 3
+        states = [h if m is None else h * m for m in dropped]
+        hz = tf_ops.concat(
+            [
+                tf_ops.matmul(states[k], self.recurrent_kernel[:, k * u : (k + 1) * u])
+                for k in (0, 1)
+            ],
+            axis=1,
+        )
+        return self._product(x_t, self.kernel, masks[0]), (hz, states[2])
 
     def _step(self, xz, hz, state):
         (h,) = state
         u = self.units
+        if not self._reset_after():
+            hz, h_candidate = hz
+            x = xz if self.bias is None else xz + self.bias
+            z = self.recurrent_activation(x[:, :u] + hz[:, :u])
+            reset = self.recurrent_activation(x[:, u : 2 * u] + hz[:, u:])
+            recurrent = tf_ops.matmul(reset * h_candidate, self.recurrent_kernel[:, 2 * u :])
+            candidate = self.activation(x[:, 2 * u :] + recurrent)
+            h = z * h + (1.0 - z) * candidate
+            return h, [h]
         x, r = xz, hz
         if self.bias is not None:
             x, r = x + self.bias[0], r + self.bias[1]
