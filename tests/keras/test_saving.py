@@ -250,3 +250,23 @@ def test_multi_output_compile_arguments_survive_saving(tmp_path):
     y = [Y, np.zeros((8, 2), np.float32)]
     assert loaded.evaluate(X, y, verbose=0) == model.evaluate(X, y, verbose=0)
     assert loaded.metrics_names == ["loss", "compile_metrics", "a_loss", "b_loss"]
+
+
+def test_subclassed_model_with_two_inputs_builds_and_round_trips(tmp_path):
+    @keras.saving.register_keras_serializable(package="Tests")
+    class Pair(keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.dense = layers.Dense(2)
+
+        def call(self, inputs):
+            left, right = inputs
+            return self.dense(rg.concat([left, right], -1))
+
+    model = Pair()
+    model.build([(None, 3), (None, 2)])
+    assert [w.shape.as_list() for w in model.weights] == [[5, 2], [2]]
+    model.save(tmp_path / "pair.keras")
+    loaded = keras.models.load_model(tmp_path / "pair.keras")
+    pair = [X[:, :3], X[:, 2:]]
+    np.testing.assert_array_equal(loaded(pair).numpy(), model(pair).numpy())

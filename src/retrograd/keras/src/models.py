@@ -224,19 +224,28 @@ class Model(Trainer, Layer):
             self._latest_output_mask = (weakref.ref(outputs), mask)
 
     def build(self, input_shape: Any) -> None:
-        """Creates the weights of a subclassed model by calling it once on zeros."""
+        """Creates the weights of a subclassed model by calling it once on zeros (a list or
+        dict of shapes for several inputs)."""
         if self._functional or input_shape is None:
             self.built = True
             return
-        if (
+
+        def zeros(shape: Any) -> Any:
+            return tf_ops.zeros([1 if d is None else d for d in shape], dtype=self.compute_dtype)
+
+        self.built = True
+        self._build_shape = input_shape  # what saving records to build the model again
+        several = (
             isinstance(input_shape, (list, tuple))
             and input_shape
             and isinstance(input_shape[0], (list, tuple))
-        ):
-            raise NotImplementedError("Model.build: several inputs are not supported")
-        shape = [1 if d is None else d for d in input_shape]
-        self.built = True
-        self(tf_ops.zeros(shape, dtype=self.compute_dtype), training=False)
+        )
+        if isinstance(input_shape, dict):  # several inputs by name
+            self({k: zeros(v) for k, v in input_shape.items()}, training=False)
+        elif several:
+            self([zeros(s) for s in input_shape], training=False)
+        else:
+            self(zeros(input_shape), training=False)
 
     # -- summary -------------------------------------------------------------------------
     def summary(

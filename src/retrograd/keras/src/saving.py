@@ -214,7 +214,7 @@ def _optimizer_config(optimizer: Any) -> dict:
         "module": "keras.optimizers",
         "class_name": cls.__name__,
         "config": config,
-        "registered_name": serialization._NAMES.get(cls),
+        "registered_name": serialization.registered_name_of(cls),
     }
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "deserialize_keras_object",
     "is_serialized_object",
     "config_value",
+    "registered_name_of",
 ]
 
 # Classes and functions registered by users: "package>name" -> object, and back. Filled at
@@ -76,6 +77,11 @@ def get_registered_name(obj: Any) -> str:
     'Dense'
     """
     return _NAMES.get(obj, getattr(obj, "__name__", type(obj).__name__))
+
+
+def registered_name_of(obj: Any) -> str | None:
+    """``package>name`` of a registered class or function, None for others."""
+    return _NAMES.get(obj)
 
 
 def get_registered_object(name: str, custom_objects: dict | None = None) -> Any:
@@ -135,7 +141,8 @@ def _builtin(name: str, module: str | None = None) -> Any:
             found = getattr(mod, name, None)
             if found is not None and name in getattr(mod, "__all__", ()):
                 return found
-    models = __import__("retrograd.keras.src.models", fromlist=["Model"])
+    from retrograd.keras.src import models
+
     return getattr(models, name, None) if name in models.__all__ else None
 
 
