@@ -225,8 +225,8 @@ def test_recurrent_layers_defaults_states_and_shapes():
     before = layers.GRU(3, reset_after=False)
     before(np.ones((1, 2, 4), np.float32))
     assert before.bias.shape.as_list() == [9]
-    with pytest.raises(NotImplementedError, match="stateful"):
-        layers.GRU(3, stateful=True)
+    with pytest.raises(ValueError, match="batch size must be static"):
+        rg.keras.Sequential([rg.keras.Input((2, 4)), layers.GRU(3, stateful=True)])
 
 
 def test_embedding_mask_zero_masks_padding_and_rnns_skip_masked_steps():

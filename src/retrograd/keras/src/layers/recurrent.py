@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.execute import context
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
 from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.base import Layer
@@ -47,9 +48,8 @@ class _Recurrent(Layer):
         dropout = min(1.0, max(0.0, float(kwargs.pop("dropout", 0.0))))
         recurrent_dropout = min(1.0, max(0.0, float(kwargs.pop("recurrent_dropout", 0.0))))
         self.unroll = bool(kwargs.pop("unroll", False))  # retrograd's loop is unrolled anyway
-        for unsupported in ("stateful",):
-            if kwargs.pop(unsupported, None):
-                raise NotImplementedError(f"{type(self).__name__}: {unsupported} is not supported")
+        self.stateful = bool(kwargs.pop("stateful", False))
+        self.states: list | None = None  # a stateful layer's last states (variables)
         self._layer_options = {
             k: kwargs.pop(k) for k in ("unit_forget_bias", "reset_after") if k in kwargs
         }
@@ -81,7 +81,36 @@ class _Recurrent(Layer):
     def _bias_initializer(self) -> Any:
         return self.bias_initializer
 
+    # A stateful layer's states are variables of its own, not weights (as in Keras)
+    _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | {"states"}
+
+    def reset_state(self) -> None:
+        """Sets a stateful layer's states back to zeros."""
+        for variable in self.states or []:
+            variable.assign(tf_ops.zeros_like(variable.read_value()))
+
+    reset_states = reset_state
+
+    def _stateful_initial_state(self, inputs) -> list:
+        batch = int(inputs.shape[0])
+        if self.states is None:
+            zeros = self._initial_state(batch, inputs.dtype)
+            self.states = [tf_ops.Variable(z, trainable=False, name="rnn_state") for z in zeros]
+        expected = int(self.states[0].shape[0])
+        if batch != expected:
+            raise ValueError(
+                "If an RNN is stateful, the batch size of the input sequences must be the same "
+                f"as the batch size of the initial state. \n- Expected batch size: {expected}"
+                f"\n- Received batch size: {batch}"
+            )
+        return [v.read_value() for v in self.states]
+
     def build(self, input_shape):
+        if self.stateful and input_shape[0] is None:
+            raise ValueError(
+                "When using `stateful=True` in a RNN, the batch size must be static. Found "
+                f"dynamic batch size: sequence.shape={tuple(input_shape)}"
+            )
         width = self.gates * self.units
         self.kernel = self.add_weight(
             shape=(input_shape[-1], width),
@@ -169,6 +198,8 @@ class _Recurrent(Layer):
             if isinstance(initial_state, (list, tuple))
             else [initial_state]
             if initial_state is not None
+            else self._stateful_initial_state(inputs)
+            if self.stateful
             else self._initial_state(int(inputs.shape[0]), inputs.dtype)
         )
         dropped = self._dropout_masks(inputs, state)
@@ -184,6 +215,9 @@ class _Recurrent(Layer):
                 new_state = [tf_ops.where(keep, n, o) for n, o in zip(new_state, state)]
             state = new_state
             outputs.append(output)
+        if self.stateful and not context.keras_symbolic:  # kept for the next call
+            for variable, value in zip(self.states, state):
+                variable.assign(value)
         result = array_ops.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result, *state] if self.return_state else result
 
@@ -204,6 +238,7 @@ class _Recurrent(Layer):
             "return_state": self.return_state,
             "go_backwards": self.go_backwards,
             "unroll": self.unroll,
+            "stateful": self.stateful,
             "seed": self.seed,
             "dropout": self.dropout,
             "recurrent_dropout": self.recurrent_dropout,
