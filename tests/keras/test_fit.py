@@ -272,3 +272,9 @@ def test_losses_per_output_need_a_model_with_several_outputs():
         two.compile("sgd", loss={"q": "mse"})
     with pytest.raises(ValueError, match="one entry per model output"):
         two.compile("sgd", loss=["mse", "mae", "mse"])
+
+
+def test_model_checkpoint_save_freq_must_be_epoch_or_a_positive_int(tmp_path):
+    for bad in (0, "batch", 2.5):
+        with pytest.raises(ValueError, match="save_freq"):
+            keras.callbacks.ModelCheckpoint(str(tmp_path / "m.keras"), save_freq=bad)
