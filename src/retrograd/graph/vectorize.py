@@ -93,7 +93,12 @@ class _Run:
                 if not all(id(t) in self.values for t in op.outputs):
                     raise NotVectorizable("the function creates placeholders")
                 continue
-            outputs = self.run(op)
+            try:
+                outputs = self.run(op)
+            except NotVectorizable:
+                raise
+            except Exception as error:  # (the loop then gives the values, or the error)
+                raise NotVectorizable(f"op {op.type} failed on the batch: {error}") from error
             for symbolic, value in zip(op.outputs, outputs):
                 self.values[id(symbolic)] = value
 
