@@ -77,7 +77,7 @@ def test_gradients_reach_the_parameters_not_the_draw():
         ({"seed": [1, 2, 3]}, rg.errors.InvalidArgumentError, "seed must have shape \\[2\\]"),
         ({"seed": [1.0, 2.0]}, TypeError, "int32 or int64"),
         ({"seed": None}, ValueError, "needs a seed"),
-        ({"seed": [1, 2], "dtype": rg.int32}, ValueError, "minval and maxval"),
+        ({"seed": [1, 2], "dtype": rg.int32, "minval": None, "maxval": 3}, ValueError, "both"),
         ({"seed": [1, 2], "dtype": rg.bool}, ValueError, "dtype must be one of"),
         ({"seed": [1, 2], "alg": "threefry"}, rg.errors.UnimplementedError, "threefry"),
         ({"seed": [1, 2], "alg": "mersenne"}, ValueError, "alg must be"),

@@ -237,6 +237,17 @@ def _truncated(seed: np.ndarray, size: int, dtype: np.dtype) -> np.ndarray:
     return out.reshape(-1)[:size].astype(dtype)
 
 
+def _full_int(seed: np.ndarray, size: int, dtype: np.dtype) -> np.ndarray:
+    """Integers over the dtype's whole range: the random words themselves (two per 64-bit
+    value, the first the low half), reinterpreted as ``dtype``."""
+    wide = np.dtype(dtype).itemsize == 8
+    key, high = seed_key_counter(seed)
+    x = _blocks(key, high, np.arange(-(-size // (2 if wide else 4)), dtype=np.uint64))
+    if wide:
+        x = x[:, 0::2].astype(np.uint64) | x[:, 1::2].astype(np.uint64) << _SHIFT32
+    return x.reshape(-1)[:size].view(dtype)
+
+
 def _uniform_int(seed: np.ndarray, size: int, low: Any, high: Any, dtype: np.dtype) -> np.ndarray:
     """Integers in [low, high): random bits modulo the range (32 bits for int32, 64 for int64
     from two words, the first the low half), as TensorFlow's kernel."""
@@ -318,6 +329,12 @@ def _uniform_int_kernel(seed, minval, maxval, *dims, shape, dtype):
     return _uniform_int(seed, size, minval, maxval, dtype.as_numpy_dtype).reshape(shape)
 
 
+def _full_int_kernel(seed, *dims, shape, dtype):
+    shape = _run_time(dims, shape)
+    seed = _seed_array(seed, "StatelessRandomUniformFullInt")
+    return _full_int(seed, math.prod(shape), dtype.as_numpy_dtype).reshape(shape)
+
+
 def _sampled_shape(metas, shape, dtype, **_):
     return [(shape, dtype.as_numpy_dtype)]
 
@@ -332,7 +349,11 @@ _StatelessTruncatedNormal = define_op(
 _StatelessRandomUniformInt = define_op(
     "StatelessRandomUniformInt", _uniform_int_kernel, shape_fn=_sampled_shape
 )
+_StatelessRandomUniformFullInt = define_op(
+    "StatelessRandomUniformFullInt", _full_int_kernel, shape_fn=_sampled_shape
+)
 for _op_type in (
+    "StatelessRandomUniformFullInt",
     "StatelessRandomUniform",
     "StatelessRandomNormal",
     "StatelessTruncatedNormal",
@@ -384,7 +405,7 @@ def stateless_uniform(
 ) -> Tensor:
     """Uniform samples in ``[minval, maxval)``, a function of ``seed`` (TensorFlow's numbers).
 
-    Integer dtypes need both ``minval`` and ``maxval``.
+    Integer dtypes take both ``minval`` and ``maxval``, or neither (the dtype's whole range).
 
     >>> import retrograd as rg
     >>> rg.random.stateless_uniform([4], seed=[7, 0], minval=0, maxval=10,
@@ -393,11 +414,15 @@ def stateless_uniform(
     """
     _check_alg("StatelessRandomUniform", alg)
     dtype = _dtype("StatelessRandomUniform", dtype, (*_FLOATS, dtypes.int32, dtypes.int64))
+    if dtype.is_integer and minval is None and maxval is None:  # the dtype's whole range
+        op_type = "StatelessRandomUniformFullInt"
+        out = _draw(_StatelessRandomUniformFullInt, op_type, shape, seed, dtype)
+        return math_ops.identity(out, name=name) if name else out
     if dtype.is_integer:
         if minval is None or maxval is None:
             raise ValueError(
-                "StatelessRandomUniformInt: minval and maxval must both be given for the "
-                f"integer dtype {dtype.name}"
+                "StatelessRandomUniformInt: minval and maxval must both be given (or both be "
+                f"None, for the whole range) for the integer dtype {dtype.name}"
             )
         lo = tensor_arg("StatelessRandomUniformInt", _as(minval, dtype), INTEGER, "minval")
         hi = tensor_arg("StatelessRandomUniformInt", _as(maxval, dtype), INTEGER, "maxval")

@@ -76,6 +76,20 @@ CASES += [
     {
         "kind": "uniform",
         "dtype": "int32",
+        "seed": [1, 2],
+        "shape": [7],
+        "args": {"minval": None, "maxval": None},
+    },
+    {
+        "kind": "uniform",
+        "dtype": "int64",
+        "seed": [3, 4],
+        "shape": [2, 3],
+        "args": {"minval": None, "maxval": None},
+    },
+    {
+        "kind": "uniform",
+        "dtype": "int32",
         "seed": [2**33, -1],
         "shape": [6],
         "args": {"minval": 0, "maxval": 2},
