@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from retrograd.keras.src import tf_ops
 from retrograd.keras.src.layers.base import Layer
 from retrograd.keras.src.layers.conv import data_format_of, from_channels_last, to_channels_last
@@ -66,8 +68,22 @@ class RepeatVector(Layer):
         return {**super().get_config(), "n": self.n}
 
 
+def _bilinear_axis(size: int, factor: int) -> tuple:
+    """TensorFlow's half-pixel bilinear resize along one axis: for each output position, the
+    two input positions it mixes and the weight of the second (float32, as its kernel)."""
+    scale = np.float32(size) / np.float32(size * factor)
+    source = (np.arange(size * factor, dtype=np.float32) + np.float32(0.5)) * scale - np.float32(
+        0.5
+    )
+    floor = np.floor(source)
+    lower = np.maximum(floor, 0).astype(np.int32)
+    upper = np.minimum(np.ceil(source), size - 1).astype(np.int32)
+    return lower, upper, (source - floor).astype(np.float32)
+
+
 class UpSampling2D(Layer):
-    """Repeats rows and columns ``size`` times (nearest-neighbour upsampling).
+    """Repeats rows and columns ``size`` times (``interpolation='nearest'``) or interpolates
+    between them (``'bilinear'``, TensorFlow's half-pixel resize).
 
     >>> import retrograd as rg
     >>> x = rg.reshape([1.0, 2.0, 3.0, 4.0], [1, 2, 2, 1])
@@ -77,8 +93,11 @@ class UpSampling2D(Layer):
 
     def __init__(self, size: Any = (2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
-        if interpolation != "nearest":
-            raise NotImplementedError("UpSampling2D: only interpolation='nearest' is supported")
+        if interpolation not in ("nearest", "bilinear"):
+            raise NotImplementedError(
+                f"UpSampling2D: interpolation={interpolation!r} is not supported (only "
+                "'nearest' and 'bilinear')"
+            )
         self.size = (size, size) if isinstance(size, int) else tuple(size)
         self.data_format = data_format_of(data_format, "UpSampling2D")
         self.interpolation = interpolation
@@ -87,8 +106,25 @@ class UpSampling2D(Layer):
         inputs = to_channels_last(inputs, self.data_format)
         b, h, w, c = inputs.shape.as_list()
         rh, rw = self.size
+        if self.interpolation == "bilinear":
+            return from_channels_last(self._bilinear(inputs, h, w, rh, rw), self.data_format)
         x = tf_ops.tile(tf_ops.reshape(inputs, [b, h, 1, w, 1, c]), [1, 1, rh, 1, rw, 1])
         return from_channels_last(tf_ops.reshape(x, [b, h * rh, w * rw, c]), self.data_format)
+
+    @staticmethod
+    def _bilinear(x, h, w, rh, rw):
+        """Columns mixed first, then rows, in TensorFlow's order of operations."""
+        top_i, bottom_i, y_lerp = _bilinear_axis(h, rh)
+        left_i, right_i, x_lerp = _bilinear_axis(w, rw)
+        top, bottom = tf_ops.gather(x, top_i, axis=1), tf_ops.gather(x, bottom_i, axis=1)
+        x_lerp = tf_ops.constant(x_lerp.reshape(1, 1, -1, 1))
+
+        def mix(rows):
+            left, right = tf_ops.gather(rows, left_i, axis=2), tf_ops.gather(rows, right_i, axis=2)
+            return left + (right - left) * x_lerp
+
+        top, bottom = mix(top), mix(bottom)
+        return top + (bottom - top) * tf_ops.constant(y_lerp.reshape(1, -1, 1, 1))
 
     def get_config(self):
         return {
