@@ -4,8 +4,11 @@ from retrograd.keras.src.random import (
     SeedGenerator,
     dropout,
     normal,
+    randint,
+    shuffle,
     truncated_normal,
     uniform,
 )
 
-__all__ = ["SeedGenerator", "dropout", "normal", "truncated_normal", "uniform"]
+__all__ = ["SeedGenerator", "dropout", "normal", "randint", "shuffle", "truncated_normal"]
+__all__ += ["uniform"]

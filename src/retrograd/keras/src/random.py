@@ -30,6 +30,8 @@ __all__ = [
     "draw_seed",
     "dropout",
     "normal",
+    "randint",
+    "shuffle",
     "truncated_normal",
     "uniform",
 ]
@@ -144,6 +146,33 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None) -> Tensor:
     dtype = dtypes.as_dtype(dtype or backend.floatx())
     low, high = (_bound(v, dtype) for v in (minval, maxval))
     return stateless_random_ops.stateless_uniform(shape, draw_seed(seed), low, high, dtype)
+
+
+def randint(shape, minval, maxval, dtype="int32", seed=None) -> Tensor:
+    """Integers in ``[minval, maxval)`` (Keras' numbers; drawn as int32 or int64, then cast).
+
+    >>> import retrograd as rg
+    >>> rg.keras.random.randint((5,), 0, 10, seed=3).numpy().tolist()
+    [8, 7, 2, 2, 5]
+    """
+    dtype = dtypes.as_dtype(dtype)
+    draw = dtype if dtype in (dtypes.int32, dtypes.int64) else dtypes.int64
+    out = stateless_random_ops.stateless_uniform(shape, draw_seed(seed), minval, maxval, draw)
+    return out if draw == dtype else math_ops.cast(out, dtype)
+
+
+def shuffle(x, axis=0, seed=None) -> Tensor:
+    """``x`` permuted along ``axis``: the order that sorts one uniform draw per position.
+
+    >>> import retrograd as rg
+    >>> rg.keras.random.shuffle(rg.range(6), seed=2).numpy().tolist()
+    [4, 5, 2, 1, 3, 0]
+    """
+    from retrograd.ops import gather_ops, sort_ops
+
+    x = x if isinstance(x, Tensor) else constant(x)
+    draws = stateless_random_ops.stateless_uniform([x.shape[axis]], draw_seed(seed))
+    return gather_ops.gather(x, sort_ops.argsort(draws), axis=axis)
 
 
 def _bound(value: Any, dtype) -> Any:
