@@ -157,6 +157,9 @@ LAYERS = [
     lambda: layers.Activation("softplus"),
     lambda: layers.Concatenate(axis=1),
     lambda: layers.Add(),
+    lambda: layers.Masking(-1.0),
+    lambda: layers.UpSampling2D(2, interpolation="bilinear"),
+    lambda: layers.GRU(2, reset_after=False, stateful=True, dropout=0.1),
 ]
 
 

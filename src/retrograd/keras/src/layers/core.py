@@ -19,7 +19,16 @@ from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 from retrograd.keras.src.layers.conv import data_format_of, to_channels_last
 from retrograd.keras.src.serialization import config_value as serialize
 
-__all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Lambda", "Embedding"]
+__all__ = [
+    "Dense",
+    "Activation",
+    "Flatten",
+    "Reshape",
+    "Dropout",
+    "Lambda",
+    "Embedding",
+    "Masking",
+]
 
 
 class Dense(Layer):
@@ -273,3 +282,34 @@ class Embedding(Layer):
             "embeddings_regularizer": serialize(self.embeddings_regularizer),
             "mask_zero": self.mask_zero,
         }
+
+
+class Masking(Layer):
+    """Masks the timesteps whose features all equal ``mask_value`` (zeroing them): the
+    layers after it (LSTM, GlobalAveragePooling1D ...) skip those steps.
+
+    >>> import retrograd as rg
+    >>> x = rg.constant([[[1.0, 2.0], [0.0, 0.0], [3.0, 0.0]]])
+    >>> rg.keras.layers.Masking().compute_mask(x).numpy().tolist()
+    [[True, False, True]]
+    """
+
+    supports_masking = True
+
+    def __init__(self, mask_value: float = 0.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def _keep(self, inputs):
+        differs = tf_ops.not_equal(inputs, tf_ops.cast(self.mask_value, inputs.dtype))
+        return tf_ops.reduce_max(tf_ops.cast(differs, "int32"), axis=-1, keepdims=True) > 0
+
+    def compute_mask(self, inputs, mask=None):
+        inputs = tf_ops.convert_to_tensor(inputs)
+        return tf_ops.squeeze(self._keep(inputs), -1)
+
+    def call(self, inputs):
+        return tf_ops.where(self._keep(inputs), inputs, tf_ops.zeros_like(inputs))
+
+    def get_config(self):
+        return {**super().get_config(), "mask_value": self.mask_value}

@@ -26,6 +26,7 @@ __all__ = ["SimpleRNN", "LSTM", "GRU"]
 
 class _Recurrent(Layer):
     gates = 1
+    _seed_first = False  # whether Keras' cell makes its seed generator before its initializers
 
     def __init__(
         self,
@@ -62,12 +63,17 @@ class _Recurrent(Layer):
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias
+        # Keras' cells make their dropout's generator (drawing from Python's random when
+        # unseeded) before their initializers (SimpleRNN) or after them (LSTM, GRU): made in
+        # the same order, the layers get Keras' weights
+        if self._seed_first:
+            self.seed_generator = keras_random.SeedGenerator(seed)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.recurrent_initializer = initializers.get(recurrent_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
-        # Keras' cells make their dropout's generator here (drawing from Python's random
-        # when unseeded): made in the same order, later layers get Keras' weights too
-        self.seed, self.seed_generator = seed, keras_random.SeedGenerator(seed)
+        if not self._seed_first:
+            self.seed_generator = keras_random.SeedGenerator(seed)
+        self.seed = seed
         self.dropout, self.recurrent_dropout = dropout, recurrent_dropout
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
@@ -256,6 +262,8 @@ class SimpleRNN(_Recurrent):
     >>> rg.keras.layers.SimpleRNN(4, return_sequences=True)(rg.zeros([2, 5, 3])).shape.as_list()
     [2, 5, 4]
     """
+
+    _seed_first = True
 
     def __init__(self, units: int, activation: Any = "tanh", **kwargs: Any) -> None:
         super().__init__(units, activation=activation, **kwargs)
