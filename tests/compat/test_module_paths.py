@@ -81,3 +81,17 @@ def test_tf_app_run_calls_the_programs_main_and_exits_with_its_result(tmp_path):
     done = run_program(script, tf1=True)
     assert done.returncode == 3, done.stderr
     assert done.stdout == "main [] True\n"
+
+
+def test_standalone_keras_is_tf_keras_while_a_program_runs():
+    import sys
+
+    with tensorflow_alias():
+        import keras
+        from keras import layers
+
+        assert keras.layers.Dense is rg.keras.layers.Dense and layers.LSTM is rg.keras.layers.LSTM
+        assert keras.random.SeedGenerator is rg.keras.random.SeedGenerator
+        with pytest.raises(AttributeError, match="retrograd does not implement keras.nothing"):
+            keras.nothing  # noqa: B018
+    assert "keras" not in sys.modules

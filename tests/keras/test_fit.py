@@ -112,8 +112,12 @@ def test_callbacks_lambda_early_stopping_and_checkpoint(tmp_path):
     assert events == ["begin", 0, 1, 2]
     assert len(history.history["loss"]) == 3
     assert sorted(os.listdir(tmp_path)) == [f"w-{i}.weights.h5" for i in (1, 2, 3)]
-    with pytest.raises(NotImplementedError, match="save_weights_only"):
-        keras.callbacks.ModelCheckpoint(str(tmp_path / "m.keras"))
+    with pytest.raises(ValueError, match="must end in `.keras`"):
+        keras.callbacks.ModelCheckpoint(str(tmp_path / "m.h5"))
+    whole = keras.callbacks.ModelCheckpoint(str(tmp_path / "m-{epoch}.keras"), monitor="loss")
+    model.fit(x, y, epochs=1, shuffle=False, verbose=0, callbacks=[whole])
+    loaded = keras.models.load_model(tmp_path / "m-1.keras")
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
 
 
 def test_early_stopping_restores_best_weights():
@@ -236,3 +240,41 @@ def test_one_line_per_epoch_for_a_dataset_of_unknown_length(capsys):
     model.fit(dataset, epochs=2, verbose=2)
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(" - ")[0] for line in lines] == ["Epoch 1/2", "3/3", "Epoch 2/2", "3/3"]
+
+
+def test_class_weight_and_sample_weight_together_are_refused():
+    model = rg.keras.Sequential([rg.keras.Input((2,)), rg.keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    x, y = np.ones((4, 2), np.float32), np.ones((4, 1), np.float32)
+    with pytest.raises(ValueError, match="class_weight` and `sample_weight"):
+        model.fit(x, y, class_weight={0: 2.0}, sample_weight=np.ones(4), verbose=0)
+
+
+def test_class_weight_is_each_samples_class_weight():
+    from retrograd.keras.src.trainer import class_weight_to_sample_weights
+
+    weights = {0: 0.5, 2: 4.0}
+    assert class_weight_to_sample_weights([0, 1, 2], weights).tolist() == [0.5, 1.0, 4.0]
+    assert class_weight_to_sample_weights([[2], [0]], weights).tolist() == [4.0, 0.5]
+    one_hot = [[0.0, 0.0, 1.0], [0.9, 0.1, 0.0]]
+    assert class_weight_to_sample_weights(one_hot, weights).tolist() == [4.0, 0.5]
+    with pytest.raises(ValueError, match="single output"):
+        class_weight_to_sample_weights([np.zeros(2), np.zeros(2)], weights)
+
+
+def test_losses_per_output_need_a_model_with_several_outputs():
+    model = rg.keras.Sequential([rg.keras.Input((2,)), rg.keras.layers.Dense(1)])
+    with pytest.raises(ValueError, match="several outputs"):
+        model.compile("sgd", loss=["mse", "mae"])
+    inputs = rg.keras.Input((2,))
+    two = rg.keras.Model(inputs, [rg.keras.layers.Dense(1, name="p")(inputs), inputs])
+    with pytest.raises(ValueError, match="unknown output names \\['q'\\]"):
+        two.compile("sgd", loss={"q": "mse"})
+    with pytest.raises(ValueError, match="one entry per model output"):
+        two.compile("sgd", loss=["mse", "mae", "mse"])
+
+
+def test_model_checkpoint_save_freq_must_be_epoch_or_a_positive_int(tmp_path):
+    for bad in (0, "batch", 2.5):
+        with pytest.raises(ValueError, match="save_freq"):
+            keras.callbacks.ModelCheckpoint(str(tmp_path / "m.keras"), save_freq=bad)

@@ -168,11 +168,12 @@ def test_initializer_statistics_and_seeds(name, shape, check):
         assert not np.array_equal(cls(seed=4)(shape).numpy(), cls(seed=5)(shape).numpy())
 
 
-def test_unseeded_initializers_follow_the_global_seed():
+def test_unseeded_initializers_follow_keras_set_random_seed():
+    # As in Keras 3: the seed comes from Python's random module, which set_random_seed seeds
     try:
-        rg.random.set_seed(11)
+        keras.utils.set_random_seed(11)
         a = keras.initializers.GlorotUniform()((3, 3)).numpy()
-        rg.random.set_seed(11)
+        keras.utils.set_random_seed(11)
         assert np.array_equal(a, keras.initializers.GlorotUniform()((3, 3)).numpy())
     finally:
         rg.random.set_seed(None)
@@ -221,5 +222,25 @@ def test_recurrent_layers_defaults_states_and_shapes():
     gru = layers.GRU(3)
     gru(np.ones((1, 2, 4), np.float32))
     assert gru.bias.shape.as_list() == [2, 9]
-    with pytest.raises(NotImplementedError, match="reset_after"):
-        layers.GRU(3, reset_after=False)
+    before = layers.GRU(3, reset_after=False)
+    before(np.ones((1, 2, 4), np.float32))
+    assert before.bias.shape.as_list() == [9]
+    with pytest.raises(ValueError, match="batch size must be static"):
+        rg.keras.Sequential([rg.keras.Input((2, 4)), layers.GRU(3, stateful=True)])
+
+
+def test_embedding_mask_zero_masks_padding_and_rnns_skip_masked_steps():
+    tokens = np.array([[3, 5, 0], [0, 0, 0]], np.int32)
+    embedding = layers.Embedding(6, 2, mask_zero=True)
+    assert embedding.compute_mask(tokens).numpy().tolist() == [[True, True, False], [False] * 3]
+    assert layers.Embedding(6, 2).compute_mask(tokens) is None
+    x = embedding(tokens)
+    lstm = layers.LSTM(3, return_sequences=True, return_state=True)
+    seq, h, c = lstm(x, mask=embedding.compute_mask(tokens))
+    # a masked step keeps the state and repeats the last output (zeros before any step)
+    np.testing.assert_array_equal(seq[0, 2].numpy(), seq[0, 1].numpy())
+    np.testing.assert_array_equal(h[0].numpy(), seq[0, 1].numpy())
+    assert not seq[1].numpy().any() and not h[1].numpy().any() and not c[1].numpy().any()
+    assert lstm.compute_mask(x, embedding.compute_mask(tokens))[1:] == [None, None]
+    pooled = layers.GlobalAveragePooling1D()(x, mask=embedding.compute_mask(tokens))
+    np.testing.assert_allclose(pooled[0].numpy(), x[0, :2].numpy().mean(axis=0), rtol=1e-6)

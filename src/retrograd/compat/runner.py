@@ -1,7 +1,8 @@
 """Running an unmodified TensorFlow program on retrograd: ``python -m retrograd run SCRIPT``.
 
 While the program runs, ``import tensorflow as tf`` (and ``import tensorflow.X`` for the
-module paths in :data:`MODULES`) gives retrograd's namespaces: an import hook placed first
+module paths in :data:`MODULES`, and Keras 3's own ``import keras``) gives retrograd's
+namespaces: an import hook placed first
 on ``sys.meta_path`` answers every ``tensorflow`` module name from the table, and modules
 retrograd does not have fail with an ImportError that says so. The program sees each module
 through an alias whose missing attributes raise ``AttributeError: retrograd does not
@@ -92,7 +93,19 @@ MODULES: dict[str, str] = {
     "tensorflow.keras.optimizers.schedules": "retrograd.keras.schedules",
     "tensorflow.keras.regularizers": "retrograd.keras.regularizers",
     "tensorflow.keras.utils": "retrograd.keras.utils",
+    "tensorflow.keras.random": "retrograd.keras.random",
+    "tensorflow.keras.saving": "retrograd.keras.saving",
 }
+# Keras 3 imported on its own (`import keras`, as TensorFlow 2.16+ programs do): the same
+# namespaces as tf.keras.
+MODULES.update(
+    {
+        "keras" + name[len("tensorflow.keras") :]: target
+        for name, target in list(MODULES.items())
+        if name == "tensorflow.keras" or name.startswith("tensorflow.keras.")
+    }
+)
+_ROOTS = ("tensorflow", "keras")
 
 # With --tf1, `tensorflow` is the TF1 namespace, and `tensorflow.nn` its nn module.
 _TF1_MODULES = {
@@ -123,7 +136,7 @@ class _TensorFlowFinder(importlib.abc.MetaPathFinder):
         self.table = table
 
     def find_spec(self, fullname: str, path: object = None, target: object = None):
-        if fullname != "tensorflow" and not fullname.startswith("tensorflow."):
+        if not _aliased(fullname):
             return None
         target_name = self.table.get(fullname)
         if target_name is None:
@@ -169,9 +182,7 @@ def tensorflow_alias(tf1: bool = False) -> Iterator[None]:
     """Within the block, ``import tensorflow`` (and its submodules) imports retrograd."""
     table = {**MODULES, **(_TF1_MODULES if tf1 else {})}
     finder = _TensorFlowFinder(table)
-    saved = {
-        n: m for n, m in sys.modules.items() if n == "tensorflow" or n.startswith("tensorflow.")
-    }
+    saved = {n: m for n, m in sys.modules.items() if _aliased(n)}
     for name in saved:
         del sys.modules[name]
     sys.meta_path.insert(0, finder)
@@ -184,8 +195,13 @@ def tensorflow_alias(tf1: bool = False) -> Iterator[None]:
         sys.modules.update(saved)
 
 
+def _aliased(name: str) -> bool:
+    """Whether ``name`` is a module the alias answers (tensorflow's or keras')."""
+    return any(name == root or name.startswith(root + ".") for root in _ROOTS)
+
+
 def _tensorflow_modules() -> list[str]:
-    return [n for n in sys.modules if n == "tensorflow" or n.startswith("tensorflow.")]
+    return [n for n in sys.modules if _aliased(n)]
 
 
 def run_script(script: str, args: list[str] | None = None, tf1: bool = False) -> None:

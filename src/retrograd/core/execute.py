@@ -226,6 +226,8 @@ class _Context(threading.local):
     ``eager_scope``: the name scope entered in eager mode, which prefixes variable names.
     ``layer_training``: the ``training=`` of the outermost Keras layer call running now,
     which inner layers called without one inherit (None outside any call).
+    ``keras_symbolic``: True while a Keras layer is called on symbolic inputs (Keras' random
+    seed generators do not advance there).
 
     A thread started after ``disable_eager_execution`` starts in graph mode, on a default
     graph of its own (``graph_mode_by_default``, the one process-wide setting).
@@ -266,6 +268,7 @@ class _Context(threading.local):
         self.gradient_request: Any = None
         self.eager_scope = ""  # the eager name scope ("outer/inner/"), prefixing variable names
         self.layer_training: Any = None  # the `training` flag of the Keras layer call running
+        self.keras_symbolic = False  # in a Keras layer's symbolic (functional API) call
 
     @property
     def graph(self) -> Any:

@@ -1,10 +1,11 @@
 """``tf.map_fn`` and ``tf.vectorized_map``: apply a function to each slice of ``elems``
 along its first axis and stack the results.
 
-Both run the function once per slice (eagerly, or unrolled into the graph while tracing);
-``vectorized_map`` computes exactly what TensorFlow's does, without TensorFlow's
-vectorisation of the forward computation (retrograd batches gradient rules, not forward
-ops), which is TensorFlow's own fallback. Gradients flow through every call.
+``map_fn`` runs the function once per slice (eagerly, or unrolled into the graph while
+tracing). ``vectorized_map`` traces it once on one slice and runs each op of the trace once
+on the whole batch (graph/vectorize.py), as TensorFlow's vectorisation does; where an op has
+no batching rule it falls back to one call per slice (TensorFlow's fallback too). The values
+are the loop's; gradients flow to the elements and to what the function uses.
 
 >>> import retrograd as rg
 >>> rg.map_fn(lambda x: x * x, rg.constant([1.0, 2.0, 3.0])).numpy().tolist()
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 
 from retrograd.core import nest
 from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.execute import context
 from retrograd.core.tensor import convert_to_tensor
 from retrograd.ops import array_ops
 
@@ -29,8 +31,8 @@ __all__ = ["map_fn", "vectorized_map"]
 _T = TypeVar("_T")
 
 
-def _map(fn: Callable, elems: Any, op: str) -> Any:
-    leaves = [convert_to_tensor(e) for e in nest.flatten(elems)]
+def _count(leaves: list, op: str) -> int:
+    """The common first dimension of ``leaves`` (checked)."""
     if not leaves:
         raise ValueError(f"{op}: elems must hold at least one tensor")
     sizes = {t.shape[0] if t.shape.rank else None for t in leaves}
@@ -43,6 +45,12 @@ def _map(fn: Callable, elems: Any, op: str) -> Any:
     count = sizes.pop()
     if count == 0:
         raise InvalidArgumentError(f"{op}: elems is empty (first dimension 0)")
+    return count
+
+
+def _map(fn: Callable, elems: Any, op: str) -> Any:
+    leaves = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    count = _count(leaves, op)
     slices = [array_ops.unstack(t, axis=0) for t in leaves]
     results = []
     for i in range(count):
@@ -77,11 +85,26 @@ def map_fn(
 def vectorized_map(
     fn: Callable, elems: Any, fallback_to_while_loop: bool = True, warn: bool = True
 ) -> Any:
-    """What ``map_fn`` computes (TensorFlow's values and gradients), one call per slice.
+    """What ``map_fn`` computes, in one batched pass where every op of ``fn`` can be batched
+    (elementwise ops, matmul, reductions, reshapes, gathers, custom gradients ...), else one
+    call per slice (``fallback_to_while_loop=False`` makes that a ValueError).
 
     >>> import retrograd as rg
     >>> rows = rg.constant([[1.0, 2.0], [3.0, 4.0]])
     >>> rg.vectorized_map(lambda row: row * row, rows).numpy().tolist()
     [[1.0, 4.0], [9.0, 16.0]]
     """
+    from retrograd.graph import vectorize
+
+    leaves = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    count = _count(leaves, "vectorized_map")
+    if context.graph is None:  # eager: one batched pass (inside a trace: the loop, unrolled)
+        try:
+            return vectorize.vectorized_call(fn, nest.pack_sequence_as(elems, leaves), count)
+        except vectorize.NotVectorizable as reason:
+            if not fallback_to_while_loop:
+                raise ValueError(
+                    f"vectorized_map: the function cannot be vectorised ({reason}) and "
+                    "fallback_to_while_loop=False"
+                ) from None
     return _map(fn, elems, "vectorized_map")

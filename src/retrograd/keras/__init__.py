@@ -11,7 +11,9 @@ from retrograd.keras import (
     metrics,
     models,
     optimizers,
+    random,
     regularizers,
+    saving,
     utils,
 )
 from retrograd.keras.layers import Input
@@ -30,6 +32,8 @@ __all__ = [
     "metrics",
     "models",
     "optimizers",
+    "random",
     "regularizers",
+    "saving",
     "utils",
 ]

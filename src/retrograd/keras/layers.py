@@ -17,6 +17,7 @@ from retrograd.keras.src.layers.core import (
     Embedding,
     Flatten,
     Lambda,
+    Masking,
     Reshape,
 )
 from retrograd.keras.src.layers.merge import (
@@ -69,6 +70,7 @@ __all__ = [
     "LSTM",
     "KerasTensor",
     "Lambda",
+    "Masking",
     "Layer",
     "LayerNormalization",
     "LeakyReLU",

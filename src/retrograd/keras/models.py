@@ -1,11 +1,14 @@
-"""``tf.keras.models``: ``Model`` and ``Sequential``."""
+"""``tf.keras.models``: ``Model``, ``Sequential``, and whole models in ``.keras`` files."""
 
 from retrograd.keras.src.models import (
     Model,
     Sequential,
 )
+from retrograd.keras.src.saving import load_model, save_model
 
 __all__ = [
     "Model",
     "Sequential",
+    "load_model",
+    "save_model",
 ]

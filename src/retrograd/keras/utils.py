@@ -1,5 +1,7 @@
-"""``tf.keras.utils``: ``to_categorical``, ``set_random_seed``."""
+"""``tf.keras.utils``: ``to_categorical``, ``set_random_seed``,
+``register_keras_serializable``."""
 
+from retrograd.keras.src.serialization import register_keras_serializable
 from retrograd.keras.src.utils import (
     set_random_seed,
     to_categorical,
@@ -8,4 +10,5 @@ from retrograd.keras.src.utils import (
 __all__ = [
     "to_categorical",
     "set_random_seed",
+    "register_keras_serializable",
 ]

@@ -214,6 +214,10 @@ def get(identifier: Any) -> Callable:
                 f"(known: {sorted(_BY_NAME)})"
             )
         return _BY_NAME[identifier]
+    if isinstance(identifier, dict):  # a serialized object (a saved model's config)
+        from retrograd.keras.src import serialization
+
+        return serialization.deserialize_keras_object(identifier)
     if callable(identifier):
         return identifier
     raise TypeError(f"Could not interpret activation function identifier: {identifier!r}")

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from retrograd.core import dtypes
 
@@ -21,6 +22,7 @@ class _Config:
         self.epsilon = 1e-7
         self.floatx = "float32"
         self.name_counts: dict[str, int] = {}
+        self.seed_generator: Any = None  # keras.random's generator for seed=None
 
 
 _config = _Config()
@@ -77,7 +79,8 @@ def float_dtype() -> dtypes.DType:
 
 
 def clear_session() -> None:
-    """Resets the layer-name counters (the next Dense is 'dense' again).
+    """Resets the layer-name counters (the next Dense is 'dense' again) and the shared
+    random generator of ``keras.random``.
 
     >>> import retrograd as rg
     >>> rg.keras.backend.clear_session()
@@ -85,6 +88,7 @@ def clear_session() -> None:
     ('dense', 'dense_1')
     """
     _config.name_counts.clear()
+    _config.seed_generator = None
 
 
 def snake_case(name: str) -> str:

@@ -307,13 +307,21 @@ class ModelCheckpoint(Callback):
         initial_value_threshold: float | None = None,
     ) -> None:
         super().__init__()
-        if not save_weights_only:
-            raise NotImplementedError(
-                "ModelCheckpoint: retrograd saves weights only (pass save_weights_only=True); "
-                "whole-model files (.keras) are not supported"
+        if not save_weights_only and not str(filepath).endswith(".keras"):
+            raise ValueError(
+                "The filepath provided must end in `.keras` (Keras model format). Received: "
+                f"filepath={filepath}"
             )
-        if save_freq != "epoch":
-            raise NotImplementedError("ModelCheckpoint: only save_freq='epoch' is supported")
+        self.save_weights_only = save_weights_only
+        if save_freq != "epoch" and (
+            isinstance(save_freq, bool) or not isinstance(save_freq, int) or save_freq < 1
+        ):
+            raise ValueError(
+                f"Unrecognized save_freq: {save_freq}. Expected save_freq are 'epoch' or "
+                "integer values"
+            )
+        self.save_freq = save_freq
+        self._current_epoch, self._last_batch_seen, self._since_saving = 0, -1, 0
         if mode == "auto":
             mode = "max" if "acc" in monitor else "min"
         self.filepath, self.monitor, self.verbose = str(filepath), monitor, verbose
@@ -321,9 +329,30 @@ class ModelCheckpoint(Callback):
         default = np.inf if mode == "min" else -np.inf
         self.best = default if initial_value_threshold is None else initial_value_threshold
 
+    def on_epoch_begin(self, epoch, logs=None):
+        self._current_epoch = epoch
+
+    def on_train_batch_end(self, batch, logs=None):
+        """With an integer ``save_freq``: saves every ``save_freq`` batches (counted across
+        epochs), the path formatted with ``epoch`` and ``batch`` (from 1), as Keras."""
+        if self.save_freq == "epoch":
+            return
+        seen = batch + 1 if batch <= self._last_batch_seen else batch - self._last_batch_seen
+        self._since_saving += seen
+        self._last_batch_seen = batch
+        if self._since_saving >= self.save_freq:
+            self._since_saving = 0
+            self._save(self._current_epoch, batch, logs or {})
+
     def on_epoch_end(self, epoch, logs=None):
-        logs = logs or {}
-        path = self.filepath.format(epoch=epoch + 1, **logs)
+        if self.save_freq == "epoch":
+            self._save(epoch, None, logs or {})
+
+    def _save(self, epoch, batch, logs):
+        if batch is None or "batch" in logs:
+            path = self.filepath.format(epoch=epoch + 1, **logs)
+        else:
+            path = self.filepath.format(epoch=epoch + 1, batch=batch + 1, **logs)
         if self.save_best_only:
             value = logs.get(self.monitor)
             if value is None:
@@ -337,7 +366,10 @@ class ModelCheckpoint(Callback):
                     f"{value:.5f}, saving model to {path}"
                 )
             self.best = value
-        self.model.save_weights(path)
+        if self.save_weights_only:
+            self.model.save_weights(path)
+        else:  # the whole model, as a .keras file
+            self.model.save(path)
 
 
 class LambdaCallback(Callback):

@@ -1,9 +1,10 @@
 """``tf.keras.initializers`` with Keras' formulas and defaults (fans, scales, truncation).
 
-An initializer given an integer ``seed`` returns the same values at every call (as Keras'
-seeded initializers do); without one it draws from retrograd's random stream, which
-``tf.random.set_seed`` makes reproducible. The streams differ from TensorFlow's: the
-distributions are the same, the individual numbers are not.
+Random initializers draw Keras 3's numbers (on its TensorFlow backend): TensorFlow's
+stateless Philox ops (ops/stateless_random_ops.py) with the seed pair Keras makes of the
+``seed``. An initializer returns the same values at every call; without a ``seed`` it takes
+one from Python's ``random`` module when it is made, as Keras does, so
+``keras.utils.set_random_seed(s)`` followed by the same layers gives Keras' weights.
 
 >>> import retrograd as rg
 >>> init = rg.keras.initializers.GlorotUniform(seed=1)
@@ -16,7 +17,7 @@ array([0., 0.], dtype=float32)
 from __future__ import annotations
 
 import math
-import zlib
+import random
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ import numpy as np
 from retrograd.core import dtypes
 from retrograd.core.tensor import Tensor, constant
 from retrograd.keras.src import backend
-from retrograd.ops import random_ops
+from retrograd.ops import stateless_random_ops
 
 __all__ = [
     "Initializer",
@@ -116,42 +117,49 @@ class Constant(Initializer):
         return {"value": value.tolist() if isinstance(value, np.ndarray) else value}
 
 
-class _Random(Initializer):
-    def __init__(self, seed: int | None = None) -> None:
-        if seed is not None and not isinstance(seed, int):
-            raise TypeError(f"{type(self).__name__}: seed must be an int or None, got {seed!r}")
-        self.seed = seed
+def keras_seed(seed: int) -> tuple[int, int]:
+    """The stateless seed Keras' TensorFlow backend draws with for an integer seed: the pair
+    ``[seed, 0]`` taken modulo ``2**31 - 2`` (its cast to int32)."""
+    return seed % (2**31 - 2), 0
 
-    def _rng(self) -> np.random.Generator:
-        """A fresh generator from ``seed`` (same values each call), or one drawn from
-        retrograd's random stream."""
-        if self.seed is not None:
-            words = [self.seed % 2**64, zlib.crc32(type(self).__name__.encode())]
-            return np.random.default_rng(np.random.SeedSequence(words))
-        word = random_ops.uniform((), 0, 2**31 - 1, dtype=dtypes.int64)
-        return np.random.default_rng(int(word.numpy()))
+
+class _Random(Initializer):
+    """A random initializer drawing as Keras 3 does on TensorFlow: TensorFlow's stateless
+    ops with the seed pair of :func:`keras_seed`. Without a seed, one is drawn from Python's
+    ``random`` module (``randint(1, 10**9)``) when the initializer is made, as Keras does, so
+    ``keras.utils.set_random_seed`` makes it reproducible; each call gives the same values."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise TypeError(f"{type(self).__name__}: seed must be an int or None, got {seed!r}")
+        self._init_seed = seed
+        self.seed = random.randint(1, 10**9) if seed is None else seed
+
+    def _draw(self, kind: str, shape, dtype) -> np.ndarray:
+        return stateless_random_ops.draw(kind, shape, keras_seed(self.seed), dtype)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self._init_seed}
 
 
-def _truncated(rng: np.random.Generator, shape, stddev: float) -> np.ndarray:
-    """Normal(0, stddev) redrawn outside two standard deviations."""
-    out = rng.standard_normal(shape)
-    bad = np.abs(out) > 2
-    while bad.any():
-        out[bad] = rng.standard_normal(int(bad.sum()))
-        bad = np.abs(out) > 2
-    return out * stddev
+def _scaled(rnd: np.ndarray, scale: float, shift: float) -> np.ndarray:
+    """``rnd * scale + shift`` in the sample's dtype, as TensorFlow's ops compute it."""
+    return rnd * np.asarray(scale, rnd.dtype) + np.asarray(shift, rnd.dtype)
+
+
+def _uniform(rnd: np.ndarray, low: float, high: float) -> np.ndarray:
+    """``rnd * (high - low) + low`` in the sample's dtype, the bounds rounded to float32
+    first (Keras casts them with ``tf.cast``, which makes a float32 tensor of a float)."""
+    low, high = (np.asarray(np.float32(v), rnd.dtype) for v in (low, high))
+    return rnd * (high - low) + low
 
 
 class RandomNormal(_Random):
-    """Normal samples with ``mean`` and ``stddev``.
+    """Normal samples with ``mean`` and ``stddev`` (Keras' exact values for a seed).
 
     >>> import retrograd as rg
-    >>> w = rg.keras.initializers.RandomNormal(stddev=0.1, seed=1)((3, 2))
-    >>> w.shape.as_list(), w.dtype.name
-    ([3, 2], 'float32')
+    >>> rg.keras.initializers.RandomNormal(stddev=0.1, seed=1)((3,)).numpy().tolist()
+    [0.012665030546486378, -0.04930165782570839, 0.063119076192379]
     """
 
     def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: int | None = None):
@@ -159,14 +167,14 @@ class RandomNormal(_Random):
         self.mean, self.stddev = mean, stddev
 
     def values(self, shape, dtype):
-        return (self._rng().normal(self.mean, self.stddev, shape)).astype(dtype)
+        return _scaled(self._draw("normal", shape, dtype), self.stddev, self.mean)
 
     def get_config(self):
-        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self._init_seed}
 
 
 class RandomUniform(_Random):
-    """Uniform samples in ``[minval, maxval)``.
+    """Uniform samples in ``[minval, maxval)`` (Keras' exact values for a seed).
 
     >>> import retrograd as rg
     >>> w = rg.keras.initializers.RandomUniform(-1.0, 1.0, seed=1)((100,))
@@ -179,14 +187,14 @@ class RandomUniform(_Random):
         self.minval, self.maxval = minval, maxval
 
     def values(self, shape, dtype):
-        return self._rng().uniform(self.minval, self.maxval, shape).astype(dtype)
+        return _uniform(self._draw("uniform", shape, dtype), self.minval, self.maxval)
 
     def get_config(self):
-        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
+        return {"minval": self.minval, "maxval": self.maxval, "seed": self._init_seed}
 
 
 class TruncatedNormal(_Random):
-    """Normal samples redrawn beyond two standard deviations.
+    """Normal samples redrawn beyond two standard deviations (Keras' exact values).
 
     >>> import retrograd as rg
     >>> w = rg.keras.initializers.TruncatedNormal(stddev=0.1, seed=1)((100,))
@@ -199,10 +207,11 @@ class TruncatedNormal(_Random):
         self.mean, self.stddev = mean, stddev
 
     def values(self, shape, dtype):
-        return (self.mean + _truncated(self._rng(), shape, self.stddev)).astype(dtype)
+        rnd = self._draw("truncated_normal", shape, dtype)
+        return _scaled(rnd, self.stddev, self.mean)
 
     def get_config(self):
-        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self._init_seed}
 
 
 def compute_fans(shape: tuple[int, ...]) -> tuple[float, float]:
@@ -247,21 +256,21 @@ class VarianceScaling(_Random):
         fan_in, fan_out = compute_fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
         scale = self.scale / max(1.0, n)
-        rng = self._rng()
         if self.distribution == "truncated_normal":
             # 0.879... is the standard deviation of a normal truncated at two deviations
-            return _truncated(rng, shape, math.sqrt(scale) / 0.87962566103423978).astype(dtype)
+            stddev = math.sqrt(scale) / 0.87962566103423978
+            return _scaled(self._draw("truncated_normal", shape, dtype), stddev, 0.0)
         if self.distribution == "untruncated_normal":
-            return rng.normal(0.0, math.sqrt(scale), shape).astype(dtype)
+            return _scaled(self._draw("normal", shape, dtype), math.sqrt(scale), 0.0)
         limit = math.sqrt(3.0 * scale)
-        return rng.uniform(-limit, limit, shape).astype(dtype)
+        return _uniform(self._draw("uniform", shape, dtype), -limit, limit)
 
     def get_config(self):
         return {
             "scale": self.scale,
             "mode": self.mode,
             "distribution": self.distribution,
-            "seed": self.seed,
+            "seed": self._init_seed,
         }
 
 
@@ -278,7 +287,7 @@ class GlorotUniform(VarianceScaling):
         super().__init__(1.0, "fan_avg", "uniform", seed)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self._init_seed}
 
 
 class GlorotNormal(VarianceScaling):
@@ -294,7 +303,7 @@ class GlorotNormal(VarianceScaling):
         super().__init__(1.0, "fan_avg", "truncated_normal", seed)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self._init_seed}
 
 
 class HeNormal(VarianceScaling):
@@ -310,7 +319,7 @@ class HeNormal(VarianceScaling):
         super().__init__(2.0, "fan_in", "truncated_normal", seed)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self._init_seed}
 
 
 class HeUniform(VarianceScaling):
@@ -326,7 +335,7 @@ class HeUniform(VarianceScaling):
         super().__init__(2.0, "fan_in", "uniform", seed)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self._init_seed}
 
 
 class LecunNormal(VarianceScaling):
@@ -342,7 +351,7 @@ class LecunNormal(VarianceScaling):
         super().__init__(1.0, "fan_in", "truncated_normal", seed)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self._init_seed}
 
 
 class LecunUniform(VarianceScaling):
@@ -358,7 +367,7 @@ class LecunUniform(VarianceScaling):
         super().__init__(1.0, "fan_in", "uniform", seed)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self._init_seed}
 
 
 class Orthogonal(_Random):
@@ -381,15 +390,15 @@ class Orthogonal(_Random):
                 f"Orthogonal: the shape must have at least two dimensions, got {shape}"
             )
         rows, cols = math.prod(shape[:-1]), shape[-1]
-        flat = self._rng().standard_normal((max(rows, cols), min(rows, cols)))
-        q, r = np.linalg.qr(flat)
-        q = q * np.sign(np.diag(r))
+        flat = self._draw("normal", (max(rows, cols), min(rows, cols)), dtype)
+        q, r = np.linalg.qr(flat.astype(np.float64))  # Keras: QR of the float32 draw
+        q = (q * np.sign(np.diag(r))).astype(flat.dtype)
         if rows < cols:
             q = q.T
-        return (self.gain * q.reshape(shape)).astype(dtype)
+        return np.asarray(self.gain, flat.dtype) * q.reshape(shape)
 
     def get_config(self):
-        return {"gain": self.gain, "seed": self.seed}
+        return {"gain": self.gain, "seed": self._init_seed}
 
 
 class Identity(Initializer):
@@ -447,6 +456,10 @@ def get(identifier: Any) -> Any:
         if key not in _BY_NAME:
             raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
         return _BY_NAME[key]()
+    if isinstance(identifier, dict):  # a serialized object (a saved model's config)
+        from retrograd.keras.src import serialization
+
+        return serialization.deserialize_keras_object(identifier)
     if isinstance(identifier, type) and issubclass(identifier, Initializer):
         return identifier()
     if callable(identifier):

@@ -190,6 +190,34 @@ def reduce_loss(values: Any, reduction: str | None, sample_weight: Any = None) -
     return total / tf_ops.constant(count, dtype=values.dtype)
 
 
+def apply_mask(sample_weight: Any, mask: Any, dtype: Any, reduction: str | None) -> Any:
+    """Keras' timestep mask as sample weights: masked values weigh 0; for mean reductions the
+    kept ones weigh ``total / kept``, so the mean is over the kept values.
+
+    >>> from retrograd.keras.src.losses import apply_mask
+    >>> apply_mask(None, [[True, False]], "float32", "sum_over_batch_size")
+    <retrograd.Tensor: shape=(1, 2), dtype=float32, numpy=array([[2., 0.]], dtype=float32)>
+    """
+    if mask is None:
+        return sample_weight
+    keep = tf_ops.cast(tf_ops.convert_to_tensor(mask), "bool")
+    if reduction in ("mean", "sum_over_batch_size"):
+        total = tf_ops.constant(float(max(1, keep.shape.num_elements() or 1)), dtype=dtype)
+        valid = tf_ops.reduce_sum(tf_ops.cast(keep, dtype))
+        weight = tf_ops.where(valid > 0, total / tf_ops.maximum(valid, 1.0), 0.0)
+        float_mask = tf_ops.where(keep, weight * tf_ops.ones_like(tf_ops.cast(keep, dtype)), 0.0)
+    else:
+        float_mask = tf_ops.cast(keep, dtype)
+    if sample_weight is None:
+        return float_mask
+    weight = tf_ops.cast(tf_ops.convert_to_tensor(sample_weight), dtype)
+    while weight.shape.rank > float_mask.shape.rank and weight.shape[-1] == 1:
+        weight = tf_ops.squeeze(weight, -1)
+    while weight.shape.rank < float_mask.shape.rank:
+        weight = tf_ops.expand_dims(weight, -1)
+    return weight * float_mask
+
+
 class Loss:
     """Base class: ``loss(y_true, y_pred, sample_weight=None)`` reduces ``call``'s values.
 
@@ -348,12 +376,32 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         name="sparse_categorical_crossentropy",
         dtype=None,
     ):
-        if ignore_class is not None:
-            raise NotImplementedError(
-                "SparseCategoricalCrossentropy: ignore_class is not supported by retrograd"
-            )
         super().__init__(sparse_categorical_crossentropy, reduction, name, from_logits=from_logits)
-        self.from_logits = from_logits
+        self.from_logits, self.ignore_class = from_logits, ignore_class
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        if self.ignore_class is None:
+            return super().__call__(y_true, y_pred, sample_weight)
+        # Keras: targets equal to ignore_class are left out (a mask on the losses, so that a
+        # mean reduction averages the other targets only)
+        y_true = tf_ops.convert_to_tensor(y_true)
+        y_pred = tf_ops.convert_to_tensor(y_pred)
+        valid = tf_ops.not_equal(y_true, tf_ops.cast(self.ignore_class, y_true.dtype))
+        safe_true = tf_ops.where(valid, y_true, tf_ops.zeros_like(y_true))
+        keep = tf_ops.expand_dims(valid, -1) if y_true.shape.rank < y_pred.shape.rank else valid
+        safe_pred = tf_ops.where(keep, y_pred, tf_ops.zeros_like(y_pred))
+        values = self.call(safe_true, safe_pred)
+        valid = tf_ops.reshape(valid, values.shape.as_list())
+        values = tf_ops.where(valid, values, tf_ops.zeros_like(values))
+        weight = apply_mask(sample_weight, valid, values.dtype, self.reduction)
+        return reduce_loss(values, self.reduction, weight)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "from_logits": self.from_logits,
+            "ignore_class": self.ignore_class,
+        }
 
 
 _BY_NAME = {

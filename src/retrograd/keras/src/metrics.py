@@ -173,6 +173,34 @@ class Sum(Metric):
         return self.total.read_value()
 
 
+def _samplewise(values: Any, sample_weight: Any, dtype: Any) -> tuple:
+    """Keras' weighted values: ranks matched (a trailing axis of 1 dropped), values averaged
+    down to the weights' rank and multiplied by the weights; then both averaged down to one
+    per sample (``total`` adds the values, ``count`` the weights)."""
+    weight = tf_ops.cast(tf_ops.convert_to_tensor(sample_weight), dtype)
+    v_rank, w_rank = values.shape.rank, weight.shape.rank
+    if v_rank == w_rank + 1 and values.shape[-1] == 1:
+        if w_rank == 1:
+            weight = tf_ops.expand_dims(weight, -1)
+        else:
+            values = tf_ops.squeeze(values, -1)
+    elif w_rank == v_rank + 1 and weight.shape[-1] == 1:
+        if v_rank == 1:
+            values = tf_ops.expand_dims(values, -1)
+        else:
+            weight = tf_ops.squeeze(weight, -1)
+    v_rank, w_rank = values.shape.rank, weight.shape.rank
+    if v_rank > w_rank:
+        values = tf_ops.reduce_mean(values, axis=list(range(w_rank, v_rank)))
+    weight = weight + tf_ops.zeros_like(values)
+    values = values * weight
+    if w_rank > 1:
+        weight = tf_ops.reduce_mean(weight, axis=list(range(1, w_rank)))
+    if values.shape.rank > 1:
+        values = tf_ops.reduce_mean(values, axis=list(range(1, values.shape.rank)))
+    return values, weight
+
+
 class Mean(Metric):
     """The (weighted) mean of the values: each sample's values are averaged first.
 
@@ -191,18 +219,15 @@ class Mean(Metric):
 
     def update_state(self, values, sample_weight=None):
         values = tf_ops.cast(tf_ops.convert_to_tensor(values), self.dtype)
-        if values.shape.rank and values.shape.rank > 1:
-            values = tf_ops.reduce_mean(values, axis=list(range(1, values.shape.rank)))
         if sample_weight is None:
+            if values.shape.rank and values.shape.rank > 1:
+                values = tf_ops.reduce_mean(values, axis=list(range(1, values.shape.rank)))
             count = float(values.shape.num_elements() or 0) if values.shape.rank else 1.0
             self.total.assign_add(tf_ops.reduce_sum(values))
             self.count.assign_add(tf_ops.constant(count, dtype=self.dtype))
             return
-        weight = tf_ops.cast(tf_ops.convert_to_tensor(sample_weight), self.dtype)
-        while weight.shape.rank > max(values.shape.rank, 0) and weight.shape[-1] == 1:
-            weight = tf_ops.squeeze(weight, -1)
-        weight = weight + tf_ops.zeros_like(values)
-        self.total.assign_add(tf_ops.reduce_sum(values * weight))
+        values, weight = _samplewise(values, sample_weight, self.dtype)
+        self.total.assign_add(tf_ops.reduce_sum(values))
         self.count.assign_add(tf_ops.reduce_sum(weight))
 
     def result(self):

@@ -12,6 +12,7 @@ array([[6., 6.]], dtype=float32)
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -108,6 +109,8 @@ class Model(Trainer, Layer):
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
         {
             "_loss_tracker",
+            "_latest_output_mask",
+            "_compile_arguments",
             "_compile_metrics",
             "history",
             "loss",
@@ -184,7 +187,7 @@ class Model(Trainer, Layer):
             raise ValueError(
                 f"Model {self.name} expects {len(self.inputs)} input(s), got {len(flat)}"
             )
-        values = {}
+        values, masks = {}, {}  # masks: the timestep masks of tensors that have one
         for symbolic, value in zip(self.inputs, flat):
             layer = symbolic.input_layer
             values[id(symbolic)] = layer._cast_inputs(value)
@@ -195,25 +198,54 @@ class Model(Trainer, Layer):
             )
             kwargs = dict(kwargs)
             kwargs.setdefault("training", training)
-            result = node.layer(*args, **kwargs)
-            for symbolic, value in zip(nest.flatten(node.outputs), nest.flatten(result)):
+            mask = None
+            if len(args) == 1 and isinstance(node.args[0], KerasTensor):
+                mask = masks.get(id(node.args[0]))
+                result, mask = call_with_mask(node.layer, args[0], mask, kwargs)
+            else:
+                result = node.layer(*args, **kwargs)
+            outputs = nest.flatten(node.outputs)
+            out_masks = mask if isinstance(mask, list) else [mask] * len(outputs)
+            for symbolic, value, out_mask in zip(outputs, nest.flatten(result), out_masks):
                 values[id(symbolic)] = value
-        return nest.map_structure(lambda t: values[id(t)], self._outputs_struct)
+                if out_mask is not None:
+                    masks[id(symbolic)] = out_mask
+        result = nest.map_structure(lambda t: values[id(t)], self._outputs_struct)
+        if len(self.outputs) == 1:
+            self._keep_output_mask(result, masks.get(id(self.outputs[0])))
+        return result
+
+    def _keep_output_mask(self, outputs: Any, mask: Any) -> None:
+        """Remembers the timestep mask of the latest outputs (Keras attaches it to the
+        tensor), for the loss and metrics of ``train_step`` (a weak reference)."""
+        if mask is None or not hasattr(outputs, "__weakref__"):
+            self._latest_output_mask = None
+        else:
+            self._latest_output_mask = (weakref.ref(outputs), mask)
 
     def build(self, input_shape: Any) -> None:
-        """Creates the weights of a subclassed model by calling it once on zeros."""
+        """Creates the weights of a subclassed model by calling it once on zeros (a list or
+        dict of shapes for several inputs)."""
         if self._functional or input_shape is None:
             self.built = True
             return
-        if (
+
+        def zeros(shape: Any) -> Any:
+            return tf_ops.zeros([1 if d is None else d for d in shape], dtype=self.compute_dtype)
+
+        self.built = True
+        self._build_shape = input_shape  # what saving records to build the model again
+        several = (
             isinstance(input_shape, (list, tuple))
             and input_shape
             and isinstance(input_shape[0], (list, tuple))
-        ):
-            raise NotImplementedError("Model.build: several inputs are not supported")
-        shape = [1 if d is None else d for d in input_shape]
-        self.built = True
-        self(tf_ops.zeros(shape, dtype=self.compute_dtype), training=False)
+        )
+        if isinstance(input_shape, dict):  # several inputs by name
+            self({k: zeros(v) for k, v in input_shape.items()}, training=False)
+        elif several:
+            self([zeros(s) for s in input_shape], training=False)
+        else:
+            self(zeros(input_shape), training=False)
 
     # -- summary -------------------------------------------------------------------------
     def summary(
@@ -281,6 +313,16 @@ class Model(Trainer, Layer):
             print_fn(line)
 
     # -- weights on disk -----------------------------------------------------------------
+    def save(self, filepath: str, overwrite: bool = True, zipped: Any = None) -> None:
+        """Saves the whole model (architecture, weights, compile arguments, optimizer state)
+        to a ``.keras`` file; :func:`keras.models.load_model` reads it back (see
+        keras/src/saving.py for the format)."""
+        from retrograd.keras.src import saving
+
+        if zipped is False:
+            raise ValueError("Model.save: retrograd writes zipped .keras files only")
+        saving.save_model(self, filepath, overwrite=overwrite)
+
     def save_weights(self, filepath: str, overwrite: bool = True) -> None:
         """Writes every weight, in ``weights`` order, to ``filepath`` (NumPy archive with a
         JSON index; written atomically, read without pickle)."""
@@ -312,6 +354,15 @@ class Model(Trainer, Layer):
                     f"{variable._value.dtype}{list(variable._value.shape)}"
                 )
             variable.assign(value)
+
+
+def call_with_mask(layer: Layer, x: Any, mask: Any, kwargs: dict) -> tuple[Any, Any]:
+    """Calls ``layer`` on ``x``, passing ``mask`` where its ``call`` takes one; returns the
+    outputs and their mask (``layer.compute_mask``), as Keras propagates masks."""
+    if mask is not None and layer._accepts("mask"):
+        kwargs = {**kwargs, "mask": mask}
+    outputs = layer(x, **kwargs)
+    return outputs, layer.compute_mask(x, mask)
 
 
 def _size(nbytes: int) -> str:
@@ -384,7 +435,8 @@ class Sequential(Model):
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         x = inputs
         for layer in self._sublayers:
-            x = layer(x, training=training)
+            x, mask = call_with_mask(layer, x, mask, {"training": training})
+        self._keep_output_mask(x, mask)
         return x
 
     def _maybe_build(self, inputs: Any) -> None:

@@ -102,6 +102,10 @@ def get(identifier: Any) -> Any:
         if identifier.lower() not in table:
             raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}")
         return table[identifier.lower()]()
+    if isinstance(identifier, dict):  # a serialized object (a saved model's config)
+        from retrograd.keras.src import serialization
+
+        return serialization.deserialize_keras_object(identifier)
     if callable(identifier):
         return identifier
     raise TypeError(f"Could not interpret regularizer identifier: {identifier!r}")

@@ -26,7 +26,7 @@ from retrograd.ops.array_ops import (
     zeros_like,
 )
 from retrograd.ops.clip_ops import clip_by_value
-from retrograd.ops.comparison_ops import equal, greater
+from retrograd.ops.comparison_ops import equal, greater, not_equal
 from retrograd.ops.conv_ops import conv1d, conv2d
 from retrograd.ops.creation_ops import one_hot
 from retrograd.ops.embedding_ops import embedding_lookup
@@ -90,6 +90,7 @@ __all__ = [
     "maximum",
     "minimum",
     "moments",
+    "not_equal",
     "one_hot",
     "pad",
     "ones",

@@ -23,6 +23,15 @@ from retrograd.keras.src import callbacks as callbacks_module
 from retrograd.keras.src import losses as losses_module
 from retrograd.keras.src import metrics as metrics_module
 from retrograd.keras.src import tf_ops
+from retrograd.keras.src.compile_utils import (
+    CompiledLoss,
+    CompileMetrics,
+    OutputLosses,
+    OutputMetrics,
+    class_weight_to_sample_weights,
+    output_names,
+    weighted_by_class,
+)
 from retrograd.training import optimizers as optimizers_module
 
 __all__ = ["Trainer", "unpack_x_y_sample_weight"]
@@ -49,48 +58,6 @@ def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
     if len(data) == 3:
         return data
     raise ValueError(f"Data is expected to be (x,), (x, y) or (x, y, sample_weight), got {data!r}")
-
-
-class CompileMetrics(metrics_module.Metric):
-    """The metrics given to ``compile``, made into objects on the first batch (when the
-    shapes that pick 'accuracy''s kind are known); ``result()`` is a dict."""
-
-    def __init__(self, identifiers: Any) -> None:
-        super().__init__(name="compile_metrics")
-        self._identifiers = list(identifiers or [])
-        self._metrics: list[metrics_module.Metric] | None = None
-
-    @property
-    def metrics(self) -> list[metrics_module.Metric]:
-        return list(self._metrics or [])
-
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        if self._metrics is None:
-            y_t, y_p = tf_ops.convert_to_tensor(y_true), tf_ops.convert_to_tensor(y_pred)
-            self._metrics = [metrics_module.get(i, y_t, y_p) for i in self._identifiers]
-        for metric in self._metrics:
-            metric.update_state(y_true, y_pred, sample_weight)
-
-    def result(self):
-        return {m.name: m.result() for m in self._metrics or []}
-
-    def reset_state(self):
-        for metric in self._metrics or []:
-            metric.reset_state()
-
-
-class CompiledLoss:
-    """``model.compiled_loss(y, y_pred, sample_weight, regularization_losses)``, as older
-    custom ``train_step`` code calls it."""
-
-    def __init__(self, model: Any) -> None:
-        self._model = model
-
-    def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
-        loss = self._model._loss_value(y_true, y_pred, sample_weight)
-        for extra in regularization_losses or []:
-            loss = loss + extra
-        return loss
 
 
 def _as_batchable(value: Any) -> Any:
@@ -193,34 +160,47 @@ class Trainer:
         auto_scale_loss=True,
     ):
         """Sets the optimizer (a name or an object), the loss and the metrics."""
+        self._compile_arguments = {  # as given, for save()
+            "loss": loss,
+            "loss_weights": loss_weights,
+            "metrics": metrics,
+            "weighted_metrics": weighted_metrics,
+        }
         if isinstance(optimizer, str):
             if optimizer.lower() not in _OPTIMIZERS:
                 raise ValueError(f"Could not interpret optimizer identifier: {optimizer!r}")
             optimizer = _OPTIMIZERS[optimizer.lower()]()
         if optimizer is not None and not isinstance(optimizer, optimizers_module.Optimizer):
             raise TypeError(f"compile: optimizer must be an Optimizer or a name, got {optimizer!r}")
-        if isinstance(loss, (list, tuple)):
-            if len(loss) != 1:
-                raise NotImplementedError("compile: one loss per model output is not supported")
+        names = output_names(self)
+        if isinstance(loss, (list, tuple)) and len(loss) == 1 and len(names) <= 1:
             loss = loss[0]
-        if isinstance(loss, dict):
-            raise NotImplementedError("compile: a dict of losses is not supported")
         self.optimizer = optimizer
-        self.loss = losses_module.get(loss)
-        self._loss_fn = (
-            self.loss
-            if self.loss is None or isinstance(self.loss, losses_module.Loss)
-            else losses_module.LossFunctionWrapper(self.loss)
-        )
         self._loss_tracker = metrics_module.Mean(name="loss")
-        self._compile_metrics = CompileMetrics(metrics)
+        if isinstance(loss, (list, tuple, dict)):  # one loss per output
+            if len(names) < 2:
+                raise ValueError(
+                    "compile: a list or dict of losses needs a functional model with several "
+                    f"outputs (this model's outputs: {names or 'unknown until called'})"
+                )
+            self.loss = loss
+            self._loss_fn = OutputLosses(loss, loss_weights, names)
+            self._compile_metrics = OutputMetrics(metrics, weighted_metrics, names)
+        else:
+            self.loss = losses_module.get(loss)
+            self._loss_fn = (
+                self.loss
+                if self.loss is None or isinstance(self.loss, losses_module.Loss)
+                else losses_module.LossFunctionWrapper(self.loss)
+            )
+            self._compile_metrics = CompileMetrics(metrics, weighted_metrics)
         self.compiled = True
 
     @property
     def metrics(self) -> list[Any]:
         """The loss tracker and the compiled metrics (what ``train_step`` updates)."""
         found = [m for m in (self._loss_tracker, self._compile_metrics) if m is not None]
-        return found
+        return found + list(getattr(self._loss_fn, "trackers", []))
 
     @property
     def metrics_names(self) -> list[str]:
@@ -241,7 +221,19 @@ class Trainer:
     def _loss_value(self, y, y_pred, sample_weight):
         if self._loss_fn is None:
             return tf_ops.constant(0.0)
+        mask = self._output_mask(y_pred)
+        if mask is not None:  # Keras weighs the loss by the outputs' timestep mask
+            reduction = getattr(self._loss_fn, "reduction", "sum_over_batch_size")
+            dtype = tf_ops.convert_to_tensor(y_pred).dtype
+            sample_weight = losses_module.apply_mask(sample_weight, mask, dtype, reduction)
         return self._loss_fn(y, y_pred, sample_weight)
+
+    def _output_mask(self, y_pred) -> Any:
+        """The timestep mask of ``y_pred`` when it is this model's latest output."""
+        found = getattr(self, "_latest_output_mask", None)
+        if found is None or found[0]() is not y_pred:
+            return None
+        return found[1]
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """The compiled loss plus the model's added losses (regularization penalties)."""
@@ -252,7 +244,7 @@ class Trainer:
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None) -> dict:
         if self._compile_metrics is not None and y is not None:
-            self._compile_metrics.update_state(y, y_pred, sample_weight)
+            self._compile_metrics.update_state(y, y_pred, sample_weight, self._output_mask(y_pred))
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict:
@@ -317,8 +309,8 @@ class Trainer:
     ):
         """Trains for ``epochs`` passes over the data; returns the ``History``."""
         self._require_compiled("fit")
-        if class_weight is not None:
-            raise NotImplementedError("fit: class_weight is not supported by retrograd")
+        if class_weight is not None and sample_weight is not None:
+            raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
         if validation_split and validation_data is None:
             if _is_dataset(x):
                 raise ValueError("validation_split is only supported for arrays, not datasets")
@@ -330,6 +322,8 @@ class Trainer:
             x, y = cut(x_np, slice(0, split)), cut(y_np, slice(0, split))
             if sample_weight is not None:
                 sample_weight = np.asarray(sample_weight)[:split]
+        if class_weight is not None and not _is_dataset(x):
+            sample_weight = class_weight_to_sample_weights(_as_batchable(y), class_weight)
         batches = _Batches(x, y, sample_weight, batch_size, shuffle)
         history = callbacks_module.History()
         given = list(callbacks or [])
@@ -347,6 +341,8 @@ class Trainer:
                 if steps_per_epoch is not None and step >= steps_per_epoch:
                     break
                 callback_list.on_train_batch_begin(step)
+                if class_weight is not None and batches.dataset is not None:
+                    data = weighted_by_class(data, class_weight)
                 logs = _python_logs(self.train_step(data))
                 callback_list.on_train_batch_end(step, logs)
                 if self.stop_training:
@@ -400,10 +396,7 @@ class Trainer:
         callback_list.on_test_begin()
         logs = self._evaluate_logs(x, y, sample_weight, batch_size, steps, callback_list)
         callback_list.on_test_end(logs)
-        if return_dict:
-            return logs
-        ordered = [logs["loss"]] + [v for k, v in logs.items() if k != "loss"]
-        return ordered[0] if len(ordered) == 1 else ordered
+        return self._batch_result(logs, return_dict)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs over all batches, as NumPy arrays."""
@@ -434,9 +427,15 @@ class Trainer:
     def predict_on_batch(self, x):
         return nest.map_structure(np.asarray, self(x, training=False))
 
-    @staticmethod
-    def _batch_result(logs: dict, return_dict: bool) -> Any:
+    def _batch_result(self, logs: dict, return_dict: bool) -> Any:
+        """The logs, or their values in Keras' order: the loss, the compiled metrics (of a
+        single output), the per-output losses, then the others by name."""
         if return_dict:
             return logs
-        ordered = [logs["loss"]] + [v for k, v in logs.items() if k != "loss"]
+        names = ["loss"]
+        if isinstance(self._compile_metrics, CompileMetrics):
+            names += [m.name for m in self._compile_metrics.metrics]
+        names += [t.name for t in getattr(self._loss_fn, "trackers", [])]
+        ordered = [logs[n] for n in names if n in logs]
+        ordered += [logs[k] for k in sorted(logs) if k not in names]
         return ordered[0] if len(ordered) == 1 else ordered

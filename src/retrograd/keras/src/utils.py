@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.keras.src import backend
 from retrograd.ops import random_ops
 
 __all__ = ["to_categorical", "set_random_seed"]
@@ -44,7 +45,9 @@ def to_categorical(x: Any, num_classes: int | None = None) -> np.ndarray:
 
 
 def set_random_seed(seed: int) -> None:
-    """Seeds Python's, NumPy's and retrograd's random generators at once.
+    """Seeds Python's, NumPy's and retrograd's random generators at once (and restarts
+    ``keras.random``'s shared generator); Keras' unseeded initializers and seed generators
+    take their seeds from Python's ``random``, so the layers made next get Keras' weights.
 
     >>> import retrograd as rg
     >>> rg.keras.utils.set_random_seed(3)
@@ -53,6 +56,9 @@ def set_random_seed(seed: int) -> None:
     >>> rg.random.uniform([2]).numpy().tolist() == a
     True
     """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed!r}")
+    backend._config.seed_generator = None  # keras.random's shared generator starts again
     random.seed(seed)
     np.random.seed(seed)
     random_ops.set_seed(seed)

@@ -23,6 +23,8 @@ class ReLU(Layer):
     [0.0, 3.0, 6.0]
     """
 
+    supports_masking = True
+
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs: Any):
         super().__init__(**kwargs)
         if max_value is not None and max_value < 0:
@@ -58,6 +60,8 @@ class LeakyReLU(Layer):
     [-1.0, 2.0]
     """
 
+    supports_masking = True
+
     def __init__(self, negative_slope: float = 0.3, **kwargs: Any):
         if "alpha" in kwargs:
             negative_slope = kwargs.pop("alpha")
@@ -79,12 +83,17 @@ class ELU(Layer):
     [-0.6321, 2.0]
     """
 
+    supports_masking = True
+
     def __init__(self, alpha: float = 1.0, **kwargs: Any):
         super().__init__(**kwargs)
         self.alpha = alpha
 
     def call(self, inputs):
         return tf_ops.where(inputs > 0, inputs, self.alpha * (tf_ops.exp(inputs) - 1.0))
+
+    def get_config(self):
+        return {**super().get_config(), "alpha": self.alpha}
 
 
 class Softmax(Layer):
@@ -94,6 +103,8 @@ class Softmax(Layer):
     >>> rg.keras.layers.Softmax()(rg.constant([[0.0, 0.0]])).numpy().tolist()
     [[0.5, 0.5]]
     """
+
+    supports_masking = True
 
     def __init__(self, axis: int = -1, **kwargs: Any):
         super().__init__(**kwargs)

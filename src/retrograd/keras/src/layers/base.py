@@ -397,8 +397,12 @@ class Layer(Module):
         c_args, c_kwargs = nest.map_structure(concrete, (args, kwargs))
         if self._accepts("training"):
             c_kwargs["training"] = False
-        with np.errstate(all="ignore"):
-            outputs = self.call(*c_args, **c_kwargs)
+        outer, context.keras_symbolic = context.keras_symbolic, True
+        try:
+            with np.errstate(all="ignore"):
+                outputs = self.call(*c_args, **c_kwargs)
+        finally:
+            context.keras_symbolic = outer
         self._call_losses = []
         node = Node(self, args, kwargs)
         batch_unknown = first is not None and any(
@@ -419,6 +423,12 @@ class Layer(Module):
     def compute_output_shape(self, input_shape: Any) -> Any:
         inputs = KerasTensor(input_shape, self.compute_dtype)
         return tuple(self._symbolic_call((inputs,), {}).shape.as_list())
+
+    supports_masking = False  # whether the layer passes a timestep mask on (Keras' rule)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """The mask of the outputs: the inputs' where the layer supports masking."""
+        return mask if self.supports_masking else None
 
     def get_config(self) -> dict:
         return {"name": self.name, "trainable": self.trainable, "dtype": self.compute_dtype}

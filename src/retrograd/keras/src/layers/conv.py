@@ -1,5 +1,7 @@
-"""Keras' convolution and pooling layers (channels last): Conv1D, Conv2D, MaxPooling2D,
-AveragePooling2D, GlobalAveragePooling2D.
+"""Keras' convolution and pooling layers: Conv1D, Conv2D (grouped too), MaxPooling2D,
+AveragePooling2D, GlobalAveragePooling2D, GlobalMaxPooling2D; channels last by default,
+``data_format='channels_first'`` computed by moving the channels last and back (as Keras'
+TensorFlow backend does on a CPU).
 
 >>> import numpy as np, retrograd as rg
 >>> conv = rg.keras.layers.Conv2D(1, 2, kernel_initializer="ones", use_bias=False)
@@ -13,6 +15,7 @@ from typing import Any
 
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
+from retrograd.keras.src.serialization import config_value as serialize
 
 __all__ = [
     "Conv1D",
@@ -31,6 +34,32 @@ def _tuple(value: Any, n: int, what: str) -> tuple[int, ...]:
     if len(value) != n:
         raise ValueError(f"The `{what}` argument must be a tuple of {n} integers, got {value}")
     return value
+
+
+def data_format_of(value: Any, where: str) -> str:
+    """'channels_last' (the default, for None) or 'channels_first'."""
+    value = "channels_last" if value is None else str(value).lower()
+    if value not in ("channels_last", "channels_first"):
+        raise ValueError(
+            f"{where}: The `data_format` argument must be one of {{'channels_first', "
+            f"'channels_last'}}. Received: data_format={value}"
+        )
+    return value
+
+
+def to_channels_last(x: Any, data_format: str) -> Any:
+    """``[batch, channels, *spatial]`` → ``[batch, *spatial, channels]`` for channels_first."""
+    if data_format == "channels_last":
+        return x
+    rank = len(x.shape)
+    return tf_ops.transpose(x, [0, *range(2, rank), 1])
+
+
+def from_channels_last(x: Any, data_format: str) -> Any:
+    if data_format == "channels_last":
+        return x
+    rank = len(x.shape)
+    return tf_ops.transpose(x, [0, rank - 1, *range(1, rank - 1)])
 
 
 def _padding(padding: str, allowed: tuple[str, ...]) -> str:
@@ -64,10 +93,16 @@ class _Conv(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        if data_format not in (None, "channels_last"):
-            raise NotImplementedError(f"{type(self).__name__}: only channels_last is supported")
-        if groups != 1:
-            raise NotImplementedError(f"{type(self).__name__}: groups > 1 is not supported")
+        name = type(self).__name__
+        self.data_format = data_format_of(data_format, name)
+        if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
+            raise ValueError(f"{name}: groups must be a positive integer, got {groups!r}")
+        if filters % groups:
+            raise ValueError(
+                f"The number of filters must be evenly divisible by the number of groups. "
+                f"Received: groups={groups}, filters={filters}."
+            )
+        self.groups = groups
         self.filters = filters
         self.kernel_size = _tuple(kernel_size, self.rank, "kernel_size")
         self.strides = _tuple(strides, self.rank, "strides")
@@ -82,17 +117,37 @@ class _Conv(Layer):
         self.bias_regularizer = regularizers.get(bias_regularizer)
 
     def build(self, input_shape):
-        channels = input_shape[-1]
-        add_kernel_and_bias(self, (*self.kernel_size, channels, self.filters), self.filters)
+        channels = input_shape[-1 if self.data_format == "channels_last" else 1]
+        if channels is None or channels % self.groups:
+            raise ValueError(
+                f"{type(self).__name__}: the number of input channels ({channels}) must be "
+                f"known and divisible by groups={self.groups}"
+            )
+        kernel_shape = (*self.kernel_size, channels // self.groups, self.filters)
+        add_kernel_and_bias(self, kernel_shape, self.filters)
 
-    def _convolve(self, inputs):
-        raise NotImplementedError
+    def _convolve(self, inputs, kernel):
+        raise NotImplementedError(f"{type(self).__name__}._convolve")
 
     def call(self, inputs):
-        x = self._convolve(inputs)
+        x = to_channels_last(inputs, self.data_format)
+        if self.groups == 1:
+            x = self._convolve(x, self.kernel)
+        else:  # each group of input channels makes its own group of filters
+            per_in, per_out = x.shape[-1] // self.groups, self.filters // self.groups
+            x = tf_ops.concat(
+                [
+                    self._convolve(
+                        x[..., g * per_in : (g + 1) * per_in],
+                        self.kernel[..., g * per_out : (g + 1) * per_out],
+                    )
+                    for g in range(self.groups)
+                ],
+                axis=-1,
+            )
         if self.bias is not None:
             x = x + self.bias
-        return self.activation(x)
+        return from_channels_last(self.activation(x), self.data_format)
 
     def get_config(self):
         return {
@@ -101,9 +156,16 @@ class _Conv(Layer):
             "kernel_size": self.kernel_size,
             "strides": self.strides,
             "padding": self.padding,
+            "data_format": self.data_format,
             "dilation_rate": self.dilation_rate,
+            "groups": self.groups,
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
+            "kernel_initializer": serialize(self.kernel_initializer),
+            "bias_initializer": serialize(self.bias_initializer),
+            "kernel_regularizer": serialize(self.kernel_regularizer),
+            "bias_regularizer": serialize(self.bias_regularizer),
+            "activity_regularizer": serialize(self.activity_regularizer),
         }
 
 
@@ -120,7 +182,7 @@ class Conv1D(_Conv):
 
     rank = 1
 
-    def _convolve(self, inputs):
+    def _convolve(self, inputs, kernel):
         padding = self.padding
         if padding == "causal":
             left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
@@ -129,7 +191,7 @@ class Conv1D(_Conv):
             padding = "valid"
         return tf_ops.conv1d(
             inputs,
-            self.kernel,
+            kernel,
             self.strides[0],
             padding.upper(),
             dilations=self.dilation_rate[0],
@@ -148,10 +210,10 @@ class Conv2D(_Conv):
 
     rank = 2
 
-    def _convolve(self, inputs):
+    def _convolve(self, inputs, kernel):
         return tf_ops.conv2d(
             inputs,
-            self.kernel,
+            kernel,
             strides=[1, *self.strides, 1],
             padding=self.padding.upper(),
             dilations=[1, *self.dilation_rate, 1],
@@ -161,8 +223,7 @@ class Conv2D(_Conv):
 class _Pooling2D(Layer):
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kw):
         super().__init__(**kw)
-        if data_format not in (None, "channels_last"):
-            raise NotImplementedError(f"{type(self).__name__}: only channels_last is supported")
+        self.data_format = data_format_of(data_format, type(self).__name__)
         self.pool_size = _tuple(pool_size, 2, "pool_size")
         self.strides = self.pool_size if strides is None else _tuple(strides, 2, "strides")
         self.padding = _padding(padding, ("valid", "same"))
@@ -173,7 +234,13 @@ class _Pooling2D(Layer):
             "pool_size": self.pool_size,
             "strides": self.strides,
             "padding": self.padding,
+            "data_format": self.data_format,
         }
+
+    def call(self, inputs):
+        x = to_channels_last(inputs, self.data_format)
+        x = self._pool(x, [1, *self.pool_size, 1], [1, *self.strides, 1], self.padding.upper())
+        return from_channels_last(x, self.data_format)
 
 
 class MaxPooling2D(_Pooling2D):
@@ -185,10 +252,7 @@ class MaxPooling2D(_Pooling2D):
     [[5.0, 7.0], [13.0, 15.0]]
     """
 
-    def call(self, inputs):
-        return tf_ops.max_pool2d(
-            inputs, [1, *self.pool_size, 1], [1, *self.strides, 1], self.padding.upper()
-        )
+    _pool = staticmethod(tf_ops.max_pool2d)
 
 
 class AveragePooling2D(_Pooling2D):
@@ -203,10 +267,7 @@ class AveragePooling2D(_Pooling2D):
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
 
-    def call(self, inputs):
-        return tf_ops.avg_pool2d(
-            inputs, [1, *self.pool_size, 1], [1, *self.strides, 1], self.padding.upper()
-        )
+    _pool = staticmethod(tf_ops.avg_pool2d)
 
 
 class GlobalAveragePooling2D(Layer):
@@ -220,10 +281,17 @@ class GlobalAveragePooling2D(Layer):
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
+        self.data_format = data_format_of(data_format, type(self).__name__)
         self.keepdims = keepdims
 
+    def _axes(self):
+        return [1, 2] if self.data_format == "channels_last" else [2, 3]
+
     def call(self, inputs):
-        return tf_ops.reduce_mean(inputs, axis=[1, 2], keepdims=self.keepdims)
+        return tf_ops.reduce_mean(inputs, axis=self._axes(), keepdims=self.keepdims)
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format, "keepdims": self.keepdims}
 
 
 class GlobalMaxPooling2D(GlobalAveragePooling2D):
@@ -236,4 +304,4 @@ class GlobalMaxPooling2D(GlobalAveragePooling2D):
     """
 
     def call(self, inputs):
-        return tf_ops.reduce_max(inputs, axis=[1, 2], keepdims=self.keepdims)
+        return tf_ops.reduce_max(inputs, axis=self._axes(), keepdims=self.keepdims)

@@ -14,15 +14,21 @@ from typing import Any
 
 from retrograd.core import dtypes
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
+from retrograd.keras.src.layers.conv import data_format_of, to_channels_last
+from retrograd.keras.src.serialization import config_value as serialize
 
-__all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Lambda", "Embedding"]
-
-
-def _initializer_config(init: Any) -> Any:
-    if hasattr(init, "get_config"):
-        return {"class_name": type(init).__name__, "config": init.get_config()}
-    return init
+__all__ = [
+    "Dense",
+    "Activation",
+    "Flatten",
+    "Reshape",
+    "Dropout",
+    "Lambda",
+    "Embedding",
+    "Masking",
+]
 
 
 class Dense(Layer):
@@ -33,6 +39,8 @@ class Dense(Layer):
     >>> dense(rg.constant([[1.0, 2.0, 3.0]])).numpy().tolist(), dense.kernel.shape.as_list()
     ([[6.0, 6.0]], [3, 2])
     """
+
+    supports_masking = True
 
     def __init__(
         self,
@@ -83,8 +91,11 @@ class Dense(Layer):
             "units": self.units,
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
-            "kernel_initializer": _initializer_config(self.kernel_initializer),
-            "bias_initializer": _initializer_config(self.bias_initializer),
+            "kernel_initializer": serialize(self.kernel_initializer),
+            "bias_initializer": serialize(self.bias_initializer),
+            "kernel_regularizer": serialize(self.kernel_regularizer),
+            "bias_regularizer": serialize(self.bias_regularizer),
+            "activity_regularizer": serialize(self.activity_regularizer),
         }
 
 
@@ -95,6 +106,8 @@ class Activation(Layer):
     >>> rg.keras.layers.Activation('relu')(rg.constant([-1.0, 2.0])).numpy().tolist()
     [0.0, 2.0]
     """
+
+    supports_masking = True
 
     def __init__(self, activation: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -117,13 +130,17 @@ class Flatten(Layer):
 
     def __init__(self, data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.data_format = data_format
+        self.data_format = data_format_of(data_format, "Flatten")
 
     def call(self, inputs):
         if inputs.shape.rank <= 1:
             return tf_ops.expand_dims(inputs, -1)
+        inputs = to_channels_last(inputs, self.data_format)  # Keras flattens channels last
         batch = inputs.shape[0]
         return tf_ops.reshape(inputs, [batch, math.prod(inputs.shape.as_list()[1:])])
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format}
 
 
 class Reshape(Layer):
@@ -159,6 +176,8 @@ class Dropout(Layer):
     [0.0, 2.0]
     """
 
+    supports_masking = True
+
     def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None, **kwargs):
         super().__init__(**kwargs)
         if not 0 <= rate <= 1:
@@ -167,14 +186,21 @@ class Dropout(Layer):
                 f"0 and 1. Received: rate={rate}"
             )
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+        if rate > 0:  # Keras' masks, call by call (and its draw from Python's random)
+            self.seed_generator = keras_random.SeedGenerator(seed)
 
     def call(self, inputs, training=False):
         if training and self.rate > 0:
-            return tf_ops.dropout(inputs, self.rate, self.noise_shape, self.seed)
+            return keras_random.dropout(inputs, self.rate, self.noise_shape, self.seed_generator)
         return inputs
 
     def get_config(self):
-        return {**super().get_config(), "rate": self.rate, "seed": self.seed}
+        return {
+            **super().get_config(),
+            "rate": self.rate,
+            "seed": self.seed,
+            "noise_shape": self.noise_shape,
+        }
 
 
 class Lambda(Layer):
@@ -184,6 +210,8 @@ class Lambda(Layer):
     >>> rg.keras.layers.Lambda(lambda x: x * 2.0)(rg.constant([1.0, 2.0])).numpy().tolist()
     [2.0, 4.0]
     """
+
+    supports_masking = True
 
     def __init__(
         self, function: Callable, output_shape: Any = None, mask=None, arguments=None, **kwargs
@@ -195,6 +223,9 @@ class Lambda(Layer):
 
     def call(self, inputs, training=None):
         return self.function(inputs, **self.arguments)
+
+    def get_config(self):
+        return {**super().get_config(), "function": self.function, "arguments": self.arguments}
 
 
 class Embedding(Layer):
@@ -217,9 +248,7 @@ class Embedding(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        if mask_zero:
-            raise NotImplementedError("Embedding: mask_zero is not supported by retrograd")
-        self.input_dim, self.output_dim = input_dim, output_dim
+        self.input_dim, self.output_dim, self.mask_zero = input_dim, output_dim, mask_zero
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
 
@@ -238,5 +267,49 @@ class Embedding(Layer):
     def call(self, inputs):
         return tf_ops.gather(self.embeddings, inputs, axis=0)
 
+    def compute_mask(self, inputs, mask=None):
+        """With ``mask_zero``, index 0 is padding: the mask is ``inputs != 0``."""
+        if not self.mask_zero:
+            return None
+        return tf_ops.not_equal(tf_ops.convert_to_tensor(inputs), 0)
+
     def get_config(self):
-        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim}
+        return {
+            **super().get_config(),
+            "input_dim": self.input_dim,
+            "output_dim": self.output_dim,
+            "embeddings_initializer": serialize(self.embeddings_initializer),
+            "embeddings_regularizer": serialize(self.embeddings_regularizer),
+            "mask_zero": self.mask_zero,
+        }
+
+
+class Masking(Layer):
+    """Masks the timesteps whose features all equal ``mask_value`` (zeroing them): the
+    layers after it (LSTM, GlobalAveragePooling1D ...) skip those steps.
+
+    >>> import retrograd as rg
+    >>> x = rg.constant([[[1.0, 2.0], [0.0, 0.0], [3.0, 0.0]]])
+    >>> rg.keras.layers.Masking().compute_mask(x).numpy().tolist()
+    [[True, False, True]]
+    """
+
+    supports_masking = True
+
+    def __init__(self, mask_value: float = 0.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def _keep(self, inputs):
+        differs = tf_ops.not_equal(inputs, tf_ops.cast(self.mask_value, inputs.dtype))
+        return tf_ops.reduce_max(tf_ops.cast(differs, "int32"), axis=-1, keepdims=True) > 0
+
+    def compute_mask(self, inputs, mask=None):
+        inputs = tf_ops.convert_to_tensor(inputs)
+        return tf_ops.squeeze(self._keep(inputs), -1)
+
+    def call(self, inputs):
+        return tf_ops.where(self._keep(inputs), inputs, tf_ops.zeros_like(inputs))
+
+    def get_config(self):
+        return {**super().get_config(), "mask_value": self.mask_value}

@@ -14,6 +14,7 @@ from typing import Any
 
 from retrograd.keras.src import initializers, regularizers, tf_ops
 from retrograd.keras.src.layers.base import Layer
+from retrograd.keras.src.serialization import config_value as serialize
 
 __all__ = ["BatchNormalization", "LayerNormalization"]
 
@@ -29,6 +30,8 @@ class BatchNormalization(Layer):
     >>> [round(v, 4) for v in bn.moving_mean.numpy().tolist()]  # 1% toward the batch mean
     [0.02]
     """
+
+    supports_masking = True
 
     def __init__(
         self,
@@ -134,6 +137,12 @@ class BatchNormalization(Layer):
             "epsilon": self.epsilon,
             "center": self.center,
             "scale": self.scale,
+            "beta_initializer": serialize(self.beta_initializer),
+            "gamma_initializer": serialize(self.gamma_initializer),
+            "moving_mean_initializer": serialize(self.moving_mean_initializer),
+            "moving_variance_initializer": serialize(self.moving_variance_initializer),
+            "beta_regularizer": serialize(self.beta_regularizer),
+            "gamma_regularizer": serialize(self.gamma_regularizer),
         }
 
 
@@ -147,6 +156,8 @@ class LayerNormalization(Layer):
     [-1.0, 1.0]
     """
 
+    supports_masking = True
+
     def __init__(
         self,
         axis: Any = -1,
@@ -155,28 +166,41 @@ class LayerNormalization(Layer):
         scale: bool = True,
         beta_initializer: Any = "zeros",
         gamma_initializer: Any = "ones",
+        beta_regularizer: Any = None,
+        gamma_regularizer: Any = None,
         **kwargs: Any,
     ) -> None:
-        for unsupported in ("rms_scaling", "beta_regularizer", "gamma_regularizer"):
-            if kwargs.pop(unsupported, None):
-                raise NotImplementedError(f"LayerNormalization: {unsupported} is not supported")
+        if kwargs.pop("rms_scaling", None):  # deprecated in Keras 3.15 (ops.rms_normalization)
+            raise NotImplementedError("LayerNormalization: rms_scaling is not supported")
         super().__init__(**kwargs)
         self.axis = axis if isinstance(axis, (list, tuple)) else [axis]
         self.epsilon, self.center, self.scale = float(epsilon), center, scale
         self.beta_initializer = initializers.get(beta_initializer)
         self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
 
     def build(self, input_shape):
         rank = len(input_shape)
         self._axes = sorted(a % rank for a in self.axis)
         shape = tuple(input_shape[a] for a in self._axes)
         self.gamma = (
-            self.add_weight(shape=shape, initializer=self.gamma_initializer, name="gamma")
+            self.add_weight(
+                shape=shape,
+                initializer=self.gamma_initializer,
+                regularizer=self.gamma_regularizer,
+                name="gamma",
+            )
             if self.scale
             else None
         )
         self.beta = (
-            self.add_weight(shape=shape, initializer=self.beta_initializer, name="beta")
+            self.add_weight(
+                shape=shape,
+                initializer=self.beta_initializer,
+                regularizer=self.beta_regularizer,
+                name="beta",
+            )
             if self.center
             else None
         )
@@ -202,4 +226,14 @@ class LayerNormalization(Layer):
         )
 
     def get_config(self):
-        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon}
+        return {
+            **super().get_config(),
+            "axis": self.axis,
+            "epsilon": self.epsilon,
+            "center": self.center,
+            "scale": self.scale,
+            "beta_initializer": serialize(self.beta_initializer),
+            "gamma_initializer": serialize(self.gamma_initializer),
+            "beta_regularizer": serialize(self.beta_regularizer),
+            "gamma_regularizer": serialize(self.gamma_regularizer),
+        }

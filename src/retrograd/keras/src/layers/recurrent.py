@@ -14,8 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.execute import context
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.base import Layer
+from retrograd.keras.src.serialization import config_value as serialize
 from retrograd.ops import array_ops
 
 __all__ = ["SimpleRNN", "LSTM", "GRU"]
@@ -23,6 +26,7 @@ __all__ = ["SimpleRNN", "LSTM", "GRU"]
 
 class _Recurrent(Layer):
     gates = 1
+    _seed_first = False  # whether Keras' cell makes its seed generator before its initializers
 
     def __init__(
         self,
@@ -41,9 +45,12 @@ class _Recurrent(Layer):
         go_backwards: bool = False,
         **kwargs: Any,
     ) -> None:
-        for unsupported in ("dropout", "recurrent_dropout", "stateful", "unroll"):
-            if kwargs.pop(unsupported, None):
-                raise NotImplementedError(f"{type(self).__name__}: {unsupported} is not supported")
+        seed = kwargs.pop("seed", None)
+        dropout = min(1.0, max(0.0, float(kwargs.pop("dropout", 0.0))))
+        recurrent_dropout = min(1.0, max(0.0, float(kwargs.pop("recurrent_dropout", 0.0))))
+        self.unroll = bool(kwargs.pop("unroll", False))  # retrograd's loop is unrolled anyway
+        self.stateful = bool(kwargs.pop("stateful", False))
+        self.states: list | None = None  # a stateful layer's last states (variables)
         self._layer_options = {
             k: kwargs.pop(k) for k in ("unit_forget_bias", "reset_after") if k in kwargs
         }
@@ -56,9 +63,18 @@ class _Recurrent(Layer):
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias
+        # Keras' cells make their dropout's generator (drawing from Python's random when
+        # unseeded) before their initializers (SimpleRNN) or after them (LSTM, GRU): made in
+        # the same order, the layers get Keras' weights
+        if self._seed_first:
+            self.seed_generator = keras_random.SeedGenerator(seed)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.recurrent_initializer = initializers.get(recurrent_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        if not self._seed_first:
+            self.seed_generator = keras_random.SeedGenerator(seed)
+        self.seed = seed
+        self.dropout, self.recurrent_dropout = dropout, recurrent_dropout
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
@@ -71,7 +87,36 @@ class _Recurrent(Layer):
     def _bias_initializer(self) -> Any:
         return self.bias_initializer
 
+    # A stateful layer's states are variables of its own, not weights (as in Keras)
+    _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | {"states"}
+
+    def reset_state(self) -> None:
+        """Sets a stateful layer's states back to zeros."""
+        for variable in self.states or []:
+            variable.assign(tf_ops.zeros_like(variable.read_value()))
+
+    reset_states = reset_state
+
+    def _stateful_initial_state(self, inputs) -> list:
+        batch = int(inputs.shape[0])
+        if self.states is None:
+            zeros = self._initial_state(batch, inputs.dtype)
+            self.states = [tf_ops.Variable(z, trainable=False, name="rnn_state") for z in zeros]
+        expected = int(self.states[0].shape[0])
+        if batch != expected:
+            raise ValueError(
+                "If an RNN is stateful, the batch size of the input sequences must be the same "
+                f"as the batch size of the initial state. \n- Expected batch size: {expected}"
+                f"\n- Received batch size: {batch}"
+            )
+        return [v.read_value() for v in self.states]
+
     def build(self, input_shape):
+        if self.stateful and input_shape[0] is None:
+            raise ValueError(
+                "When using `stateful=True` in a RNN, the batch size must be static. Found "
+                f"dynamic batch size: sequence.shape={tuple(input_shape)}"
+            )
         width = self.gates * self.units
         self.kernel = self.add_weight(
             shape=(input_shape[-1], width),
@@ -99,26 +144,86 @@ class _Recurrent(Layer):
     def _initial_state(self, batch: int, dtype: Any) -> list:
         return [tf_ops.zeros([batch, self.units], dtype=dtype)]
 
-    def _step(self, x_t, state):
-        raise NotImplementedError
+    def _dropout_masks(self, inputs: Any, state: list) -> tuple:
+        """Keras' dropout masks of one call (drawn at every call, training or not, as Keras
+        draws them): one per gate with recurrent dropout (Keras' implementation 1 for
+        LSTM and GRU), else one for the inputs."""
+        per_gate = self.gates if self.recurrent_dropout and self.gates > 1 else 0
+
+        def masks(rate, like):
+            if not rate:
+                return None
+            ones = tf_ops.ones_like(like)
+            return [
+                keras_random.dropout(ones, rate, seed=self.seed_generator)
+                for _ in range(per_gate or 1)
+            ]
+
+        first = array_ops.unstack(inputs, axis=1)[0]
+        return masks(self.dropout, first), masks(self.recurrent_dropout, state[0])
+
+    def _project(self, x_t, h, masks) -> tuple:
+        """``x_t @ kernel`` and ``h @ recurrent_kernel``, dropped out by ``masks`` (per gate,
+        on the gate's columns, when there is one mask per gate)."""
+        return self._product(x_t, self.kernel, masks[0]), self._product(
+            h, self.recurrent_kernel, masks[1]
+        )
+
+    def _product(self, x, kernel, masks):
+        if masks is None:
+            return tf_ops.matmul(x, kernel)
+        if len(masks) == 1:
+            return tf_ops.matmul(x * masks[0], kernel)
+        u = self.units
+        return tf_ops.concat(
+            [tf_ops.matmul(x * m, kernel[:, k * u : (k + 1) * u]) for k, m in enumerate(masks)],
+            axis=1,
+        )
+
+    def _step(self, xz, hz, state):
+        raise NotImplementedError(f"{type(self).__name__}._step")
+
+    supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        output_mask = mask if self.return_sequences else None
+        return (
+            [output_mask] + [None] * (2 if self.gates == 4 else 1)
+            if self.return_state
+            else output_mask
+        )
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
-        if mask is not None:
-            raise NotImplementedError(f"{type(self).__name__}: masks are not supported")
         steps = array_ops.unstack(inputs, axis=1)
+        masks = None if mask is None else array_ops.unstack(tf_ops.convert_to_tensor(mask), axis=1)
         if self.go_backwards:
             steps = steps[::-1]
+            masks = None if masks is None else masks[::-1]
         state = (
             list(initial_state)
             if isinstance(initial_state, (list, tuple))
             else [initial_state]
             if initial_state is not None
+            else self._stateful_initial_state(inputs)
+            if self.stateful
             else self._initial_state(int(inputs.shape[0]), inputs.dtype)
         )
+        dropped = self._dropout_masks(inputs, state)
+        if not training:
+            dropped = (None, None)
         outputs = []
-        for x_t in steps:
-            output, state = self._step(x_t, state)
+        for t, x_t in enumerate(steps):
+            output, new_state = self._step(*self._project(x_t, state[0], dropped), state)
+            if masks is not None:  # a masked step keeps the states and repeats the output
+                keep = tf_ops.cast(masks[t], "bool")[:, None]
+                before = outputs[-1] if outputs else tf_ops.zeros_like(output)
+                output = tf_ops.where(keep, output, before)
+                new_state = [tf_ops.where(keep, n, o) for n, o in zip(new_state, state)]
+            state = new_state
             outputs.append(output)
+        if self.stateful and not context.keras_symbolic:  # kept for the next call
+            for variable, value in zip(self.states, state):
+                variable.assign(value)
         result = array_ops.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result, *state] if self.return_state else result
 
@@ -127,8 +232,23 @@ class _Recurrent(Layer):
             **super().get_config(),
             "units": self.units,
             "activation": activations.serialize(self.activation),
+            "recurrent_activation": activations.serialize(self.recurrent_activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": serialize(self.kernel_initializer),
+            "recurrent_initializer": serialize(self.recurrent_initializer),
+            "bias_initializer": serialize(self.bias_initializer),
+            "kernel_regularizer": serialize(self.kernel_regularizer),
+            "recurrent_regularizer": serialize(self.recurrent_regularizer),
+            "bias_regularizer": serialize(self.bias_regularizer),
             "return_sequences": self.return_sequences,
             "return_state": self.return_state,
+            "go_backwards": self.go_backwards,
+            "unroll": self.unroll,
+            "stateful": self.stateful,
+            "seed": self.seed,
+            "dropout": self.dropout,
+            "recurrent_dropout": self.recurrent_dropout,
+            **self._layer_options,
         }
 
 
@@ -143,11 +263,13 @@ class SimpleRNN(_Recurrent):
     [2, 5, 4]
     """
 
+    _seed_first = True
+
     def __init__(self, units: int, activation: Any = "tanh", **kwargs: Any) -> None:
         super().__init__(units, activation=activation, **kwargs)
 
-    def _step(self, x_t, state):
-        z = tf_ops.matmul(x_t, self.kernel) + tf_ops.matmul(state[0], self.recurrent_kernel)
+    def _step(self, xz, hz, state):
+        z = xz + hz
         if self.bias is not None:
             z = z + self.bias
         h = self.activation(z)
@@ -182,9 +304,9 @@ class LSTM(_Recurrent):
     def _initial_state(self, batch, dtype):
         return [tf_ops.zeros([batch, self.units], dtype=dtype)] * 2
 
-    def _step(self, x_t, state):
+    def _step(self, xz, hz, state):
         h, c = state
-        z = tf_ops.matmul(x_t, self.kernel) + tf_ops.matmul(h, self.recurrent_kernel)
+        z = xz + hz
         if self.bias is not None:
             z = z + self.bias
         u = self.units
@@ -197,29 +319,54 @@ class LSTM(_Recurrent):
 
 
 class GRU(_Recurrent):
-    """Gated recurrent unit with the reset gate applied after the recurrent product
-    (Keras' default ``reset_after=True``: the bias has two rows).
+    """Gated recurrent unit; by default (Keras' ``reset_after=True``) the reset gate applies
+    after the recurrent product and the bias has two rows; with ``reset_after=False`` it
+    applies to the state before the product (one bias row).
 
     >>> import retrograd as rg
     >>> rg.keras.layers.GRU(4)(rg.zeros([2, 5, 3])).shape.as_list()
+    [2, 4]
+    >>> rg.keras.layers.GRU(4, reset_after=False)(rg.zeros([2, 5, 3])).shape.as_list()
     [2, 4]
     """
 
     gates = 3
 
-    def __init__(self, units: int, **kwargs: Any) -> None:
-        super().__init__(units, **kwargs)
-        if not self._layer_options.get("reset_after", True):
-            raise NotImplementedError("GRU: only reset_after=True is supported")
+    def _reset_after(self) -> bool:
+        return self._layer_options.get("reset_after", True)
 
     def _bias_shape(self):
-        return (2, 3 * self.units)
+        return (2, 3 * self.units) if self._reset_after() else (3 * self.units,)
 
-    def _step(self, x_t, state):
+    def _project(self, x_t, h, masks):
+        if self._reset_after():
+            return super()._project(x_t, h, masks)
+        # The candidate's recurrent product needs the reset gate first: the update and
+        # reset products here, the state (dropped out for the candidate) kept for later.
+        u, dropped = self.units, masks[1] or [None] * 3
+        states = [h if m is None else h * m for m in dropped]
+        hz = tf_ops.concat(
+            [
+                tf_ops.matmul(states[k], self.recurrent_kernel[:, k * u : (k + 1) * u])
+                for k in (0, 1)
+            ],
+            axis=1,
+        )
+        return self._product(x_t, self.kernel, masks[0]), (hz, states[2])
+
+    def _step(self, xz, hz, state):
         (h,) = state
         u = self.units
-        x = tf_ops.matmul(x_t, self.kernel)
-        r = tf_ops.matmul(h, self.recurrent_kernel)
+        if not self._reset_after():
+            hz, h_candidate = hz
+            x = xz if self.bias is None else xz + self.bias
+            z = self.recurrent_activation(x[:, :u] + hz[:, :u])
+            reset = self.recurrent_activation(x[:, u : 2 * u] + hz[:, u:])
+            recurrent = tf_ops.matmul(reset * h_candidate, self.recurrent_kernel[:, 2 * u :])
+            candidate = self.activation(x[:, 2 * u :] + recurrent)
+            h = z * h + (1.0 - z) * candidate
+            return h, [h]
+        x, r = xz, hz
         if self.bias is not None:
             x, r = x + self.bias[0], r + self.bias[1]
         z = self.recurrent_activation(x[:, :u] + r[:, :u])

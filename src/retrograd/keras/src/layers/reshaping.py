@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from retrograd.keras.src import tf_ops
 from retrograd.keras.src.layers.base import Layer
+from retrograd.keras.src.layers.conv import data_format_of, from_channels_last, to_channels_last
 
 __all__ = [
     "Permute",
@@ -42,6 +45,9 @@ class Permute(Layer):
     def call(self, inputs):
         return tf_ops.transpose(inputs, (0, *self.dims))
 
+    def get_config(self):
+        return {**super().get_config(), "dims": self.dims}
+
 
 class RepeatVector(Layer):
     """``[batch, features]`` to ``[batch, n, features]``.
@@ -58,9 +64,26 @@ class RepeatVector(Layer):
     def call(self, inputs):
         return tf_ops.tile(tf_ops.expand_dims(inputs, 1), [1, self.n, 1])
 
+    def get_config(self):
+        return {**super().get_config(), "n": self.n}
+
+
+def _bilinear_axis(size: int, factor: int) -> tuple:
+    """TensorFlow's half-pixel bilinear resize along one axis: for each output position, the
+    two input positions it mixes and the weight of the second (float32, as its kernel)."""
+    scale = np.float32(size) / np.float32(size * factor)
+    source = (np.arange(size * factor, dtype=np.float32) + np.float32(0.5)) * scale - np.float32(
+        0.5
+    )
+    floor = np.floor(source)
+    lower = np.maximum(floor, 0).astype(np.int32)
+    upper = np.minimum(np.ceil(source), size - 1).astype(np.int32)
+    return lower, upper, (source - floor).astype(np.float32)
+
 
 class UpSampling2D(Layer):
-    """Repeats rows and columns ``size`` times (nearest-neighbour upsampling).
+    """Repeats rows and columns ``size`` times (``interpolation='nearest'``) or interpolates
+    between them (``'bilinear'``, TensorFlow's half-pixel resize).
 
     >>> import retrograd as rg
     >>> x = rg.reshape([1.0, 2.0, 3.0, 4.0], [1, 2, 2, 1])
@@ -70,15 +93,46 @@ class UpSampling2D(Layer):
 
     def __init__(self, size: Any = (2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
-        if interpolation != "nearest":
-            raise NotImplementedError("UpSampling2D: only interpolation='nearest' is supported")
+        if interpolation not in ("nearest", "bilinear"):
+            raise NotImplementedError(
+                f"UpSampling2D: interpolation={interpolation!r} is not supported (only "
+                "'nearest' and 'bilinear')"
+            )
         self.size = (size, size) if isinstance(size, int) else tuple(size)
+        self.data_format = data_format_of(data_format, "UpSampling2D")
+        self.interpolation = interpolation
 
     def call(self, inputs):
+        inputs = to_channels_last(inputs, self.data_format)
         b, h, w, c = inputs.shape.as_list()
         rh, rw = self.size
+        if self.interpolation == "bilinear":
+            return from_channels_last(self._bilinear(inputs, h, w, rh, rw), self.data_format)
         x = tf_ops.tile(tf_ops.reshape(inputs, [b, h, 1, w, 1, c]), [1, 1, rh, 1, rw, 1])
-        return tf_ops.reshape(x, [b, h * rh, w * rw, c])
+        return from_channels_last(tf_ops.reshape(x, [b, h * rh, w * rw, c]), self.data_format)
+
+    @staticmethod
+    def _bilinear(x, h, w, rh, rw):
+        """Columns mixed first, then rows, in TensorFlow's order of operations."""
+        top_i, bottom_i, y_lerp = _bilinear_axis(h, rh)
+        left_i, right_i, x_lerp = _bilinear_axis(w, rw)
+        top, bottom = tf_ops.gather(x, top_i, axis=1), tf_ops.gather(x, bottom_i, axis=1)
+        x_lerp = tf_ops.constant(x_lerp.reshape(1, 1, -1, 1))
+
+        def mix(rows):
+            left, right = tf_ops.gather(rows, left_i, axis=2), tf_ops.gather(rows, right_i, axis=2)
+            return left + (right - left) * x_lerp
+
+        top, bottom = mix(top), mix(bottom)
+        return top + (bottom - top) * tf_ops.constant(y_lerp.reshape(1, -1, 1, 1))
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "size": self.size,
+            "data_format": self.data_format,
+            "interpolation": self.interpolation,
+        }
 
 
 class ZeroPadding2D(Layer):
@@ -97,9 +151,16 @@ class ZeroPadding2D(Layer):
         elif all(isinstance(p, int) for p in padding):
             padding = ((padding[0], padding[0]), (padding[1], padding[1]))
         self.padding = tuple(tuple(p) for p in padding)
+        self.data_format = data_format_of(data_format, "ZeroPadding2D")
 
     def call(self, inputs):
-        return tf_ops.pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
+        spatial = [list(self.padding[0]), list(self.padding[1])]
+        if self.data_format == "channels_first":
+            return tf_ops.pad(inputs, [[0, 0], [0, 0], *spatial])
+        return tf_ops.pad(inputs, [[0, 0], *spatial, [0, 0]])
+
+    def get_config(self):
+        return {**super().get_config(), "padding": self.padding, "data_format": self.data_format}
 
 
 class _Pooling1D(Layer):
@@ -114,6 +175,21 @@ class _Pooling1D(Layer):
         self.padding = padding.upper()
         if self.padding not in ("VALID", "SAME"):
             raise ValueError(f"Invalid padding {padding!r}: expected 'valid' or 'same'")
+        self.data_format = data_format_of(data_format, type(self).__name__)
+
+    def call(self, inputs):
+        x = to_channels_last(inputs, self.data_format)
+        x = self._pool(x, self.pool_size, self.strides, self.padding)
+        return from_channels_last(x, self.data_format)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "pool_size": self.pool_size,
+            "strides": self.strides,
+            "padding": self.padding.lower(),
+            "data_format": self.data_format,
+        }
 
 
 class MaxPooling1D(_Pooling1D):
@@ -125,8 +201,7 @@ class MaxPooling1D(_Pooling1D):
     [3.0, 7.0]
     """
 
-    def call(self, inputs):
-        return tf_ops.max_pool1d(inputs, self.pool_size, self.strides, self.padding)
+    _pool = staticmethod(tf_ops.max_pool1d)
 
 
 class AveragePooling1D(_Pooling1D):
@@ -141,8 +216,7 @@ class AveragePooling1D(_Pooling1D):
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(pool_size, strides, padding, data_format, **kwargs)
 
-    def call(self, inputs):
-        return tf_ops.avg_pool1d(inputs, self.pool_size, self.strides, self.padding)
+    _pool = staticmethod(tf_ops.avg_pool1d)
 
 
 class GlobalAveragePooling1D(Layer):
@@ -156,10 +230,33 @@ class GlobalAveragePooling1D(Layer):
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
+        self.data_format = data_format_of(data_format, type(self).__name__)
         self.keepdims = keepdims
 
+    def _axis(self) -> int:
+        return 1 if self.data_format == "channels_last" else 2
+
+    supports_masking = True
+
     def call(self, inputs, mask=None):
-        return tf_ops.reduce_mean(inputs, axis=1, keepdims=self.keepdims)
+        axis = self._axis()
+        if mask is None:
+            return tf_ops.reduce_mean(inputs, axis=axis, keepdims=self.keepdims)
+        # Keras: the mean over the steps the mask keeps
+        keep = tf_ops.expand_dims(tf_ops.cast(mask, "bool"), 3 - axis)
+        total = tf_ops.reduce_sum(
+            tf_ops.where(keep, inputs, tf_ops.zeros_like(inputs)), axis=axis, keepdims=self.keepdims
+        )
+        count = tf_ops.reduce_sum(
+            tf_ops.cast(keep, inputs.dtype), axis=axis, keepdims=self.keepdims
+        )
+        return total / count
+
+    def compute_mask(self, inputs, mask=None):
+        return None
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format, "keepdims": self.keepdims}
 
 
 class GlobalMaxPooling1D(GlobalAveragePooling1D):
@@ -172,4 +269,4 @@ class GlobalMaxPooling1D(GlobalAveragePooling1D):
     """
 
     def call(self, inputs, mask=None):
-        return tf_ops.reduce_max(inputs, axis=1, keepdims=self.keepdims)
+        return tf_ops.reduce_max(inputs, axis=self._axis(), keepdims=self.keepdims)
