@@ -1,0 +1,73 @@
+"""``python -m benchmarks --long``: the per-step cost of long eager tapes.
+
+The eager ``chain`` and ``custom`` workloads run at 1k, 10k and 100k steps (10, 100 and 1k
+with ``--quick``); each length is timed in alternation with the NumPy reference of the same
+length, as the main table is, and reported in microseconds per step. A tape whose cost is
+linear in its length has the same per-step cost at every length: the growth (per-step cost
+at 100k over that at 1k) is what the issue's target (<= 1.1x) bounds. NumPy's own growth is
+reported beside it, as the control (it keeps a list of 100k scalars too).
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+
+from benchmarks import frameworks
+from benchmarks.measure import check, paired_times
+from benchmarks.workloads import WORKLOADS
+from retrograd.checking.progress import Progress
+
+STEPS = (1_000, 10_000, 100_000)
+QUICK_STEPS = (10, 100, 1_000)
+NAMES = ("chain", "custom")  # the workloads whose tape grows with a length
+
+
+def run_long(
+    quick: bool, framework: str | None = None, progress: Progress | None = None
+) -> list[dict]:
+    """Rows ``{"workload", "implementation", "per_step_us": {steps (str): microseconds}}``:
+    NumPy's and retrograd's eager, or ``framework``'s eager column alone."""
+    eager = frameworks.builders(framework).get(framework, {}) if framework else {}
+    gc.collect()
+    gc.freeze()
+    rows = []
+    for w in (w for w in WORKLOADS if w.name in NAMES):
+        if framework is not None and w.name not in eager:
+            continue
+        impl = framework or "retrograd"
+        numpy_us: dict[str, float] = {}
+        impl_us: dict[str, float] = {}
+        for steps in QUICK_STEPS if quick else STEPS:
+            if progress is not None:
+                progress.update(0, note=f"{w.name}: {impl}, {steps:,} steps")
+            inputs = {**w.make_inputs(False), "steps": steps}
+            numpy_run = w.numpy(**inputs)
+            fn = eager[w.name](**inputs) if framework else w.eager(**inputs)
+            check(w.name, f"{impl} at {steps} steps", fn(), numpy_run(), w.rtol)
+            base, took = paired_times(numpy_run, fn, quick, budget=1.0, rounds=3)
+            numpy_us[str(steps)] = base / steps * 1e6
+            impl_us[str(steps)] = took / steps * 1e6
+            if progress is not None:
+                progress.update()
+        if framework is None:
+            rows.append({"workload": w.name, "implementation": "numpy", "per_step_us": numpy_us})
+        rows.append({"workload": w.name, "implementation": impl, "per_step_us": impl_us})
+    return rows
+
+
+def count(quick: bool) -> int:
+    """How many measurements :func:`run_long` makes for one implementation (for progress)."""
+    return len(NAMES) * len(QUICK_STEPS if quick else STEPS)
+
+
+def median_long_rows(runs: list[list[dict]]) -> list[dict]:
+    """The rows of several ``--long`` runs, each per-step cost the median across the runs."""
+    merged = []
+    for rows in zip(*runs):
+        row = dict(rows[0])
+        row["per_step_us"] = {
+            s: statistics.median(r["per_step_us"][s] for r in rows) for s in rows[0]["per_step_us"]
+        }
+        merged.append(row)
+    return merged
