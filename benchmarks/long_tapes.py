@@ -14,9 +14,8 @@ import gc
 import statistics
 
 from benchmarks import frameworks
-from benchmarks.measure import check, paired_times
+from benchmarks.measure import Progress, check, paired_times
 from benchmarks.workloads import WORKLOADS
-from retrograd.checking.progress import Progress
 
 STEPS = (1_000, 10_000, 100_000)
 QUICK_STEPS = (10, 100, 1_000)
@@ -24,15 +23,19 @@ NAMES = ("chain", "custom")  # the workloads whose tape grows with a length
 
 
 def run_long(
-    quick: bool, framework: str | None = None, progress: Progress | None = None
+    quick: bool,
+    framework: str | None = None,
+    progress: Progress | None = None,
+    names: tuple[str, ...] = NAMES,
 ) -> list[dict]:
-    """Rows ``{"workload", "implementation", "per_step_us": {steps (str): microseconds}}``:
-    NumPy's and retrograd's eager, or ``framework``'s eager column alone."""
+    """Rows ``{"workload", "implementation", "per_step_us": {steps (str): microseconds}}``
+    for the workloads of ``names`` among :data:`NAMES`: NumPy's and retrograd's eager, or
+    ``framework``'s eager column alone."""
     eager = frameworks.builders(framework).get(framework, {}) if framework else {}
     gc.collect()
     gc.freeze()
     rows = []
-    for w in (w for w in WORKLOADS if w.name in NAMES):
+    for w in (w for w in WORKLOADS if w.name in NAMES and w.name in names):
         if framework is not None and w.name not in eager:
             continue
         impl = framework or "retrograd"
@@ -56,9 +59,9 @@ def run_long(
     return rows
 
 
-def count(quick: bool) -> int:
+def count(quick: bool, names: tuple[str, ...] = NAMES) -> int:
     """How many measurements :func:`run_long` makes for one implementation (for progress)."""
-    return len(NAMES) * len(QUICK_STEPS if quick else STEPS)
+    return len(set(NAMES) & set(names)) * len(QUICK_STEPS if quick else STEPS)
 
 
 def median_long_rows(runs: list[list[dict]]) -> list[dict]:

@@ -4,6 +4,7 @@ the ``elementwise`` workload's peak as a multiple of its input."""
 
 from __future__ import annotations
 
+import argparse
 import runpy
 import sys
 from pathlib import Path
@@ -11,10 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from benchmarks import frameworks
-from benchmarks.__main__ import main
+from benchmarks.__main__ import main, run_framework
 from benchmarks.measure import check, elementwise_memory, median_rows, merge
 from benchmarks.report import render, render_long
 from benchmarks.workloads import WORKLOADS, _elementwise_inputs
+
+from retrograd.checking.progress import Progress
 
 
 def test_benchmarks_run_in_quick_mode(capsys, monkeypatch):
@@ -108,6 +111,23 @@ def test_targets_are_reported_with_whether_they_are_met():
 def test_frameworks_are_found_in_another_interpreter():
     assert frameworks.installed(sys.executable) == frameworks.installed()
     assert frameworks.installed("/nonexistent/python") == []
+
+
+def test_a_framework_that_fails_in_its_process_is_reported_not_measured(capsys):
+    args = argparse.Namespace(quick=True, long=False)  # what run_framework reads
+    shown = Progress(enabled=False)
+    assert run_framework("no-such-framework", sys.executable, ["chain"], args, shown) is None
+    assert "# no-such-framework could not be measured: KeyError" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv", [["--only", "bogus"], ["--runs", "0"], ["--long", "--only", "mlp"]]
+)
+def test_bad_arguments_are_usage_errors(argv, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(argv)
+    assert exit.value.code == 2
+    assert "error:" in capsys.readouterr().err
 
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
