@@ -146,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     machine = platform.processor() or platform.machine()
     print(f"# {machine}, Python {platform.python_version()}, NumPy {np.__version__}")
+    if os.environ.get("OPENBLAS_CORETYPE"):  # it slows NumPy's matmul, not frameworks' own
+        print(f"# OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']}: NumPy's BLAS kernels")
     if args.quick:
         print("# --quick: tiny sizes, one round; the ratios say nothing of the targets")
     runs = args.runs or (1 if args.quick else 3)
