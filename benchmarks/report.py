@@ -4,7 +4,7 @@
 >>> print(render(rows, markdown=True))  # doctest: +NORMALIZE_WHITESPACE
 | workload | NumPy (ms) | retrograd | target | retrograd function | target |
 |---|---|---|---|---|---|
-| chain | 0.060 | 20.00x | <= 14x: no | 0.90x | <= 1x: yes |
+| chain | 0.060 | 20.0x | <= 14x: no | 0.900x | <= 1x: yes |
 <BLANKLINE>
 targets met: 1 of 2
 """
@@ -23,6 +23,15 @@ def _targets(name: str) -> dict[str, float | None]:
         if w.name == name:
             return {"retrograd": w.target, "retrograd function": w.target_function}
     return {}
+
+
+def ratio(value: float) -> str:
+    """A ratio with the digits a target needs: ``1.035x`` (which misses 1.03), ``26.1x``.
+
+    >>> ratio(1.0349), ratio(26.06), ratio(0.14)
+    ('1.035x', '26.1x', '0.140x')
+    """
+    return f"{value:.3f}x" if value < 10 else f"{value:.1f}x"
 
 
 def _target_cell(value: float | None, target: float | None, tally: list) -> str:
@@ -62,18 +71,18 @@ def render(rows: list[dict], markdown: bool) -> str:
         cells = [r["workload"], f"{r['numpy_ms']:.3f}"]
         for column in _RETROGRAD:
             value = r.get(column)
-            cells.append("-" if value is None else f"{value:.2f}x")
+            cells.append("-" if value is None else ratio(value))
             cells.append(_target_cell(value, targets.get(column), tally))
-        cells += [f"{r[c]:.2f}x" if c in r else "-" for c in others]
+        cells += [ratio(r[c]) if c in r else "-" for c in others]
         body.append(cells)
     lines = _table(header, body, markdown)
     for r in rows:
         if "memory" in r:
             parts = []
-            for impl, ratio in r["memory"].items():
+            for impl, peak in r["memory"].items():
                 target = MEMORY_TARGET if impl in _RETROGRAD else None
-                mark = _target_cell(ratio, target, tally)
-                parts.append(f"{impl} {ratio:.1f}x" + ("" if mark == "-" else f" ({mark})"))
+                mark = _target_cell(peak, target, tally)
+                parts.append(f"{impl} {peak:.1f}x" + ("" if mark == "-" else f" ({mark})"))
             lines.append(
                 f"\npeak memory of {r['workload']} (tracemalloc), as a multiple of its input: "
                 + ", ".join(parts)
@@ -97,7 +106,7 @@ def render_long(rows: list[dict], markdown: bool) -> str:
         body.append(
             [r["workload"], r["implementation"]]
             + [f"{per_step[s]:.2f}" for s in steps]
-            + [f"{growth:.2f}x", _target_cell(growth, target, tally)]
+            + [ratio(growth), _target_cell(growth, target, tally)]
         )
     lines = _table(header, body, markdown)
     lines.append(f"\ntargets met: {tally[0]} of {tally[1]}")

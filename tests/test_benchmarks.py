@@ -95,8 +95,8 @@ def test_targets_are_reported_with_whether_they_are_met():
          "memory": {"retrograd": 5.0, "retrograd function": 2.5, "numpy": 2.0}},
     ]  # fmt: skip
     text = render(rows, markdown=True)
-    assert "| matmul | 70.000 | 1.02x | <= 1.03x: yes | 0.90x | <= 0.8x: no | - |" in text
-    assert "| elementwise | 10.000 | 1.30x | <= 1.05x: no | - | - | 1.20x |" in text
+    assert "| matmul | 70.000 | 1.020x | <= 1.03x: yes | 0.900x | <= 0.8x: no | - |" in text
+    assert "| elementwise | 10.000 | 1.300x | <= 1.05x: no | - | - | 1.200x |" in text
     assert "retrograd 5.0x (<= 3x: no), retrograd function 2.5x (<= 3x: yes), numpy 2.0x" in text
     assert "targets met: 2 of 5" in text  # 1.02x and 2.5x are met; 0.9x, 1.3x and 5.0x not
     long_rows = [
@@ -104,7 +104,7 @@ def test_targets_are_reported_with_whether_they_are_met():
         {"workload": "chain", "implementation": "retrograd", "per_step_us": {"1000": 8.0, "100000": 10.4}},
     ]  # fmt: skip
     text = " ".join(render_long(long_rows, markdown=False).split())
-    assert "chain numpy 1.00 1.00 1.00x - chain retrograd 8.00 10.40 1.30x <= 1.1x: no" in text
+    assert "chain numpy 1.00 1.00 1.000x - chain retrograd 8.00 10.40 1.300x <= 1.1x: no" in text
     assert "targets met: 0 of 1" in text
 
 
@@ -178,3 +178,11 @@ def test_tracing_speed_benchmark_runs_and_checks_its_chain(capsys):
     (result,) = results.values()
     assert result["ops"] >= 200 and result["trace_s"] > 0
     assert "us/op" in capsys.readouterr().out
+
+
+def test_the_examples_in_the_benchmarks_docstrings_hold():
+    import doctest
+
+    from benchmarks import report
+
+    assert doctest.testmod(report).failed == 0
