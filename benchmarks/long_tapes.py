@@ -5,13 +5,16 @@ with ``--quick``); each length is timed in alternation with the NumPy reference 
 length, as the main table is, and reported in microseconds per step. A tape whose cost is
 linear in its length has the same per-step cost at every length: the growth (per-step cost
 at 100k over that at 1k) is what the issue's target (<= 1.1x) bounds. NumPy's own growth is
-reported beside it, as the control (it keeps a list of 100k scalars too).
+reported beside it, as the control (it keeps a list of 100k scalars too), and retrograd's
+with the cyclic garbage collector disabled while it runs, which shows how much of the
+growth is the collector's walks over records (the target is for the collector on).
 """
 
 from __future__ import annotations
 
 import gc
 import statistics
+from collections.abc import Callable
 
 from benchmarks import frameworks
 from benchmarks.measure import Progress, check, paired_times
@@ -39,8 +42,9 @@ def run_long(
         if framework is not None and w.name not in eager:
             continue
         impl = framework or "retrograd"
-        numpy_us: dict[str, float] = {}
-        impl_us: dict[str, float] = {}
+        costs: dict[str, dict[str, float]] = {"numpy": {}, impl: {}}
+        if framework is None:
+            costs[GC_OFF] = {}
         for steps in QUICK_STEPS if quick else STEPS:
             if progress is not None:
                 progress.update(0, note=f"{w.name}: {impl}, {steps:,} steps")
@@ -49,14 +53,35 @@ def run_long(
             fn = eager[w.name](**inputs) if framework else w.eager(**inputs)
             check(w.name, f"{impl} at {steps} steps", fn(), numpy_run(), w.rtol)
             base, took = paired_times(numpy_run, fn, quick, budget=1.0, rounds=3)
-            numpy_us[str(steps)] = base / steps * 1e6
-            impl_us[str(steps)] = took / steps * 1e6
+            costs["numpy"][str(steps)] = base / steps * 1e6
+            costs[impl][str(steps)] = took / steps * 1e6
+            if framework is None:  # what of the cost is the cyclic collector's
+                took = paired_times(numpy_run, _without_gc(fn), quick, budget=1.0, rounds=3)[1]
+                costs[GC_OFF][str(steps)] = took / steps * 1e6
             if progress is not None:
                 progress.update()
-        if framework is None:
-            rows.append({"workload": w.name, "implementation": "numpy", "per_step_us": numpy_us})
-        rows.append({"workload": w.name, "implementation": impl, "per_step_us": impl_us})
+        if framework is not None:
+            del costs["numpy"]
+        rows += [
+            {"workload": w.name, "implementation": k, "per_step_us": v} for k, v in costs.items()
+        ]
     return rows
+
+
+GC_OFF = "retrograd, gc off"  # a diagnosis beside the target, not the target
+
+
+def _without_gc(fn: Callable[[], object]) -> Callable[[], object]:
+    """``fn`` with the cyclic garbage collector disabled while it runs."""
+
+    def run() -> object:
+        gc.disable()
+        try:
+            return fn()
+        finally:
+            gc.enable()
+
+    return run
 
 
 def count(quick: bool, names: tuple[str, ...] = NAMES) -> int:
