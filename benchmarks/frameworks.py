@@ -2,15 +2,23 @@
 
 Each framework is used only if it can be imported; none is a dependency. The runner
 measures each one in a process of its own (frameworks start thread pools that would slow
-whatever runs beside them). As in
+whatever runs beside them), by default with this interpreter, or with another one
+(``--framework-python``, e.g. a virtual environment holding TensorFlow). As in
 ``workloads``, every entry is a builder: given the workload's NumPy inputs it makes the
 framework's tensors (untimed) and returns ``run()``, which does the forward and backward
 work and returns NumPy arrays (value, gradients).
+
+A framework gives its eager column (named after it) and, where it traces, a traced column
+(``tensorflow function``, ``jax jit``) shaped as retrograd's ``function`` is: the inputs are
+arguments of the traced function (never constants it could fold), the gradient is taken
+outside it where retrograd's is (a tape around a ``tf.function`` call).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import subprocess
 from collections.abc import Callable
 
 import numpy as np
@@ -30,19 +38,36 @@ _FRAMEWORKS = {
 NUMPY_BACKED = {"autograd"}
 
 
-def installed() -> list[str]:
-    """The frameworks importable here (found without importing them)."""
-    return [name for name, module in _FRAMEWORKS.items() if importlib.util.find_spec(module)]
+def installed(python: str | None = None) -> list[str]:
+    """The frameworks importable here, or by the interpreter ``python`` (found without
+    importing them)."""
+    if python is None:
+        return [name for name, module in _FRAMEWORKS.items() if importlib.util.find_spec(module)]
+    probe = (
+        "import importlib.util, json, sys; "
+        "print(json.dumps([m for m in sys.argv[1:] if importlib.util.find_spec(m)]))"
+    )
+    try:
+        done = subprocess.run(
+            [python, "-c", probe, *_FRAMEWORKS.values()], capture_output=True, text=True
+        )
+    except OSError:
+        return []
+    if done.returncode != 0:
+        return []
+    found = set(json.loads(done.stdout))
+    return [name for name, module in _FRAMEWORKS.items() if module in found]
 
 
-def builders(name: str) -> dict[str, Builder]:
-    """{workload: builder} for framework ``name`` (imports it)."""
+def builders(name: str) -> dict[str, dict[str, Builder]]:
+    """{column: {workload: builder}} of framework ``name`` (imports it): its eager column,
+    named ``name``, and its traced one where it has one."""
     return {"pytorch": _torch, "jax": _jax, "tensorflow": _tensorflow, "autograd": _autograd}[
         name
     ]()
 
 
-def _torch() -> dict[str, Builder]:
+def _torch() -> dict[str, dict[str, Builder]]:
     import torch
 
     torch.set_num_threads(2)
@@ -115,6 +140,11 @@ def _torch() -> dict[str, Builder]:
 
         return run
 
+    return {"pytorch": _six(chain, mlp, matmul, hvp, elementwise)}
+
+
+def _six(chain, mlp, matmul, hvp, elementwise) -> dict[str, Builder]:
+    """{workload: builder}; ``custom`` is ``chain`` built with ``custom=True``."""
     return {
         "chain": chain,
         "custom": lambda x0, steps: chain(x0, steps, custom=True),
@@ -125,7 +155,7 @@ def _torch() -> dict[str, Builder]:
     }
 
 
-def _jax() -> dict[str, Builder]:
+def _jax() -> dict[str, dict[str, Builder]]:
     import jax
     import jax.numpy as jnp
 
@@ -135,154 +165,127 @@ def _jax() -> dict[str, Builder]:
 
     sin_scaled.defvjp(lambda y: (jnp.sin(y) * 1.01, y), lambda y, g: (g * jnp.cos(y) * 1.01,))
 
-    def chain(x0, steps, custom=False):
+    def chain_fn(steps, custom):
         def f(x):
             y = x
             for _ in range(steps):
                 y = sin_scaled(y) if custom else jnp.sin(y) * 1.01
             return y
 
-        x = jnp.asarray(x0)
+        return f
 
-        def run():
-            y, g = jax.value_and_grad(f)(x)
-            return np.asarray(y), np.asarray(g)
+    def mlp_loss(x, w1, w2, labels):
+        logits = jax.nn.relu(x @ w1) @ w2
+        return -(labels * jax.nn.log_softmax(logits, 1)).sum() / x.shape[0]
 
-        return run
-
-    def mlp(x, w1, w2, labels):
-        x, w1, w2, labels = (jnp.asarray(v) for v in (x, w1, w2, labels))
-
-        def loss(w1, w2):
-            logits = jax.nn.relu(x @ w1) @ w2
-            return -(labels * jax.nn.log_softmax(logits, 1)).sum() / len(x)
-
-        def run():
-            value, (g1, g2) = jax.value_and_grad(loss, (0, 1))(w1, w2)
-            return np.asarray(value), np.asarray(g1), np.asarray(g2)
-
-        return run
-
-    def matmul(a, b):
-        a, b = jnp.asarray(a), jnp.asarray(b)
-
-        def run():
-            value, (ga, gb) = jax.value_and_grad(lambda a, b: (a @ b).sum(), (0, 1))(a, b)
-            return np.asarray(value), np.asarray(ga), np.asarray(gb)
-
-        return run
-
-    def hvp(x, v):
-        x, v = jnp.asarray(x), jnp.asarray(v)
+    def hvp_fn(x, v):
         grad = jax.grad(lambda x: jnp.square(jnp.tanh(x)).sum())
+        g, h = jax.jvp(grad, (x,), (v,))
+        return h, g
 
-        def run():
-            g, h = jax.jvp(grad, (x,), (v,))
-            return np.asarray(h), np.asarray(g)
+    def elementwise_total(e):
+        return (jnp.exp(jnp.sin(e)) * e).sum()
 
-        return run
+    def column(jit):
+        """The workloads, eagerly or each under one ``jax.jit`` over all its inputs."""
+        wrap = jax.jit if jit else (lambda f: f)
 
-    def elementwise(e):
-        e = jnp.asarray(e)
+        def differentiated(f, argnums, inputs):
+            step = wrap(jax.value_and_grad(f, argnums))
+            arrays = [jnp.asarray(v) for v in inputs]
 
-        def run():
-            value, g = jax.value_and_grad(lambda e: (jnp.exp(jnp.sin(e)) * e).sum())(e)
-            return np.asarray(value), np.asarray(g)
+            def run():
+                value, grads = step(*arrays)
+                grads = grads if isinstance(grads, tuple) else (grads,)
+                return (np.asarray(value), *(np.asarray(g) for g in grads))
 
-        return run
+            return run
 
-    return {
-        "chain": chain,
-        "custom": lambda x0, steps: chain(x0, steps, custom=True),
-        "mlp": mlp,
-        "matmul": matmul,
-        "hvp": hvp,
-        "elementwise": elementwise,
-    }
+        def chain(x0, steps, custom=False):  # steps shapes the program: a trace per length
+            return differentiated(chain_fn(steps, custom), 0, [x0])
+
+        def hvp(x, v):
+            step, arrays = wrap(hvp_fn), (jnp.asarray(x), jnp.asarray(v))
+            return lambda: tuple(np.asarray(r) for r in step(*arrays))
+
+        return _six(
+            chain,
+            lambda x, w1, w2, labels: differentiated(mlp_loss, (1, 2), [x, w1, w2, labels]),
+            lambda a, b: differentiated(lambda a, b: (a @ b).sum(), (0, 1), [a, b]),
+            hvp,
+            lambda e: differentiated(elementwise_total, 0, [e]),
+        )
+
+    return {"jax": column(jit=False), "jax jit": column(jit=True)}
 
 
-def _tensorflow() -> dict[str, Builder]:
+def _tensorflow() -> dict[str, dict[str, Builder]]:
     import tensorflow as tf
 
     @tf.custom_gradient
     def sin_scaled(y):
         return tf.sin(y) * 1.01, lambda g: g * tf.cos(y) * 1.01
 
-    def chain(x0, steps, custom=False):
-        x = tf.constant(x0)
+    def chain_fn(x, steps, custom=False):
+        y = x
+        for _ in range(steps):
+            y = sin_scaled(y) if custom else tf.sin(y) * 1.01
+        return y
 
-        def run():
-            with tf.GradientTape() as tape:
-                tape.watch(x)
-                y = x
-                for _ in range(steps):
-                    y = sin_scaled(y) if custom else tf.sin(y) * 1.01
-            return y.numpy(), tape.gradient(y, x).numpy()
+    def mlp_loss(x, w1, w2, labels):
+        logits = tf.matmul(tf.nn.relu(tf.matmul(x, w1)), w2)
+        return -tf.reduce_sum(labels * tf.nn.log_softmax(logits)) / x.shape[0]
 
-        return run
+    def hvp_fn(x, v):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                f = tf.reduce_sum(tf.square(tf.tanh(x)))
+            g = inner.gradient(f, x)
+            dot = tf.reduce_sum(g * v)
+        return outer.gradient(dot, x), g
 
-    def mlp(x, w1, w2, labels):
-        x, w1, w2, labels = (tf.constant(v) for v in (x, w1, w2, labels))
+    def column(traced):
+        """The workloads eagerly, or each a ``tf.function`` of all its inputs called under a
+        tape (as retrograd's ``function`` column)."""
+        wrap = tf.function if traced else (lambda f: f)
 
-        def run():
-            with tf.GradientTape() as tape:
-                tape.watch([w1, w2])
-                logits = tf.matmul(tf.nn.relu(tf.matmul(x, w1)), w2)
-                loss = -tf.reduce_sum(labels * tf.nn.log_softmax(logits)) / x.shape[0]
-            g1, g2 = tape.gradient(loss, [w1, w2])
-            return loss.numpy(), g1.numpy(), g2.numpy()
+        def differentiated(f, wrt, inputs, extra=()):
+            f = wrap(f)
+            tensors = [tf.constant(v) for v in inputs]
+            watched = [tensors[i] for i in wrt]
 
-        return run
+            def run():
+                with tf.GradientTape() as tape:
+                    tape.watch(watched)
+                    value = f(*tensors, *extra)
+                grads = tape.gradient(value, watched)
+                return (value.numpy(), *(g.numpy() for g in grads))
 
-    def matmul(a, b):
-        a, b = tf.constant(a), tf.constant(b)
+            return run
 
-        def run():
-            with tf.GradientTape() as tape:
-                tape.watch([a, b])
-                total = tf.reduce_sum(tf.matmul(a, b))
-            ga, gb = tape.gradient(total, [a, b])
-            return total.numpy(), ga.numpy(), gb.numpy()
+        def chain(x0, steps, custom=False):  # steps shapes the program: a trace per length
+            return differentiated(chain_fn, (0,), [x0], (steps, custom))
 
-        return run
+        def hvp(x, v):
+            step, tensors = wrap(hvp_fn), (tf.constant(x), tf.constant(v))
+            return lambda: tuple(r.numpy() for r in step(*tensors))
 
-    def hvp(x, v):
-        x, v = tf.constant(x), tf.constant(v)
+        return _six(
+            chain,
+            lambda x, w1, w2, labels: differentiated(mlp_loss, (1, 2), [x, w1, w2, labels]),
+            lambda a, b: differentiated(
+                lambda a, b: tf.reduce_sum(tf.matmul(a, b)), (0, 1), [a, b]
+            ),
+            hvp,
+            lambda e: differentiated(lambda e: tf.reduce_sum(tf.exp(tf.sin(e)) * e), (0,), [e]),
+        )
 
-        def run():
-            with tf.GradientTape() as outer:
-                outer.watch(x)
-                with tf.GradientTape() as inner:
-                    inner.watch(x)
-                    f = tf.reduce_sum(tf.square(tf.tanh(x)))
-                g = inner.gradient(f, x)
-                dot = tf.reduce_sum(g * v)
-            return outer.gradient(dot, x).numpy(), g.numpy()
-
-        return run
-
-    def elementwise(e):
-        e = tf.constant(e)
-
-        def run():
-            with tf.GradientTape() as tape:
-                tape.watch(e)
-                total = tf.reduce_sum(tf.exp(tf.sin(e)) * e)
-            return total.numpy(), tape.gradient(total, e).numpy()
-
-        return run
-
-    return {
-        "chain": chain,
-        "custom": lambda x0, steps: chain(x0, steps, custom=True),
-        "mlp": mlp,
-        "matmul": matmul,
-        "hvp": hvp,
-        "elementwise": elementwise,
-    }
+    return {"tensorflow": column(traced=False), "tensorflow function": column(traced=True)}
 
 
-def _autograd() -> dict[str, Builder]:
+def _autograd() -> dict[str, dict[str, Builder]]:
     import autograd
     import autograd.numpy as anp
     from autograd.extend import defvjp, primitive
@@ -342,11 +345,4 @@ def _autograd() -> dict[str, Builder]:
 
         return run
 
-    return {
-        "chain": chain,
-        "custom": lambda x0, steps: chain(x0, steps, custom=True),
-        "mlp": mlp,
-        "matmul": matmul,
-        "hvp": hvp,
-        "elementwise": elementwise,
-    }
+    return {"autograd": _six(chain, mlp, matmul, hvp, elementwise)}

@@ -4,8 +4,19 @@ Every workload computes a value and the gradients the issue names. An implementa
 builder: called with the workload's NumPy inputs, it converts them to its own tensors (not
 timed: converting inputs is not forward or backward work) and returns ``run()``, which is
 timed and returns the value and gradients as NumPy arrays so the runner can check that the
-implementations agree. ``numpy`` is the hand-written reference doing the same forward and
-backward work.
+implementations agree.
+
+``numpy`` is the reference: the fastest honest hand-written NumPy doing the same forward
+and backward work (the same ops, their gradients by the chain rule), with what a person
+would hoist out of a training loop made once by the builder (constants, the seed of ones),
+results computed in place where a person would and no pass that is not needed. It does not
+change the algorithm (``matmul``'s gradients stay the two matrix products of the chain
+rule, the ``chain``'s backward pass stays a loop of scalar steps).
+
+Traced workloads take their inputs as arguments of the traced function, never as captured
+constants, so a function cannot fold the workload away: ``traced`` makes a fresh builder
+whose ``function`` attribute is the one ``rg.function`` it calls with every input it is
+given (tests feed two different inputs through one trace).
 """
 
 from __future__ import annotations
@@ -18,16 +29,27 @@ import numpy as np
 
 import retrograd as rg
 
+Builder = Callable[..., Callable[[], tuple]]  # inputs -> run()
+
 
 @dataclass
 class Workload:
     name: str
     description: str
-    make_inputs: Callable[[bool], dict]  # quick -> inputs
-    numpy: Callable[..., tuple]  # the reference, called with the inputs
-    eager: Callable[..., Callable[[], tuple]]  # builders: inputs -> run()
-    traced: Callable[..., Callable[[], tuple]] | None = None
+    make_inputs: Callable[..., dict]  # (quick, seed=0) -> inputs
+    numpy: Builder  # the hand-written reference
+    eager: Builder
+    traced: Callable[[], Builder] | None = None  # a fresh builder over one rg.function
     rtol: float = 1e-4
+    # The issue's targets, as ratios to NumPy's time (None: no target set).
+    target: float | None = None
+    target_function: float | None = None
+
+
+# Peak memory of ``elementwise`` (eager and function), as a multiple of its input's size.
+MEMORY_TARGET = 3.0
+# Per-step cost of a long eager tape (100k steps) as a multiple of its cost at 1k steps.
+LONG_TAPE_TARGET = 1.1
 
 
 def _np(*values: Any) -> tuple:
@@ -60,59 +82,79 @@ def _differentiated(value_fn: Callable, inputs: dict, wrt: tuple) -> Callable[[]
     return run
 
 
-def _eager_and_traced(value_fn: Callable, wrt: tuple) -> tuple[Callable, Callable]:
-    """The eager and the ``function`` builders of a workload differentiating ``value_fn``."""
+def _traced(make_run: Callable[[Callable, dict], Callable[[], tuple]], fn: Callable):
+    """A ``traced`` factory: each call makes one ``rg.function(fn)`` and a builder that runs
+    it on the inputs it is given (``make_run(function, inputs)``), as arguments."""
+
+    def factory() -> Builder:
+        function = rg.function(fn)
+
+        def builder(**inputs):
+            return make_run(function, inputs)
+
+        builder.function = function  # type: ignore[attr-defined]
+        return builder
+
+    return factory
+
+
+def _eager_and_traced(value_fn: Callable, wrt: tuple) -> tuple[Builder, Callable[[], Builder]]:
+    """The eager builder and the ``function`` factory of a workload differentiating
+    ``value_fn`` (the tape outside, as a training step that calls a function would)."""
     return (
         lambda **inputs: _differentiated(value_fn, inputs, wrt),
-        lambda **inputs: _differentiated(rg.function(value_fn), inputs, wrt),
+        _traced(lambda f, inputs: _differentiated(f, inputs, wrt), value_fn),
     )
+
+
+def _rng(seed: int, salt: int) -> np.random.Generator:
+    """The generator of a workload's inputs (``salt``: the workload); seed 0 is the default."""
+    return np.random.default_rng(salt if seed == 0 else [salt, seed])
 
 
 # --- chain: y = sin(y) * 1.01, 200 times, dy/dx ---------------------------------------------
 
 
-def _chain_inputs(quick: bool) -> dict:
-    return {"x0": np.float32(0.5), "steps": 20 if quick else 200}
+def _chain_inputs(quick: bool, seed: int = 0) -> dict:
+    x0 = 0.5 if seed == 0 else _rng(seed, 4).uniform(0.1, 1.0)
+    return {"x0": np.float32(x0), "steps": 20 if quick else 200}
 
 
 def chain_numpy(x0, steps):
-    c = np.float32(1.01)
-    ys = []
-    y = x0
-    for _ in range(steps):
-        ys.append(y)
-        y = np.sin(y) * c
-    g = np.float32(1.0)
-    for saved in reversed(ys):
-        g = g * c * np.cos(saved)
-    return y, g
+    c, one = np.float32(1.01), np.float32(1.0)
+
+    def run():
+        ys = []
+        y = x0
+        for _ in range(steps):
+            ys.append(y)
+            y = np.sin(y) * c
+        g = one
+        for saved in reversed(ys):
+            g = g * c * np.cos(saved)
+        return y, g
+
+    return run
 
 
 def _sin_step(y):
     return rg.sin(y) * 1.01
 
 
-def _repeat(step: Callable, x, steps: int):
-    y = x
-    for _ in range(steps):
-        y = step(y)
-    return y
+def _repeat(step: Callable) -> Callable:
+    """``f(x, steps)``: ``step`` applied ``steps`` times, from ``x``."""
+
+    def repeated(x, steps):
+        y = x
+        for _ in range(steps):
+            y = step(y)
+        return y
+
+    return repeated
 
 
-def _chain_builders(step: Callable) -> tuple[Callable, Callable]:
-    """Eager and ``function`` builders of the chain of ``steps`` calls of ``step``."""
-
-    def eager(**inputs):
-        return _differentiated(lambda x, steps: _repeat(step, x, steps), inputs, ("x0",))
-
-    def traced(**inputs):
-        f = rg.function(lambda x: _repeat(step, x, inputs["steps"]))
-        return _differentiated(lambda x, steps: f(x), inputs, ("x0",))
-
-    return eager, traced
-
-
-chain_eager, chain_traced = _chain_builders(_sin_step)
+# ``steps`` is a Python int: a trace per length, the chain unrolled in it (as TensorFlow).
+chain_eager, chain_traced = _eager_and_traced(_repeat(_sin_step), ("x0",))
 
 
 # --- custom: the same chain, each step a custom_gradient op ---------------------------------
@@ -126,14 +168,14 @@ def _sin_scaled(y):
     return rg.sin(y) * 1.01, grad
 
 
-custom_eager, custom_traced = _chain_builders(_sin_scaled)
+custom_eager, custom_traced = _eager_and_traced(_repeat(_sin_scaled), ("x0",))
 
 
 # --- mlp: 128x784 -> relu 512 -> 10 logits, softmax cross-entropy ----------------------------
 
 
-def _mlp_inputs(quick: bool) -> dict:
-    rng = np.random.default_rng(0)
+def _mlp_inputs(quick: bool, seed: int = 0) -> dict:
+    rng = _rng(seed, 0)
     n, d, h, k = (8, 20, 16, 10) if quick else (128, 784, 512, 10)
     labels = np.zeros((n, k), np.float32)
     labels[np.arange(n), rng.integers(0, k, n)] = 1
@@ -146,17 +188,26 @@ def _mlp_inputs(quick: bool) -> dict:
 
 
 def mlp_numpy(x, w1, w2, labels):
-    a = x @ w1
-    h = np.maximum(a, 0)
-    logits = h @ w2
-    shifted = logits - logits.max(axis=1, keepdims=True)
-    log_softmax = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-    loss = -(labels * log_softmax).sum() / len(x)
-    g_logits = (np.exp(log_softmax) - labels) / len(x)
-    g_w2 = h.T @ g_logits
-    g_a = (g_logits @ w2.T) * (a > 0)
-    g_w1 = x.T @ g_a
-    return loss, g_w1, g_w2
+    n = len(x)
+
+    def run():
+        h = x @ w1
+        np.maximum(h, 0, out=h)  # relu, in place
+        logits = h @ w2
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        total = e.sum(axis=1, keepdims=True)
+        logits -= np.log(total)  # log-softmax
+        loss = -np.vdot(labels, logits) / n
+        e /= total  # softmax, whose difference from the labels is the logits' gradient
+        e -= labels
+        e /= n
+        g_w2 = h.T @ e
+        g_h = e @ w2.T
+        np.multiply(g_h, h > 0, out=g_h)  # relu'
+        return loss, x.T @ g_h, g_w2
+
+    return run
 
 
 def _mlp_loss(x, w1, w2, labels):
@@ -171,8 +222,8 @@ mlp_eager, mlp_traced = _eager_and_traced(_mlp_loss, ("w1", "w2"))
 # --- matmul: sum(A @ B), 1024 x 1024 ----------------------------------------------------------
 
 
-def _matmul_inputs(quick: bool) -> dict:
-    rng = np.random.default_rng(1)
+def _matmul_inputs(quick: bool, seed: int = 0) -> dict:
+    rng = _rng(seed, 1)
     n = 32 if quick else 1024
     return {
         "a": rng.standard_normal((n, n)).astype(np.float32),
@@ -181,9 +232,15 @@ def _matmul_inputs(quick: bool) -> dict:
 
 
 def matmul_numpy(a, b):
-    total = (a @ b).sum()
+    # The chain rule's products with the upstream ones (the seed, made once). Knowing the
+    # upstream is ones, d/dA could be B's row sums broadcast, O(n^2): that is a different
+    # algorithm, which the workload (three n^3 products) is not about.
     ones = np.ones((a.shape[0], b.shape[1]), np.float32)
-    return total, ones @ b.T, a.T @ ones
+
+    def run():
+        return (a @ b).sum(), ones @ b.T, a.T @ ones
+
+    return run
 
 
 def _sum_of_product(a, b):
@@ -196,8 +253,8 @@ matmul_eager, matmul_traced = _eager_and_traced(_sum_of_product, ("a", "b"))
 # --- hvp: Hessian-vector product of sum(tanh(x)^2), nested tapes ------------------------------
 
 
-def _hvp_inputs(quick: bool) -> dict:
-    rng = np.random.default_rng(2)
+def _hvp_inputs(quick: bool, seed: int = 0) -> dict:
+    rng = _rng(seed, 2)
     n = 50 if quick else 1000
     return {
         "x": rng.standard_normal(n).astype(np.float32),
@@ -206,10 +263,20 @@ def _hvp_inputs(quick: bool) -> dict:
 
 
 def hvp_numpy(x, v):
-    t = np.tanh(x)
-    s = 1 - t * t  # tanh'
-    # f = sum(t^2); grad = 2 t s; Hessian (diagonal) = 2 s^2 - 4 t^2 s
-    return (2 * s * s - 4 * t * t * s) * v, 2 * t * s
+    # f = sum(t^2), t = tanh(x), s = 1 - t^2 = tanh'(x): the gradient is 2 t s and the Hessian
+    # is diagonal, 2 s^2 - 4 t^2 s = 2 s (1 - 3 t^2).
+    def run():
+        t = np.tanh(x)
+        tt = t * t
+        s2 = 1 - tt
+        s2 += s2  # 2 s
+        tt *= -3
+        tt += 1  # 1 - 3 t^2, in place
+        tt *= s2
+        tt *= v  # the Hessian times v
+        return tt, t * s2
+
+    return run
 
 
 def _hvp(x, v):
@@ -228,25 +295,35 @@ def hvp_eager(**inputs):
     return lambda: _np(*_hvp(**tensors))
 
 
-def hvp_traced(**inputs):
-    f, tensors = rg.function(_hvp), _tensors(inputs)
+def _hvp_run(f: Callable, inputs: dict) -> Callable[[], tuple]:
+    tensors = _tensors(inputs)
     return lambda: _np(*f(**tensors))
+
+
+hvp_traced = _traced(_hvp_run, _hvp)
 
 
 # --- elementwise: sum(exp(sin(e)) * e), 4 million elements ------------------------------------
 
 
-def _elementwise_inputs(quick: bool) -> dict:
-    n = 1000 if quick else 4_000_000
-    return {"e": np.random.default_rng(3).uniform(-1, 1, n).astype(np.float32)}
+def _elementwise_inputs(quick: bool, seed: int = 0, size: int | None = None) -> dict:
+    n = size or (1000 if quick else 4_000_000)
+    return {"e": _rng(seed, 3).uniform(-1, 1, n).astype(np.float32)}
 
 
 def elementwise_numpy(e):
-    s = np.sin(e)
-    x = np.exp(s)
-    total = (x * e).sum()
-    # d/de [exp(sin e) e] = exp(sin e) + e exp(sin e) cos e
-    return total, x + e * x * np.cos(e)
+    def run():
+        x = np.sin(e)
+        np.exp(x, out=x)  # exp(sin e), in place
+        total = x @ e  # sum(x * e) without a temporary
+        # d/de [exp(sin e) e] = exp(sin e) (1 + e cos e)
+        g = np.cos(e)
+        g *= e
+        g += 1
+        g *= x
+        return total, g
+
+    return run
 
 
 def _elementwise_total(e):
@@ -257,10 +334,10 @@ elementwise_eager, elementwise_traced = _eager_and_traced(_elementwise_total, ("
 
 
 WORKLOADS = [
-    Workload("chain", "y = sin(y) * 1.01, 200 scalar steps, dy/dx", _chain_inputs, chain_numpy, chain_eager, chain_traced),
-    Workload("custom", "the chain, each step a custom_gradient op", _chain_inputs, chain_numpy, custom_eager, custom_traced),
-    Workload("mlp", "128x784 -> relu 512 -> 10, softmax cross-entropy, d/dW1, d/dW2", _mlp_inputs, mlp_numpy, mlp_eager, mlp_traced),
-    Workload("matmul", "sum(A @ B), 1024x1024, d/dA, d/dB", _matmul_inputs, matmul_numpy, matmul_eager, matmul_traced, rtol=1e-3),
-    Workload("hvp", "Hessian-vector product of sum(tanh(x)^2), n=1000, nested tapes", _hvp_inputs, hvp_numpy, hvp_eager, hvp_traced),
-    Workload("elementwise", "sum(exp(sin(e)) * e), 4M float32, d/de", _elementwise_inputs, elementwise_numpy, elementwise_eager, elementwise_traced, rtol=1e-3),
+    Workload("chain", "y = sin(y) * 1.01, 200 scalar steps, dy/dx", _chain_inputs, chain_numpy, chain_eager, chain_traced, target=14, target_function=1.0),
+    Workload("custom", "the chain, each step a custom_gradient op", _chain_inputs, chain_numpy, custom_eager, custom_traced, target=18, target_function=1.0),
+    Workload("mlp", "128x784 -> relu 512 -> 10, softmax cross-entropy, d/dW1, d/dW2", _mlp_inputs, mlp_numpy, mlp_eager, mlp_traced, target=1.08, target_function=1.03),
+    Workload("matmul", "sum(A @ B), 1024x1024, d/dA, d/dB", _matmul_inputs, matmul_numpy, matmul_eager, matmul_traced, rtol=1e-3, target=1.03, target_function=0.8),
+    Workload("hvp", "Hessian-vector product of sum(tanh(x)^2), n=1000, nested tapes", _hvp_inputs, hvp_numpy, hvp_eager, hvp_traced, target=12, target_function=3),
+    Workload("elementwise", "sum(exp(sin(e)) * e), 4M float32, d/de", _elementwise_inputs, elementwise_numpy, elementwise_eager, elementwise_traced, rtol=1e-3, target=1.05, target_function=1.0),
 ]  # fmt: skip
