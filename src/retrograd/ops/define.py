@@ -133,7 +133,9 @@ _ONES_TEST_SIZE = 256
 
 def is_broadcast_one(t: Any) -> bool:
     """Whether tensor ``t`` is a large broadcast of the number 1 (every stride zero), as the
-    gradient of a sum is: multiplying by it changes nothing, so rules skip the pass.
+    gradient of a sum is, that nothing differentiates: multiplying by it changes nothing, so
+    rules skip the pass (a tensor a tape tracks or an observer may follow keeps its product,
+    through which higher derivatives flow).
 
     >>> import numpy as np, retrograd as rg
     >>> from retrograd.ops.define import is_broadcast_one
@@ -141,13 +143,19 @@ def is_broadcast_one(t: Any) -> bool:
     (True, False)
     """
     value = t._value
-    return (
+    if not (
         type(value) is np.ndarray
         and value.size >= _ONES_TEST_SIZE
         and not any(value.strides)
         and value[(0,) * value.ndim] == 1
         and type(t) is Tensor
-    )
+    ):
+        return False
+    if context.plain:
+        return True
+    if context.observers:
+        return False
+    return not any(id(t) in tape._tracked for tape in context.tapes)
 
 
 def _sole_array_references() -> int:
