@@ -22,8 +22,16 @@ from retrograd.core.registry import RegisterGradient, mark_batchable
 from retrograd.core.released_values import declare_unread
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, constant_value
-from retrograd.ops import array_ops, broadcast, math_ops
-from retrograd.ops.define import ANY, FLOAT_COMPLEX, NUMERIC, REAL, tensor_arg, tensor_pair
+from retrograd.ops import array_ops, broadcast, math_ops, reduction_ops
+from retrograd.ops.define import (
+    ANY,
+    FLOAT_COMPLEX,
+    NUMERIC,
+    REAL,
+    is_broadcast_one,
+    tensor_arg,
+    tensor_pair,
+)
 
 
 def _blas_ready(x):
@@ -110,11 +118,37 @@ def _matmul_grad(op, grad):
         (True, True): ((b, grad, True, True), (grad, a, True, True)),
     }[(t_a, t_b)]
     skip = op.skip_input_indices
+    if not (t_a or t_b) and grad._value.ndim == a._value.ndim == b._value.ndim == 2:
+        scale = _spread_scalar(grad)
+        if scale is not None:  # grad is scale * ones (a sum's gradient): no products needed
+            # every row of grad @ b^T is b's row sums; every column of a^T @ grad a's
+            # column sums (each times the scale)
+            rows = array_ops.reshape(reduction_ops.reduce_sum(b, axis=1), [1, -1])
+            cols = array_ops.reshape(reduction_ops.reduce_sum(a, axis=0), [-1, 1])
+            if scale is not True:
+                rows, cols = rows * scale, cols * scale
+            return (
+                None if 0 in skip else broadcast.broadcast_like(rows, op.inputs[0]),
+                None if 1 in skip else broadcast.broadcast_like(cols, op.inputs[1]),
+            )
     grads = [
         None if i in skip else matmul(x, y, transpose_a=tx, transpose_b=ty)
         for i, (x, y, tx, ty) in enumerate(products)
     ]
     return broadcast.reduce_to_inputs(op, *grads)
+
+
+def _spread_scalar(grad: Any) -> Any:
+    """What ``grad`` is a broadcast of, where that is known: True for an eager broadcast of
+    one that nothing differentiates, the scalar of a graph's BroadcastTo; else None."""
+    if type(grad) is Tensor:
+        return True if is_broadcast_one(grad) else None
+    producer = getattr(grad, "op", None)
+    if producer is not None and producer.type in ("BroadcastTo", "BroadcastLike"):
+        spread = producer.inputs[0]
+        if spread._value.shape == () and spread._value.dtype == grad._value.dtype:
+            return spread
+    return None
 
 
 mark_batchable("MatMul")  # leading batch axes of grad broadcast through matmul
