@@ -82,7 +82,7 @@ def render(rows: list[dict], markdown: bool) -> str:
             for impl, peak in r["memory"].items():
                 target = MEMORY_TARGET if impl in _RETROGRAD else None
                 mark = _target_cell(peak, target, tally)
-                parts.append(f"{impl} {ratio(peak)}" + ("" if mark == "-" else f" ({mark})"))
+                parts.append(f"{impl} {peak:.4f}x" + ("" if mark == "-" else f" ({mark})"))
             lines.append(
                 f"\npeak memory of {r['workload']} (tracemalloc), as a multiple of its input: "
                 + ", ".join(parts)
