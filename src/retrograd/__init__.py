@@ -93,7 +93,7 @@ from retrograd.ops.linalg_ops import matmul
 from retrograd.ops.linalg_ops import tensordot
 from retrograd.ops.matrix_diag_ops import eye
 from retrograd.ops.norm_ops import norm
-from retrograd.ops.creation_ops import linspace, meshgrid, one_hot, range
+from retrograd.ops.creation_ops import linspace, meshgrid, one_hot, range, sequence_mask
 from retrograd.ops.einsum_ops import einsum
 from retrograd.ops.gather_ops import boolean_mask, gather, gather_nd
 from retrograd.ops.pad_ops import pad
@@ -318,6 +318,7 @@ __all__ = [
     "roll",
     "round",
     "scatter_nd",
+    "sequence_mask",
     "shape",
     "sigmoid",
     "sign",

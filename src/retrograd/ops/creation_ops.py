@@ -24,7 +24,7 @@ from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, constant, convert_to_tensor
-from retrograd.ops import array_ops, broadcast, math_ops
+from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg, tensor_pair
 from retrograd.ops.index_args import index_tensor, static_int
 
@@ -176,6 +176,36 @@ def range(  # noqa: A001 - TensorFlow's name
 
 
 no_gradient("Range")
+
+
+def sequence_mask(
+    lengths: TensorLike,
+    maxlen: TensorLike | None = None,
+    dtype: DTypeLike = dtypes.bool,
+    name: str | None = None,
+) -> Tensor:
+    """A mask of the first ``lengths[i]`` positions of ``maxlen`` (``max(lengths)`` when not
+    given): ``mask[..., j] = j < lengths[...]``, in ``dtype`` (bool by default).
+
+    >>> import retrograd as rg
+    >>> rg.sequence_mask([1, 3, 2], 4).numpy().tolist()
+    [[True, False, False, False], [True, True, True, False], [True, True, False, False]]
+    >>> rg.sequence_mask([2, 1], dtype=rg.float32).numpy().tolist()
+    [[1.0, 1.0], [1.0, 0.0]]
+    """
+    lengths = tensor_arg("SequenceMask", lengths, "iu", "lengths")
+    if maxlen is None:
+        maxlen = reduction_ops.reduce_max(lengths)
+    else:
+        maxlen = tensor_arg("SequenceMask", maxlen, "iu", "maxlen")
+        if maxlen._value.shape != ():
+            raise ValueError(
+                f"SequenceMask: `maxlen` must be a scalar, got shape {tuple(maxlen.shape)}"
+            )
+    positions = range(0, math_ops.cast(maxlen, lengths.dtype), 1)
+    mask = comparison_ops.less(positions, array_ops.expand_dims(lengths, -1))
+    return mask if as_dtype(dtype) == dtypes.bool else math_ops.cast(mask, dtype)
+
 
 # --- linspace ----------------------------------------------------------------------------
 
