@@ -207,3 +207,11 @@ def test_tensors_are_immutable_values():
 def test_graph_attributes_explain_eager_mode():
     with pytest.raises(AttributeError, match="eager execution"):
         rg.constant(1.0).op
+
+
+def test_an_empty_value_converts_to_any_dtype():  # (TensorFlow: nothing is lost)
+    assert rg.convert_to_tensor([], dtype=rg.int32).dtype.name == "int32"
+    assert rg.convert_to_tensor([[]], dtype=rg.int64).shape.as_list() == [1, 0]
+    assert rg.convert_to_tensor(np.zeros(0, np.float32), dtype=rg.int32).dtype.name == "int32"
+    with pytest.raises(TypeError, match="without losing values"):
+        rg.convert_to_tensor([1.5], dtype=rg.int32)

@@ -268,6 +268,8 @@ def _checked_cast(array: np.ndarray, dtype: DType, value: Any) -> np.ndarray:
     source, target = array.dtype, dtype._np
     if source == target:
         return array
+    if not array.size:
+        return array.astype(target)  # no values to lose (TensorFlow converts [] to any dtype)
     if target.kind not in _LOSSLESS.get(source.kind, ""):
         raise TypeError(f"Cannot convert {value!r} to a {dtype.name} tensor without losing values")
     if target.kind in "iu" and array.size:
