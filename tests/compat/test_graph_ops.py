@@ -212,3 +212,19 @@ def test_print_and_assert_show_values_as_tensorflow_1(capfd):
             ):
                 sess.run(check)
     assert capfd.readouterr().err == "x: [1 2][3.5]\n"
+
+
+def test_tensorflow_1_behaviour_compares_graph_values_by_identity():
+    # As TensorFlow 1 (checked with tf.compat.v1.disable_v2_behavior()): == and != are
+    # identities, so `v in some_list` works; TensorFlow 2's elementwise == comes back after.
+    tf1 = rg.compat.v1
+    tf1.disable_v2_behavior()
+    try:
+        x = tf1.placeholder(rg.float32, [2])
+        y = tf1.placeholder(rg.float32, [2])
+        assert (x == x, x == y, x != y, x in [y, x]) == (True, False, True, True)
+        v = tf1.get_variable("identity_v", [2])
+        assert v in [x, v] and v == v
+    finally:
+        tf1.enable_v2_behavior()
+    assert (rg.constant([1.0, 2.0]) == 2.0).numpy().tolist() == [False, True]

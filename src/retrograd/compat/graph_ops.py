@@ -30,6 +30,7 @@ from retrograd.graph import control_flow, symbolic
 from retrograd.graph.graph import disable_eager_execution, enable_eager_execution, get_default_graph
 from retrograd.graph.variables import assign_op
 from retrograd.ops import array_ops, debug_ops, print_ops, random_ops
+from retrograd.ops.operators import disable_tensor_equality, enable_tensor_equality
 
 __all__ = [
     "Assert",
@@ -237,8 +238,8 @@ def control_dependencies(control_inputs: Any) -> Any:
 
 
 def disable_v2_behavior() -> None:
-    """Switches to TensorFlow 1 behaviour: graph mode, and TensorFlow 1's shapes (``shape[i]``
-    is a Dimension: ``x.get_shape()[1].value``).
+    """Switches to TensorFlow 1 behaviour: graph mode, TensorFlow 1's shapes (``shape[i]``
+    is a Dimension: ``x.get_shape()[1].value``) and ``==`` comparing identities.
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.disable_v2_behavior()
@@ -250,10 +251,12 @@ def disable_v2_behavior() -> None:
     """
     disable_eager_execution()
     disable_v2_tensorshape()
+    disable_tensor_equality()
 
 
 def enable_v2_behavior() -> None:
-    """Switches back to eager execution and TensorFlow 2's shapes (ints and None).
+    """Switches back to eager execution, TensorFlow 2's shapes (ints and None) and
+    elementwise ``==``.
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
     >>> tf1.disable_v2_behavior()
@@ -263,6 +266,7 @@ def enable_v2_behavior() -> None:
     """
     enable_eager_execution()
     enable_v2_tensorshape()
+    enable_tensor_equality()
 
 
 def _with_default_shape(metas, shape):

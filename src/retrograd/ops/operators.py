@@ -42,8 +42,46 @@ def _invert(x: Any) -> Tensor:
     return comparison_ops.logical_not(x) if x._value.dtype.kind == "b" else comparison_ops.invert(x)
 
 
+class _TensorEquality:
+    """Process-wide, as TensorFlow's ``Tensor._USE_EQUALITY``: ``elementwise`` True (TF2's
+    default) while ``==`` and ``!=`` on tensors and variables compare elementwise, False
+    (TensorFlow 1: ``disable_tensor_equality``, ``disable_v2_behavior``) while they compare
+    identities, so that ``v in some_list`` works on graph values."""
+
+    elementwise = True
+
+
+tensor_equality = _TensorEquality()
+
+
+def disable_tensor_equality() -> None:
+    """From now on ``==`` and ``!=`` compare tensors' and variables' identities (TensorFlow 1).
+
+    >>> import retrograd as rg
+    >>> rg.compat.v1.disable_tensor_equality()
+    >>> x = rg.constant([1.0, 2.0])
+    >>> x == x, x in [rg.constant([1.0, 2.0])]
+    (True, False)
+    >>> rg.compat.v1.enable_tensor_equality()
+    """
+    tensor_equality.elementwise = False
+
+
+def enable_tensor_equality() -> None:
+    """From now on ``==`` and ``!=`` compare elementwise (TensorFlow 2's behaviour, the default).
+
+    >>> import retrograd as rg
+    >>> rg.compat.v1.enable_tensor_equality()
+    >>> (rg.constant([1.0, 2.0]) == 2.0).numpy().tolist()
+    [False, True]
+    """
+    tensor_equality.elementwise = True
+
+
 def _equality(compare, result_if_none: bool, op_type: str):
     def apply(x: Any, y: Any) -> Any:
+        if not tensor_equality.elementwise:
+            return (x is y) is not result_if_none  # identity: `==` for Equal, `!=` for NotEqual
         if y is None:
             return result_if_none
         x, y = tensor_pair(op_type, x, y)

@@ -126,6 +126,7 @@ from retrograd.graph.graph import (
     reset_default_graph,
 )
 from retrograd.graph.session import InteractiveSession, Session, get_default_session
+from retrograd.ops.operators import disable_tensor_equality, enable_tensor_equality
 
 __all__ = [
     "add_to_collection",
@@ -148,10 +149,12 @@ __all__ = [
     "Dimension",
     "dimension_at_index",
     "dimension_value",
+    "disable_tensor_equality",
     "disable_v2_tensorshape",
     "div",
     "enable_eager_execution",
     "enable_v2_behavior",
+    "enable_tensor_equality",
     "enable_v2_tensorshape",
     "executing_eagerly",
     "expand_dims",
