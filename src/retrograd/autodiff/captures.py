@@ -42,7 +42,6 @@ from retrograd.core.variables import Variable
 __all__ = [
     "tape_sizes",
     "report_captures",
-    "may_capture",
     "CapturedTensorWarning",
     "enable_strict_custom_gradients",
     "disable_strict_custom_gradients",
@@ -124,11 +123,11 @@ def _forward_captures(tapes: list, sizes: list, inputs: list) -> tuple[set, list
     return produced, captured
 
 
-def may_capture(tracked: dict, size: int, args: tuple, grad_fn: Callable) -> bool:
+def _may_capture(tracked: dict, size: int, args: Any, grad_fn: Callable) -> bool:
     """A quick test for one tape (its ``tracked`` map had ``size`` values before the forward
     of a custom gradient called with ``args`` ran): False when neither an op the forward ran
-    nor ``grad_fn``'s closure uses a tensor the tape tracks from outside, so that
-    ``report_captures`` would find nothing to report."""
+    nor ``grad_fn``'s closure uses a tensor the tape tracks from outside (so that the full
+    analysis of ``report_captures`` would find nothing to report)."""
     produced = None
     added = len(tracked) - size
     if added > 0:
@@ -176,7 +175,13 @@ def report_captures(
     tapes = context.tapes
     if len(tapes) != len(sizes):  # the forward entered or left a tape: nothing to compare
         return
-    produced, captured = _forward_captures(tapes, sizes, [*inputs, *keyword])
+    arguments = [*inputs, *keyword] if keyword else inputs
+    for i in range(len(tapes)):  # the common case, no capture, found quickly
+        if _may_capture(tapes[i]._tracked, sizes[i], arguments, grad_fn):
+            break
+    else:
+        return
+    produced, captured = _forward_captures(tapes, sizes, arguments)
     cells = getattr(grad_fn, "__closure__", None)
     if cells:
         for cell in cells:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, overload
 
 import numpy as np
 
-from retrograd.autodiff.captures import may_capture, report_captures, tape_sizes
+from retrograd.autodiff.captures import report_captures, tape_sizes
 from retrograd.autodiff.custom_arguments import Arguments
 from retrograd.autodiff.custom_jvp import ForwardRule
 from retrograd.autodiff.gradient_request import GradientRequest
@@ -195,7 +195,7 @@ def _call_on_tape(
         sizes = [size] if size >= 0 and len(context.tapes) == 1 else None
         return _finish(f, args, {}, jvp_fn, read, sizes, returned, None)
     result, grad_fn = returned
-    if size >= 0 and may_capture(tracked, size, args, grad_fn):
+    if size >= 0:
         report_captures([size], f, grad_fn, _describe, list(args), ())
     inputs = list(args)
     fresh = Tensor(result._value)
