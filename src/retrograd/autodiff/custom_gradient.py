@@ -202,11 +202,7 @@ def _call_on_tape(
     rule = _Rule(f, grad_fn, inputs, [], (args, {}))
     if jvp_fn is not None:
         rule.forward_rule = ForwardRule(jvp_fn, args, fresh, rule.describe)
-    record = Operation("CustomGradient", args, (fresh,), None, f.__name__, rule)
-    if fresh._value.dtype.kind in "fc":
-        tracked[id(fresh)] = record
-    else:
-        tape._record(record)
+    tape._record(Operation("CustomGradient", args, (fresh,), None, f.__name__, rule))
     return fresh
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import BinaryOp, UnaryOp
-from retrograd.core.execute import OpDef, context, define_op, execute
+from retrograd.core.execute import OpDef, context, define_op, execute, writable_buffer
 from retrograd.core.tensor import Tensor, convert_to_tensor
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -185,8 +185,7 @@ def multiply_into(temporary: Tensor, factor: Tensor) -> Tensor:
         type(value) is np.ndarray
         and value.nbytes >= 1 << 16
         and context.plain
-        and value.base is None
-        and value.flags.writeable
+        and writable_buffer(value)
         and sys.getrefcount(value) <= _SOLE_ARRAY
         and type(factor) is Tensor
         and factor._value.dtype == value.dtype
