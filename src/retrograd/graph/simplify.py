@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.graph.graph import GraphOperation, SymbolicTensor
+from retrograd.ops.broadcast import broadcast_scalar
 
 __all__ = ["common_subexpressions", "spread_scalar_product"]
 
@@ -99,7 +100,7 @@ def _times_one(op: GraphOperation, same: dict[int, Any]) -> Any:
 
 
 def spread_scalar_product(op: GraphOperation, resolve: Any) -> tuple[Any, Any] | None:
-    """For ``Mul(BroadcastTo(s), x)`` (either order), ``s`` a scalar and ``x`` a graph value
+    """For ``Mul(broadcast of s, x)`` (either order), ``s`` a scalar and ``x`` a graph value
     with the product's known shape and dtype: ``(s, x)`` (the product is ``x`` when ``s`` is
     1); else None. ``resolve`` maps a value to the one computing it in the plan."""
     if op.type != "Mul":
@@ -109,17 +110,14 @@ def spread_scalar_product(op: GraphOperation, resolve: Any) -> tuple[Any, Any] |
         return None
     a, b = (resolve(v) for v in op.inputs)
     for spread, other in ((a, b), (b, a)):
-        producer = getattr(spread, "op", None)
         if (
-            isinstance(spread, SymbolicTensor)
-            and isinstance(other, SymbolicTensor)
-            and producer is not None
-            and producer.type == "BroadcastTo"
-            and producer.inputs[0]._value.shape == ()
+            isinstance(other, SymbolicTensor)
             and other._value.shape == out.shape
             and other._value.dtype == out.dtype
         ):
-            return resolve(producer.inputs[0]), other
+            scalar = broadcast_scalar(spread)
+            if scalar is not None:
+                return resolve(scalar), other
     return None
 
 

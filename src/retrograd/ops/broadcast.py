@@ -177,6 +177,20 @@ def _fully_known(shape: Any) -> bool:
     return shape is not None and None not in shape
 
 
+def broadcast_scalar(value: Any) -> Any:
+    """The scalar graph value that graph value ``value`` is a broadcast of (the output of a
+    BroadcastTo or BroadcastLike of a scalar, as a sum's gradient is); None otherwise, and for
+    eager tensors (whose values tell: see ``define.is_broadcast_one``)."""
+    if type(value) is Tensor:
+        return None
+    producer = getattr(value, "op", None)
+    if producer is not None and producer.type in ("BroadcastTo", "BroadcastLike"):
+        spread = producer.inputs[0]
+        if spread._value.shape == ():
+            return spread
+    return None
+
+
 def broadcast_like(x: Tensor, like: Any) -> Tensor:
     """``x`` broadcast to the shape of tensor ``like`` (known statically or only at run time)."""
     shape = like._value.shape

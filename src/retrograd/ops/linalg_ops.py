@@ -140,15 +140,10 @@ def _matmul_grad(op, grad):
 
 def _spread_scalar(grad: Any) -> Any:
     """What ``grad`` is a broadcast of, where that is known: True for an eager broadcast of
-    one that nothing differentiates, the scalar of a graph's BroadcastTo; else None."""
+    one that nothing differentiates, the scalar of a graph's broadcast; else None."""
     if type(grad) is Tensor:
         return True if is_broadcast_one(grad) else None
-    producer = getattr(grad, "op", None)
-    if producer is not None and producer.type in ("BroadcastTo", "BroadcastLike"):
-        spread = producer.inputs[0]
-        if spread._value.shape == () and spread._value.dtype == grad._value.dtype:
-            return spread
-    return None
+    return broadcast.broadcast_scalar(grad)
 
 
 mark_batchable("MatMul")  # leading batch axes of grad broadcast through matmul
