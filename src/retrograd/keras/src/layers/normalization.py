@@ -19,6 +19,31 @@ from retrograd.keras.src.serialization import config_value as serialize
 __all__ = ["BatchNormalization", "LayerNormalization"]
 
 
+def _add_gamma_and_beta(layer: Any, shape: tuple) -> None:
+    """A normalization layer's scale ``gamma`` (when ``scale``) and offset ``beta`` (when
+    ``center``), of ``shape``; None where the layer has none."""
+    layer.gamma = (
+        layer.add_weight(
+            shape=shape,
+            initializer=layer.gamma_initializer,
+            regularizer=layer.gamma_regularizer,
+            name="gamma",
+        )
+        if layer.scale
+        else None
+    )
+    layer.beta = (
+        layer.add_weight(
+            shape=shape,
+            initializer=layer.beta_initializer,
+            regularizer=layer.beta_regularizer,
+            name="beta",
+        )
+        if layer.center
+        else None
+    )
+
+
 class BatchNormalization(Layer):
     """Keras' defaults: ``axis=-1``, ``momentum=0.99``, ``epsilon=1e-3``.
 
@@ -67,26 +92,7 @@ class BatchNormalization(Layer):
         self._axis = axis
         self._reduction_axes = [i for i in range(rank) if i != axis]
         shape = (input_shape[axis],)
-        self.gamma = (
-            self.add_weight(
-                shape=shape,
-                initializer=self.gamma_initializer,
-                regularizer=self.gamma_regularizer,
-                name="gamma",
-            )
-            if self.scale
-            else None
-        )
-        self.beta = (
-            self.add_weight(
-                shape=shape,
-                initializer=self.beta_initializer,
-                regularizer=self.beta_regularizer,
-                name="beta",
-            )
-            if self.center
-            else None
-        )
+        _add_gamma_and_beta(self, shape)
         self.moving_mean = self.add_weight(
             shape=shape,
             initializer=self.moving_mean_initializer,
@@ -184,26 +190,7 @@ class LayerNormalization(Layer):
         rank = len(input_shape)
         self._axes = sorted(a % rank for a in self.axis)
         shape = tuple(input_shape[a] for a in self._axes)
-        self.gamma = (
-            self.add_weight(
-                shape=shape,
-                initializer=self.gamma_initializer,
-                regularizer=self.gamma_regularizer,
-                name="gamma",
-            )
-            if self.scale
-            else None
-        )
-        self.beta = (
-            self.add_weight(
-                shape=shape,
-                initializer=self.beta_initializer,
-                regularizer=self.beta_regularizer,
-                name="beta",
-            )
-            if self.center
-            else None
-        )
+        _add_gamma_and_beta(self, shape)
 
     def _broadcast(self, value: Any, rank: int) -> Any:
         if value is None:
