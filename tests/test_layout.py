@@ -163,3 +163,46 @@ def test_public_namespaces_show_only_public_names(name):
 def _is_subpackage(name: str, value: object) -> bool:
     """Submodules of a package are bound on it by Python's import system."""
     return getattr(value, "__name__", "").startswith(name + ".") and hasattr(value, "__file__")
+
+
+# Mechanisms DESIGN.md rules out: behaviour decided from reference counts, the collector
+# switched or frozen under the user, C calls through ctypes, process-wide warning filters.
+_RULED_OUT = {
+    "getrefcount": "reference counts",
+    "gc.disable": "collector switching",
+    "gc.freeze": "collector freezing",
+    "gc.callbacks": "collector callbacks",
+    "ctypes": "ctypes",
+}
+
+
+@pytest.mark.parametrize("module, path", _modules(), ids=[m for m, _ in _modules()])
+def test_no_mechanism_the_design_rules_out(module, path):
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        text = ast.unparse(node) if isinstance(node, (ast.Attribute, ast.Name)) else ""
+        for pattern, what in _RULED_OUT.items():
+            assert pattern not in text.split("(")[0], f"{module}: {what} ({text})"
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+            assert not any(n.split(".")[0] == "ctypes" for n in names), f"{module}: ctypes"
+    for statement in tree.body:  # module level: no warning filter for the whole process
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if isinstance(call, ast.Call):
+            assert ast.unparse(call.func) not in (
+                "warnings.filterwarnings",
+                "warnings.simplefilter",
+            ), f"{module}: a process-wide warning filter"
+
+
+@pytest.mark.parametrize("module, path", _modules(), ids=[m for m, _ in _modules()])
+def test_only_the_tape_reads_its_private_fields(module, path):
+    # Other modules use the tape's public protocol (tracks, record, producer, producers...).
+    if module == "retrograd.autodiff.tape":
+        return
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            owner = ast.unparse(node.value)
+            assert "tape" not in owner.split(".")[-1].lower() or node.attr.startswith("__"), (
+                f"{module}: {owner}.{node.attr}"
+            )

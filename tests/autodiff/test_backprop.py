@@ -1,33 +1,49 @@
-"""The backward walk's summing of gradient parts: in place only into buffers nothing else
-holds, never into a tensor a rule or the user still has."""
+"""The backward walk: parts of a gradient are summed into a buffer of the sum's own, never
+into a tensor a rule or the user still has; records are dropped as the walk uses them."""
 
 from __future__ import annotations
+
+import gc
 
 import numpy as np
 
 import retrograd as rg
-from retrograd.autodiff.backprop import _sum_in_place
-from retrograd.core.tensor import Tensor
+from retrograd.autodiff.backprop import backward
 
-BIG = 1 << 14  # float64 elements: large enough to be summed in place (small sums are not)
-
-
-def test_parts_only_the_walk_holds_are_summed_into_one_of_them():
-    parts = [Tensor(np.ones(BIG)), Tensor(np.full(BIG, 2.0))]
-    first = id(parts[0])
-    total = _sum_in_place(parts)
-    assert id(total) == first and set(total.numpy().tolist()) == {3.0}
-    assert _sum_in_place([Tensor(np.ones(3)), Tensor(np.ones(3))]) is None  # small: a new one
+BIG = 1 << 14  # float64 elements
 
 
-def test_a_part_held_elsewhere_is_not_written_into():
-    held = Tensor(np.ones(BIG))
-    view_base = np.ones(BIG)
-    parts = [held, Tensor(view_base[:])]  # one held by a name, one a view of another array
-    assert _sum_in_place(parts) is None
-    assert set(held.numpy().tolist()) == {1.0}
-    scalars = [Tensor(np.float64(1.0)), Tensor(np.float64(2.0))]
-    assert _sum_in_place(scalars) is None  # immutable
+def test_parts_are_summed_into_a_new_buffer_and_left_as_they_were():
+    parts = [rg.constant(np.ones(BIG)), rg.constant(np.full(BIG, 2.0))]
+    with rg.GradientTape() as tape:
+        tape.watch(parts)
+        y = rg.reduce_sum(parts[0] * parts[1] + parts[0])
+    g = tape.gradient(y, parts[0])
+    assert set(g.numpy().tolist()) == {3.0}
+    assert set(parts[0].numpy().tolist()) == {1.0} and set(parts[1].numpy().tolist()) == {2.0}
+
+
+def test_a_non_persistent_walk_drops_each_record_once_used():
+    x = rg.constant(np.ones(4))
+    with rg.GradientTape() as tape:
+        tape.watch(x)
+        y = rg.reduce_sum(rg.exp(rg.sin(x)))
+    producers = tape.producers()
+    backward(producers, [y], [rg.constant(1.0, rg.float64)], [x], release=True)
+    assert list(producers.values()) == [None]  # the watched x alone
+
+
+def test_long_tapes_leave_the_garbage_collector_alone():
+    frozen = gc.get_freeze_count()
+    x = rg.constant(1.0)
+    with rg.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in range(20_000):
+            y = y * 1.0
+        gc.collect()
+        assert gc.get_freeze_count() == frozen
+    assert float(tape.gradient(y, x)) == 1.0
 
 
 kept_by_user: list = []

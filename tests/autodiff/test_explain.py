@@ -10,6 +10,7 @@ import warnings
 import pytest
 
 import retrograd as rg
+from retrograd.autodiff.state import state as autodiff_state
 
 X = [1.5, 2.5]
 
@@ -194,7 +195,7 @@ def test_the_debugging_switch_explains_every_none_with_the_line(case, reason, co
     with rg.debugging.explain_none_gradients():
         (warning,) = _explained(case)
     assert reason.format(file=__file__, line=line) in str(warning.message)
-    assert not rg.core.execute.context.explain_none  # switched off after the block
+    assert not autodiff_state.explain_none  # switched off after the block
 
 
 def test_the_optimizer_error_says_why():

@@ -10,7 +10,6 @@ import pytest
 
 import retrograd as rg
 from retrograd.autodiff import forward
-from retrograd.core.registry import Registry
 from tests.ops.table import recorded_op_types
 from tests.ops.test_op_coverage import CHECKED_ELSEWHERE, TABLES
 
@@ -99,7 +98,7 @@ def test_forward_mode_equals_reverse_mode(case):
 def test_direct_forward_rules_equal_the_derived_ones(case, monkeypatch):
     args, t1, _ = _setup(case)
     direct = forward_jvps(case, args, t1)
-    monkeypatch.setattr(forward, "forward_registry", Registry("forward rule"))
+    monkeypatch.setattr(forward.forward_registry, "find", lambda op_type: None)
     derived = forward_jvps(case, args, t1)
     for got, expected in zip(direct, derived):
         np.testing.assert_allclose(got, expected, err_msg=case.id, **TOL)

@@ -47,7 +47,7 @@ def test_recompute_grad_records_only_inputs_and_outputs_and_runs_f_again_backwar
         with rg.GradientTape() as tape:
             tape.watch(x)
             y = fn(x)
-        ops = {id(op) for op in tape._tracked.values() if op is not None}
+        ops = {id(op) for op in tape.producers().values() if op is not None}
         assert len(ops) == recorded_ops
         tape.gradient(y, x)
         assert len(calls) == (1 if fn is counted else 2)

@@ -8,7 +8,7 @@ import pytest
 
 import retrograd as rg
 from retrograd.autodiff.backprop import NotBatchableError, backward
-from retrograd.core.execute import context
+from retrograd.autodiff.state import state as autodiff_state
 from tests.ops.test_op_coverage import TABLES
 
 CASES = [case for module in TABLES for case in module.CASES]
@@ -39,11 +39,11 @@ class RuleCounter:
         self.calls += 1
 
     def __enter__(self):
-        context.backward_observers.append(self)
+        autodiff_state.backward_observers.append(self)
         return self
 
     def __exit__(self, *exc):
-        context.backward_observers.remove(self)
+        autodiff_state.backward_observers.remove(self)
 
 
 def _jacobians(case, **kwargs):
@@ -137,7 +137,7 @@ def test_batched_backward_refuses_unbatchable_rules_before_running_any():
         tape.watch(x)
         y = rg.reduce_sum(x, axis=1)
     with RuleCounter() as counter, pytest.raises(NotBatchableError, match="'Sum'"):
-        backward(tape._tracked, [y], [rg.ones([1, 1])], [x], (1,))
+        backward(tape.producers(), [y], [rg.ones([1, 1])], [x], (1,))
     assert counter.calls == 0
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import retrograd as tf
+from retrograd.autodiff.state import state as autodiff_state
 from retrograd.checking.tracing import graph
 from retrograd.core.execute import context
 from tests.test_seeds import log1pexp2
@@ -58,7 +59,7 @@ def test_the_trace_of_seed_000_is_the_seeds_table():
 
 def test_the_trace_stops_observing_when_the_block_ends():
     seed_000_trace()
-    assert context.observers == [] and context.backward_observers == []
+    assert context.observers == [] and autodiff_state.backward_observers == []
     assert not context.recording
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import retrograd as rg
+from retrograd.autodiff.state import state as autodiff_state
 from retrograd.core.execute import OP_DEFS, context, define_op, record_operation
 
 
@@ -58,11 +59,11 @@ def test_backward_observers_see_each_rule_with_its_upstream_and_result():
     with rg.GradientTape() as tape:
         tape.watch(x)
         y = rg.square(x) * 2.0
-    context.backward_observers.append(collector)
+    autodiff_state.backward_observers.append(collector)
     try:
         tape.gradient(y, x)
     finally:
-        context.backward_observers.remove(collector)
+        autodiff_state.backward_observers.remove(collector)
     # The constant 2.0 leads to no source: the walk tells Mul's rule to skip its gradient.
     assert collector.backward == [("Mul", [1.0], [2.0, None]), ("Square", [2.0], [12.0])]
 
@@ -72,7 +73,7 @@ def test_operation_interface():
     with rg.GradientTape() as tape:
         tape.watch(x)
         y = rg.reduce_sum(x, axis=1, name="total")
-    (op,) = [o for o in tape._tracked.values() if o is not None]
+    (op,) = [o for o in tape.producers().values() if o is not None]
     assert (op.type, op.name, op.inputs[0] is x, op.outputs[0] is y) == ("Sum", "total", True, True)
     assert op.get_attr("axis") == (1,) and op.attrs == {"axis": (1,), "keepdims": False}
     assert repr(op) == "<retrograd.Operation 'total' type=Sum>"

@@ -45,7 +45,7 @@ def test_calling_a_registered_gradient_by_hand_on_a_recorded_op():
     with rg.GradientTape() as tape:
         tape.watch(a)
         c = rg.matmul(a, b)
-    (op,) = {id(o): o for o in tape._tracked.values() if o is not None}.values()
+    (op,) = {id(o): o for o in tape.producers().values() if o is not None}.values()
     assert op.type == "MatMul" and op.get_attr("transpose_a") is False
     with pytest.raises(ValueError, match="no attr named 'nope'"):
         op.get_attr("nope")

@@ -105,18 +105,3 @@ def test_the_hessian_vector_product_plan_makes_no_pass_over_ones():
     (concrete,) = hvp._traces.values()
     source = concrete._plan.source
     assert "OnesLike" not in source and "BroadcastTo" not in source  # dead once simplified
-
-
-def test_a_product_with_a_fed_broadcast_scalar_is_tested_when_the_plan_runs():
-    f = rg.function(lambda e: rg.reduce_sum(rg.exp(rg.sin(e)) * e))
-    e = rg.constant(np.linspace(-1.0, 1.0, 5))
-    for weight in (1.0, 3.0):  # the upstream gradient fed to the function's gradient
-        with rg.GradientTape() as tape:
-            tape.watch(e)
-            y = f(e)
-        got = tape.gradient(y, e, output_gradients=rg.constant(weight, rg.float64)).numpy()
-        v = e.numpy()
-        np.testing.assert_allclose(got, weight * np.exp(np.sin(v)) * (1 + v * np.cos(v)))
-    (concrete,) = f._traces.values()
-    sources = [g._plan.source for g in concrete._backward.values() if g._plan is not None]
-    assert any("== 1 else" in source for source in sources)

@@ -152,6 +152,6 @@ def recorded_op_types(case: Case) -> set[str]:
     with rg.GradientTape() as tape:
         tape.watch(tensors)
         case.fn(*tensors)
-    for op in {id(op): op for op in tape._tracked.values() if op is not None}.values():
+    for op in {id(op): op for op in tape.producers().values() if op is not None}.values():
         seen.add(op.type)
     return seen

@@ -1,36 +1,42 @@
 """The backward walk: from target gradients back to sources, through recorded operations.
 
-``backward`` orders the recorded ops reachable from the targets so that every consumer
-comes before its producers (an iterative depth-first search: graphs of any depth work),
-keeps only ops through which a source influences a target, and calls each op's gradient
-function with the summed gradients of its outputs. ``call_rule`` checks what a rule
-returns — one tensor (or None) per input, with the input's shape and dtype — and names
-the rule when it does not. Nothing here knows any particular op.
+``backward`` orders the records reachable from the targets so that every consumer comes
+before its producer, keeps only the ops through which a source influences a target, and
+calls each op's gradient function with the summed gradients of its outputs. Nothing here
+knows any particular op: which function computes an op's gradient — its own, a user's
+(checked by ``call_rule``), an override, a sparse variant — and who watches it, is decided
+by :class:`Rules`, which wraps the function accordingly.
 
 With ``batch_shape``, every seed carries extra leading axes (several backward passes at
 once, e.g. the rows of a Jacobian); this needs every rule on the path to be batchable
-(``registry.mark_batchable``), else ``NotBatchableError`` is raised before any rule runs.
+(``OpDef.batchable``), else ``NotBatchableError`` is raised before any rule runs.
+
+>>> import retrograd as rg
+>>> x = rg.constant(3.0)
+>>> with rg.GradientTape() as tape:
+...     tape.watch(x)
+...     y = x * x + x
+>>> tape.gradient(y, x)  # the walk: AddV2's rule, then Mul's; the parts for x are summed
+<retrograd.Tensor: shape=(), dtype=float32, numpy=7.0>
 """
 
 from __future__ import annotations
 
 import itertools
-import sys
+from collections.abc import Callable
 from typing import Any
-
-import numpy as np
 
 from retrograd.autodiff.overrides import overridden_rule
 from retrograd.autodiff.rule_checks import call_rule, describe_rule
-from retrograd.core.execute import Operation, context, writable_buffer
-from retrograd.core.registry import gradient_registry, is_batchable, takes_missing_upstream
-from retrograd.core.released_values import refuse_freed_values
+from retrograd.autodiff.state import state as autodiff_state
+from retrograd.core.execute import Operation, context
+from retrograd.core.records import is_stand_in
+from retrograd.core.registry import gradient_registry
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, math_ops
-from retrograd.ops.gather_ops import sparse_gather_grad
 from retrograd.ops.indexed_slices import IndexedSlices, concat_slices, densify
 
-__all__ = ["backward", "call_rule", "describe_rule", "NotBatchableError"]
+__all__ = ["backward", "call_rule", "describe_rule", "NotBatchableError", "Rules"]
 
 
 class NotBatchableError(ValueError):
@@ -39,419 +45,315 @@ class NotBatchableError(ValueError):
 
 _walks = itertools.count(1)
 
-# Ops whose gradient is their upstream gradient: a sparse one passes through them as it is.
-_PASSES_SLICES = frozenset({"ReadVariableOp", "Identity"})
-# With ``sparse``, the registry's rule of these op types is replaced by one giving the
-# gradient TensorFlow gives a caller (an IndexedSlices) where it can.
-_SPARSE_RULES = {"GatherV2": sparse_gather_grad}
-
 
 def backward(
-    tracked: dict,
+    producers: dict,
     targets: list,
     seeds: list,
     sources: list,
     batch_shape: tuple = (),
     release: bool = False,
-    watched: set[int] | None = None,
     graph_map: bool = False,
     sparse: bool = False,
+    all_influenced: bool = False,
 ) -> list[Tensor | None]:
-    """Propagates ``seeds`` (one per target) back through ``tracked`` to ``sources``.
+    """Propagates ``seeds`` (one per target) back through ``producers`` (value id -> the
+    record that produced it, in the order they were recorded; None for a watched value) to
+    ``sources``; returns one gradient per source (None where there is none).
 
-    Seeds and results have ``batch_shape`` leading axes in front of their value's shape.
-    With ``release``, each record is dropped from ``tracked`` once it has been used, so the
-    values it saved are freed during the walk (a non-persistent tape's last use of them).
-    ``watched`` (a tape's watched values, by id): when every one is a source, every record
-    is influenced by a source (a tape records only ops on what it tracks), so the walk need
-    not work out which. The walk is numbered in ``context.backward_pass`` while it runs.
-    Gradient functions come from the registry, or from ``retrograd.gradient_override``'s
-    scope, and with ``graph_map`` (``tf.gradients``) from the ops' gradient_override_map.
-
-    A rule may return an ``IndexedSlices`` (``gather``'s); the walk hands every rule dense
-    upstream gradients, sums sparse parts as TensorFlow does (all sparse: concatenated; mixed
-    with dense: made dense and added), and with ``sparse`` returns a source's sparse total as
-    is (``GradientTape.gradient``, ``tf.gradients``), else dense.
+    Seeds and results have ``batch_shape`` leading axes. With ``release``, each record is
+    dropped from ``producers`` once used, so that what it kept is freed during the walk (a
+    non-persistent tape's last use). ``all_influenced``: every record depends on a source
+    (every watched value is one), so the walk need not work out which. ``graph_map``: the
+    ops' ``gradient_override_map`` entries count (``tf.gradients``). ``sparse``: a source's
+    sparse total (IndexedSlices) is returned as it is, else made dense.
     """
-    outer_walk = context.backward_pass
-    context.backward_pass = next(_walks)
-    outer_batch_dims = context.gradient_batch_dims
-    if outer_batch_dims != len(batch_shape):
-        broadcast.set_gradient_batch_dims(len(batch_shape))
+    rules = Rules(batch_shape, graph_map, sparse)
+    outer_walk = autodiff_state.backward_pass
+    autodiff_state.backward_pass = next(_walks)
+    outer_batch = broadcast.set_gradient_batch_dims(len(batch_shape))
+    if not rules.observed:  # the whole walk is gradient work (else: each rule call)
+        context.rule_depth += 1
     try:
-        grads = _walk(
-            tracked, targets, seeds, sources, batch_shape, release, watched, graph_map, sparse
-        )
+        grads = _walk(producers, targets, seeds, sources, rules, release, all_influenced)
     finally:
-        context.backward_pass = outer_walk
-        if outer_batch_dims != len(batch_shape):
-            broadcast.set_gradient_batch_dims(outer_batch_dims)
+        if not rules.observed:
+            context.rule_depth -= 1
+        autodiff_state.backward_pass = outer_walk
+        broadcast.set_gradient_batch_dims(outer_batch)
     if sparse:
         return grads
     return [densify(g) if type(g) is IndexedSlices else g for g in grads]
 
 
 def _walk(
-    tracked: dict,
+    producers: dict,
     targets: list,
     seeds: list,
     sources: list,
-    batch_shape: tuple,
+    rules: Rules,
     release: bool,
-    watched: set[int] | None,
-    graph_map: bool = False,
-    sparse: bool = False,
-) -> list[Tensor | None]:
-    source_ids = {id(s) for s in sources}
-    influenced: Any
-    if watched is not None and watched <= source_ids:
-        order, influenced = _consumers_first(tracked), tracked  # (see `backward`)
+    all_influenced: bool,
+) -> list:
+    source_ids = {s._id for s in sources}
+    if all_influenced:
+        order, influenced = _consumers_first(producers), producers
     else:
-        order, influenced = _plan(tracked, targets, source_ids)
-    if batch_shape:
-        _check_batchable(order)
-    grads: dict[int, Any] = {}  # id(value) -> its gradient, or a list of parts to sum
+        order, influenced = _plan(producers, targets, source_ids)
+    if rules.batch_shape:
+        rules.check_batchable(order)
+    grads = _Gradients(source_ids)
     for t, seed in zip(targets, seeds):
         if seed is not None:
-            _accumulate(grads, id(t), seed)
-    # Built-in rules (verified by the op tables) are called directly; users' rules, rules
-    # of batched passes and rules that tools watch go through `call_rule`'s checks.
-    builtin = gradient_registry.builtin if not batch_shape else frozenset()
-    overridden = graph_map or bool(context.gradient_overrides)  # else: the registry's rules
-    sparse_rules = _SPARSE_RULES if sparse and not batch_shape else {}
-    # While tools watch, each rule call is marked as one (call_rule); otherwise the whole
-    # walk counts as gradient work at once (``rule_depth``: see execute.context).
-    watched_rules = bool(context.observers or context.backward_observers)
-    if not watched_rules:
-        context.rule_depth += 1
-    try:
-        _run_rules(
-            order,
-            tracked,
-            grads,
-            influenced,
-            source_ids,
-            batch_shape,
-            release,
-            graph_map,
-            builtin,
-            overridden,
-            sparse_rules,
-            watched_rules,
-        )
-    finally:
-        if not watched_rules:
-            context.rule_depth -= 1
-    # A source given twice ([x, x]) gets the same total twice: summing its parts again would
-    # add into the buffer the first sum was written to.
-    totals: dict[int, Any] = {}
-    for s in sources:
-        if id(s) not in totals:
-            totals[id(s)] = _total(grads.get(id(s)))
-    return [totals[id(s)] for s in sources]
-
-
-def _run_rules(
-    order: list,
-    tracked: dict,
-    grads: dict,
-    influenced: Any,
-    source_ids: set,
-    batch_shape: tuple,
-    release: bool,
-    graph_map: bool,
-    builtin: Any,
-    overridden: bool,
-    sparse_rules: dict,
-    watched_rules: bool,
-) -> None:
-    """Calls each op's gradient function in ``order`` and adds what it returns to ``grads``.
-
-    The loop is written out (no helper calls in the common case): it runs once per op.
-    """
-    lookup = gradient_registry.lookup
-    rules = gradient_registry.entries
-    # op type -> (rule, checked, observed): the registry's rule of each type met, looked up
-    # once per walk (``checked``: call_rule checks it; ``observed``: what observers see).
-    resolved: dict[str, tuple] = {}
+            grads.add(t._id, seed)
     for position in range(len(order)):
         op = order[position]
-        outputs = op.outputs
-        if len(outputs) == 1:
-            key = id(outputs[0])
-            if release:  # every consumer of its output is done: nothing needs the record
-                order[position] = None
-                tracked.pop(key, None)
-            g = _take(grads, key, source_ids) if key in source_ids else grads.pop(key, None)
-            if g is None:
-                continue
-            if type(g) is not Tensor:
-                g = _total(g)
-                if type(g) is IndexedSlices and _passes_slices(
-                    op, overridden, graph_map, influenced
-                ):
-                    _accumulate(grads, id(op.inputs[0]), g)  # a variable's read: kept sparse
-                    continue
-                g = _dense(g)
-            upstream = [g]
-        else:
-            if release:
-                order[position] = None
-                for out in outputs:
-                    tracked.pop(id(out), None)
-            upstream = _upstream(op, grads, source_ids, batch_shape)
-            if upstream is None:
-                continue
-        rule = op.grad_fn
-        if rule is not None:
-            checked, observed = True, rule
-        elif overridden:
-            rule = observed = overridden_rule(op, graph_map)
-            if rule is None:
-                continue
-            checked = op.type not in builtin or rule is not lookup(op.type)
-            if checked and op.type in gradient_registry.builtin:
-                refuse_freed_values(op, rule)
-            if sparse_rules and op.type in sparse_rules and rule is lookup(op.type):
-                rule = sparse_rules[op.type]
-        else:
-            found = resolved.get(op.type)
-            if found is None:
-                entry = rules.get(op.type)
-                observed = lookup(op.type) if entry is None else entry[0]  # (unknown: raises)
-                found = resolved[op.type] = (
-                    sparse_rules.get(op.type, observed) if observed is not None else None,
-                    op.type not in builtin,
-                    observed,
-                )
-            rule, checked, observed = found
-            if rule is None:  # declared non-differentiable
-                continue
-        inputs = op.inputs
-        count = len(inputs)
-        if count == 1 and not checked and not watched_rules:  # one input: the shortest path
-            g = rule(op, *upstream)
-            if type(g) is tuple or type(g) is list:
-                g = g[0]
-            if g is not None:
-                key = id(inputs[0])
-                if key in influenced:
-                    pending = grads.get(key)
-                    if pending is None:
-                        grads[key] = g
-                    else:
-                        _accumulate(grads, key, g)
-            g = upstream = None  # (the part is in `grads` alone: summable in place)
+        rule, dense = rules(op)
+        upstream = [grads.take(y._id, dense) for y in op.outputs]
+        if release:  # every consumer of its outputs is done: nothing needs the record
+            order[position] = None
+            for y in op.outputs:
+                producers.pop(y._id, None)
+        if rule is None or _nothing(upstream):
             continue
-        skip: Any = ()
-        if count == 2:  # (the common case, without building a list)
-            if id(inputs[0]) not in influenced:
-                skip = (0,) if id(inputs[1]) in influenced else (0, 1)
-            elif id(inputs[1]) not in influenced:
-                skip = (1,)
-        elif count > 2:  # a single input's gradient is always wanted here
-            skip = tuple([i for i in range(count) if id(inputs[i]) not in influenced])
-        if skip:
-            op.skip_input_indices = skip
+        inputs = op.inputs
+        skip = tuple([i for i in range(len(inputs)) if inputs[i]._id not in influenced])
+        op.skip_input_indices = skip  # (TensorFlow's: what the rule may leave as None)
         try:
-            if checked or watched_rules:
-                downstream = call_rule(rule, op, upstream, batch_shape)
-            else:
-                downstream = rule(op, *upstream)
-                if type(downstream) is not tuple and type(downstream) is not list:
-                    downstream = (downstream,)
+            downstream = rule(op, *upstream)
         finally:
-            if skip:
-                op.skip_input_indices = ()
-        if watched_rules and context.backward_observers:
-            seen = [densify(g) if type(g) is IndexedSlices else g for g in downstream]
-            for observer in context.backward_observers:
-                observer.observe_backward(op, observed, upstream, seen)
-        for i in range(count):
-            g = downstream[i]
-            if g is not None:
-                key = id(inputs[i])
-                if key in influenced:
-                    pending = grads.get(key)
-                    if pending is None:
-                        grads[key] = g
-                    else:
-                        _accumulate(grads, key, g)
-        g = upstream = downstream = None  # the parts are in `grads` alone: summable in place
+            op.skip_input_indices = ()
+        if type(downstream) is not tuple and type(downstream) is not list:
+            downstream = (downstream,)
+        for x, g in zip(inputs, downstream):
+            if g is not None and x._id in influenced:
+                grads.add(x._id, g)
+        upstream = downstream = None  # type: ignore[assignment]  (what it held may go)
+    return [grads.total(s._id) for s in sources]
 
 
-def _plan(tracked: dict, targets: list, source_ids: set) -> tuple[list[Operation], set[int]]:
-    """The ops the walk calls, every consumer before its producers, and the ids of the values
-    some source influences (the only values whose gradient is wanted).
+def _nothing(upstream: list) -> bool:
+    """Whether no output got a gradient (tested by identity: ``==`` on tensors is an op)."""
+    for g in upstream:  # noqa: SIM110 - a plain loop: cheaper than all() once per op
+        if g is not None:
+            return False
+    return True
 
-    ``tracked`` maps each value to its producer in the order the values were produced (a
-    tape's order of execution), so no sort is needed: one pass forward finds what the
-    sources influence, one pass backward what the targets depend on.
+
+def _plan(producers: dict, targets: list, source_ids: set) -> tuple[list[Operation], set]:
+    """The records the walk calls, every consumer before its producer, and the ids of the
+    values some source influences (the only values whose gradient is wanted).
+
+    ``producers`` holds the values in the order they were produced, so no sort is needed:
+    one pass forward finds what the sources influence, one backward what the targets need.
     """
     influenced = set(source_ids)
     reached: list[Operation] = []
-    for op in _each_record(tracked.values()):
+    for op in _each_record(producers.values()):
         for value in op.inputs:
-            if id(value) in influenced:
+            if value._id in influenced:
                 reached.append(op)
-                for out in op.outputs:
-                    influenced.add(id(out))
+                influenced.update([y._id for y in op.outputs])
                 break
-    needed = {id(t) for t in targets}
+    needed = {t._id for t in targets}
     order = []
     for op in reversed(reached):
-        for out in op.outputs:
-            if id(out) in needed:
+        for y in op.outputs:
+            if y._id in needed:
                 order.append(op)
-                for value in op.inputs:
-                    needed.add(id(value))
+                needed.update([x._id for x in op.inputs])
                 break
     return order, influenced
 
 
-def _consumers_first(tracked: dict) -> list[Operation]:
-    """Every record of ``tracked`` (kept in execution order) once, consumers first."""
-    return _each_record(reversed(tracked.values()))
+def _consumers_first(producers: dict) -> list[Operation]:
+    """Every record of ``producers`` once, consumers first."""
+    return _each_record(reversed(producers.values()))
 
 
-def _each_record(producers: Any) -> list[Operation]:
-    """The records among ``producers`` (values of a ``tracked`` map, in its order or reversed)
-    once each: sources (None) are skipped, and a multi-output op is listed once per output."""
-    records = []
+def _each_record(records: Any) -> list[Operation]:
+    """The records among ``records`` (values of a ``producers`` map) once each: watched values
+    (None) are skipped, and a multi-output op is listed once however many outputs it has."""
+    found = []
     last = None
     multi_output: set[int] = set()
-    for op in producers:
-        if op is None or op is last:  # a source; the same op's next output
+    for op in records:
+        if op is None or op is last:  # a watched value; the same op's next output
             continue
         last = op
         if len(op.outputs) > 1:
             if id(op) in multi_output:
                 continue
             multi_output.add(id(op))
-        records.append(op)
-    return records
+        found.append(op)
+    return found
 
 
-def _passes_slices(op: Operation, overridden: bool, graph_map: bool, influenced: Any) -> bool:
-    """Whether a sparse gradient goes through ``op`` as it is (a read, an identity whose
-    registered rule is in force)."""
-    return (
-        op.type in _PASSES_SLICES
-        and not op.grad_fn
-        and id(op.inputs[0]) in influenced
-        and (not overridden or overridden_rule(op, graph_map) is gradient_registry.lookup(op.type))
-    )
+class _Gradients:
+    """The gradients that reached each value (by id) so far: one tensor, or a list of parts
+    summed when the value's producer asks for them (``add_n``, whose kernel sums into one
+    buffer of its own). Sources (``keep``) keep their total: it is also a result."""
+
+    __slots__ = ("parts", "keep")
+
+    def __init__(self, keep: set) -> None:
+        self.parts: dict[int, Any] = {}
+        self.keep = keep
+
+    def add(self, key: int, g: Any) -> None:
+        found = self.parts.get(key)
+        if found is None:
+            self.parts[key] = g
+        elif type(found) is list:
+            found.append(g)
+        else:
+            self.parts[key] = [found, g]
+
+    def take(self, key: int, dense: bool) -> Any:
+        """The total for ``key``, no longer kept (unless a source's); ``dense``: a sparse
+        total made dense."""
+        if key in self.keep:
+            total = _sum(self.parts.get(key))
+            if total is not None:
+                self.parts[key] = total
+        else:
+            total = _sum(self.parts.pop(key, None))
+        return densify(total) if dense and type(total) is IndexedSlices else total
+
+    def total(self, key: int) -> Any:
+        return _sum(self.parts.get(key))
 
 
-def _accumulate(grads: dict, key: int, g: Tensor) -> None:
-    pending = grads.get(key)
-    if pending is None:
-        grads[key] = g
-    elif type(pending) is list:
-        pending.append(g)
-    else:
-        grads[key] = [pending, g]
+def _sum(parts: Any) -> Any:
+    """The total of a value's gradient parts: sparse parts are concatenated when all are
+    sparse (as TensorFlow does), else made dense and added."""
+    if type(parts) is not list:
+        return parts
+    if any(type(p) is IndexedSlices for p in parts):
+        if all(type(p) is IndexedSlices for p in parts):
+            return concat_slices(parts)
+        parts = [densify(p) if type(p) is IndexedSlices else p for p in parts]
+    return math_ops.add_n(parts)
 
 
-def _check_batchable(order: list) -> None:
-    scoped = context.gradient_overrides or ()
-    for op in order:
-        if op.grad_fn is None and op.type not in scoped and _batchable_type(op.type):
-            continue
-        what = f"custom gradient '{op.name}'" if op.grad_fn else f"op type '{op.type}'"
-        raise NotBatchableError(f"the gradient function of {what} is not batchable")
+class Rules:
+    """Which function computes each op's gradient in one walk, as ``rules(op) -> (rule,
+    dense)``: ``rule(op, *upstream)`` (None: the op has no gradient) and whether it wants
+    its upstream gradients dense.
 
-
-def _batchable_type(op_type: str) -> bool:
-    return is_batchable(op_type) or gradient_registry.lookup(op_type) is None
-
-
-def _upstream(op: Operation, grads: dict, source_ids: set, batch_shape: tuple) -> list | None:
-    """The summed gradient of each output of a multi-output ``op`` (the walk takes a single
-    output's itself); None when no output has one.
-
-    Outputs without a gradient get zeros (floating outputs) or None, as in TensorFlow.
+    The op's own rule is called as it is. Every other rule — a custom gradient's, a user's,
+    an override, any rule of a batched pass — is wrapped by ``call_rule``, which checks what
+    it returns; while backward observers watch, every rule is, and they are shown each call.
+    Multi-output ops whose outputs did not all get a gradient are given zeros for those
+    (``OpDef.missing_upstream``). With ``sparse``, an op's sparse gradient replaces its own
+    where it has one, and ops that pass sparse gradients through get them as they are.
     """
-    upstream = []
-    found = False
-    for out in op.outputs:
-        g = _take(grads, id(out), source_ids)
-        found = found or g is not None
-        upstream.append(g)
-    if not found:
-        return None
-    if takes_missing_upstream(op.type):
-        return upstream
-    for i, (out, g) in enumerate(zip(op.outputs, upstream)):
-        if g is None and out._value.dtype.kind in "fc":
-            upstream[i] = (
-                array_ops.zeros((*batch_shape, *out.shape), out.dtype)
-                if batch_shape
-                else array_ops.zeros_like(out)
-            )
-    return upstream
+
+    def __init__(self, batch_shape: tuple, graph_map: bool, sparse: bool) -> None:
+        self.batch_shape = batch_shape
+        self.graph_map = graph_map
+        self.overridden = graph_map or bool(context.gradient_overrides)
+        self.sparse = sparse and not batch_shape
+        self.observed = bool(autodiff_state.backward_observers)
+        self._by_type: dict[Any, tuple] = {}
+
+    def __call__(self, op: Operation) -> tuple[Callable[..., Any] | None, bool]:
+        if op.grad_fn is not None:  # a custom gradient: a rule of its own, always checked
+            return self._wrap(op.grad_fn, op.grad_fn, op, True), True
+        key = (op.type, getattr(op, "gradient_override", None)) if self.graph_map else op.type
+        found = self._by_type.get(key)
+        if found is None:
+            found = self._by_type[key] = self._resolve(op)
+        return found
+
+    def _resolve(self, op: Operation) -> tuple[Callable[..., Any] | None, bool]:
+        op_def = op.op_def
+        entry = op_def.gradient
+        if self.overridden:
+            rule = overridden_rule(op, self.graph_map)
+            entry = op_def.gradient
+            own = entry is not None and entry.own and rule is entry.fn
+        else:
+            if entry is None:  # registered before the op was defined, or never (raises)
+                gradient_registry.lookup(op.type)
+                entry = op_def.gradient
+            rule, own = entry.fn, entry.own  # type: ignore[union-attr]
+        if rule is None:
+            return None, True
+        observed = rule
+        if own and self.sparse and op_def.sparse_gradient is not None:
+            rule = op_def.sparse_gradient
+        dense = not (self.sparse and own and op_def.passes_slices)
+        checked = not own or bool(self.batch_shape)
+        return self._wrap(rule, observed, op, checked, refuse_dropped=not own), dense
+
+    def _wrap(
+        self, rule: Any, observed: Any, op: Operation, checked: bool, refuse_dropped: bool = False
+    ) -> Any:
+        """``rule`` as the walk calls it: given zeros for outputs no gradient reached (where
+        the op wants them), refusing records that dropped values another rule may read,
+        checked by ``call_rule`` and shown to observers where that is asked for."""
+        zeros = op.op_def.multi_output and op.op_def.missing_upstream == "zeros"
+        checked = checked or self.observed
+        if not (checked or zeros or refuse_dropped):
+            return rule
+        batch_shape, observers = self.batch_shape, autodiff_state.backward_observers
+
+        def wrapped(op: Operation, *upstream: Any) -> Any:
+            if zeros and not all(g is not None for g in upstream):
+                upstream = tuple(
+                    _zeros_like(y, batch_shape) if g is None and y._value.dtype.kind in "fc" else g
+                    for g, y in zip(upstream, op.outputs)
+                )
+            if refuse_dropped:
+                _refuse_dropped_values(op, observed)
+            if not checked:
+                return rule(op, *upstream)
+            downstream = call_rule(rule, op, list(upstream), batch_shape)
+            if observers:  # (shown the op as it is outside the walk: nothing skipped)
+                skip, op.skip_input_indices = op.skip_input_indices, ()
+                shown = [densify(g) if type(g) is IndexedSlices else g for g in downstream]
+                try:
+                    for observer in list(observers):
+                        observer.observe_backward(op, observed, list(upstream), shown)
+                finally:
+                    op.skip_input_indices = skip
+            return downstream
+
+        return wrapped
+
+    def check_batchable(self, order: list) -> None:
+        """Raises NotBatchableError unless every rule on the path takes batched gradients."""
+        scoped = context.gradient_overrides or ()
+        for op in order:
+            entry = op.op_def.gradient
+            if (
+                op.grad_fn is None
+                and op.type not in scoped
+                and (entry is None or entry.fn is None or (entry.own and op.op_def.batchable))
+            ):
+                continue
+            what = f"custom gradient '{op.name}'" if op.grad_fn else f"op type '{op.type}'"
+            raise NotBatchableError(f"the gradient function of {what} is not batchable")
 
 
-def _take(grads: dict, key: int, source_ids: set) -> Tensor | None:
-    """The total gradient of a value, removed from ``grads`` (kept, summed, for a source:
-    its gradient is also a result)."""
-    if key in source_ids:
-        total = grads[key] = _total(grads.get(key))
-        return _dense(total)
-    return _dense(grads.pop(key, None))
+def _zeros_like(y: Any, batch_shape: tuple) -> Tensor:
+    if batch_shape:
+        return array_ops.zeros((*batch_shape, *y.shape), y.dtype)
+    return array_ops.zeros_like(y)
 
 
-def _total(pending: Any) -> Tensor | None:
-    """The gradient kept in ``grads``: one tensor, or the sum of a list of parts."""
-    if type(pending) is not list:
-        return pending
-    if any(type(part) is IndexedSlices for part in pending):
-        if all(type(part) is IndexedSlices for part in pending):
-            return concat_slices(pending)  # sparse parts are concatenated, as in TensorFlow
-        pending = [densify(p) if type(p) is IndexedSlices else p for p in pending]
-    if not context._recording:  # nothing records the sum: it may be computed in place
-        summed = _sum_in_place(pending)
-        if summed is not None:
-            return summed
-    return math_ops.add_n(pending)
-
-
-def _dense(pending: Any) -> Tensor | None:
-    """The total of a value's gradient parts as a tensor (what a rule is given)."""
-    total = _total(pending)
-    return densify(total) if type(total) is IndexedSlices else total
-
-
-def _holders(parts: list, i: int) -> tuple[int, int]:
-    """How many references part ``i`` and its array have, seen from here."""
-    return sys.getrefcount(parts[i]), sys.getrefcount(parts[i]._value)
-
-
-# What `_holders` sees for a part that only its list holds, whose array only the part holds
-# (measured: it depends on the Python version).
-_SOLE_PART, _SOLE_ARRAY = _holders([Tensor(np.empty(2))], 0)
-
-
-_IN_PLACE_BYTES = 1 << 16
-
-
-def _sum_in_place(parts: list) -> Tensor | None:
-    """The sum of gradient ``parts`` accumulated into the buffer of one of them that nothing
-    but the list holds (an array owning its memory); None when there is no such part."""
-    for i in range(len(parts)):  # (not enumerate: its reused tuple would hold the part)
-        part = parts[i]
-        buffer = part._value
-        if type(buffer) is not np.ndarray or buffer.nbytes < _IN_PLACE_BYTES:
-            continue  # (a small sum: a new buffer costs less than finding a free one)
-        if not writable_buffer(buffer):
-            continue
-        part_refs, array_refs = _holders(parts, i)
-        # One more reference each: this function's `part` and `buffer`.
-        if part_refs <= _SOLE_PART + 1 and array_refs <= _SOLE_ARRAY + 1:
-            break
-    else:
-        return None
-    for j, other in enumerate(parts):
-        if j != i:
-            np.add(buffer, other._value, out=buffer)
-    return part
+def _refuse_dropped_values(op: Operation, rule: Any) -> None:
+    """Raises ValueError when ``rule`` (not the op's own) is about to run on a record that
+    did not keep a value because the op's own gradient does not read it (an override
+    entered after the forward computation ran)."""
+    for kind, values in (("input", op.inputs), ("output", op.outputs)):
+        for i, value in enumerate(values):
+            if is_stand_in(getattr(value, "_value", None)):
+                raise ValueError(
+                    f"The gradient function of op '{op.name}' (type {op.type}) is "
+                    f"{describe_rule(op, rule)}, but the value of its {kind} {i} was not kept "
+                    f"when the op ran, because the op's own gradient function does not read "
+                    f"it. Enter the override (retrograd.gradient_override) before running the "
+                    f"forward computation."
+                )

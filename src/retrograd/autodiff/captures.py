@@ -29,11 +29,11 @@ True
 
 from __future__ import annotations
 
-import itertools
 import warnings
 from collections.abc import Callable
 from typing import Any
 
+from retrograd.autodiff.state import state as autodiff_state
 from retrograd.core.execute import context
 from retrograd.core.registry import function_location
 from retrograd.core.tensor import Tensor
@@ -67,7 +67,7 @@ def enable_strict_custom_gradients() -> None:
     ValueError: custom_gradient function 'f' ... uses the tensor 'scale' ...
     >>> rg.debugging.disable_strict_custom_gradients()
     """
-    context.strict_custom_gradients = True
+    autodiff_state.strict_custom_gradients = True
 
 
 def disable_strict_custom_gradients() -> None:
@@ -77,7 +77,7 @@ def disable_strict_custom_gradients() -> None:
     >>> rg.debugging.enable_strict_custom_gradients()
     >>> rg.debugging.disable_strict_custom_gradients()  # captured tensors warn again
     """
-    context.strict_custom_gradients = False
+    autodiff_state.strict_custom_gradients = False
 
 
 class CapturedTensorWarning(UserWarning):
@@ -93,20 +93,19 @@ def tape_sizes() -> list[int]:
     """How many values each active tape tracks now (taken before a custom gradient's
     forward: the records added after it are the forward's, a tape's map keeping the order of
     recording, so the forward runs at full speed)."""
-    return [len(tape._tracked) for tape in context.tapes]
+    return [tape.tracked_count() for tape in context.tapes]
 
 
 def _forward_captures(tapes: list, sizes: list, inputs: list) -> tuple[set, list]:
     """The ids of the values the forward produced (with its inputs), and the tensors from
     outside that the ops it ran used while a tape tracked them."""
-    produced = {id(x) for x in inputs}
+    produced = {x._id for x in inputs}
     captured: list = []
     for tape, size in zip(tapes, sizes):
-        tracked = tape._tracked
-        added = len(tracked) - size
+        added = tape.tracked_count() - size
         if added <= 0:
             continue
-        new = list(itertools.islice(reversed(tracked.items()), added))
+        new = tape.recent(added)
         for key, _ in new:
             produced.add(key)
         last = None
@@ -115,30 +114,29 @@ def _forward_captures(tapes: list, sizes: list, inputs: list) -> tuple[set, list
                 continue
             last = op
             for value in op.inputs:
-                key = id(value)
-                if key in produced or key not in tracked or isinstance(value, Variable):
+                key = value._id
+                if key in produced or not tape.tracks(value) or isinstance(value, Variable):
                     continue
                 produced.add(key)  # reported once
                 captured.append((value, "forward"))
     return produced, captured
 
 
-def _may_capture(tracked: dict, size: int, args: Any, grad_fn: Callable) -> bool:
-    """A quick test for one tape (its ``tracked`` map had ``size`` values before the forward
-    of a custom gradient called with ``args`` ran): False when neither an op the forward ran
-    nor ``grad_fn``'s closure uses a tensor the tape tracks from outside (so that the full
+def _may_capture(tape: Any, size: int, args: Any, grad_fn: Callable) -> bool:
+    """A quick test for one tape (which tracked ``size`` values before the forward of a
+    custom gradient called with ``args`` ran): False when neither an op the forward ran nor
+    ``grad_fn``'s closure uses a tensor the tape tracks from outside (so that the full
     analysis of ``report_captures`` would find nothing to report)."""
     produced = None
-    added = len(tracked) - size
+    added = tape.tracked_count() - size
     if added > 0:
-        new = list(itertools.islice(reversed(tracked.items()), added))
+        new = tape.recent(added)
         produced = {key for key, _ in new}
-        produced.update(map(id, args))
+        produced.update(a._id for a in args)
         for _, op in new:
             if op is not None:
                 for value in op.inputs:
-                    key = id(value)
-                    if key not in produced and key in tracked:
+                    if value._id not in produced and tape.tracks(value):
                         return True
     cells = getattr(grad_fn, "__closure__", None)
     if cells:
@@ -147,10 +145,10 @@ def _may_capture(tracked: dict, size: int, args: Any, grad_fn: Callable) -> bool
                 value = cell.cell_contents
             except ValueError:  # an empty cell
                 continue
-            if isinstance(value, Tensor) and id(value) in tracked:
+            if isinstance(value, Tensor) and tape.tracks(value):
                 if produced is None:
-                    produced = set(map(id, args))
-                if id(value) not in produced:
+                    produced = {a._id for a in args}
+                if value._id not in produced:
                     return True
     return False
 
@@ -158,7 +156,7 @@ def _may_capture(tracked: dict, size: int, args: Any, grad_fn: Callable) -> bool
 def tracking_tape(value: Any) -> Any:
     """The innermost active tape that tracks ``value``, or None."""
     for tape in reversed(context.tapes):
-        if id(value) in tape._tracked:
+        if tape.tracks(value):
             return tape
     return None
 
@@ -177,7 +175,7 @@ def report_captures(
         return
     arguments = [*inputs, *keyword] if keyword else inputs
     for i in range(len(tapes)):  # the common case, no capture, found quickly
-        if _may_capture(tapes[i]._tracked, sizes[i], arguments, grad_fn):
+        if _may_capture(tapes[i], sizes[i], arguments, grad_fn):
             break
     else:
         return
@@ -192,10 +190,10 @@ def report_captures(
             if (
                 type(value) is not Variable
                 and isinstance(value, Tensor)
-                and id(value) not in produced
+                and value._id not in produced
                 and tracking_tape(value) is not None
             ):
-                produced.add(id(value))
+                produced.add(value._id)
                 captured.append((value, "grad_fn"))
     if captured:
         _report(captured, f, grad_fn, describe, inputs)
@@ -204,7 +202,7 @@ def report_captures(
 def _report(captured: list, f: Callable, grad_fn: Callable, describe: Callable, inputs: list):
     for value, where in captured:
         tape = tracking_tape(value)
-        if not tape._should_record(inputs):
+        if not tape.tracks_any(inputs):
             continue
         name = _name_of(value, f, grad_fn)
         message = (
@@ -214,10 +212,8 @@ def _report(captured: list, f: Callable, grad_fn: Callable, describe: Callable, 
             f"are None through this call. Fix: pass it as an argument of "
             f"'{f.__name__}' and return its gradient from grad_fn."
         )
-        notes = getattr(tape, "_notes", None)
-        if notes is not None:
-            notes.setdefault(id(value), ("captured", message))
-        if context.strict_custom_gradients:
+        tape.notes.setdefault(value._id, ("captured", message))
+        if autodiff_state.strict_custom_gradients:
             raise ValueError(message)
         warnings.warn(message, CapturedTensorWarning, stacklevel=6)
 
@@ -226,11 +222,11 @@ def describe_tensor(value: Any) -> str:
     """``shape (2,), float32, computed by op 'Mul' (type Mul) at file:line``: what is known."""
     text = f"shape {tuple(value._value.shape)}, {value._value.dtype.name}"
     tape = tracking_tape(value)
-    op = tape._tracked.get(id(value)) if tape is not None else None
+    op = tape.producer(value) if tape is not None else None
     if op is None:
         return text + ", watched directly"
     text += f", computed by op '{op.name}' (type {op.type})"
-    site = context.op_sites.get(op) if context.op_sites is not None else None
+    site = autodiff_state.op_sites.get(op) if autodiff_state.op_sites is not None else None
     return text + (f" at {site}" if site else "")
 
 

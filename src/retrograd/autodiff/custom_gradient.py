@@ -42,10 +42,11 @@ from retrograd.autodiff.captures import report_captures, tape_sizes
 from retrograd.autodiff.custom_arguments import Arguments
 from retrograd.autodiff.custom_jvp import ForwardRule
 from retrograd.autodiff.gradient_request import GradientRequest
+from retrograd.autodiff.state import state as autodiff_state
 from retrograd.core import nest
-from retrograd.core.execute import Operation, context, define_op, execute, record_operation
+from retrograd.core.execute import context, define_op, execute, record_operation
 from retrograd.core.names import valid_name_from
-from retrograd.core.registry import accepts_missing_upstream, function_location, no_gradient
+from retrograd.core.registry import function_location, no_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import array_ops
@@ -146,18 +147,6 @@ def _describe(f: Callable[..., Any]) -> str:
 
 
 def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | None) -> Any:
-    tape = context._recording  # (behind the `recording` property)
-    if tape is not True and tape is not False and not kwargs and context._graph is None:
-        # One tape records (no observer): the common call, on a path of its own when the
-        # tape watches a tensor argument.
-        tracked = tape._tracked
-        for a in args:
-            if type(a) is not Tensor:
-                break
-        else:
-            for a in args:
-                if id(a) in tracked:
-                    return _call_on_tape(f, args, jvp_fn, tape, tracked)
     read: list[Variable] = []
     plain = not kwargs and all(type(a) is Tensor for a in args)  # the common call, kept cheap
     arguments = None if plain else Arguments(f, args, kwargs)
@@ -168,42 +157,6 @@ def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | N
     finally:
         context.variable_watchers.pop()
     return _finish(f, args, kwargs, jvp_fn, read, sizes, returned, arguments)
-
-
-def _call_on_tape(
-    f: Callable[..., Any], args: tuple, jvp_fn: Callable | None, tape: Any, tracked: dict
-) -> Any:
-    """``_call`` when the only tape recording watches one of ``args`` (all tensors, passed
-    positionally) and nothing else observes: the same checks and record, in fewer steps."""
-    size = len(tracked) if not context.rule_depth else -1  # -1: no capture check in rules
-    read: list[Variable] = []
-    watchers = context.variable_watchers
-    watchers.append(read)
-    try:
-        returned = f(*args)
-    finally:
-        watchers.pop()
-    if (
-        read
-        or type(returned) is not tuple
-        or len(returned) != 2
-        or type(returned[0]) is not Tensor
-        or not callable(returned[1])
-        or context._recording is not tape
-        or tape._tracked is not tracked
-    ):  # variables read, several outputs, the tape changed ...: the general path
-        sizes = [size] if size >= 0 and len(context.tapes) == 1 else None
-        return _finish(f, args, {}, jvp_fn, read, sizes, returned, None)
-    result, grad_fn = returned
-    if size >= 0:
-        report_captures([size], f, grad_fn, _describe, list(args), ())
-    inputs = list(args)
-    fresh = Tensor(result._value)
-    rule = _Rule(f, grad_fn, inputs, [], (args, {}))
-    if jvp_fn is not None:
-        rule.forward_rule = ForwardRule(jvp_fn, args, fresh, rule.describe)
-    tape._record(Operation("CustomGradient", args, (fresh,), None, f.__name__, rule))
-    return fresh
 
 
 def _finish(
@@ -248,7 +201,7 @@ def _finish(
         return result if single else nest.pack_sequence_as(result, outputs)
     # A variable argument is read (recorded) by the conversion.
     inputs = [a if type(a) is Tensor else convert_to_tensor(a) for a in flat_args]
-    if _taped([*inputs, *variables]):
+    if any(tape.tracks_any([*inputs, *variables]) for tape in context.tapes):
         fresh = tuple([Tensor(y._value) for y in outputs])
     else:  # no tape records the rule: tapes see the forward's own ops, as in TensorFlow
         # (an output that is an input is copied: the record must not make it its own output)
@@ -257,7 +210,7 @@ def _finish(
     rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs), arguments=arguments)
     if jvp_fn is not None:
         rule.forward_rule = ForwardRule(jvp_fn, args, packed, rule.describe)
-    record_operation("CustomGradient", [*inputs, *variables], fresh, None, f.__name__, rule)
+    record_operation(_CustomGradient, [*inputs, *variables], fresh, None, f.__name__, rule)
     return packed
 
 
@@ -289,21 +242,11 @@ def _keywords_only(f: Callable, arguments: Arguments) -> bool:
     return True
 
 
-def _taped(inputs: list) -> bool:
-    """Whether some active tape tracks one of ``inputs`` (and so records the custom op)."""
-    for tape in context.tapes:
-        tracked = tape._tracked
-        for value in inputs:
-            if id(value) in tracked:
-                return True
-    return False
-
-
 def _differentiated(value: Any) -> bool:
     """Whether an active tape tracks ``value`` (in a graph: whether it could be differentiated)."""
     if context.graph is not None and not context.tapes:
         return type(value) is not Tensor and value._value.dtype.kind in "fc"
-    return any(id(value) in tape._tracked for tape in context.tapes)
+    return any(tape.tracks(value) for tape in context.tapes)
 
 
 # In a graph, the custom op also takes the forward results as inputs and passes them through:
@@ -314,12 +257,12 @@ _CustomGradient = define_op(
     multi_output=True,
     shape_fn=lambda metas, forwarded: [(m.shape, m.dtype) for m in metas[len(metas) - forwarded :]],
     forwards_inputs=True,
+    missing_upstream="none",
 )
 
 
 no_gradient("CustomGradient")  # never looked up: each CustomGradient op carries its own rule
 # Outputs no gradient reached come as None: the rule fills zeros and tells grad_fn which.
-accepts_missing_upstream("CustomGradient")
 
 
 def _graph_op(
@@ -430,13 +373,13 @@ class _Rule:
                 array_ops.zeros_like(y) if g is None and y._value.dtype.kind in "fc" else g
                 for g, y in zip(upstream, op.outputs)
             )
-        outer = context.gradient_request
+        outer = autodiff_state.gradient_request
         # What grad_fn may ask (gradient_request()), worked out only if it asks.
-        context.gradient_request = (self, op, zero)
+        autodiff_state.gradient_request = (self, op, zero)
         try:
             return self._gradients(upstream)
         finally:
-            context.gradient_request = outer
+            autodiff_state.gradient_request = outer
 
     def request(self, op: Any, zero: Any) -> GradientRequest:
         """What ``grad_fn`` is asked for in the call on ``op`` (``gradient_request()``)."""

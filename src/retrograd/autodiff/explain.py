@@ -47,9 +47,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from retrograd.autodiff.backprop import describe_rule
+from retrograd.autodiff.state import state as autodiff_state
 from retrograd.core.execute import Operation, context
+from retrograd.core.records import is_stand_in
 from retrograd.core.registry import gradient_registry
-from retrograd.core.released_values import is_stand_in
 from retrograd.core.variables import Variable
 
 __all__ = [
@@ -96,7 +97,7 @@ def user_site(depth: int = 1) -> str:
 
 
 class SiteLog:
-    """What the debugging switch records (it lives on ``context.op_sites`` while on): for
+    """What the debugging switch records (it lives on ``autodiff_state.op_sites`` while on): for
     every op, the user's line that ran it (``get(op)``); the last ``_RECENT`` ops are kept
     alive, numbered, since explanations look at ops that no tape recorded."""
 
@@ -120,7 +121,7 @@ _RECENT = 4096
 
 def ops_seen() -> int:
     """How many ops the debugging switch has seen (tapes note it when entered)."""
-    log = context.op_sites
+    log = autodiff_state.op_sites
     return log.count if log is not None else 0
 
 
@@ -143,11 +144,11 @@ def enable_explain_none_gradients() -> None:
     'NoneGradientWarning'
     >>> rg.debugging.disable_explain_none_gradients()
     """
-    if context.explain_none:
+    if autodiff_state.explain_none:
         return
-    context.explain_none = True
-    context.op_sites = SiteLog()
-    context.push_observer(context.op_sites)
+    autodiff_state.explain_none = True
+    autodiff_state.op_sites = SiteLog()
+    context.push_observer(autodiff_state.op_sites)
 
 
 def disable_explain_none_gradients() -> None:
@@ -157,11 +158,11 @@ def disable_explain_none_gradients() -> None:
     >>> rg.debugging.enable_explain_none_gradients()
     >>> rg.debugging.disable_explain_none_gradients()  # None gradients are silent again
     """
-    if not context.explain_none:
+    if not autodiff_state.explain_none:
         return
-    context.explain_none = False
-    context.pop_observer(context.op_sites)
-    context.op_sites = None
+    autodiff_state.explain_none = False
+    context.pop_observer(autodiff_state.op_sites)
+    autodiff_state.op_sites = None
 
 
 @contextlib.contextmanager
@@ -179,7 +180,7 @@ def explain_none_gradients() -> Iterator[None]:
     >>> "never read while the tape recorded" in str(w[0].message)
     True
     """
-    was = context.explain_none
+    was = autodiff_state.explain_none
     enable_explain_none_gradients()
     try:
         yield
@@ -211,7 +212,7 @@ def _records(tracked: dict) -> list[Operation]:
 
 
 def _site(op: Operation) -> str:
-    sites = context.op_sites
+    sites = autodiff_state.op_sites
     site = sites.get(op) if sites is not None else None
     return f" at {site}" if site else ""
 
@@ -232,20 +233,20 @@ def explanations(
 ) -> list[str | None]:
     """For each source whose gradient is None, why (None for the others)."""
     ops = _records(tracked)
-    needed = {id(t) for t in targets}
+    needed = {t._id for t in targets}
     for op in reversed(ops):
-        if any(id(out) in needed for out in op.outputs):
-            needed.update(id(v) for v in op.inputs)
-    targets_recorded = any(id(t) in tracked for t in targets)
+        if any(out._id in needed for out in op.outputs):
+            needed.update(v._id for v in op.inputs)
+    targets_recorded = any(t._id in tracked for t in targets)
     found: list[str | None] = []
     for source, g in zip(sources, grads):
         if g is not None:
             found.append(None)
             continue
-        influenced = {id(source)}
+        influenced = {source._id}
         for op in ops:
-            if any(id(v) in influenced for v in op.inputs):
-                influenced.update(id(out) for out in op.outputs)
+            if any(v._id in influenced for v in op.inputs):
+                influenced.update(out._id for out in op.outputs)
         found.append(
             _reason(
                 tape,
@@ -281,14 +282,14 @@ def _reason(
             f"not differentiable: it has dtype {dtype.name}; only floating and complex values "
             f"have gradients"
         )
-    if id(source) not in tracked:
+    if source._id not in tracked:
         if isinstance(source, Variable):
             if not source.trainable:
                 return (
                     "not watched: the variable is not trainable, so tapes do not watch it "
                     "when it is read; call tape.watch(v) to differentiate with respect to it"
                 )
-            if not tape._watch_accessed_variables:
+            if not tape.watches_accessed_variables:
                 return (
                     "not watched: the tape was made with watch_accessed_variables=False and "
                     "tape.watch(v) was not called for this variable"
@@ -303,12 +304,12 @@ def _reason(
             "computing with it (only trainable variables are watched automatically)"
         )
     for key in influenced:
-        note = tape._notes.get(key)
+        note = tape.notes.get(key)
         if note is not None and note[0] == "captured":
             return f"captured: {note[1]}"
-    on_path = [op for op in ops if any(id(v) in influenced for v in op.inputs)]
+    on_path = [op for op in ops if any(v._id in influenced for v in op.inputs)]
     for op in blocked:
-        if any(id(v) in influenced for v in op.inputs):
+        if any(v._id in influenced for v in op.inputs):
             out = op.outputs[0]._value.dtype.name
             return (
                 f"no gradient op: the path from it goes through {_label(op)}, whose output "
@@ -316,7 +317,7 @@ def _reason(
                 f"{_STRAIGHT_THROUGH}."
             )
     if not targets_recorded:
-        found = _unrecorded_ancestry(tracked, influenced, tape._opened)
+        found = _unrecorded_ancestry(tracked, influenced, tape.opened)
         if found:
             return found + _stopped_note(tape)
         return (
@@ -328,7 +329,7 @@ def _reason(
             "thread" + _stopped_note(tape)
         )
     for op, rule, i in none_rules:
-        if i < len(op.inputs) and id(op.inputs[i]) in influenced:
+        if i < len(op.inputs) and op.inputs[i]._id in influenced:
             return (
                 f"rule returned None: {describe_rule(op, rule)} returned None for input {i} of "
                 f"{_label(op)}"
@@ -337,7 +338,7 @@ def _reason(
         if (
             op.grad_fn is None
             and _declared_without_gradient(op.type)
-            and (any(id(out) in needed for out in op.outputs) or op.type == "StopGradient")
+            and (any(out._id in needed for out in op.outputs) or op.type == "StopGradient")
         ):
             return _no_gradient(op)
     for op in on_path:
@@ -355,7 +356,7 @@ def _unrecorded_ancestry(tracked: dict, influenced: set, since: int) -> str:
     while the tape did not record: an op run on a value the tape tracks (under
     stop_recording, outside the block, in another thread), or a constant holding the
     value of a tracked tensor (the value left the tape). "" when nothing is found."""
-    log = context.op_sites
+    log = autodiff_state.op_sites
     if log is None:
         return ""
     ops = [op for n, op in log.recent if n > since]  # run since the tape was entered
@@ -364,7 +365,7 @@ def _unrecorded_ancestry(tracked: dict, influenced: set, since: int) -> str:
         if id(op) in recorded or op.type == "ReadVariableOp":
             continue
         for v in op.inputs:
-            if id(v) in influenced:
+            if v._id in influenced:
                 return (
                     f"target not recorded: {_label(op)} computed with a value the tape tracks "
                     f"but the tape did not record it (it ran under tape.stop_recording(), "
@@ -375,18 +376,18 @@ def _unrecorded_ancestry(tracked: dict, influenced: set, since: int) -> str:
         if op is None:
             continue
         for out in op.outputs:
-            if id(out) in influenced and not is_stand_in(out._value):  # (freed: unknown)
+            if out._id in influenced and not is_stand_in(out._value):  # (freed: unknown)
                 a = out._value
                 values.setdefault((a.shape, a.dtype.str, a.tobytes()), op)
     if not values:
         return ""
-    produced = {id(out) for op in ops for out in op.outputs}
+    produced = {out._id for op in ops for out in op.outputs}
     for op in ops:
         if id(op) in recorded:
             continue
         for v in op.inputs:
             a = getattr(v, "_value", None)
-            if a is None or id(v) in produced or id(v) in tracked:
+            if a is None or v._id in produced or v._id in tracked:
                 continue
             source_op = values.get((a.shape, a.dtype.str, a.tobytes()))
             if source_op is not None:
@@ -414,7 +415,7 @@ def _no_gradient(op: Operation) -> str:
 
 
 def _stopped_note(tape: Any) -> str:
-    sites = [note[1] for note in tape._notes.values() if note[0] == "stopped"]
+    sites = [note[1] for note in tape.notes.values() if note[0] == "stopped"]
     if not sites:
         return "."
     return f". This tape's stop_recording() was used at {sites[0]}."
@@ -444,10 +445,10 @@ def _shape_text(source: Any) -> str:
 def none_gradient_reasons(variables: list) -> str:
     """Why the last ``GradientTape.gradient`` gave None for these variables (for the text of
     an optimizer's "no gradients" error); "" when it is not known."""
-    known = context.none_gradients or {}
+    known = autodiff_state.none_gradients or {}
     lines = []
     for v in variables:
-        found = known.get(id(v))
+        found = known.get(v._id)
         if found is not None and found[0] is v:
             lines.append(f"  '{v.name}': {found[1]}")
     if not lines:
@@ -463,34 +464,23 @@ _MORE = (
 
 def _keep_for_optimizers(sources: list, reasons: list) -> None:
     """Why each variable got None, kept for the optimizer's "no gradients" error."""
-    context.none_gradients = {
-        id(s): (s, r) for s, r in zip(sources, reasons) if r is not None and isinstance(s, Variable)
+    autodiff_state.none_gradients = {
+        s._id: (s, r) for s, r in zip(sources, reasons) if r is not None and isinstance(s, Variable)
     }
-
-
-def explained_backward(tape: Any, targets: list, seeds: list, sources: list) -> list:
-    """The gradients, with a NoneGradientWarning for each None saying why."""
-    return explained_walk(
-        tape,
-        targets,
-        sources,
-        lambda: tape._backward(targets, seeds, sources, release=not tape._persistent),
-        stacklevel=5,
-    )
 
 
 def explained_walk(tape: Any, targets: list, sources: list, walk: Any, stacklevel: int = 4) -> list:
     """``walk()`` (the backward passes of ``tape.gradient`` or ``tape.jacobian``: one result
     per source, None where there is none), with a NoneGradientWarning for each None saying
     why; ``stacklevel`` counts from ``warn_none`` to the user's frame."""
-    tracked, blocked = dict(tape._tracked), list(tape._blocked)
+    tracked, blocked = tape.producers(), list(tape.blocked_ops)
     watch = RuleNoneWatch()
-    context.backward_observers.append(watch)
+    autodiff_state.backward_observers.append(watch)
     try:
         grads = walk()
     finally:
-        context.backward_observers.remove(watch)
-    context.none_gradients = None
+        autodiff_state.backward_observers.remove(watch)
+    autodiff_state.none_gradients = None
     if any(g is None for g in grads):
         reasons = explanations(
             tape, tracked, blocked, targets, sources, grads, watch.found, describe_rule
@@ -507,12 +497,12 @@ def note_none_variables(
     if not any(g is None and isinstance(s, Variable) for s, g in zip(sources, grads)):
         return
     wanted = [g if isinstance(s, Variable) else 0 for s, g in zip(sources, grads)]
-    tracked = dict(tape._tracked)
-    if recorded and not any(id(t) in tracked for t in targets):
-        tracked[id(targets[0])] = None  # (released by the walk: it was recorded)
+    tracked = tape.producers()
+    if recorded and not any(t._id in tracked for t in targets):
+        tracked[targets[0]._id] = None  # (released by the walk: it was recorded)
     reasons = explanations(
-        tape, tracked, list(tape._blocked), targets, sources, wanted, [], describe_rule
+        tape, tracked, list(tape.blocked_ops), targets, sources, wanted, [], describe_rule
     )
-    if not tape._persistent:
+    if not tape.persistent:
         reasons = [r if r is None or r.startswith("not ") else r + _MORE for r in reasons]
     _keep_for_optimizers(sources, reasons)

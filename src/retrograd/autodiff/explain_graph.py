@@ -32,7 +32,7 @@ from typing import Any
 
 from retrograd.autodiff.backprop import describe_rule
 from retrograd.autodiff.explain import RuleNoneWatch, explanations, user_site, warn_none
-from retrograd.core.execute import context
+from retrograd.autodiff.state import state as autodiff_state
 
 __all__ = ["explained_symbolic"]
 
@@ -42,9 +42,9 @@ class _GraphRecords:
     recording), nothing opened, every variable watched."""
 
     def __init__(self) -> None:
-        self._notes: dict = {}
-        self._opened = 0
-        self._watch_accessed_variables = True
+        self.notes: dict = {}
+        self.opened = 0
+        self.watches_accessed_variables = True
 
 
 def _differentiable(value: Any) -> bool:
@@ -59,15 +59,15 @@ def explained_symbolic(
     """``walk()`` (the symbolic backward pass over ``tracked``: one gradient per x), with a
     NoneGradientWarning for each None saying why."""
     watch = RuleNoneWatch()
-    context.backward_observers.append(watch)
+    autodiff_state.backward_observers.append(watch)
     try:
         grads = walk()
     finally:
-        context.backward_observers.remove(watch)
+        autodiff_state.backward_observers.remove(watch)
     if all(g is not None for g in grads):
         return grads
     ops = {id(op): op for op in tracked.values() if op is not None}.values()
-    reached = {id(v) for op in ops for v in (*op.inputs, *op.outputs)}
+    reached = {v._id for op in ops for v in (*op.inputs, *op.outputs)}
     # Ops where a float value becomes only integer or bool ones: gradients stop there.
     blocked = [
         op
@@ -80,7 +80,7 @@ def explained_symbolic(
     reasons: list[str | None] = [None] * len(xs)
     wanted = []  # the Nones explanations() is asked about: connected in the graph
     for i, (x, g) in enumerate(zip(xs, grads)):
-        if g is None and id(x) not in reached and _differentiable(x):
+        if g is None and x._id not in reached and _differentiable(x):
             reasons[i] = (
                 "no path: the ys are not computed from it in this graph (it is not an input "
                 f"of any op they depend on){stop_note}"
@@ -89,7 +89,7 @@ def explained_symbolic(
         else:
             wanted.append(g)
     # A source the ys reach without it being an op's output (a variable) counts as recorded.
-    tracked = {**{id(x): None for x in xs if id(x) in reached}, **tracked}
+    tracked = {**{x._id: None for x in xs if x._id in reached}, **tracked}
     found = explanations(
         _GraphRecords(), tracked, blocked, ys, xs, wanted, watch.found, describe_rule
     )

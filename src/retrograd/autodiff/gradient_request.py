@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from retrograd.core.execute import context
+from retrograd.autodiff.state import state as autodiff_state
 
 __all__ = ["GradientRequest", "gradient_request"]
 
@@ -67,7 +67,7 @@ def gradient_request() -> GradientRequest:
     (True, False)
     3.0
     """
-    running = context.gradient_request  # (rule, op, zero flags or False), set by the rule
+    running = autodiff_state.gradient_request  # (rule, op, zero flags or False), set by the rule
     if running is None:
         raise RuntimeError(
             "retrograd.autodiff.gradient_request() answers only inside a custom gradient's "

@@ -9,7 +9,7 @@ or IndexedSlices) with its input's dtype and shape, and names the rule when it d
 >>> with rg.GradientTape() as tape:
 ...     tape.watch(x)
 ...     y = rg.exp(x)
->>> (op,) = {id(o): o for o in tape._tracked.values() if o is not None}.values()
+>>> op = tape.producer(y)
 >>> call_rule(lambda op, g: [g], op, [rg.ones_like(y)])[0].numpy().tolist()
 [1.0, 1.0]
 >>> call_rule(lambda op, g: [g[0]], op, [rg.ones_like(y)])

@@ -23,21 +23,21 @@ while other tapes record, so nesting tapes gives higher derivatives.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-from retrograd.autodiff import long_tapes
 from retrograd.autodiff.backprop import NotBatchableError, backward
 from retrograd.autodiff.explain import (
-    explained_backward,
     explained_walk,
     note_none_variables,
     ops_seen,
     user_site,
 )
+from retrograd.autodiff.state import state as autodiff_state
 from retrograd.autodiff.tape_values import (
     _BLOCKED_KEPT,
     UnconnectedGradients,
@@ -55,7 +55,6 @@ from retrograd.autodiff.tape_values import (
 )
 from retrograd.core import nest
 from retrograd.core.execute import Operation, context
-from retrograd.core.released_values import release_dropped
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import array_ops
@@ -70,6 +69,10 @@ class GradientTape:
     ``watch_accessed_variables=False``). A non-persistent tape computes one set of gradients
     and then frees what it recorded; ``persistent=True`` allows several.
 
+    As TensorFlow's tape, it maps the id of each value it tracks to the record of the op that
+    produced it (None for a watched value): :meth:`tracks`, :meth:`producer`,
+    :meth:`record` and :meth:`producers` are how the rest of retrograd reads and writes it.
+
     >>> import retrograd as rg
     >>> x = rg.Variable(3.0)
     >>> with rg.GradientTape() as tape:
@@ -81,17 +84,81 @@ class GradientTape:
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
         self._persistent = bool(persistent)
         self._watch_accessed_variables = bool(watch_accessed_variables)
-        self._tracked: dict[int, Operation | None] = {}  # id(value) -> producer; None: source
-        self._kept: list[Any] = []  # watched values, kept alive so their ids stay theirs
+        self._producers: dict[int, Operation | None] = {}  # value id -> its record; None: watched
+        self._watched: set[int] = set()  # ids of the values watched directly
         self._variables: list[Variable] = []
         self._recording = False
         self._spent = False
         self._blocked: list[Operation] = []  # recorded ops with only integer/bool outputs
         self._notes: dict[int, tuple[str, str]] = {}  # what explanations of None gradients use
         self._opened = 0
-        # id(tensor) -> [tensor, records holding it]: large values no gradient reads, freed
-        # once the program drops them (see core.released_values).
-        self._candidates: dict[int, list] = {}
+
+    # -- what the rest of retrograd uses ----------------------------------------------------
+    @property
+    def persistent(self) -> bool:
+        """Whether several gradients may be computed from this tape."""
+        return self._persistent
+
+    @property
+    def watches_accessed_variables(self) -> bool:
+        """Whether trainable variables read while it records are watched automatically."""
+        return self._watch_accessed_variables
+
+    def tracks(self, value: Any) -> bool:
+        """Whether ``value`` (a tensor or variable) is watched, or produced by a record."""
+        return value._id in self._producers
+
+    def tracks_any(self, values: Any) -> bool:
+        """Whether one of ``values`` is tracked (an op on them is to be recorded)."""
+        producers = self._producers
+        for value in values:  # noqa: SIM110 - a plain loop is faster than any() here
+            if value._id in producers:
+                return True
+        return False
+
+    def producer(self, value: Any) -> Operation | None:
+        """The record that produced ``value``; None for a watched value or one not tracked."""
+        return self._producers.get(value._id)
+
+    def producers(self) -> dict[int, Operation | None]:
+        """A copy of the map from each tracked value's id to its record (None: watched), in
+        the order the values were tracked (explanations and checks read it)."""
+        return dict(self._producers)
+
+    def tracked_count(self) -> int:
+        """How many values this tape tracks (the records after a count were made since)."""
+        return len(self._producers)
+
+    def recent(self, count: int) -> list[tuple[int, Operation | None]]:
+        """The last ``count`` tracked values, as ``(id, record)`` pairs, newest first."""
+        return list(itertools.islice(reversed(self._producers.items()), count))
+
+    def record(self, op: Operation) -> None:
+        """Adds a record of an op on tracked values: its floating outputs become tracked."""
+        producers = self._producers
+        kept = False
+        for out in op.outputs:
+            if out._value.dtype.kind in "fc":  # integer and bool results carry no gradient
+                producers[out._id] = op
+                kept = True
+        if not kept and len(self._blocked) < _BLOCKED_KEPT:
+            self._blocked.append(op)  # for explanations: where a path lost its gradient
+
+    @property
+    def blocked_ops(self) -> tuple[Operation, ...]:
+        """Recorded ops on tracked values whose outputs are all integer or bool."""
+        return tuple(self._blocked)
+
+    @property
+    def notes(self) -> dict[int, tuple[str, str]]:
+        """What explanations of None gradients know: ``value id -> (kind, text)`` for captured
+        tensors, and ``stop_recording`` sites (negative keys)."""
+        return self._notes
+
+    @property
+    def opened(self) -> int:
+        """The op count (see ``explain.ops_seen``) when this tape was entered."""
+        return self._opened
 
     # -- recording ---------------------------------------------------------------------
     def __enter__(self) -> GradientTape:
@@ -101,7 +168,7 @@ class GradientTape:
             )
         if self._spent:  # as TensorFlow: a spent non-persistent tape starts afresh
             self.reset()
-        if not self._tracked:
+        if not self._producers:
             self._opened = ops_seen()  # (explanations look at ops run since)
         self._push()
         return self
@@ -117,8 +184,6 @@ class GradientTape:
     def _pop(self) -> None:
         context.pop_tape(self)
         self._recording = False
-        if long_tapes.frozen:  # (a long tape stops recording: objects frozen meanwhile thaw)
-            long_tapes.thaw()
 
     @contextlib.contextmanager
     def stop_recording(self) -> Iterator[None]:
@@ -134,8 +199,8 @@ class GradientTape:
 
     def reset(self) -> None:
         """Forgets everything recorded, as if the tape had just been entered."""
-        self._tracked, self._kept, self._variables = {}, [], []
-        self._blocked, self._notes, self._candidates = [], {}, {}
+        self._producers, self._watched, self._variables = {}, set(), []
+        self._blocked, self._notes = [], {}
         self._spent = False
 
     def watch(self, tensor: Any) -> None:
@@ -149,20 +214,24 @@ class GradientTape:
                     f"GradientTape.watch: passed an object of type {type(value).__name__}, "
                     f"not a retrograd.Tensor or retrograd.Variable: {value!r}"
                 )
-            self._watch_one(_in_graph(value))
+            self._watch_one(_in_graph(value), stacklevel=4)
 
-    def _watch_one(self, value: Any) -> None:
+    def watch_variable(self, variable: Variable) -> None:
+        """Watches a variable that was read (automatic watching of trainable variables)."""
+        self._watch_one(variable, stacklevel=4)
+
+    def _watch_one(self, value: Any, stacklevel: int) -> None:
         if value._value.dtype.kind not in "fc":
             warnings.warn(
                 f"GradientTape.watch: the dtype of the watched value must be floating or complex, "
                 f"got {value.dtype.name}; it will get no gradient",
-                stacklevel=3,
+                stacklevel=stacklevel,
             )
             return
-        key = id(value)
-        if key not in self._tracked:
-            self._tracked[key] = None
-            self._kept.append(value)
+        key = value._id
+        if key not in self._producers:
+            self._producers[key] = None
+            self._watched.add(key)
             if isinstance(value, Variable):
                 self._variables.append(value)
 
@@ -173,23 +242,6 @@ class GradientTape:
         gradient; ``reset()`` forgets them, and entering the tape again adds to them.
         """
         return tuple(self._variables)
-
-    def _should_record(self, inputs: Any) -> bool:
-        tracked = self._tracked
-        for value in inputs:  # noqa: SIM110 - a plain loop is faster than any() on this hot path
-            if id(value) in tracked:
-                return True
-        return False
-
-    def _record(self, op: Operation) -> None:
-        tracked = self._tracked
-        kept = False
-        for out in op.outputs:
-            if out._value.dtype.kind in "fc":  # integer and bool results carry no gradient
-                tracked[id(out)] = op
-                kept = True
-        if not kept and len(self._blocked) < _BLOCKED_KEPT:
-            self._blocked.append(op)  # for explanations: where a path lost its gradient
 
     # -- differentiation -------------------------------------------------------------------
     def gradient(
@@ -228,25 +280,27 @@ class GradientTape:
         seeds = _seeds(targets, output_gradients, target)
         single = type(sources) is Tensor
         flat_sources = [sources] if single else _as_values(nest.flatten(sources), "sources")
-        explaining = explain or context.explain_none
-        if context._graph is not None:  # (behind the `graph` property)
+        explaining = explain or autodiff_state.explain_none
+        if context.graph is not None:
             flat_sources = [_in_graph(s) for s in flat_sources]
         try:
             if explaining:
-                grads = explained_backward(self, targets, seeds, flat_sources)
+                grads = explained_walk(
+                    self,
+                    targets,
+                    flat_sources,
+                    lambda: self._backward(
+                        targets, seeds, flat_sources, release=not self._persistent
+                    ),
+                )
             else:
-                tracked = self._tracked
-                recorded = False
-                for t in targets:  # (a loop: cheaper than any() on a generator)
-                    if id(t) in tracked:
-                        recorded = True
-                        break
+                recorded = self.tracks_any(targets)
                 # A non-persistent tape lets the walk free each record once it is used.
                 grads = self._backward(
                     targets, seeds, flat_sources, release=not self._persistent, sparse=True
                 )
-                context.none_gradients = None
-                if grads.count(None) == len(grads):  # an optimizer would have nothing to do
+                autodiff_state.none_gradients = None
+                if all(g is None for g in grads):  # an optimizer would have nothing to do
                     note_none_variables(self, targets, flat_sources, grads, recorded)
         finally:
             self._end()
@@ -297,7 +351,7 @@ class GradientTape:
             )
 
         try:
-            if (explain or context.explain_none) and 0 not in shape:
+            if (explain or autodiff_state.explain_none) and 0 not in shape:
                 rows = explained_walk(self, [y], flat_sources, walk)
             else:
                 rows = walk()
@@ -353,7 +407,7 @@ class GradientTape:
             )
 
         try:
-            explaining = (explain or context.explain_none) and batch and 0 not in rest
+            explaining = (explain or autodiff_state.explain_none) and batch and 0 not in rest
             (rows,) = explained_walk(self, [y], [x], walk) if explaining else walk()
         finally:
             self._end()
@@ -405,15 +459,11 @@ class GradientTape:
             )
         if self._recording and not self._persistent:
             self._pop()  # as TensorFlow: a non-persistent tape stops recording here
-        if self._candidates:
-            release_dropped(self._candidates)
-            if not self._persistent:
-                self._candidates = {}  # (the walk frees the records as it goes)
 
     def _end(self) -> None:
         if not self._persistent:
-            self._tracked, self._kept = {}, []  # the variables stay listed, as in TensorFlow
-            self._blocked, self._notes, self._candidates = [], {}, {}
+            self._producers, self._watched = {}, set()  # the variables stay listed, as in TF
+            self._blocked, self._notes = [], {}
             self._spent = True
 
     def _backward(
@@ -425,7 +475,14 @@ class GradientTape:
         release: bool = False,
         sparse: bool = False,
     ) -> list[Tensor | None]:
-        watched = {id(v) for v in self._kept}
+        source_ids = {s._id for s in sources}
         return backward(
-            self._tracked, targets, seeds, sources, batch_shape, release, watched, sparse=sparse
+            self._producers,
+            targets,
+            seeds,
+            sources,
+            batch_shape,
+            release,
+            sparse=sparse,
+            all_influenced=self._watched <= source_ids,
         )

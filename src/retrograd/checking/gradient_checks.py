@@ -27,21 +27,33 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
 from retrograd.autodiff.backprop import call_rule, describe_rule
+from retrograd.autodiff.state import state as autodiff_state
 from retrograd.checking.gradcheck import GradientCheckError
 from retrograd.checking.observing import paused, summarize
 from retrograd.core import nest
-from retrograd.core.execute import OP_DEFS, Operation, context, execute
-from retrograd.core.released_values import is_stand_in
+from retrograd.core.execute import OP_DEFS, Operation, execute
+from retrograd.core.records import is_stand_in
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 
 __all__ = ["enable_gradient_checks", "disable_gradient_checks", "gradient_checks"]
+
+
+class _Installed(threading.local):
+    """The checkers ``enable_gradient_checks`` installed in this thread."""
+
+    def __init__(self) -> None:
+        self.checkers: list = []
+
+
+_installed = _Installed()
 
 LOCATE_LIMIT = 64  # inputs up to this size are located elementwise when a check fails
 ATTEMPTS = 3  # inconclusive checks (kinks, non-finite values) are retried this many times
@@ -108,8 +120,8 @@ def enable_gradient_checks(
     """
     disable_gradient_checks()
     checker = GradientChecker(registered, skip, seed)
-    context.gradient_checkers.append(checker)
-    context.backward_observers.append(checker)
+    _installed.checkers.append(checker)
+    autodiff_state.backward_observers.append(checker)
     return checker
 
 
@@ -120,10 +132,10 @@ def disable_gradient_checks() -> None:
     >>> checker = rg.debugging.enable_gradient_checks()
     >>> rg.debugging.disable_gradient_checks()  # custom gradients are trusted again
     """
-    while context.gradient_checkers:
-        checker = context.gradient_checkers.pop()
-        if checker in context.backward_observers:
-            context.backward_observers.remove(checker)
+    while _installed.checkers:
+        checker = _installed.checkers.pop()
+        if checker in autodiff_state.backward_observers:
+            autodiff_state.backward_observers.remove(checker)
 
 
 @contextlib.contextmanager
@@ -148,11 +160,11 @@ def gradient_checks(
     caught the wrong gradient
     """
     checker = GradientChecker(registered, skip, seed)
-    context.backward_observers.append(checker)
+    autodiff_state.backward_observers.append(checker)
     try:
         yield checker
     finally:
-        context.backward_observers.remove(checker)
+        autodiff_state.backward_observers.remove(checker)
 
 
 class _RuleCheck:

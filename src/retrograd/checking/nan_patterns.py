@@ -21,7 +21,7 @@ op and its values and say which well-known pattern it is:
 >>> with rg.GradientTape() as tape:
 ...     tape.watch(x)
 ...     y = rg.sqrt(x)
->>> op = tape._tracked[id(y)]
+>>> op = tape.producer(y)
 >>> backward_cause(op, [rg.constant([0.0, 1.0])], 0, rg.constant([np.nan, 0.25]), True)[:40]
 "the unused branch of a where: op 'Sqrt' "
 """

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 import traceback
 import weakref
 from collections.abc import Iterator
@@ -31,12 +32,23 @@ from typing import Any
 import numpy as np
 
 from retrograd.autodiff.backprop import describe_rule
+from retrograd.autodiff.state import state as autodiff_state
 from retrograd.checking.nan_patterns import backward_cause, forward_cause
 from retrograd.checking.observing import inside_gradient_rule, summarize
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import Operation, context
 
 __all__ = ["enable_check_numerics", "disable_check_numerics", "numeric_checks"]
+
+
+class _Installed(threading.local):
+    """The checkers ``enable_check_numerics`` installed in this thread."""
+
+    def __init__(self) -> None:
+        self.checkers: list = []
+
+
+_installed = _Installed()
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # retrograd/
 
@@ -194,12 +206,12 @@ def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int =
     NaN caught
     >>> rg.debugging.disable_check_numerics()
     """
-    if context.numerics_checkers:
+    if _installed.checkers:
         return
     checker = NumericsChecker(stack_height_limit)
-    context.numerics_checkers.append(checker)
+    _installed.checkers.append(checker)
     context.push_observer(checker)
-    context.backward_observers.append(checker)
+    autodiff_state.backward_observers.append(checker)
 
 
 def disable_check_numerics() -> None:
@@ -211,10 +223,10 @@ def disable_check_numerics() -> None:
     >>> rg.math.is_nan(rg.math.log(-1.0)).numpy().tolist()
     True
     """
-    while context.numerics_checkers:
-        checker = context.numerics_checkers.pop()
+    while _installed.checkers:
+        checker = _installed.checkers.pop()
         context.pop_observer(checker)
-        context.backward_observers.remove(checker)
+        autodiff_state.backward_observers.remove(checker)
 
 
 @contextlib.contextmanager
@@ -231,9 +243,9 @@ def numeric_checks(stack_height_limit: int = 30) -> Iterator[NumericsChecker]:
     """
     checker = NumericsChecker(stack_height_limit)
     context.push_observer(checker)
-    context.backward_observers.append(checker)
+    autodiff_state.backward_observers.append(checker)
     try:
         yield checker
     finally:
         context.pop_observer(checker)
-        context.backward_observers.remove(checker)
+        autodiff_state.backward_observers.remove(checker)

@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.autodiff.state import state as autodiff_state
 from retrograd.core.execute import context
-from retrograd.core.released_values import is_stand_in
+from retrograd.core.records import is_stand_in
 from retrograd.ops.print_ops import format_value
 
 __all__ = ["paused", "inside_gradient_rule", "summarize", "as_array"]
@@ -35,11 +36,11 @@ def paused() -> Iterator[None]:
         context.tapes,
         context.observers,
         context.recording,
-        context.backward_observers,
+        autodiff_state.backward_observers,
         context.variable_watchers,
     )
     context.tapes, context.observers, context.recording = [], [], False
-    context.backward_observers, context.variable_watchers = [], []
+    autodiff_state.backward_observers, context.variable_watchers = [], []
     try:
         yield
     finally:
@@ -47,7 +48,7 @@ def paused() -> Iterator[None]:
             context.tapes,
             context.observers,
             context.recording,
-            context.backward_observers,
+            autodiff_state.backward_observers,
             context.variable_watchers,
         ) = saved
 

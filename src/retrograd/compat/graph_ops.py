@@ -22,7 +22,7 @@ import sys
 from typing import Any
 
 from retrograd.core.execute import context, define_op, execute
-from retrograd.core.registry import RegisterGradient, no_gradient
+from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.shapes import TensorShape, disable_v2_tensorshape, enable_v2_tensorshape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable as EagerVariable
@@ -371,7 +371,7 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None): 
     return execute(_Print, (x, *data), attrs, name or "Print")
 
 
-@RegisterGradient("Print")
+@op_gradient("Print")
 def _print_grad(op, grad):
     return (grad, *[None] * (len(op.inputs) - 1))
 

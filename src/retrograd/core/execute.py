@@ -1,37 +1,35 @@
-"""The single door every op goes through, and the records that tapes keep.
+"""Op definitions and the single door every op goes through.
 
-``execute(op_def, inputs, attrs)`` runs the op's NumPy kernel and, only when a tape is
-recording, lets each tape that watches one of the inputs record an :class:`Operation`.
-With no tape active the path is: unwrap arrays, call the kernel, wrap the result.
+An op type is defined once, by an :class:`OpDef`: its TensorFlow name, its NumPy kernel, and
+beside them everything the rest of the library needs to know about it — its gradient and
+forward rules, which values its gradient reads (derived from the rule), whether a batch of
+upstream gradients may go through its gradient, and so on.
+
+``execute(op_def, inputs, attrs)`` runs the kernel on the inputs' arrays, wraps the result in
+fresh tensors and, while tapes or observers are active, records the op with
+:func:`record_operation` — the one way an op reaches a tape. While a graph is being built,
+the op is added to it instead.
 
 >>> import retrograd as rg
 >>> from retrograd.core.execute import OP_DEFS
->>> OP_DEFS["Exp"].type, OP_DEFS["Exp"].multi_output
-('Exp', False)
+>>> OP_DEFS["Exp"].type, OP_DEFS["Exp"].multi_output, OP_DEFS["Exp"].batchable
+('Exp', False, True)
 """
 
 from __future__ import annotations
 
 import re
 import threading
-import warnings
 from collections.abc import Callable, Sequence
-from types import MappingProxyType
 from typing import Any
 
-import numpy as np
-
 from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.records import Operation, lean_record
 from retrograd.core.tensor import Tensor
-
-# Kernels follow IEEE arithmetic silently, as TensorFlow does: exp(100.0) in float32 is inf,
-# not a warning. NumPy's floating-point warnings are ignored only when raised from retrograd's
-# own modules (a filter costs nothing until a warning fires; np.errstate per op would cost
-# microseconds). debugging.check_numerics finds non-finite values explicitly.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"retrograd\.")
 
 __all__ = [
     "OpDef",
+    "RuleEntry",
     "Operation",
     "define_op",
     "execute",
@@ -39,23 +37,55 @@ __all__ = [
     "observe_operation",
     "context",
     "OP_DEFS",
+    "KERNEL_ERRORS",
 ]
+
+# What a kernel raises for bad input: `execute` turns it into InvalidArgumentError naming the
+# op and its input shapes.
+KERNEL_ERRORS = (ValueError, IndexError, TypeError, ArithmeticError)
+
+
+class RuleEntry:
+    """A rule registered for an op type: the function (None: declared not differentiable),
+    where it was defined, and whether it is the op's own (``own``: defined with the op and
+    verified by the op tables, so the backward walk need not check what it returns; a rule a
+    user registers is checked at every call)."""
+
+    __slots__ = ("fn", "location", "own")
+
+    def __init__(self, fn: Callable[..., Any] | None, location: str, own: bool) -> None:
+        self.fn = fn
+        self.location = location
+        self.own = own
+
+    def __repr__(self) -> str:
+        return f"RuleEntry({getattr(self.fn, '__qualname__', self.fn)!r}, {self.location!r})"
 
 
 class OpDef:
-    """One op type: its TensorFlow name and its NumPy kernel.
+    """Everything about one op type, in one place.
 
-    ``kernel(*arrays, **attrs)`` returns an array, or a sequence of arrays when
-    ``multi_output``. The gradient is registered under the same name beside it. For
-    graphs, ``elementwise`` ops broadcast their inputs and keep one output shape;
-    ``shape_fn(input_metas, **attrs)`` returns ``[(shape, dtype), ...]`` for ops whose
-    output shapes cannot be found by running the kernel on dummy inputs (value-dependent
-    shapes) or would be costly to find that way; ``stateful`` ops (assignments, printing)
-    run even when no output of theirs is needed; ``forwards_inputs`` ops output their last
-    inputs unchanged (Identity, StopGradient), which compiled plans turn into assignments.
-    ``inplace(*arrays, out=array, **attrs)``, when given, computes the kernel's result into
-    ``out`` (shaped and typed like the result): compiled plans use it to write into the
-    buffer of an input that nothing needs afterwards.
+    - ``kernel(*arrays, **attrs)`` returns an array, or a sequence of arrays when
+      ``multi_output``.
+    - ``gradient`` / ``forward``: the :class:`RuleEntry` of its gradient function and of
+      its forward-mode rule (None until one is registered: see ``core.registry``).
+    - ``sparse_gradient``: a gradient function that may return ``IndexedSlices``, used where
+      the caller accepts sparse gradients (``GradientTape.gradient``, ``tf.gradients``);
+      ``passes_slices``: its gradient hands a sparse upstream gradient on as it is.
+    - ``reads``: the inputs and outputs whose values its gradient reads, derived from the
+      gradient function (``core.reads``); a tape's record keeps only those values.
+    - ``batchable``: its gradient also works on upstream gradients with extra leading
+      (batch) axes, as Jacobians' rows are computed (rules of the form ``grad * local``).
+    - ``missing_upstream``: what a multi-output op's gradient is given for an output no
+      gradient reached: ``"zeros"`` (TensorFlow's default) or ``"none"``.
+    - ``fresh``: the kernel returns a new array that views nothing else, so a compiled
+      plan may write into it once nothing needs it any more.
+    - ``shape_only_inputs``: inputs of which the kernel reads only the shape and dtype.
+    - For graphs: ``elementwise`` ops broadcast their inputs; ``shape_fn(input_metas,
+      **attrs)`` gives ``[(shape, dtype), ...]`` where running the kernel on dummy inputs
+      cannot; ``stateful`` ops run even when no output is needed; ``forwards_inputs`` ops
+      output their last inputs unchanged (Identity); ``inplace(*arrays, out=array)``
+      computes the kernel's result into ``out``.
     """
 
     __slots__ = (
@@ -67,7 +97,15 @@ class OpDef:
         "stateful",
         "forwards_inputs",
         "inplace",
-        "unread",
+        "batchable",
+        "missing_upstream",
+        "fresh",
+        "shape_only_inputs",
+        "gradient",
+        "forward",
+        "sparse_gradient",
+        "passes_slices",
+        "_reads",
     )
 
     def __init__(
@@ -80,7 +118,14 @@ class OpDef:
         stateful: bool = False,
         forwards_inputs: bool = False,
         inplace: Callable[..., Any] | None = None,
+        batchable: bool = False,
+        missing_upstream: str = "zeros",
+        fresh: bool = False,
+        shape_only_inputs: tuple[int, ...] = (),
+        passes_slices: bool = False,
     ) -> None:
+        if missing_upstream not in ("zeros", "none"):
+            raise ValueError("define_op: missing_upstream must be 'zeros' or 'none'")
         self.type = type_name
         self.kernel = kernel
         self.multi_output = multi_output
@@ -89,34 +134,60 @@ class OpDef:
         self.stateful = stateful
         self.forwards_inputs = forwards_inputs
         self.inplace = inplace
-        # (input indices, output indices) whose values the gradient function never reads
-        # (see core.released_values); None: it may read every one.
-        self.unread: tuple[frozenset, frozenset] | None = None
+        self.batchable = batchable
+        self.missing_upstream = missing_upstream
+        self.fresh = fresh
+        self.shape_only_inputs = frozenset(shape_only_inputs)
+        self.passes_slices = passes_slices
+        self.gradient: RuleEntry | None = None
+        self.forward: RuleEntry | None = None
+        self.sparse_gradient: Callable[..., Any] | None = None
+        self._reads: Any = None  # derived from the gradient when first needed
 
     @property
     def name(self) -> str:
         """The op type (TensorFlow's ``op.op_def.name``)."""
         return self.type
 
+    @property
+    def reads(self) -> tuple[frozenset | None, frozenset | None]:
+        """``(inputs, outputs)``: the indices whose values the op's own gradient function
+        may read (None: any); every value for a gradient a user registered."""
+        found = self._reads
+        if found is None:
+            entry = self.gradient
+            if entry is None or entry.fn is None:
+                found = (frozenset(), frozenset())  # nothing is differentiated through it
+            elif not entry.own:
+                found = (None, None)
+            else:
+                from retrograd.core.reads import rule_reads
+
+                found = rule_reads(entry.fn)
+            self._reads = found
+        return found
+
+    def set_rule(self, kind: str, entry: RuleEntry | None) -> None:
+        """Sets the gradient or forward rule (``core.registry`` does, under its lock)."""
+        setattr(self, kind, entry)
+        self._reads = None
+
     def __repr__(self) -> str:
         return f"OpDef({self.type!r})"
 
 
 OP_DEFS: dict[str, OpDef] = {}
-
-
-def writable_buffer(value: Any) -> bool:
-    """Whether ``value`` is an array owning its memory (not a view) that may be written: what
-    an in-place kernel may target once nothing else holds it (callers count references)."""
-    return type(value) is np.ndarray and value.base is None and value.flags.writeable
-
-
 _OP_TYPE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 def define_op(type_name: str, kernel: Callable[..., Any], **properties: Any) -> OpDef:
     """Defines op ``type_name`` once (properties as in :class:`OpDef`); a second definition
-    raises KeyError. A type name is an identifier (``MatMul``): compiled plans show it."""
+    raises KeyError. A type name is an identifier (``MatMul``): compiled plans show it.
+
+    >>> import numpy as np
+    >>> define_op("DocSoftsign", lambda x: x / (1 + np.abs(x)), fresh=True)
+    OpDef('DocSoftsign')
+    """
     if not isinstance(type_name, str) or not _OP_TYPE.fullmatch(type_name):
         raise ValueError(
             f"define_op: op type must be an identifier like 'MatMul', got {type_name!r}"
@@ -127,194 +198,58 @@ def define_op(type_name: str, kernel: Callable[..., Any], **properties: Any) -> 
     return op
 
 
-_NO_ATTRS = MappingProxyType({})  # shared by records without attributes (read-only)
-
-
-class Operation:
-    """A recorded op, with TensorFlow's Operation interface.
-
-    ``type`` is the op type (``"MatMul"``), ``inputs``/``outputs`` tuples of tensors (a
-    variable appears as the input of the op that read it), ``get_attr(name)`` its attributes.
-    ``grad_fn`` overrides the registry (custom gradients carry their own).
-    ``skip_input_indices``: while its gradient function runs, the inputs whose gradient is
-    not needed (the rule may return None for them).
-    """
-
-    __slots__ = (
-        "type",
-        "inputs",
-        "outputs",
-        "_attrs",
-        "_name",
-        "grad_fn",
-        "skip_input_indices",
-        "__weakref__",
-    )
-
-    graph = None
-
-    def __init__(
-        self,
-        op_type: str,
-        inputs: tuple,
-        outputs: tuple,
-        attrs: dict | None,
-        name: str | None = None,
-        grad_fn: Callable[..., Any] | None = None,
-    ) -> None:
-        self.type = op_type
-        self.inputs = inputs
-        self.outputs = outputs
-        self._attrs = attrs or _NO_ATTRS
-        self._name = name
-        self.grad_fn = grad_fn
-        # Set by the backward walk while the gradient function runs: the inputs whose
-        # gradient nobody needs, which a rule may skip computing (TensorFlow's attribute).
-        self.skip_input_indices: tuple = ()
-
-    @property
-    def name(self) -> str:
-        return self._name or self.type
-
-    def get_attr(self, name: str) -> Any:
-        """The attribute ``name`` (``op.get_attr("transpose_a")``)."""
-        try:
-            return self._attrs[name]
-        except KeyError:
-            raise ValueError(
-                f"Operation '{self.name}' (type {self.type}) has no attr named '{name}'; "
-                f"it has {sorted(self._attrs)}"
-            ) from None
-
-    @property
-    def attrs(self) -> dict:
-        return dict(self._attrs)
-
-    def __repr__(self) -> str:
-        return f"<retrograd.Operation '{self.name}' type={self.type}>"
-
-
 class _Context(threading.local):
-    """What is watching execution right now, per thread (as TensorFlow keeps it): each thread
-    sees its own attributes, initialised by ``__init__`` the first time it looks.
+    """What watches execution in this thread (as TensorFlow keeps it, per thread): each
+    thread sees its own attributes, initialised by ``__init__`` the first time it looks.
 
     ``graph``: while not None, ops are added to this graph instead of run.
-    ``default_graph``: this thread's global default graph (made by the graph layer when first
-    asked for; None until then).
-    ``tapes``: recording GradientTapes, innermost last.
-    ``observers``: objects told about every op that runs (``observe(operation)``: forward
+    ``tapes``: the recording GradientTapes, innermost last.
+    ``observers``: objects shown every op that runs (``observe(operation)``: forward
     accumulators, traces, numeric checks).
-    ``plain``: True while neither a graph is current nor anything records: op functions
-    then call their kernels directly (kept by the setters of ``graph`` and ``recording``;
-    the hot paths read the attributes behind them, ``_graph`` and ``_recording``, directly).
-    ``recording``: true while tapes or observers are active — the one flag the lean path
-    tests; the tape itself when one tape and no observer is active (recorded for inline).
-    ``backward_observers``: objects told about every gradient rule called during a backward
-    pass (``observe_backward(op, rule, upstream, grads)``).
-    ``variable_watchers``: lists collecting the trainable variables read (custom_gradient).
-    ``rule_depth`` and ``backward_pass``: whether a gradient function is running, and which
-    backward walk (numbered from 1) is, so tools can tell gradient work from the program.
-    ``gradient_overrides``, ``strict_custom_gradients``, ``op_sites``, ``explain_none``: the
-    gradient override scope and the debugging switches of custom gradients and None
-    explanations (see where they are set).
-    ``gradient_batch_dims``: how many leading axes of the gradients in flight index a batch
-    of backward passes (rows of a Jacobian computed at once).
-    ``sessions``: the sessions entered with ``with``, innermost last.
-    ``functions_tracing``: the ``retrograd.function`` objects being traced (no recursion).
-    ``gradient_checkers`` and ``numerics_checkers``: the checks that
-    ``enable_gradient_checks`` and ``enable_check_numerics`` installed in this thread.
-    ``eager_scope``: the name scope entered in eager mode, which prefixes variable names.
-    ``layer_training``: the ``training=`` of the outermost Keras layer call running now,
-    which inner layers called without one inherit (None outside any call).
-    ``keras_symbolic``: True while a Keras layer is called on symbolic inputs (Keras' random
-    seed generators do not advance there).
+    ``recording``: whether any tape or observer is active (kept by the push/pop methods).
+    ``variable_watchers``: lists collecting the trainable variables read (custom gradients).
+    ``rule_depth``: how many gradient functions are running now (nested backward passes
+    count again), so that ops and tools can tell gradient work from the program's.
+    ``eager_scope``: the name scope entered eagerly ("outer/inner/"), prefixing variable
+    names.
+    ``gradient_overrides``: the gradient functions by op type that replace the op's own in
+    this thread (``retrograd.gradient_override``; None: none) — records made meanwhile keep
+    every value, since another rule may read any.
 
     A thread started after ``disable_eager_execution`` starts in graph mode, on a default
     graph of its own (``graph_mode_by_default``, the one process-wide setting).
     """
 
     def __init__(self) -> None:
+        self.graph: Any = None
+        self.default_graph: Any = None
         self.tapes: list = []
         self.observers: list = []
-        self._recording: Any = False
-        self._graph: Any = None
-        self.plain = True  # eager, and nothing records: ops only run their kernels
-        self.backward_observers: list = []
+        self.recording = False
         self.variable_watchers: list[list] = []
-        self.rule_depth = 0  # gradient functions running now (nested walks count again)
-        self.backward_pass = 0  # the number of the backward walk running now; 0: none
-        self.gradient_batch_dims = 0
-        self.sessions: list = []
-        self.gradient_checkers: list = []
-        self.numerics_checkers: list = []
-        self.functions_tracing: list = []  # retrograd.function objects tracing now
-        self.default_graph: Any = None
+        self.rule_depth = 0
+        self.eager_scope = ""
+        self.gradient_overrides: dict | None = None
         factory = graph_mode_by_default.factory
         if factory is not None:
             self.default_graph = self.graph = factory()
-        # Gradient functions by op type that replace the registered ones (the innermost
-        # `retrograd.gradient_override` block's map, merged with the outer ones); None: none.
-        self.gradient_overrides: dict | None = None
-        # Custom gradients capturing differentiated tensors: an error instead of a warning.
-        self.strict_custom_gradients = False
-        # The lines of the user's code that ran each op, while the debugging switch records
-        # them (autodiff.explain.SiteLog: .get(op) -> "file:line"); None: not recorded.
-        self.op_sites: Any = None
-        # Every None gradient comes with its explanation (a warning), when True.
-        self.explain_none = False
-        # id(variable) -> (variable, why its last gradient was None): for optimizers' errors.
-        self.none_gradients: dict | None = None
-        # What the custom gradient's grad_fn running now is asked for (gradient_request()).
-        self.gradient_request: Any = None
-        self.eager_scope = ""  # the eager name scope ("outer/inner/"), prefixing variable names
-        self.layer_training: Any = None  # the `training` flag of the Keras layer call running
-        self.keras_symbolic = False  # in a Keras layer's symbolic (functional API) call
-
-    @property
-    def graph(self) -> Any:
-        """The Graph ops are added to; None: eager execution."""
-        return self._graph
-
-    @graph.setter
-    def graph(self, graph: Any) -> None:
-        self._graph = graph
-        self.plain = graph is None and not self._recording
-
-    @property
-    def recording(self) -> Any:
-        return self._recording
-
-    @recording.setter
-    def recording(self, recording: Any) -> None:
-        self._recording = recording
-        self.plain = self._graph is None and not recording
 
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)
-        self._set_recording()
+        self.recording = True
 
     def pop_tape(self, tape: Any) -> None:
         self.tapes.remove(tape)
-        self._set_recording()
+        self.recording = bool(self.tapes or self.observers)
 
     def push_observer(self, observer: Any) -> None:
         """Adds an object whose ``observe(operation)`` sees every op until it is popped."""
         self.observers.append(observer)
-        self._set_recording()
+        self.recording = True
 
     def pop_observer(self, observer: Any) -> None:
         self.observers.remove(observer)
-        self._set_recording()
-
-    def _set_recording(self) -> None:
-        # The one tape when it is all that watches (execute records for it inline), True when
-        # several tapes or observers do, False when nothing does.
-        if self.observers or len(self.tapes) > 1:
-            self.recording = True
-            for tape in self.tapes:  # several record: nothing is freed (released_values)
-                tape._candidates.clear()
-        else:
-            self.recording = self.tapes[0] if self.tapes else False
+        self.recording = bool(self.tapes or self.observers)
 
 
 class _GraphModeByDefault:
@@ -330,30 +265,25 @@ context = _Context()
 
 
 def execute(
-    op: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None, name: str | None = None
+    op: OpDef, inputs: Sequence[Any], attrs: dict | None = None, name: str | None = None
 ) -> Any:
-    """Runs ``op`` on ``inputs`` (tensors, or variables for ReadVariableOp); records if watched.
+    """Runs ``op`` on ``inputs`` (tensors, or variables for ReadVariableOp); records it while
+    tapes or observers are active.
 
     Returns a Tensor, or a tuple of tensors for multi-output ops. While a graph is current,
     the op is added to it instead and symbolic tensors come back.
+
+    >>> import numpy as np, retrograd as rg
+    >>> execute(OP_DEFS["Exp"], [rg.constant(0.0)])
+    <retrograd.Tensor: shape=(), dtype=float32, numpy=1.0>
     """
-    plain = context.plain
-    if not plain:
-        graph = context._graph  # (the attribute behind the `graph` property: read per op)
-        if graph is not None:
-            return graph.create_op(op, inputs, attrs, name)
-        recording = context._recording  # (behind the `recording` property)
-        if (
-            recording is not True
-            and recording._candidates
-            and inputs
-            and inputs[0]._value.nbytes >= released_values.LARGE
-        ):  # before a large allocation: free what the program dropped
-            released_values.release_dropped(recording._candidates)
+    state = context
+    if state.graph is not None:
+        return state.graph.create_op(op, inputs, attrs, name)
     try:
         if attrs:
             result = op.kernel(*[t._value for t in inputs], **attrs)
-        elif len(inputs) == 1:  # the common arities without building a list
+        elif len(inputs) == 1:  # (the common arities, without building a list)
             result = op.kernel(inputs[0]._value)
         elif len(inputs) == 2:
             result = op.kernel(inputs[0]._value, inputs[1]._value)
@@ -361,73 +291,67 @@ def execute(
             result = op.kernel(*[t._value for t in inputs])
     except InvalidArgumentError:
         raise
-    except (ValueError, IndexError, TypeError, ArithmeticError) as e:  # (OverflowError too)
+    except KERNEL_ERRORS as e:  # (OverflowError too)
         shapes = ", ".join(f"{t._value.dtype}{list(t._value.shape)}" for t in inputs)
         raise InvalidArgumentError(f"{op.type}: {e} (inputs: {shapes})") from None
     if op.multi_output:
         outputs = tuple([Tensor(r) for r in result])
-        if not plain:
-            record_operation(op.type, inputs, outputs, attrs, name)
+        if state.recording:
+            record_operation(op, inputs, outputs, attrs, name)
         return outputs
     out = Tensor(result)
-    if not plain:
-        if recording is True:
-            record_operation(op.type, inputs, (out,), attrs, name)
-        else:  # one tape (GradientTape._should_record and _record, inlined: once per op)
-            tracked = recording._tracked
-            for value in inputs:
-                if id(value) in tracked:
-                    record = Operation(op.type, tuple(inputs), (out,), attrs, name)
-                    if result.dtype.kind in "fc":
-                        tracked[id(out)] = record
-                    else:
-                        recording._record(record)
-                    if recording._candidates or (
-                        op.unread is not None and result.nbytes >= released_values.LARGE
-                    ):
-                        released_values.note_record(recording, op, record)
-                    break
+    if state.recording:
+        record_operation(op, inputs, (out,), attrs, name)
     return out
 
 
 def record_operation(
-    op_type: str,
+    op: OpDef,
     inputs: Sequence[Any],
     outputs: tuple,
     attrs: dict | None = None,
     name: str | None = None,
     grad_fn: Callable[..., Any] | None = None,
 ) -> Operation | None:
-    """Records one op on every active tape that watches one of its inputs, and shows it to
-    every observer.
+    """Records one op on every active tape that tracks one of its inputs, and shows it to
+    every observer. ``grad_fn`` replaces the op's gradient (custom gradients).
 
-    The record is shared. Returns it, or None when no tape or observer wanted it.
+    Tapes share one record. It keeps the values the gradient reads; while no observer
+    looks, large values the gradient does not read are kept as shape and dtype alone.
+    Returns the record, or None when nothing wanted it.
     """
+    state = context
     record = None
-    for tape in context.tapes:
-        tracked = tape._tracked  # (GradientTape._should_record, inlined: once per op)
-        for value in inputs:
-            if id(value) in tracked:
-                break
-        else:
-            continue
+    for tape in state.tapes:
+        if tape.tracks_any(inputs):
+            if record is None:
+                record = lean_record(
+                    op, inputs, outputs, attrs, name, grad_fn, lean=_lean(op, grad_fn)
+                )
+            tape.record(record)
+    if state.observers:
         if record is None:
-            record = Operation(op_type, tuple(inputs), outputs, attrs, name, grad_fn)
-        tape._record(record)
-    if context.observers:
-        if record is None:
-            record = Operation(op_type, tuple(inputs), outputs, attrs, name, grad_fn)
-        for observer in list(context.observers):
+            record = Operation(op, tuple(inputs), outputs, attrs, name, grad_fn)
+        for observer in list(state.observers):
             observer.observe(record)
     return record
 
 
+def _lean(op: OpDef, grad_fn: Any) -> bool:
+    """Whether a record of ``op`` may drop the values its gradient does not read: not while
+    an observer looks, nor while another gradient is in force for the op type."""
+    if grad_fn is not None or context.observers:
+        return False
+    overrides = context.gradient_overrides
+    return not (overrides and op.type in overrides)
+
+
 def observe_operation(op: Operation) -> None:
-    """Offers a record that already exists (a graph operation) to the tapes that watch its
+    """Offers a record that already exists (a graph operation) to the tapes that track its
     inputs and to every observer."""
     for tape in context.tapes:
-        if tape._should_record(op.inputs):
-            tape._record(op)
+        if tape.tracks_any(op.inputs):
+            tape.record(op)
     for observer in list(context.observers):
         observer.observe(op)
 
@@ -435,11 +359,8 @@ def observe_operation(op: Operation) -> None:
 def variable_accessed(variable: Any) -> None:
     """Called when a trainable variable is read: auto-watching tapes and watchers see it."""
     for tape in context.tapes:
-        if tape._watch_accessed_variables:
-            tape._watch_one(variable)
+        if tape.watches_accessed_variables:
+            tape.watch_variable(variable)
     for watcher in context.variable_watchers:
         if not any(v is variable for v in watcher):
             watcher.append(variable)
-
-
-from retrograd.core import released_values  # noqa: E402  (it reads OP_DEFS, defined above)

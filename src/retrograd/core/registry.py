@@ -12,9 +12,11 @@ where an input has none) in, one tangent per output (``None`` for no tangent) ou
 Jacobian-vector product. Op types without one get their forward rule derived from the
 gradient function (see :mod:`retrograd.autodiff.forward`).
 
-Some gradient functions also work unchanged when the upstream gradients carry extra
-leading (batch) axes; ``mark_batchable`` declares them, and ``GradientTape.jacobian`` then
-computes all rows of a Jacobian in one backward pass.
+The rules of an op type that retrograd defines live in its ``OpDef`` (``OpDef.gradient``):
+the op files define them with :func:`op_gradient` beside the op, and the op tables verify
+them. ``RegisterGradient`` (TensorFlow's API) is for users: their rules are checked at
+every call. Names that are no op type (gradients registered for
+``gradient_override_map``) are kept here.
 
 >>> import retrograd as rg
 >>> rg.gradient_registry.lookup("MatMul").__name__
@@ -26,98 +28,117 @@ from __future__ import annotations
 import inspect
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from retrograd.core.display import source_location
-from retrograd.core.execute import OP_DEFS
+from retrograd.core.execute import OP_DEFS, RuleEntry
 
 __all__ = [
     "RegisterGradient",
     "RegisterForward",
     "no_gradient",
     "NotDifferentiable",
+    "op_gradient",
+    "op_forward",
     "gradient_registry",
     "forward_registry",
     "Registry",
-    "mark_batchable",
-    "is_batchable",
+    "function_location",
 ]
 
 GradientFunction = Callable[..., Any]
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 class Registry:
     """A name → function table that refuses to register a name twice for different
     functions (the same function defined again, by a reloaded module or a notebook cell run
-    again, replaces the old one)."""
+    again, replaces the old one). For a defined op type the entry is the OpDef's attribute
+    ``kind`` (``"gradient"`` or ``"forward"``)."""
 
-    def __init__(self, kind: str, how_to_register: str = "") -> None:
+    def __init__(self, kind: str, what: str, how_to_register: str = "") -> None:
         self._kind = kind
+        self._what = what
         self._how_to_register = how_to_register  # "{name!r}" is replaced in messages
-        self._entries: dict[str, tuple[GradientFunction | None, str]] = {}
-        # Names whose function is retrograd's own: verified by the op tables, so the backward
-        # walk need not check what they return (users' functions are checked every call).
-        self.builtin: set[str] = set()
+        self._others: dict[str, RuleEntry] = {}  # names that are no op type
         self._lock = threading.Lock()  # shared by all threads: the check and the write are one
 
-    def register(self, fn: GradientFunction | None, name: str) -> None:
+    def _entry(self, name: str) -> RuleEntry | None:
+        op_def = OP_DEFS.get(name)
+        if op_def is not None:
+            entry = getattr(op_def, self._kind)
+            if entry is not None or name not in self._others:
+                return entry
+            # registered before the op type was defined: the op's record takes it now
+            op_def.set_rule(self._kind, self._others.pop(name))
+            return getattr(op_def, self._kind)
+        return self._others.get(name)
+
+    def _set(self, name: str, entry: RuleEntry | None) -> None:
+        op_def = OP_DEFS.get(name)
+        if op_def is not None:
+            self._others.pop(name, None)
+            op_def.set_rule(self._kind, entry)
+        elif entry is None:
+            self._others.pop(name, None)
+        else:
+            self._others[name] = entry
+
+    def register(self, fn: GradientFunction | None, name: str, own: bool = False) -> None:
+        """Registers ``fn`` for ``name`` (``own``: the op's own rule, defined with it)."""
         if not isinstance(name, str):
-            raise TypeError(f"{self._kind} name must be a string, got {name!r}")
-        location = _location(fn)
+            raise TypeError(f"{self._what} name must be a string, got {name!r}")
+        entry = RuleEntry(fn, "no_gradient" if fn is None else function_location(fn), own)
         with self._lock:
-            if name in self._entries:
-                if _same_function(self._entries[name][0], fn):
-                    # The same code registered again (a module reloaded, a notebook cell run
-                    # again): the new function object replaces the old one.
-                    self._entries[name] = (fn, location)
-                    return
+            found = self._entry(name)
+            if found is not None and not _same_function(found.fn, fn):
                 raise KeyError(
-                    f"Registering two {self._kind} with name '{name}'! "
-                    f"(Previous registration was at {self._entries[name][1]})"
+                    f"Registering two {self._what} with name '{name}'! "
+                    f"(Previous registration was at {found.location})"
                 )
-            self._entries[name] = (fn, location)
-            if _is_builtin(fn):
-                self.builtin.add(name)
-            elif name in OP_DEFS:  # another function: what retrograd's did not read, it may
-                OP_DEFS[name].unread = None
+            if found is not None:  # the same code again: the new function replaces the old
+                entry.own = found.own
+            self._set(name, entry)
 
     def unregister(self, name: str) -> None:
         """Removes ``name`` (for tests and for replacing a rule deliberately)."""
-        del self._entries[name]
-        self.builtin.discard(name)
+        with self._lock:
+            if self._entry(name) is None:
+                raise KeyError(name)
+            self._set(name, None)
 
     def lookup(self, name: str) -> GradientFunction | None:
         """The function registered for ``name``; None when it was declared non-differentiable.
 
         Raises LookupError when ``name`` was never registered.
         """
-        try:
-            return self._entries[name][0]
-        except KeyError:
+        entry = self._entry(name)
+        if entry is None:
             raise LookupError(
-                f"No {self._kind} defined for operation type '{name}'."
+                f"No {self._what} defined for operation type '{name}'."
                 + self._how_to_register.replace("{name!r}", repr(name))
-            ) from None
-
-    @property
-    def entries(self) -> dict[str, tuple[GradientFunction | None, str]]:
-        """name -> (function, where it was defined): read by the backward walk's loop."""
-        return self._entries
+            )
+        return entry.fn
 
     def location(self, name: str) -> str:
         """Where the function for ``name`` was defined (``file:line``)."""
-        return self._entries[name][1]
+        entry = self._entry(name)
+        if entry is None:
+            raise KeyError(name)
+        return entry.location
 
     def find(self, name: str) -> GradientFunction | None:
         """The function registered for ``name``, or None when there is none."""
-        entry = self._entries.get(name)
-        return None if entry is None else entry[0]
+        entry = self._entry(name)
+        return None if entry is None else entry.fn
 
     def __contains__(self, name: object) -> bool:
-        return name in self._entries
+        return isinstance(name, str) and self._entry(name) is not None
 
     def list(self) -> list[str]:
-        return sorted(self._entries)
+        """Every registered name, sorted."""
+        defined = [n for n, d in OP_DEFS.items() if getattr(d, self._kind) is not None]
+        return sorted([*defined, *self._others])
 
 
 def _same_function(old: Any, new: Any) -> bool:
@@ -138,18 +159,6 @@ def _same_function(old: Any, new: Any) -> bool:
     )
 
 
-def _is_builtin(fn: Any) -> bool:
-    """Whether ``fn`` is one of retrograd's own functions (defined in its package)."""
-    module = getattr(fn, "__module__", None) or ""
-    return fn is not None and module.startswith("retrograd.")
-
-
-def _location(fn: Any) -> str:
-    if fn is None:
-        return "no_gradient"
-    return function_location(fn)
-
-
 def function_location(fn: Any) -> str:
     """``file:line`` where a Python function was defined (``In [3], line 2`` in a notebook;
     its qualified name when it has no code)."""
@@ -161,15 +170,16 @@ def function_location(fn: Any) -> str:
 
 gradient_registry = Registry(
     "gradient",
+    "gradient",
     " Register one with @retrograd.RegisterGradient({name!r}) or declare it with "
     "retrograd.no_gradient({name!r}).",
 )
 forward_registry = Registry(
+    "forward",
     "forward rule",
     " Register one with @retrograd.RegisterForward({name!r}); forward mode derives one from "
     "the gradient function otherwise.",
 )
-_batchable: set[str] = set()
 
 
 class RegisterGradient:
@@ -193,13 +203,47 @@ class RegisterGradient:
         return fn
 
 
+def op_gradient(op_type: str) -> Callable[[_F], _F]:
+    """Decorator defining the gradient function of one of retrograd's own op types, beside
+    the op (``OpDef.gradient``): verified by the op tables, so the backward walk calls it
+    without checking what it returns.
+
+    >>> import numpy as np
+    >>> from retrograd.core.execute import define_op, OP_DEFS
+    >>> _ = define_op("DocNegate", np.negative)
+    >>> @op_gradient("DocNegate")
+    ... def _doc_negate_grad(op, grad):
+    ...     return -grad
+    >>> OP_DEFS["DocNegate"].gradient.fn is _doc_negate_grad
+    True
+    """
+    if op_type not in OP_DEFS:
+        raise KeyError(f"op_gradient: op type {op_type!r} is not defined (define_op first)")
+
+    def register(fn: _F) -> _F:
+        gradient_registry.register(fn, op_type, own=True)
+        return fn
+
+    return register
+
+
+def op_forward(op_type: str) -> Callable[[_F], _F]:
+    """Decorator defining the forward-mode rule of one of retrograd's own op types."""
+
+    def register(fn: _F) -> _F:
+        forward_registry.register(fn, op_type, own=True)
+        return fn
+
+    return register
+
+
 def no_gradient(op_type: str) -> None:
     """Declares that ops of ``op_type`` have no gradient: their inputs get ``None``.
 
     >>> import retrograd as rg
     >>> rg.no_gradient('MyOpWithoutGradient')
     """
-    gradient_registry.register(None, op_type)
+    gradient_registry.register(None, op_type, own=True)
 
 
 NotDifferentiable = no_gradient
@@ -227,33 +271,3 @@ class RegisterForward:
     def __call__(self, fn: GradientFunction) -> GradientFunction:
         forward_registry.register(fn, self._op_type)
         return fn
-
-
-def mark_batchable(*op_types: str) -> None:
-    """Declares that the gradient functions of ``op_types`` accept batched upstream gradients.
-
-    A batchable rule, given upstream gradients with extra leading axes (one row of a
-    Jacobian per index), returns input gradients with the same leading axes; reductions
-    back to a broadcast input's shape go through ``broadcast.unbroadcast``, which keeps
-    them. Elementwise rules written as ``grad * local_derivative`` are batchable; rules
-    that reshape, transpose or reduce the gradient along attribute axes are not.
-    """
-    _batchable.update(op_types)
-
-
-def is_batchable(op_type: str) -> bool:
-    """Whether ``op_type``'s gradient function was declared batchable."""
-    return op_type in _batchable
-
-
-_none_upstream: set[str] = set()
-
-
-def accepts_missing_upstream(*op_types: str) -> None:
-    """Declares that the gradient functions of ``op_types`` take None for an output that no
-    gradient reached (instead of zeros), so they can tell "unused" from "zero"."""
-    _none_upstream.update(op_types)
-
-
-def takes_missing_upstream(op_type: str) -> bool:
-    return op_type in _none_upstream

@@ -13,6 +13,7 @@ to ops by :mod:`retrograd.ops.operators`.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -23,7 +24,12 @@ from retrograd.core.annotations import DTypeLike, TensorLike, TensorOperators
 from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.shapes import TensorShape, public_shape
 
-__all__ = ["Tensor", "constant", "convert_to_tensor", "is_tensor"]
+__all__ = ["Tensor", "constant", "convert_to_tensor", "is_tensor", "next_id"]
+
+# Every tensor and variable gets a unique integer id when it is made (TensorFlow's tensor
+# ids): tapes map ids to the ops that produced them, so a record need not keep a value alive
+# for its identity. (itertools.count's step is atomic: threads never share an id.)
+next_id = itertools.count(1).__next__
 
 
 class Tensor(TensorOperators):
@@ -37,12 +43,13 @@ class Tensor(TensorOperators):
     ([1, 2], 'float32', [[3.0, 5.0]])
     """
 
-    __slots__ = ("_value", "__weakref__")
+    __slots__ = ("_value", "_id", "__weakref__")
     __array_priority__ = 100  # NumPy defers `ndarray * tensor` to Tensor.__rmul__
 
     def __init__(self, value: Any) -> None:
         # `value` is an array (np.ndarray or NumPy scalar) this tensor owns; never mutated.
         self._value = value
+        self._id = next_id()
 
     @property
     def dtype(self) -> DType:

@@ -22,7 +22,7 @@ from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike, TensorO
 from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
 from retrograd.core.names import check_name
-from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
+from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.shapes import TensorShape, public_shape
 from retrograd.core.tensor import (
     Reference,
@@ -30,6 +30,7 @@ from retrograd.core.tensor import (
     _copy,
     constant,
     convert_to_tensor,
+    next_id,
     numpy_text,
 )
 
@@ -37,10 +38,12 @@ __all__ = ["Variable"]
 
 _V = TypeVar("_V", bound="Variable")  # (assign returns the variable it is called on)
 
-_ReadVariableOp = define_op("ReadVariableOp", lambda value: value)
+_ReadVariableOp = define_op(
+    "ReadVariableOp", lambda value: value, batchable=True, passes_slices=True
+)
 
 
-@RegisterGradient("ReadVariableOp")
+@op_gradient("ReadVariableOp")
 def _read_variable_grad(op, grad):
     return grad
 
@@ -60,7 +63,6 @@ _AssignVariableOp = define_op(
 )
 no_gradient("AssignVariableOp")
 
-mark_batchable("ReadVariableOp")
 
 # The class of variables made while a TF1 graph is built (graph.variables.GraphVariable,
 # which registers itself here: the core knows nothing of graphs).
@@ -98,7 +100,7 @@ class Variable(TensorOperators, metaclass=_VariableType):
     ([4.0, 6.0], True)
     """
 
-    __slots__ = ("_value", "_name", "_trainable", "__weakref__")
+    __slots__ = ("_value", "_id", "_name", "_trainable", "__weakref__")
     __array_priority__ = 100
 
     def __init__(
@@ -111,7 +113,8 @@ class Variable(TensorOperators, metaclass=_VariableType):
     ) -> None:
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given")
-        if name is not None and context._graph is not None:  # (TensorFlow checks graph names)
+        self._id = next_id()
+        if name is not None and context.graph is not None:  # (TensorFlow checks graph names)
             check_name(name, "Variable: name")
         if callable(initial_value):
             initial_value = initial_value()
@@ -119,7 +122,7 @@ class Variable(TensorOperators, metaclass=_VariableType):
         if shape is not None and not TensorShape(shape).is_compatible_with(value.shape):
             raise ValueError(f"Variable: initial value shape {value.shape} is not {tuple(shape)}")
         self._value = value
-        scope = context.eager_scope if context._graph is None else ""
+        scope = context.eager_scope if context.graph is None else ""
         self._name = scope + (name or "Variable") + ":0"
         self._trainable = bool(trainable)
         graph = context.graph
@@ -133,7 +136,7 @@ class Variable(TensorOperators, metaclass=_VariableType):
     # -- reading -------------------------------------------------------------------------
     def read_value(self) -> Tensor:
         """The current value as a tensor; recorded on tapes that watch this variable."""
-        if self._trainable and (context._recording or context.variable_watchers):
+        if self._trainable and (context.recording or context.variable_watchers):
             variable_accessed(self)
         return execute(_ReadVariableOp, (self,))
 
@@ -186,7 +189,7 @@ class Variable(TensorOperators, metaclass=_VariableType):
 
         In a graph, adds an AssignVariableOp that assigns each time the graph runs.
         """
-        if context._graph is not None:
+        if context.graph is not None:
             new = convert_to_tensor(value, dtype=self.dtype)
             if not new.shape.is_compatible_with(self._value.shape):
                 raise self._shape_mismatch(new.shape)
@@ -238,7 +241,7 @@ class Variable(TensorOperators, metaclass=_VariableType):
         read_value: bool = True,
     ) -> _V | None:
         """Adds ``delta`` to the value."""
-        if context._graph is not None:
+        if context.graph is not None:
             return self.assign(self.read_value() + delta, read_value=read_value)
         return self.assign(
             self._value + convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value
@@ -277,7 +280,7 @@ class Variable(TensorOperators, metaclass=_VariableType):
         read_value: bool = True,
     ) -> _V | None:
         """Subtracts ``delta`` from the value."""
-        if context._graph is not None:
+        if context.graph is not None:
             return self.assign(self.read_value() - delta, read_value=read_value)
         return self.assign(
             self._value - convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value

@@ -62,7 +62,6 @@ def literal(graph: Any, value: Tensor, live: Any = None) -> Any:
         return graph.capture(value)
     found = graph._captures.get(id(live))
     if found is None:
-        fed = Tensor.__new__(Tensor)
-        fed._value = live  # the array itself, read when the function runs
+        fed = Tensor(live)  # the array itself, read when the function runs
         found = graph._captures[id(live)] = (live, eager_input(graph, fed))
     return found[1]

@@ -26,7 +26,7 @@ from typing import Any
 from retrograd.autodiff.overrides import override_key
 from retrograd.core import nest
 from retrograd.core.execute import context, define_op, execute, variable_accessed
-from retrograd.core.registry import RegisterGradient, accepts_missing_upstream
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import Graph, SymbolicTensor, placeholder
@@ -121,11 +121,11 @@ class ConcreteFunction:
     def __call__(self, *args: Tensor) -> Any:
         """Runs the graph on tensors matching ``inputs``; returns the structured outputs."""
         for v in self.variables:  # a call reads its variables: watching tapes see that
-            if v.trainable and (context._recording or context.variable_watchers):
+            if v.trainable and (context.recording or context.variable_watchers):
                 variable_accessed(v)
         inputs = [*args, *self._captured, *self.variables]
         attrs: dict[str, Any] = {"f": self}
-        if context._recording and context._graph is None:  # a tape may differentiate this call
+        if context.recording and context.graph is None:  # a tape may differentiate this call
             attrs["residuals"] = Residuals()
         flat = execute(_PartitionedCall, inputs, attrs, self.name)
         return self._structured(flat)
@@ -323,11 +323,11 @@ _PartitionedCall = define_op(
     _call_kernel,
     multi_output=True,
     shape_fn=lambda metas, f, **_: f.output_specs(),
+    missing_upstream="none",
 )
-accepts_missing_upstream("PartitionedCall")  # None marks an output unused
 
 
-@RegisterGradient("PartitionedCall")
+@op_gradient("PartitionedCall")
 def _call_grad(op, *upstream):
     f = op._attrs["f"]
     n, n_out, n_reads = len(f.inputs), len(f.outputs), len(f.reads)
@@ -339,7 +339,7 @@ def _call_grad(op, *upstream):
     wanted = tuple(i not in skip for i in range(len(op.inputs))) if skip else ()
     residuals = op._attrs.get("residuals")
     kept = None if residuals is None else residuals.values
-    if kept is not None and not context._recording:
+    if kept is not None and not context.recording:
         # First order, and nothing records the gradient: run it on the kept forward values.
         fed = (t._value for t in (*inputs, *up_out, *reads))
         grads = f.saving_backward(wanted).call_on_values([*fed, *kept])

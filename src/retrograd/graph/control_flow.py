@@ -31,7 +31,7 @@ import numpy as np
 from retrograd.core import nest
 from retrograd.core.annotations import SupportsArray, TensorLike
 from retrograd.core.execute import context, define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
@@ -214,7 +214,7 @@ def _dense(grads: list, inputs: tuple) -> list:
     ]
 
 
-@RegisterGradient("StatelessIf")
+@op_gradient("StatelessIf")
 def _if_grad(op, *upstream):
     then_fn, else_fn = op.get_attr("then_branch"), op.get_attr("else_branch")
     captured = op.inputs[1 : 1 + len(then_fn.inputs)]
@@ -449,18 +449,18 @@ _LoopHistoryPut = define_op(
 )
 
 
-@RegisterGradient("LoopHistoryGet")
+@op_gradient("LoopHistoryGet")
 def _history_get_grad(op, grad):
     history, k = op.inputs
     return execute(_LoopHistoryPut, (grad, k, history)), None
 
 
-@RegisterGradient("LoopHistoryPut")
+@op_gradient("LoopHistoryPut")
 def _history_put_grad(op, grad):
     return execute(_LoopHistoryGet, (grad, op.inputs[1])), None, None
 
 
-@RegisterGradient("StatelessWhile")
+@op_gradient("StatelessWhile")
 def _while_grad(op, *upstream):
     attrs = op.attrs
     n = attrs["n_vars"]
@@ -506,5 +506,5 @@ def _while_grad(op, *upstream):
     return [*initial_grads, *other_grads]
 
 
-RegisterGradient("If")(_if_grad)  # the stateful forms differentiate alike
-RegisterGradient("While")(_while_grad)
+op_gradient("If")(_if_grad)  # the stateful forms differentiate alike
+op_gradient("While")(_while_grad)

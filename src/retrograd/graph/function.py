@@ -48,6 +48,16 @@ from retrograd.graph.signatures import TensorSpec, as_tensor, leaf_key, relaxed,
 
 __all__ = ["function", "Function", "ConcreteFunction", "TensorSpec"]
 
+
+class _Tracing(threading.local):
+    """The ``retrograd.function`` objects this thread is tracing now (no recursion)."""
+
+    def __init__(self) -> None:
+        self.functions: list = []
+
+
+_tracing = _Tracing()
+
 _P = ParamSpec("_P")
 _Q = ParamSpec("_Q")
 _R = TypeVar("_R", covariant=True)
@@ -96,7 +106,7 @@ class Function:
         self._methods: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         # Held while a signature is looked up or traced (one trace per signature when threads
         # call at once), never while a trace runs. Reentrant: a function calling itself while
-        # traced reaches the per-thread recursion check (``context.functions_tracing``).
+        # traced reaches the per-thread recursion check (``_tracing.functions``).
         self._lock = _TraceLock(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -251,13 +261,13 @@ class Function:
         return functools.partial(self._converted, instance)
 
     def _trace(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
-        if self in context.functions_tracing:  # (per thread)
+        if self in _tracing.functions:  # (per thread)
             raise UnimplementedError(f"function '{self._name}' calls itself while traced")
-        context.functions_tracing.append(self)
+        _tracing.functions.append(self)
         try:
             return self._trace_once(structure, leaves, specs)
         finally:
-            context.functions_tracing.remove(self)
+            _tracing.functions.remove(self)
 
     def _trace_once(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
         self._tracing_count += 1
@@ -316,7 +326,7 @@ class Function:
 
 # Which thread waits for which function's trace lock: functions that call each other while
 # traced in two threads would wait for each other for ever; the second to wait raises
-# instead (as one thread does, through ``context.functions_tracing``). Shared by all threads
+# instead (as one thread does, through ``_tracing.functions``). Shared by all threads
 # by design: it is how they see each other's waits.
 _waits_guard = threading.Lock()
 _waiting_for: dict[int, _TraceLock] = {}

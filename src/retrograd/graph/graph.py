@@ -183,8 +183,8 @@ class Graph(GraphState):
             raise InvalidArgumentError(f"{e} [while building op '{op_name}']") from None
         with self._lock:
             op_name = self.unique_name(name or op_def.type)
-            op = GraphOperation(op_def.type, inputs, (), attrs, op_name, None)
-            op.graph, op.op_def, op._index = self, op_def, next(_creation_counter)
+            op = GraphOperation(op_def, inputs, (), attrs, op_name, None)
+            op.graph, op._index = self, next(_creation_counter)
             op.control_inputs = tuple(self._control_dependencies)
             overrides = self._per_thread.overrides
             op.gradient_override = overrides.get(op_def.type) if overrides else None

@@ -21,7 +21,7 @@ import numpy as np
 
 from retrograd.core.execute import Operation
 from retrograd.core.shapes import TensorShape, public_shape, shape_text
-from retrograd.core.tensor import Tensor
+from retrograd.core.tensor import Tensor, next_id
 
 if TYPE_CHECKING:
     from retrograd.graph.graph import Graph
@@ -70,6 +70,7 @@ class SymbolicTensor(Tensor):
 
     def __init__(self, meta: TensorMeta, op: GraphOperation, value_index: int) -> None:
         self._value = meta
+        self._id = next_id()
         self.op = op
         self.value_index = value_index
         meta._tensor_name = f"'{self.name}'"
@@ -151,7 +152,7 @@ class SymbolicTensor(Tensor):
 class GraphOperation(Operation):
     """An operation in a graph: an eager record's interface plus ``graph`` and ``op_def``."""
 
-    __slots__ = ("graph", "op_def", "_index", "gradient_override", "control_inputs")
+    __slots__ = ("graph", "_index", "gradient_override", "control_inputs")
 
     # The gradient name a gradient_override_map gave it: tf.gradients uses that gradient,
     # GradientTape ignores it (as in TensorFlow).

@@ -2,9 +2,11 @@
 
 Each op becomes one line calling its kernel on local variables; constants and variables
 are bound once; a value is deleted after its last use (scalars excepted), so memory is
-released as early as eagerly. An op with an in-place kernel whose input dies with it
-writes its result into that input's buffer when, at run time, nothing else holds the
-buffer (large arrays only: fewer allocations, fewer page faults, a smaller peak).
+released as early as eagerly. An op with an in-place kernel writes its result into the
+buffer of an input that dies with it when the plan itself made that buffer: a kernel that
+returns fresh arrays (``OpDef.fresh``) produced it, and every op reading it is such a kernel
+too, so no view of it and no copy kept by a stateful op can outlive it (large arrays only:
+fewer allocations, fewer page faults, a smaller peak).
 ``plan.source`` shows the code. An error raised by a kernel names the op.
 
 Nothing a user wrote becomes code: variables, kernels and constants have generated names
@@ -33,17 +35,13 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-import sys
 from collections.abc import Iterable
 from typing import Any
 
-import numpy as np
-
 from retrograd.core.errors import InvalidArgumentError, OpError
-from retrograd.core.execute import writable_buffer
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import GraphOperation, SymbolicTensor
-from retrograd.graph.simplify import common_subexpressions, spread_scalar_product
+from retrograd.graph.simplify import common_subexpressions
 
 __all__ = ["Plan", "ops_needed"]
 
@@ -86,11 +84,11 @@ def ops_needed(
 
 
 def _reusable_input(
-    op: GraphOperation, inputs: list, last_use: dict, local: set, kept: set
+    op: GraphOperation, inputs: list, last_use: dict, private: set, kept: set
 ) -> int | None:
     """The position of an input of ``op`` whose buffer its result may take: the op has an
     in-place kernel and one output; the input is a large array of the output's shape and
-    dtype, held in a local variable, used last by this op, not fed in nor returned."""
+    dtype that only this plan holds (``private``), used last by this op, not returned."""
     if op.op_def.inplace is None or op.op_def.multi_output or len(op.outputs) != 1:
         return None
     out = op.outputs[0]._value
@@ -100,7 +98,7 @@ def _reusable_input(
         key = id(value)
         if (
             last_use.get(key) is op
-            and key in local
+            and key in private
             and key not in kept
             and value._value.shape == out.shape
             and value._value.dtype == out.dtype
@@ -109,38 +107,25 @@ def _reusable_input(
     return None
 
 
+def _private_values(ops: list, resolve: Any) -> set[int]:
+    """The values only the plan can hold: outputs of kernels returning fresh arrays that
+    every op reading them reads without keeping or viewing them (fresh, stateless kernels)."""
+    made = {id(op.outputs[0]) for op in ops if op.op_def.fresh and len(op.outputs) == 1}
+    for op in ops:
+        if op.op_def.fresh and not op.op_def.stateful:
+            continue
+        for value in op.inputs:
+            made.discard(id(resolve(value)))
+    return made
+
+
 def _is_fed(target: Any, fed: set[int]) -> bool:
     return isinstance(target, SymbolicTensor) and id(target) in fed
 
 
-# Reusing a buffer saves an allocation (and its page faults) but costs a check: worth it
-# for arrays of this many elements and more.
+# Reusing a buffer saves an allocation (and its page faults): worth it for arrays of this
+# many elements and more.
 _REUSE_FROM_ELEMENTS = 8192
-
-
-def _reference_count(value: Any) -> int:
-    return sys.getrefcount(value)
-
-
-def _count_as_owned_sees(value: Any) -> int:
-    return _reference_count(value)  # the call depth `owned` has
-
-
-def _sole_references() -> int:
-    """How many references ``owned`` sees for an array held only by one local variable of
-    generated code (it depends on the Python version): measured once, the same way."""
-    namespace = {"np": np, "count": _count_as_owned_sees}
-    exec("def probe():\n    t = np.empty(2)\n    return count(t)", namespace)  # noqa: S102
-    return namespace["probe"]()
-
-
-_SOLE_REFERENCES = _sole_references()
-
-
-def owned(value: Any) -> bool:
-    """Whether ``value`` is an array that only the calling plan's variable holds, owning its
-    memory (not a view): the plan may then write an op's result into it."""
-    return writable_buffer(value) and _reference_count(value) <= _SOLE_REFERENCES
 
 
 class Plan:
@@ -164,7 +149,7 @@ class Plan:
         self._line_ops: dict[int, GraphOperation] = {}
         self.source = self._generate()
         # The module name puts kernel warnings under retrograd's filter (see execute).
-        namespace = dict(self._globals, owned=owned, __name__="retrograd.plan_code")
+        namespace = dict(self._globals, __name__="retrograd.plan_code")
         exec(compile(self.source, f"<retrograd plan {id(self):x}>", "exec"), namespace)  # noqa: S102
         self._run = namespace["run"]
 
@@ -208,7 +193,7 @@ class Plan:
             ops = _live(ops, [resolve(t) for t in self.outputs], resolve)
         last_use = {id(resolve(v)): op for op in ops for v in op.inputs}
         kept = {id(resolve(t)) for t in self.outputs}
-        caller_owned = kept | {id(t) for t in self.feeds}  # never written into
+        private = _private_values(ops, resolve)
         position = {id(op): i for i, op in enumerate(self.ops)}
         lines: list[str] = []
         for op in ops:
@@ -217,17 +202,10 @@ class Plan:
                 continue
             args = [expr(v) for v in op.inputs]
             call = self._call(op, args, fresh)
-            reusable = _reusable_input(
-                op, [resolve(v) for v in op.inputs], last_use, local, caller_owned
-            )
+            reusable = _reusable_input(op, [resolve(v) for v in op.inputs], last_use, private, kept)
             if reusable is not None:
-                target = args[reusable]
                 inplace = self._kernel(op.op_def.inplace, self._attrs_of(op), fresh)
-                call = f"{inplace}({', '.join(args)}, out={target}) if owned({target}) else {call}"
-            spread = spread_scalar_product(op, resolve)
-            if spread is not None:  # a product with a broadcast scalar: the other if it is 1
-                scalar, other = spread
-                call = f"{expr(other)} if {expr(scalar)} == 1 else ({call})"
+                call = f"{inplace}({', '.join(args)}, out={args[reusable]})"
             targets = ", ".join(expr(t) for t in op.outputs)
             if op.op_def.multi_output and len(op.outputs) == 1:
                 targets += ","

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -20,7 +21,6 @@ import numpy as np
 
 from retrograd.core import nest
 from retrograd.core.errors import InvalidArgumentError
-from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
@@ -31,6 +31,16 @@ from retrograd.ops.indexed_slices import IndexedSlices, IndexedSlicesValue
 from retrograd.ops.random_ops import GraphStream
 
 __all__ = ["Session", "InteractiveSession", "get_default_session", "ops_with_control_inputs"]
+
+
+class _SessionState(threading.local):
+    """The sessions this thread entered with ``with``, innermost last."""
+
+    def __init__(self) -> None:
+        self.entered: list = []
+
+
+_sessions_state = _SessionState()
 
 
 def get_default_session() -> Session | None:
@@ -44,7 +54,7 @@ def get_default_session() -> Session | None:
     ...         print(tf1.get_default_session() is sess)
     True
     """
-    sessions = context.sessions
+    sessions = _sessions_state.entered
     return sessions[-1] if sessions else None
 
 
@@ -68,26 +78,26 @@ class Session:
         self._random_streams: dict[GraphStream, Any] = {}  # this session's, by op stream
 
     def __enter__(self) -> Session:
-        context.sessions.append(self)
+        _sessions_state.entered.append(self)
         self._graph_context = self.graph.as_default()
         self._graph_context.__enter__()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self._graph_context.__exit__(*exc)
-        if self in context.sessions:
-            context.sessions.remove(self)
+        if self in _sessions_state.entered:
+            _sessions_state.entered.remove(self)
         self.close()
 
     @contextlib.contextmanager
     def as_default(self) -> Iterator[Session]:
         """Within the block, this is the default session (``tensor.eval()`` uses it)."""
-        context.sessions.append(self)
+        _sessions_state.entered.append(self)
         try:
             with self.graph.as_default():
                 yield self
         finally:
-            context.sessions.remove(self)
+            _sessions_state.entered.remove(self)
 
     def close(self) -> None:
         self._closed = True
@@ -231,11 +241,11 @@ class InteractiveSession(Session):
 
     def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
         super().__init__(target, graph, config)
-        context.sessions.append(self)
+        _sessions_state.entered.append(self)
 
     def close(self) -> None:
-        if self in context.sessions:
-            context.sessions.remove(self)
+        if self in _sessions_state.entered:
+            _sessions_state.entered.remove(self)
         super().close()
 
 

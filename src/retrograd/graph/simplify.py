@@ -3,11 +3,10 @@
 ``common_subexpressions`` finds ops that compute what an earlier op computes (the same op
 type and attributes on the same inputs; small constants of equal value): gradient graphs
 repeat such work, e.g. ``1 - y * y`` for both the first and the second derivative of tanh.
-A plan computes each once. A product with a broadcast of the number 1 (the seed of a
-gradient, spread over a sum's input) whose other operand already has the product's shape
-and dtype is that operand: no pass is made (``1 * x`` is ``x`` exactly in IEEE arithmetic).
-Where the scalar is known only when the plan runs (the upstream gradient fed to a
-function's gradient), ``spread_scalar_product`` lets the plan test it then.
+A plan computes each once. A product with a tensor of ones known while the graph is built
+(``OnesLike``, a constant of ones, or their broadcast) whose other operand already has the
+product's shape and dtype is that operand: no pass is made (``1 * x`` is ``x`` exactly in
+IEEE arithmetic), as compilers simplify ``x * 1``.
 
 >>> import retrograd as rg
 >>> g = rg.Graph()
@@ -26,9 +25,8 @@ from typing import Any
 import numpy as np
 
 from retrograd.graph.graph import GraphOperation, SymbolicTensor
-from retrograd.ops.broadcast import broadcast_scalar
 
-__all__ = ["common_subexpressions", "spread_scalar_product"]
+__all__ = ["common_subexpressions"]
 
 # Attribute values that compare by value (functions, arrays and variables do not qualify).
 _PLAIN = (bool, int, float, str, type(None), np.dtype)
@@ -96,28 +94,6 @@ def _times_one(op: GraphOperation, same: dict[int, Any]) -> Any:
             and _all_ones(ones)
         ):
             return other
-    return None
-
-
-def spread_scalar_product(op: GraphOperation, resolve: Any) -> tuple[Any, Any] | None:
-    """For ``Mul(broadcast of s, x)`` (either order), ``s`` a scalar and ``x`` a graph value
-    with the product's known shape and dtype: ``(s, x)`` (the product is ``x`` when ``s`` is
-    1); else None. ``resolve`` maps a value to the one computing it in the plan."""
-    if op.type != "Mul":
-        return None
-    out = op.outputs[0]._value
-    if out.shape is None or None in out.shape:
-        return None
-    a, b = (resolve(v) for v in op.inputs)
-    for spread, other in ((a, b), (b, a)):
-        if (
-            isinstance(other, SymbolicTensor)
-            and other._value.shape == out.shape
-            and other._value.dtype == out.dtype
-        ):
-            scalar = broadcast_scalar(spread)
-            if scalar is not None:
-                return resolve(scalar), other
     return None
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from retrograd.autodiff.backprop import backward
 from retrograd.autodiff.explain_graph import explained_symbolic
+from retrograd.autodiff.state import state as autodiff_state
 from retrograd.autodiff.tape_values import UnconnectedGradients, _policy
 from retrograd.core import nest
 from retrograd.core.annotations import TensorLike
@@ -76,11 +77,11 @@ def gradients(
     # An eager tensor used in the graph became a constant there: differentiate with respect
     # to that constant (a tensor never captured is simply not connected).
     xs = [graph.captured(x) if type(x) is Tensor else x for x in xs]
-    stops = {id(t) for t in nest.flatten(stop_gradients)} if stop_gradients is not None else set()
+    stops = {t._id for t in nest.flatten(stop_gradients)} if stop_gradients is not None else set()
     with graph.as_default(), graph.name_scope(name):
         seeds = _seeds(ys, grad_ys)
         tracked = _producers(ys, stops)
-        if explain or context.explain_none:
+        if explain or autodiff_state.explain_none:
             grads = explained_symbolic(
                 dict(tracked),
                 ys,
@@ -125,19 +126,19 @@ def _seeds(ys: list, grad_ys: Any) -> list:
 
 
 def _producers(ys: list, stops: set[int]) -> dict[int, Any]:
-    """id(tensor) -> the op that produced it, for the part of the graph the ys depend on,
+    """tensor id -> the op that produced it, for the part of the graph the ys depend on,
     in the order the ops were created (the order the backward walk expects)."""
     found: dict[int, Any] = {}
     stack = [y for y in ys if isinstance(y, SymbolicTensor)]
     while stack:
         t = stack.pop()
-        if id(t) in stops or id(t.op) in found:
+        if t._id in stops or id(t.op) in found:
             continue
         op = found[id(t.op)] = t.op
         stack.extend(v for v in op.inputs if isinstance(v, SymbolicTensor))
     tracked: dict[int, Any] = {}
     for op in sorted(found.values(), key=creation_order):
         for out in op.outputs:
-            if id(out) not in stops:
-                tracked[id(out)] = op
+            if out._id not in stops:
+                tracked[out._id] = op
     return tracked

@@ -28,7 +28,7 @@ from retrograd.core.errors import FailedPreconditionError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient
 from retrograd.core.shapes import TensorShape, public_shape
-from retrograd.core.tensor import convert_to_tensor, numpy_text
+from retrograd.core.tensor import convert_to_tensor, next_id, numpy_text
 from retrograd.core.variables import Variable, _AssignVariableOp, set_graph_variable_class
 from retrograd.graph.graph import GraphOperation, TensorMeta, get_default_graph
 
@@ -61,6 +61,7 @@ class GraphVariable(Variable):
     ) -> None:
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given")
+        self._id = next_id()
         graph = self.graph = get_default_graph()
         self._array = None
         with graph.control_dependencies(None):

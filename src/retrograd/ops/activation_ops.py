@@ -18,7 +18,7 @@ import numpy as np
 from retrograd.core import dtypes
 from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, comparison_ops, math_ops, nn_ops, special_ops
 from retrograd.ops.define import FLOAT, FLOAT_COMPLEX, REAL, tensor_arg
@@ -161,30 +161,30 @@ def log_sigmoid(x: TensorLike, name: str | None = None) -> Tensor:
     return math_ops.negative(nn_ops.softplus(-t), name=name)
 
 
-@RegisterGradient("Softsign")
+@op_gradient("Softsign")
 def _softsign_grad(op, grad):
     return grad / math_ops.square(1 + math_ops.abs(op.inputs[0]))
 
 
-@RegisterGradient("Elu")
+@op_gradient("Elu")
 def _elu_grad(op, grad):
     y = op.outputs[0]
     return array_ops.where(y < 0, grad * (y + 1), grad)
 
 
-@RegisterGradient("Selu")
+@op_gradient("Selu")
 def _selu_grad(op, grad):
     y = op.outputs[0]
     return array_ops.where(y < 0, grad * (y + _SELU_SCALE * _SELU_ALPHA), grad * _SELU_SCALE)
 
 
-@RegisterGradient("Relu6")
+@op_gradient("Relu6")
 def _relu6_grad(op, grad):
     x = op.inputs[0]
     inside = comparison_ops.logical_and(x > 0, x < 6)
     return array_ops.where(inside, grad, array_ops.zeros_like(grad))
 
 
-@RegisterGradient("LeakyRelu")
+@op_gradient("LeakyRelu")
 def _leaky_relu_grad(op, grad):
     return array_ops.where(op.inputs[0] > 0, grad, grad * op.get_attr("alpha"))

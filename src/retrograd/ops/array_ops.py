@@ -12,7 +12,8 @@ from retrograd.core.annotations import AxisLike, DTypeLike, ShapeLike, TensorLik
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
+from retrograd.core.reads import metadata_only
+from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast
@@ -44,6 +45,7 @@ _ReshapeLike = define_op(
     "ReshapeLike",
     lambda x, like: np.reshape(x, np.shape(like)),
     shape_fn=lambda metas: broadcast.shaped_like(metas),
+    shape_only_inputs=(1,),
 )
 _Transpose = define_op("Transpose", lambda x, perm: np.transpose(x, perm))
 _ExpandDims = define_op("ExpandDims", lambda x, axis: np.expand_dims(x, axis))
@@ -159,15 +161,15 @@ def _reshape_back(op, grad):
 
 
 for _op_type in ("Reshape", "ExpandDims", "Squeeze"):
-    RegisterGradient(_op_type)(_reshape_back)
+    op_gradient(_op_type)(_reshape_back)
 
 
-@RegisterGradient("ReshapeLike")
+@op_gradient("ReshapeLike")
 def _reshape_like_grad(op, grad):
     return reshape_like(grad, op.inputs[0]), None
 
 
-@RegisterGradient("Transpose")
+@op_gradient("Transpose")
 def _transpose_grad(op, grad):
     return transpose(grad, tuple(np.argsort(op.get_attr("perm"))))
 
@@ -211,12 +213,12 @@ def strided_slice_grad(dy: Tensor, like: Any, index: tuple, name: str | None = N
     return execute(_StridedSliceGrad, (dy, like), {"index": index}, name)
 
 
-@RegisterGradient("StridedSlice")
+@op_gradient("StridedSlice")
 def _strided_slice_grad(op, grad):
     return strided_slice_grad(grad, op.inputs[0], op.get_attr("index"))
 
 
-@RegisterGradient("StridedSliceGrad")
+@op_gradient("StridedSliceGrad")
 def _strided_slice_grad_grad(op, grad):
     return execute(_StridedSlice, (grad,), {"index": op.get_attr("index")}), None
 
@@ -226,23 +228,30 @@ def _strided_slice_grad_grad(op, grad):
 _Fill = define_op("Fill", lambda value, dims: np.full_like(value, value, shape=dims))
 # The input's shape and dtype, known or not (a NumPy function's output has unknown rank).
 _same_meta = lambda metas, **_: [(metas[0].shape, metas[0].dtype)]  # noqa: E731
-_ZerosLike = define_op("ZerosLike", np.zeros_like, shape_fn=_same_meta)
-_OnesLike = define_op("OnesLike", np.ones_like, shape_fn=_same_meta)
-_Identity = define_op("Identity", lambda x: x, forwards_inputs=True)
+_ZerosLike = define_op("ZerosLike", np.zeros_like, shape_fn=_same_meta, shape_only_inputs=(0,))
+_OnesLike = define_op("OnesLike", np.ones_like, shape_fn=_same_meta, shape_only_inputs=(0,))
+_Identity = define_op(
+    "Identity", lambda x: x, forwards_inputs=True, batchable=True, passes_slices=True
+)
 _StopGradient = define_op("StopGradient", lambda x: x, forwards_inputs=True)
-_SelectV2 = define_op("SelectV2", np.where)
+_SelectV2 = define_op("SelectV2", np.where, batchable=True)
 _Where = define_op(
     "Where",
     lambda condition: np.argwhere(condition).astype(np.int64),
     shape_fn=lambda metas: [((None, metas[0].ndim), np.int64)],  # as many rows as True values
 )
-_Size = define_op("Size", lambda x, out_type: np.array(np.size(x), dtype=out_type.as_numpy_dtype))
+_Size = define_op(
+    "Size",
+    lambda x, out_type: np.array(np.size(x), dtype=out_type.as_numpy_dtype),
+    shape_only_inputs=(0,),
+)
 _Shape = define_op(
     "Shape",
     lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype),
     shape_fn=lambda metas, out_type: [  # (a vector as long as the rank, if known)
         ((None if metas[0].shape is None else len(metas[0].shape),), out_type.as_numpy_dtype)
     ],
+    shape_only_inputs=(0,),
 )
 
 
@@ -304,6 +313,7 @@ def _like(op, input, dtype, name):
     return out
 
 
+@metadata_only("input")
 def zeros_like(
     input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None
 ) -> Tensor:
@@ -315,6 +325,7 @@ def zeros_like(
     return _like(_ZerosLike, input, dtype, name)
 
 
+@metadata_only("input")
 def ones_like(input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     """Ones with the shape (and dtype, unless given) of ``input``.
 
@@ -367,6 +378,7 @@ def where(
     return execute(_SelectV2, (c, x, y), None, name)
 
 
+@metadata_only("input")
 def shape(input: TensorLike, out_type: DTypeLike = dtypes.int32, name: str | None = None) -> Tensor:
     """The shape of ``input`` as an int32 (or ``out_type``) vector.
 
@@ -377,6 +389,7 @@ def shape(input: TensorLike, out_type: DTypeLike = dtypes.int32, name: str | Non
     return execute(_Shape, (x,), {"out_type": as_dtype(out_type)}, name)
 
 
+@metadata_only("input")
 def rank(input: TensorLike, name: str | None = None) -> Tensor:
     """The number of dimensions of ``input`` as an int32 scalar.
 
@@ -386,6 +399,7 @@ def rank(input: TensorLike, name: str | None = None) -> Tensor:
     return Tensor(np.array(tensor_arg("Rank", input, ANY, "input")._value.ndim, dtype=np.int32))
 
 
+@metadata_only("input")
 def size(input: TensorLike, out_type: DTypeLike = dtypes.int32, name: str | None = None) -> Tensor:
     """The number of elements of ``input`` (an op in graphs, where it may be unknown).
 
@@ -396,19 +410,19 @@ def size(input: TensorLike, out_type: DTypeLike = dtypes.int32, name: str | None
     return execute(_Size, (x,), {"out_type": as_dtype(out_type)}, name)
 
 
-@RegisterGradient("Fill")
+@op_gradient("Fill")
 def _fill_grad(op, grad):
     from retrograd.ops import reduction_ops
 
     return reduction_ops.reduce_sum(grad)
 
 
-@RegisterGradient("Identity")
+@op_gradient("Identity")
 def _identity_grad(op, grad):
     return grad
 
 
-@RegisterGradient("SelectV2")
+@op_gradient("SelectV2")
 def _select_grad(op, grad):
     c = op.inputs[0]
     zeros = zeros_like(grad)
@@ -417,5 +431,3 @@ def _select_grad(op, grad):
 
 for _op_type in ("ZerosLike", "OnesLike", "StopGradient", "Where", "Shape", "Size"):
     no_gradient(_op_type)
-
-mark_batchable("Identity", "SelectV2")

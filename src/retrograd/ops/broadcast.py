@@ -14,6 +14,7 @@ when they run (``UnbroadcastLike``, ``BroadcastLike``).
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,8 +23,9 @@ import numpy as np
 from retrograd.core.annotations import ShapeLike, TensorLike
 from retrograd.core.dimensions import dimension_value
 from retrograd.core.errors import InvalidArgumentError
-from retrograd.core.execute import context, define_op, execute
-from retrograd.core.registry import RegisterGradient, mark_batchable
+from retrograd.core.execute import define_op, execute
+from retrograd.core.reads import metadata_only
+from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import array_ops, reduction_ops
@@ -120,6 +122,7 @@ _BroadcastTo = define_op(
     "BroadcastTo",
     lambda x, shape: broadcast_view(x, tuple(shape)),
     shape_fn=lambda metas, shape: [(_target(shape), metas[0].dtype)],
+    batchable=True,
 )
 
 
@@ -140,12 +143,16 @@ def shaped_like(metas):
 
 
 _BroadcastLike = define_op(
-    "BroadcastLike", lambda x, like: broadcast_view(x, np.shape(like)), shape_fn=shaped_like
+    "BroadcastLike",
+    lambda x, like: broadcast_view(x, np.shape(like)),
+    shape_fn=shaped_like,
+    shape_only_inputs=(1,),
 )
 _UnbroadcastLike = define_op(
     "UnbroadcastLike",
     lambda grad, like: _sum_to_shape(grad, np.shape(like)).astype(grad.dtype, copy=False),
     shape_fn=shaped_like,
+    shape_only_inputs=(1,),
 )
 
 
@@ -177,20 +184,7 @@ def _fully_known(shape: Any) -> bool:
     return shape is not None and None not in shape
 
 
-def broadcast_scalar(value: Any) -> Any:
-    """The scalar graph value that graph value ``value`` is a broadcast of (the output of a
-    BroadcastTo or BroadcastLike of a scalar, as a sum's gradient is); None otherwise, and for
-    eager tensors (whose values tell: see ``define.is_broadcast_one``)."""
-    if type(value) is Tensor:
-        return None
-    producer = getattr(value, "op", None)
-    if producer is not None and producer.type in ("BroadcastTo", "BroadcastLike"):
-        spread = producer.inputs[0]
-        if spread._value.shape == ():
-            return spread
-    return None
-
-
+@metadata_only("like")
 def broadcast_like(x: Tensor, like: Any) -> Tensor:
     """``x`` broadcast to the shape of tensor ``like`` (known statically or only at run time)."""
     shape = like._value.shape
@@ -213,13 +207,29 @@ def gradient_batch_dims(count: int) -> Iterator[None]:
         set_gradient_batch_dims(saved)
 
 
+class _BatchDims(threading.local):
+    """How many leading axes of the gradients in flight index a batch of backward passes
+    (rows of a Jacobian computed at once), per thread."""
+
+    count = 0
+
+
+_batch = _BatchDims()
+
+
 def set_gradient_batch_dims(count: int) -> int:
     """Sets the count ``gradient_batch_dims`` sets (for the backward walk, which restores it
     itself); returns the previous count."""
-    saved, context.gradient_batch_dims = context.gradient_batch_dims, count
+    saved, _batch.count = _batch.count, count
     return saved
 
 
+def batch_dims() -> int:
+    """The leading batch axes of the gradients in flight in this thread (see above)."""
+    return _batch.count
+
+
+@metadata_only("like")
 def unbroadcast(grad: Tensor, like: Any) -> Tensor:
     """Sums ``grad`` over the axes that broadcasting added or stretched, giving the shape of
     ``like`` (a tensor or variable, or a static shape).
@@ -229,7 +239,7 @@ def unbroadcast(grad: Tensor, like: Any) -> Tensor:
     """
     shape = like if type(like) is tuple else like._value.shape
     grad_shape = grad._value.shape
-    batch = context.gradient_batch_dims  # (per thread: see execute.context)
+    batch = _batch.count
     if grad_shape == shape and not batch and shape is not None and None not in shape:
         return grad  # the common case: nothing was broadcast
     if not (_fully_known(shape) and _fully_known(grad_shape)):
@@ -250,10 +260,11 @@ def unbroadcast(grad: Tensor, like: Any) -> Tensor:
     )
 
 
+@metadata_only("op")
 def reduce_to_inputs(op, *grads: Tensor | None) -> tuple[Tensor | None, ...]:
     """Each gradient unbroadcast to the shape of the matching input of ``op`` (None stays)."""
     inputs = op.inputs
-    if not context.gradient_batch_dims:  # the common case: nothing was broadcast
+    if not _batch.count:  # the common case: nothing was broadcast
         for i in range(len(grads)):
             g = grads[i]
             if g is not None:
@@ -265,19 +276,16 @@ def reduce_to_inputs(op, *grads: Tensor | None) -> tuple[Tensor | None, ...]:
     return tuple([None if g is None else unbroadcast(g, inputs[i]) for i, g in enumerate(grads)])
 
 
-@RegisterGradient("BroadcastTo")
+@op_gradient("BroadcastTo")
 def _broadcast_to_grad(op, grad):
     return unbroadcast(grad, op.inputs[0])
 
 
-mark_batchable("BroadcastTo")
-
-
-@RegisterGradient("BroadcastLike")
+@op_gradient("BroadcastLike")
 def _broadcast_like_grad(op, grad):
     return unbroadcast(grad, op.inputs[0]), None
 
 
-@RegisterGradient("UnbroadcastLike")
+@op_gradient("UnbroadcastLike")
 def _unbroadcast_like_grad(op, grad):
     return broadcast_like(grad, op.inputs[0]), None

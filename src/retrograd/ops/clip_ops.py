@@ -25,7 +25,7 @@ import numpy as np
 from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient, mark_batchable
+from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, broadcast, math_ops, reduction_ops
@@ -140,7 +140,7 @@ def _clip_kernel(t, lo, hi):
     return np.maximum(np.minimum(t, hi), lo)
 
 
-_ClipByValue = define_op("ClipByValue", _clip_kernel)
+_ClipByValue = define_op("ClipByValue", _clip_kernel, batchable=True)
 
 
 def clip_by_value(
@@ -164,7 +164,7 @@ def clip_by_value(
     return execute(_ClipByValue, (t, lo, hi), None, name)
 
 
-@RegisterGradient("ClipByValue")
+@op_gradient("ClipByValue")
 def _clip_by_value_grad(op, grad):
     # Routed as the kernel maximum(minimum(t, hi), lo) routes values (ties as in Maximum and
     # Minimum), so crossed bounds (lo > hi) get the right gradient too.
@@ -177,6 +177,3 @@ def _clip_by_value_grad(op, grad):
     ghi = array_ops.where(t_below_hi, zeros, inner)
     glo = array_ops.where(raised_to_lo, grad, zeros)
     return broadcast.reduce_to_inputs(op, gt, glo, ghi)
-
-
-mark_batchable("ClipByValue")

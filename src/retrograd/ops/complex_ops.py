@@ -22,7 +22,7 @@ import numpy as np
 
 from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, math_ops, safe_math_ops
@@ -112,28 +112,28 @@ def _as_complex(t: Tensor) -> Tensor:
     return complex(t, array_ops.zeros_like(t))
 
 
-@RegisterGradient("Complex")
+@op_gradient("Complex")
 def _complex_grad(op, grad):
     return broadcast.reduce_to_inputs(op, real(grad), imag(grad))
 
 
-@RegisterGradient("Real")
+@op_gradient("Real")
 def _real_grad(op, grad):
     return _as_complex(grad)
 
 
-@RegisterGradient("Imag")
+@op_gradient("Imag")
 def _imag_grad(op, grad):
     return complex(array_ops.zeros_like(grad), grad)
 
 
-@RegisterGradient("Angle")
+@op_gradient("Angle")
 def _angle_grad(op, grad):
     # angle(z) = Im(log z): the gradient i * grad through log's conj(1 / z).
     return complex(array_ops.zeros_like(grad), grad) / math_ops.conj(op.inputs[0])
 
 
-@RegisterGradient("ComplexAbs")
+@op_gradient("ComplexAbs")
 def _complex_abs_grad(op, grad):
     # grad * z / |z|, and 0 at z = 0 (TensorFlow's choice at the kink).
     z, modulus = op.inputs[0], op.outputs[0]

@@ -26,7 +26,7 @@ import numpy as np
 from retrograd.core.annotations import ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, window
 from retrograd.ops.define import FLOAT, tensor_pair
@@ -119,7 +119,7 @@ def _backprop_filter(x, filter_sizes, dy, attrs, name=None):
     return execute(_Conv2DBackpropFilter, (x, dy), {**attrs, "filter_sizes": filter_sizes}, name)
 
 
-@RegisterGradient("Conv2D")
+@op_gradient("Conv2D")
 def _conv2d_grad(op, grad):
     x, w = op.inputs
     attrs = _attrs(op)
@@ -129,7 +129,7 @@ def _conv2d_grad(op, grad):
     )
 
 
-@RegisterGradient("Conv2DBackpropInput")
+@op_gradient("Conv2DBackpropInput")
 def _conv2d_backprop_input_grad(op, grad):
     # <grad, BackpropInput(w, dy)> = <Conv2D(grad, w), dy> = <w, BackpropFilter(grad, dy)>.
     w, dy = op.inputs
@@ -137,7 +137,7 @@ def _conv2d_backprop_input_grad(op, grad):
     return _backprop_filter(grad, _shape(w), dy, attrs), execute(_Conv2D, (grad, w), attrs)
 
 
-@RegisterGradient("Conv2DBackpropFilter")
+@op_gradient("Conv2DBackpropFilter")
 def _conv2d_backprop_filter_grad(op, grad):
     # <grad, BackpropFilter(x, dy)> = <Conv2D(x, grad), dy> = <x, BackpropInput(grad, dy)>.
     x, dy = op.inputs

@@ -16,7 +16,7 @@ import numpy as np
 from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
-from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
+from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops.define import FLOAT_COMPLEX, tensor_arg
 
@@ -33,7 +33,7 @@ def _check_numerics_kernel(tensor, message):
     return tensor
 
 
-_CheckNumerics = define_op("CheckNumerics", _check_numerics_kernel)
+_CheckNumerics = define_op("CheckNumerics", _check_numerics_kernel, batchable=True)
 
 
 def check_numerics(tensor: TensorLike, message: str, name: str | None = None) -> Tensor:
@@ -51,15 +51,12 @@ def check_numerics(tensor: TensorLike, message: str, name: str | None = None) ->
     return execute(_CheckNumerics, (t,), {"message": str(message)}, name)
 
 
-@RegisterGradient("CheckNumerics")
+@op_gradient("CheckNumerics")
 def _check_numerics_grad(op, grad):
     message = op.get_attr("message")
     return check_numerics(
         grad, f"Not a number (NaN) or infinity (Inf) values detected in gradient. {message}"
     )
-
-
-mark_batchable("CheckNumerics")
 
 
 def _prefix(message: str | None) -> str:

@@ -29,7 +29,7 @@ import numpy as np
 from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError, UnimplementedError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, math_ops, matrix_diag_ops, matrix_inverse_ops
 from retrograd.ops.linalg_ops import adjoint, matmul, matrix_arg
@@ -108,7 +108,7 @@ def cholesky(input: TensorLike, name: str | None = None) -> Tensor:
     return execute(_Cholesky, (x,), None, name)
 
 
-@RegisterGradient("Cholesky")
+@op_gradient("Cholesky")
 def _cholesky_grad(op, grad):
     # dL = L Phi(L^-1 dA L^-H), Phi = lower triangle with the diagonal halved; its adjoint
     # gives L^-H Phi(L^H grad) L^-1, symmetrized because A is.
@@ -154,7 +154,7 @@ def _qr_grad_tall(q: Tensor, r: Tensor, grad_q: Tensor, grad_r: Tensor) -> Tenso
     return _solve_right_upper(grad_q + matmul(q, mirrored), r)
 
 
-@RegisterGradient("Qr")
+@op_gradient("Qr")
 def _qr_grad(op, grad_q, grad_r):
     a = op.inputs[0]
     q, r = op.outputs
@@ -213,7 +213,7 @@ def eigvalsh(tensor: TensorLike, name: str | None = None) -> Tensor:
     return execute(_SelfAdjointEigV2, (x,), {"compute_v": False}, name)[0]
 
 
-@RegisterGradient("SelfAdjointEigV2")
+@op_gradient("SelfAdjointEigV2")
 def _eigh_grad(op, grad_e, grad_v):
     e, v = op.outputs
     if op.get_attr("compute_v"):
@@ -291,7 +291,7 @@ def _as_dtype_of(x: Tensor, like: Tensor) -> Tensor:
     return math_ops.cast(x, like.dtype) if x.dtype != like.dtype else x
 
 
-@RegisterGradient("Svd")
+@op_gradient("Svd")
 def _svd_grad(op, grad_s, grad_u, grad_v):
     a = op.inputs[0]
     rows, cols = a.shape[-2:]

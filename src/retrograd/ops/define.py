@@ -15,7 +15,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import BinaryOp, UnaryOp
-from retrograd.core.execute import OpDef, context, define_op, execute, writable_buffer
+from retrograd.core.execute import OpDef, define_op, execute
 from retrograd.core.tensor import Tensor, convert_to_tensor
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -121,81 +121,6 @@ def tensor_pair(op_type: str, x: Any, y: Any, kinds: str = ANY) -> tuple[Tensor,
     return x, y
 
 
-# What `execute` turns into InvalidArgumentError naming the op: an op function calling its
-# kernel directly calls `execute` again when one is raised, for the same error.
-KERNEL_ERRORS = (ValueError, IndexError, TypeError, ArithmeticError)
-
-
-# Arrays at least this large are worth testing for a broadcast of one (a few hundred
-# nanoseconds) before a full pass multiplies by it.
-_ONES_TEST_SIZE = 256
-
-
-def is_broadcast_one(t: Any) -> bool:
-    """Whether tensor ``t`` is a large broadcast of the number 1 (every stride zero), as the
-    gradient of a sum is, that nothing differentiates: multiplying by it changes nothing, so
-    rules skip the pass (a tensor a tape tracks or an observer may follow keeps its product,
-    through which higher derivatives flow).
-
-    >>> import numpy as np, retrograd as rg
-    >>> from retrograd.ops.define import is_broadcast_one
-    >>> is_broadcast_one(rg.broadcast_to(1.0, [100, 100])), is_broadcast_one(rg.ones([100, 100]))
-    (True, False)
-    """
-    value = t._value
-    if not (
-        type(value) is np.ndarray
-        and value.size >= _ONES_TEST_SIZE
-        and not any(value.strides)
-        and value[(0,) * value.ndim] == 1
-        and type(t) is Tensor
-    ):
-        return False
-    if context.plain:
-        return True
-    if context.observers:
-        return False
-    return not any(id(t) in tape._tracked for tape in context.tapes)
-
-
-def _sole_array_references() -> int:
-    """What ``sys.getrefcount`` reports in ``multiply_into`` for an array only its tensor holds."""
-    held = Tensor(np.empty(2))
-    value = held._value
-    return sys.getrefcount(value)
-
-
-_SOLE_ARRAY = _sole_array_references()
-
-
-def multiply_into(temporary: Tensor, factor: Tensor) -> Tensor:
-    """``factor * temporary`` for gradient functions, computed into the buffer of
-    ``temporary`` when nothing records (no tape, no graph) and only that tensor holds its
-    large array: ``temporary`` must be a result the calling rule made itself and uses no
-    more (``multiply_into(cos(x), grad)``), so the pass needs no new buffer.
-
-    >>> import retrograd as rg
-    >>> multiply_into(rg.cos(rg.zeros([3])), rg.constant(2.0)).numpy().tolist()
-    [2.0, 2.0, 2.0]
-    """
-    value = temporary._value
-    if type(factor) is Tensor and factor._value.shape == value.shape and is_broadcast_one(factor):
-        return temporary  # (a broadcast of one: a sum's gradient)
-    if (
-        type(value) is np.ndarray
-        and value.nbytes >= 1 << 16
-        and context.plain
-        and writable_buffer(value)
-        and sys.getrefcount(value) <= _SOLE_ARRAY
-        and type(factor) is Tensor
-        and factor._value.dtype == value.dtype
-        and (factor._value.shape == value.shape or factor._value.ndim == 0)
-    ):
-        np.multiply(value, factor._value, out=value)
-        return temporary
-    return factor * temporary
-
-
 def _named(fn: _F, api_name: str, doc: str, op: OpDef) -> _F:
     fn.__name__ = fn.__qualname__ = api_name
     # The module that defined the op (the caller of unary_op / binary_op), as for any
@@ -245,31 +170,50 @@ def unary_op(
     kinds: str,
     doc: str,
     inplace: Callable[..., Any] | None = None,
+    batchable: bool = False,
 ) -> UnaryOp:
     """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``.
 
-    ``inplace`` is the kernel computing into a buffer (see OpDef), derived for ufuncs."""
+    ``inplace`` is the kernel computing into a buffer (see OpDef), derived for ufuncs (whose
+    results are fresh arrays); ``batchable`` as in OpDef."""
     inplace = inplace or ufunc_inplace(kernel)
-    op = define_op(op_type, kernel, elementwise=True, inplace=inplace)
+    op = define_op(
+        op_type,
+        kernel,
+        elementwise=True,
+        inplace=inplace,
+        fresh=ufunc_inplace(kernel) is not None,
+        batchable=batchable,
+    )
 
     def op_function(x: Any, name: str | None = None) -> Tensor:
         if type(x) is not Tensor or x._value.dtype.kind not in kinds:
             x = tensor_arg(op_type, x, kinds)
-        if context.plain:  # nothing records: the kernel alone (`execute` words its errors)
-            try:
-                return Tensor(kernel(x._value))
-            except KERNEL_ERRORS:
-                pass
         return execute(op, (x,), None, name)
 
     return _named(op_function, api_name, doc, op)
 
 
 def binary_op(
-    api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str
+    api_name: str,
+    op_type: str,
+    kernel: Callable[..., Any],
+    kinds: str,
+    doc: str,
+    batchable: bool = False,
+    fresh: bool = False,
 ) -> BinaryOp:
-    """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``."""
-    op = define_op(op_type, kernel, elementwise=True, inplace=ufunc_inplace(kernel))
+    """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``.
+
+    ``batchable`` and ``fresh`` as in OpDef (``fresh`` is derived for ufunc kernels)."""
+    op = define_op(
+        op_type,
+        kernel,
+        elementwise=True,
+        inplace=ufunc_inplace(kernel),
+        fresh=fresh or ufunc_inplace(kernel) is not None,
+        batchable=batchable,
+    )
 
     def op_function(x: Any, y: Any, name: str | None = None) -> Tensor:
         if (
@@ -279,11 +223,6 @@ def binary_op(
             or x._value.dtype.kind not in kinds
         ):
             x, y = tensor_pair(op_type, x, y, kinds)
-        if context.plain:  # nothing records: the kernel alone (`execute` words its errors)
-            try:
-                return Tensor(kernel(x._value, y._value))
-            except KERNEL_ERRORS:
-                pass
         return execute(op, (x, y), None, name)
 
     return _named(op_function, api_name, doc, op)

@@ -31,7 +31,7 @@ from retrograd.core.annotations import TensorLike
 from retrograd.core.dimensions import dimension_value
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, math_ops, reduction_ops
@@ -217,7 +217,7 @@ def reshape(x: Tensor, shape: Tensor, known: tuple, name: str | None = None) -> 
     return execute(_DynamicReshape, (x, shape), {"known": known}, name)
 
 
-@RegisterGradient("DynamicReshape")
+@op_gradient("DynamicReshape")
 def _dynamic_reshape_grad(op, grad):
     return array_ops.reshape_like(grad, op.inputs[0]), None
 
@@ -236,7 +236,7 @@ def fill(dims: Tensor, value: Tensor, known: tuple, name: str | None = None) -> 
     return execute(_DynamicFill, (dims, value), {"known": known}, name)
 
 
-@RegisterGradient("DynamicFill")
+@op_gradient("DynamicFill")
 def _dynamic_fill_grad(op, grad):
     return None, reduction_ops.reduce_sum(grad)
 
@@ -267,7 +267,7 @@ def tile(x: Tensor, multiples: Tensor, known: tuple, name: str | None = None) ->
     return execute(_DynamicTile, (x, multiples), {"known": known}, name)
 
 
-@RegisterGradient("DynamicTile")
+@op_gradient("DynamicTile")
 def _dynamic_tile_grad(op, grad):
     x, multiples = op.inputs
     rank = len(op.get_attr("known"))
@@ -365,13 +365,13 @@ def _check_slice_bounds(shape: tuple | None, begin: tuple, size: tuple) -> None:
             raise InvalidArgumentError(f"Slice: Expected size[{i}] in [0, {dim - b}], but got {n}")
 
 
-@RegisterGradient("Slice")
+@op_gradient("Slice")
 def _slice_grad(op, grad):
     x, begin, _ = op.inputs
     return execute(_SliceGrad, (grad, x, begin), None, None), None, None
 
 
-@RegisterGradient("SliceGrad")
+@op_gradient("SliceGrad")
 def _slice_grad_grad(op, grad):
     upstream, _, begin = op.inputs
     known = (None,) * op.inputs[1]._value.ndim
@@ -490,7 +490,7 @@ def scatter_nd_like(indices: Tensor, updates: Tensor, like: Tensor) -> Tensor:
     return execute(_ScatterNdLike, (indices, updates, like), None, None)
 
 
-@RegisterGradient("ScatterNdLike")
+@op_gradient("ScatterNdLike")
 def _scatter_nd_like_grad(op, grad):
     from retrograd.ops import gather_ops
 

@@ -24,7 +24,7 @@ import numpy as np
 from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor, constant
 from retrograd.ops import broadcast, math_ops
 from retrograd.ops.define import tensor_arg, tensor_pair
@@ -160,7 +160,7 @@ def einsum(equation: str, *inputs: TensorLike, **kwargs: Any) -> Tensor:
     return execute(_Einsum, tensors, {"equation": normalized}, name)
 
 
-@RegisterGradient("Einsum")
+@op_gradient("Einsum")
 def _einsum_grad(op, grad):
     equation = op.get_attr("equation")
     lhs, output = equation.split("->")

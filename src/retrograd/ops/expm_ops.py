@@ -17,7 +17,7 @@ import numpy as np
 
 from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops
 from retrograd.ops.linalg_ops import adjoint, matrix_arg
@@ -103,7 +103,7 @@ def expm(input: TensorLike, name: str | None = None) -> Tensor:
     return execute(_MatrixExponential, (x,), None, name)
 
 
-@RegisterGradient("MatrixExponential")
+@op_gradient("MatrixExponential")
 def _expm_grad(op, grad):
     a_h = adjoint(op.inputs[0])
     n = a_h.shape[-1]

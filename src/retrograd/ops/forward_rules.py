@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from retrograd.core.registry import RegisterForward
+from retrograd.core.registry import op_forward
 from retrograd.core.tensor import Tensor
 from retrograd.ops import (
     array_ops,
@@ -88,14 +88,14 @@ def _register_unary(op_type: str, formula: Callable[[Tensor, Tensor, Tensor], Te
         return formula(t, op.inputs[0], op.outputs[0])
 
     rule.__name__ = rule.__qualname__ = f"_{op_type.lower()}_jvp"
-    RegisterForward(op_type)(rule)
+    op_forward(op_type)(rule)
 
 
 for _op_type, _formula in _UNARY.items():
     _register_unary(_op_type, _formula)
 
 
-@RegisterForward("Cast")
+@op_forward("Cast")
 def _cast_jvp(op, t):
     if op.get_attr("SrcT").is_trainable and op.get_attr("DstT").is_trainable:
         return math_ops.cast(t, op.get_attr("DstT"))
@@ -105,29 +105,29 @@ def _cast_jvp(op, t):
 # --- elementwise ops of two inputs (broadcasting) -------------------------------------------
 
 
-@RegisterForward("AddV2")
+@op_forward("AddV2")
 def _add_jvp(op, tx, ty):
     return _fit(_plus(tx, ty), op)
 
 
-@RegisterForward("Sub")
+@op_forward("Sub")
 def _sub_jvp(op, tx, ty):
     return _fit(_plus(tx, None if ty is None else -ty), op)
 
 
-@RegisterForward("Mul")
+@op_forward("Mul")
 def _mul_jvp(op, tx, ty):
     x, y = op.inputs
     return _fit(_plus(_scaled(tx, lambda: y), _scaled(ty, lambda: x)), op)
 
 
-@RegisterForward("RealDiv")
+@op_forward("RealDiv")
 def _realdiv_jvp(op, tx, ty):
     y, z = op.inputs[1], op.outputs[0]
     return _fit(_plus(tx, None if ty is None else -(ty * z)) / y, op)
 
 
-@RegisterForward("Pow")
+@op_forward("Pow")
 def _pow_jvp(op, tx, ty):
     x, y = op.inputs
     z = op.outputs[0]
@@ -136,7 +136,7 @@ def _pow_jvp(op, tx, ty):
     return _fit(_plus(dx, dy), op)
 
 
-@RegisterForward("FloorMod")
+@op_forward("FloorMod")
 def _floormod_jvp(op, tx, ty):
     x, y = op.inputs
     return _fit(_plus(tx, _scaled(ty, lambda: -math_ops.floordiv(x, y))), op)
@@ -147,29 +147,29 @@ def _select_jvp(op, condition, tx, ty):
     return _fit(array_ops.where(condition, _or_zeros(tx, x), _or_zeros(ty, y)), op)
 
 
-@RegisterForward("Maximum")
+@op_forward("Maximum")
 def _maximum_jvp(op, tx, ty):
     x, y = op.inputs
     return _select_jvp(op, x >= y, tx, ty)  # ties go to x, as in the gradient
 
 
-@RegisterForward("Minimum")
+@op_forward("Minimum")
 def _minimum_jvp(op, tx, ty):
     x, y = op.inputs
     return _select_jvp(op, x <= y, tx, ty)
 
 
-@RegisterForward("SelectV2")
+@op_forward("SelectV2")
 def _selectv2_jvp(op, tc, tx, ty):
     return _select_jvp(op, op.inputs[0], tx, ty)
 
 
-@RegisterForward("AddN")
+@op_forward("AddN")
 def _add_n_jvp(op, *tangents):
     return _plus(*tangents)
 
 
-@RegisterForward("ClipByValue")
+@op_forward("ClipByValue")
 def _clip_by_value_jvp(op, tt, tlo, thi):
     # The kernel is maximum(minimum(t, hi), lo); tangents route as its values do.
     t, lo, hi = op.inputs
@@ -186,42 +186,42 @@ def _reshape_jvp(op, t):
 
 
 for _op_type in ("Reshape", "ExpandDims", "Squeeze"):
-    RegisterForward(_op_type)(_reshape_jvp)
+    op_forward(_op_type)(_reshape_jvp)
 
 
-@RegisterForward("Transpose")
+@op_forward("Transpose")
 def _transpose_jvp(op, t):
     return array_ops.transpose(t, op.get_attr("perm"))
 
 
-@RegisterForward("ConcatV2")
+@op_forward("ConcatV2")
 def _concat_jvp(op, *tangents):
     parts = [_or_zeros(t, x) for t, x in zip(tangents, op.inputs)]
     return array_ops.concat(parts, op.get_attr("axis"))
 
 
-@RegisterForward("Pack")
+@op_forward("Pack")
 def _pack_jvp(op, *tangents):
     parts = [_or_zeros(t, x) for t, x in zip(tangents, op.inputs)]
     return array_ops.stack(parts, op.get_attr("axis"))
 
 
-@RegisterForward("Unpack")
+@op_forward("Unpack")
 def _unpack_jvp(op, t):
     return array_ops.unstack(t, axis=op.get_attr("axis"))
 
 
-@RegisterForward("SplitV")
+@op_forward("SplitV")
 def _split_jvp(op, t):
     return array_ops.split(t, list(op.get_attr("size_splits")), op.get_attr("axis"))
 
 
-@RegisterForward("StridedSlice")
+@op_forward("StridedSlice")
 def _strided_slice_jvp(op, t):
     return array_ops.strided_slice(t, op.get_attr("index"))
 
 
-@RegisterForward("StridedSliceGrad")
+@op_forward("StridedSliceGrad")
 def _strided_slice_grad_jvp(op, t, t_like):
     # Linear in its first input; the second only gives the shape.
     return (
@@ -229,12 +229,12 @@ def _strided_slice_grad_jvp(op, t, t_like):
     )
 
 
-@RegisterForward("BroadcastTo")
+@op_forward("BroadcastTo")
 def _broadcast_to_jvp(op, t):
     return broadcast.broadcast_to(t, op.get_attr("shape"))
 
 
-@RegisterForward("Fill")
+@op_forward("Fill")
 def _fill_jvp(op, t):
     return array_ops.fill(op.get_attr("dims"), t)
 
@@ -242,23 +242,23 @@ def _fill_jvp(op, t):
 # --- reductions, matmul, softmax --------------------------------------------------------------
 
 
-@RegisterForward("Sum")
+@op_forward("Sum")
 def _sum_jvp(op, t):
     return reduction_ops.reduce_sum(t, op.get_attr("axis"), keepdims=op.get_attr("keepdims"))
 
 
-@RegisterForward("Mean")
+@op_forward("Mean")
 def _mean_jvp(op, t):
     return reduction_ops.reduce_mean(t, op.get_attr("axis"), keepdims=op.get_attr("keepdims"))
 
 
-@RegisterForward("Cumsum")
+@op_forward("Cumsum")
 def _cumsum_jvp(op, t):
     axis, exclusive, reverse = (op.get_attr(a) for a in ("axis", "exclusive", "reverse"))
     return reduction_ops.cumsum(t, axis, exclusive=exclusive, reverse=reverse)
 
 
-@RegisterForward("MatMul")
+@op_forward("MatMul")
 def _matmul_jvp(op, ta, tb):
     a, b = op.inputs
     flags = {"transpose_a": op.get_attr("transpose_a"), "transpose_b": op.get_attr("transpose_b")}
@@ -267,18 +267,18 @@ def _matmul_jvp(op, ta, tb):
     return _fit(_plus(da, db), op)
 
 
-@RegisterForward("Softmax")
+@op_forward("Softmax")
 def _softmax_jvp(op, t):
     y = op.outputs[0]
     return y * (t - reduction_ops.reduce_sum(t * y, op.get_attr("axis"), keepdims=True))
 
 
-@RegisterForward("LogSoftmax")
+@op_forward("LogSoftmax")
 def _log_softmax_jvp(op, t):
     softmax = math_ops.exp(op.outputs[0])
     return t - reduction_ops.reduce_sum(t * softmax, op.get_attr("axis"), keepdims=True)
 
 
-@RegisterForward("L2Loss")
+@op_forward("L2Loss")
 def _l2_loss_jvp(op, t):
     return reduction_ops.reduce_sum(op.inputs[0] * t)

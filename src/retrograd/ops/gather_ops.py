@@ -21,7 +21,7 @@ import numpy as np
 from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor, constant
 from retrograd.ops import array_ops, math_ops, scatter_ops
 from retrograd.ops.define import ANY, BOOL, NUMERIC, tensor_arg
@@ -111,7 +111,7 @@ def _permute(x: Tensor, perm: tuple[int, ...]) -> Tensor:
     return x if perm == tuple(range(len(perm))) else array_ops.transpose(x, perm)
 
 
-@RegisterGradient("GatherV2")
+@op_gradient("GatherV2")
 def _gather_grad(op, grad):
     # Scatter-add the upstream slices back: grad is batch + outer + index_shape + inner;
     # bring the index dimensions to the front, flatten them with the batch, and sum the
@@ -163,6 +163,9 @@ def sparse_gather_grad(op, grad):
     count = -1 if None in index_shape else math.prod(index_shape)
     values = array_ops.reshape(grad, (count, *shape[1:]))
     return gather_slices(values, array_ops.reshape(indices, (-1,)), shape), None
+
+
+_GatherV2.sparse_gradient = sparse_gather_grad
 
 
 def _gather_grad_at_run_time(params, indices, grad, axis: int, b: int):
@@ -233,7 +236,7 @@ def unsorted_segment_sum(
     return execute(_UnsortedSegmentSum, (d, ids), {"num_segments": n}, name)
 
 
-@RegisterGradient("UnsortedSegmentSum")
+@op_gradient("UnsortedSegmentSum")
 def _unsorted_segment_sum_grad(op, grad):
     # Each slice of data receives the gradient of its segment; dropped (negative) ids none.
     data, ids = op.inputs
@@ -312,7 +315,7 @@ def _with_batch_coordinates(indices: Tensor, batch_dims: int) -> Tensor:
     return array_ops.concat([coords, indices], axis=-1)
 
 
-@RegisterGradient("GatherNd")
+@op_gradient("GatherNd")
 def _gather_nd_grad(op, grad):
     params, indices = op.inputs
     if not params.shape.is_fully_defined():  # in a graph, known only when it runs

@@ -15,7 +15,7 @@ import numpy as np
 from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor, set_stack_op
 from retrograd.ops import broadcast
 from retrograd.ops.define import ANY, same_dtype_tensors, tensor_arg
@@ -152,7 +152,7 @@ def split(
     return list(execute(_SplitV, (x,), {"size_splits": tuple(sizes), "axis": axis}, name))
 
 
-@RegisterGradient("ConcatV2")
+@op_gradient("ConcatV2")
 def _concat_grad(op, grad):
     axis = op.get_attr("axis")
     sizes = [t._value.shape[axis] for t in op.inputs]
@@ -163,16 +163,16 @@ def _concat_grad(op, grad):
     return split(grad, sizes, axis)
 
 
-@RegisterGradient("Pack")
+@op_gradient("Pack")
 def _pack_grad(op, grad):
     return unstack(grad, axis=op.get_attr("axis"))
 
 
-@RegisterGradient("Unpack")
+@op_gradient("Unpack")
 def _unpack_grad(op, *grads):
     return stack(list(grads), axis=op.get_attr("axis"))
 
 
-@RegisterGradient("SplitV")
+@op_gradient("SplitV")
 def _split_grad(op, *grads):
     return concat(list(grads), op.get_attr("axis"))

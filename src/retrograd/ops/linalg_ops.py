@@ -18,17 +18,15 @@ import numpy as np
 from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient, mark_batchable
-from retrograd.core.released_values import declare_unread
+from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, constant_value
-from retrograd.ops import array_ops, broadcast, math_ops, reduction_ops
+from retrograd.ops import array_ops, broadcast, math_ops
 from retrograd.ops.define import (
     ANY,
     FLOAT_COMPLEX,
     NUMERIC,
     REAL,
-    is_broadcast_one,
     tensor_arg,
     tensor_pair,
 )
@@ -60,7 +58,7 @@ def _matmul_shape(metas, transpose_a, transpose_b):
     return [((*broadcast_dims([a.shape[:-2], b.shape[:-2]], "MatMul"), rows, cols), dtype)]
 
 
-_MatMul = define_op("MatMul", _matmul_kernel, shape_fn=_matmul_shape)
+_MatMul = define_op("MatMul", _matmul_kernel, shape_fn=_matmul_shape, batchable=True, fresh=True)
 
 
 def matmul(
@@ -104,8 +102,7 @@ def matmul(
     return execute(_MatMul, (a, b), attrs, name)
 
 
-@declare_unread("MatMul", outputs=(0,))
-@RegisterGradient("MatMul")
+@op_gradient("MatMul")
 def _matmul_grad(op, grad):
     t_a, t_b = op.get_attr("transpose_a"), op.get_attr("transpose_b")
     a, b = math_ops.conj(op.inputs[0]), math_ops.conj(op.inputs[1])
@@ -118,35 +115,11 @@ def _matmul_grad(op, grad):
         (True, True): ((b, grad, True, True), (grad, a, True, True)),
     }[(t_a, t_b)]
     skip = op.skip_input_indices
-    if not (t_a or t_b) and grad._value.ndim == a._value.ndim == b._value.ndim == 2:
-        scale = _spread_scalar(grad)
-        if scale is not None:  # grad is scale * ones (a sum's gradient): no products needed
-            # every row of grad @ b^T is b's row sums; every column of a^T @ grad a's
-            # column sums (each times the scale)
-            rows = array_ops.reshape(reduction_ops.reduce_sum(b, axis=1), [1, -1])
-            cols = array_ops.reshape(reduction_ops.reduce_sum(a, axis=0), [-1, 1])
-            if scale is not True:
-                rows, cols = rows * scale, cols * scale
-            return (
-                None if 0 in skip else broadcast.broadcast_like(rows, op.inputs[0]),
-                None if 1 in skip else broadcast.broadcast_like(cols, op.inputs[1]),
-            )
     grads = [
         None if i in skip else matmul(x, y, transpose_a=tx, transpose_b=ty)
         for i, (x, y, tx, ty) in enumerate(products)
     ]
     return broadcast.reduce_to_inputs(op, *grads)
-
-
-def _spread_scalar(grad: Any) -> Any:
-    """What ``grad`` is a broadcast of, where that is known: True for an eager broadcast of
-    one that nothing differentiates, the scalar of a graph's broadcast; else None."""
-    if type(grad) is Tensor:
-        return True if is_broadcast_one(grad) else None
-    return broadcast.broadcast_scalar(grad)
-
-
-mark_batchable("MatMul")  # leading batch axes of grad broadcast through matmul
 
 
 # --- shared argument checks for the matrix ops ------------------------------------------
@@ -333,7 +306,7 @@ def cross(a: TensorLike, b: TensorLike, name: str | None = None) -> Tensor:
     return execute(_Cross, (a, b), None, name)
 
 
-@RegisterGradient("Cross")
+@op_gradient("Cross")
 def _cross_grad(op, grad):
     a, b = op.inputs
     return cross(b, grad), cross(grad, a)

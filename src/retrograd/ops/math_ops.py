@@ -19,8 +19,7 @@ from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
-from retrograd.core.released_values import declare_unread
+from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, complex_ops, safe_math_ops
 from retrograd.ops.define import (
@@ -30,8 +29,6 @@ from retrograd.ops.define import (
     REAL,
     add_examples,
     binary_op,
-    is_broadcast_one,
-    multiply_into,
     tensor_arg,
     tensor_pair,
     unary_op,
@@ -67,15 +64,25 @@ def _floor_div_kernel(x, y):
     return np.floor_divide(x, y)
 
 
-add = binary_op("add", "AddV2", operator.add, NUMERIC, "x + y elementwise, with broadcasting.")
-subtract = binary_op("subtract", "Sub", operator.sub, NUMERIC, "x - y elementwise.")
-multiply = binary_op("multiply", "Mul", operator.mul, NUMERIC, "x * y elementwise.")
-realdiv = binary_op("realdiv", "RealDiv", operator.truediv, FLOAT_COMPLEX, "x / y for floats.")
+add = binary_op(
+    "add", "AddV2", operator.add, NUMERIC, "x + y elementwise, with broadcasting.", batchable=True
+)
+subtract = binary_op("subtract", "Sub", operator.sub, NUMERIC, "x - y elementwise.", batchable=True)
+multiply = binary_op("multiply", "Mul", operator.mul, NUMERIC, "x * y elementwise.", batchable=True)
+realdiv = binary_op(
+    "realdiv", "RealDiv", operator.truediv, FLOAT_COMPLEX, "x / y for floats.", batchable=True
+)
 floordiv = binary_op("floordiv", "FloorDiv", _floor_div_kernel, REAL, "x // y, rounding down.")
-floormod = binary_op("floormod", "FloorMod", np.mod, REAL, "x % y with the sign of y.")
-pow = binary_op("pow", "Pow", np.power, NUMERIC, "x ** y elementwise.")  # noqa: A001
-maximum = binary_op("maximum", "Maximum", np.maximum, REAL, "The larger of x and y.")
-minimum = binary_op("minimum", "Minimum", np.minimum, REAL, "The smaller of x and y.")
+floormod = binary_op(
+    "floormod", "FloorMod", np.mod, REAL, "x % y with the sign of y.", batchable=True
+)
+pow = binary_op("pow", "Pow", np.power, NUMERIC, "x ** y elementwise.", batchable=True)  # noqa: A001
+maximum = binary_op(
+    "maximum", "Maximum", np.maximum, REAL, "The larger of x and y.", batchable=True
+)
+minimum = binary_op(
+    "minimum", "Minimum", np.minimum, REAL, "The smaller of x and y.", batchable=True
+)
 squared_difference = binary_op(
     "squared_difference",
     "SquaredDifference",
@@ -93,34 +100,27 @@ def _unless_skipped(op, *grads):
     return tuple(None if i in skip else g for i, g in enumerate(grads)) if skip else grads
 
 
-@declare_unread("AddV2", inputs=(0, 1), outputs=(0,))
-@RegisterGradient("AddV2")
+@op_gradient("AddV2")
 def _add_grad(op, grad):
     return broadcast.reduce_to_inputs(op, *_unless_skipped(op, grad, grad))
 
 
-@declare_unread("Sub", inputs=(0, 1), outputs=(0,))
-@RegisterGradient("Sub")
+@op_gradient("Sub")
 def _sub_grad(op, grad):
     skip = op.skip_input_indices
     return broadcast.reduce_to_inputs(op, None if 0 in skip else grad, None if 1 in skip else -grad)
 
 
-@declare_unread("Mul", outputs=(0,))
-@RegisterGradient("Mul")
+@op_gradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
     skip = op.skip_input_indices
-    if is_broadcast_one(grad):  # (a sum's gradient): the other operand, as it is
-        gx = None if 0 in skip else broadcast.broadcast_like(conj(y), grad)
-        gy = None if 1 in skip else broadcast.broadcast_like(conj(x), grad)
-        return broadcast.reduce_to_inputs(op, gx, gy)
     gx = None if 0 in skip else grad * conj(y)
     gy = None if 1 in skip else grad * conj(x)
     return broadcast.reduce_to_inputs(op, gx, gy)
 
 
-@RegisterGradient("SquaredDifference")
+@op_gradient("SquaredDifference")
 def _squared_difference_grad(op, grad):
     # 2 * Re(grad) * (x - y): the output is real-valued even in a complex dtype, so only the
     # real part of its gradient counts (grad + conj(grad) is 2 * grad for real tensors).
@@ -129,8 +129,7 @@ def _squared_difference_grad(op, grad):
     return broadcast.reduce_to_inputs(op, gx, -gx)
 
 
-@declare_unread("RealDiv", outputs=(0,))
-@RegisterGradient("RealDiv")
+@op_gradient("RealDiv")
 def _realdiv_grad(op, grad):
     x, y = conj(op.inputs[0]), conj(op.inputs[1])
     skip = op.skip_input_indices
@@ -142,7 +141,7 @@ def _realdiv_grad(op, grad):
 no_gradient("FloorDiv")
 
 
-@RegisterGradient("FloorMod")
+@op_gradient("FloorMod")
 def _floormod_grad(op, grad):
     x, y = op.inputs
     return broadcast.reduce_to_inputs(op, grad, grad * -floordiv(x, y))
@@ -155,7 +154,7 @@ def pow_log_base(x: Tensor) -> Tensor:
     return array_ops.where(positive, log(safe_x), array_ops.zeros_like(x))
 
 
-@RegisterGradient("Pow")
+@op_gradient("Pow")
 def _pow_grad(op, grad):
     x, y = op.inputs
     z = op.outputs[0]
@@ -172,13 +171,13 @@ def _maximum_minimum_grad(op, grad, x_wins):
     return broadcast.reduce_to_inputs(op, gx, gy)
 
 
-@RegisterGradient("Maximum")
+@op_gradient("Maximum")
 def _maximum_grad(op, grad):
     x, y = op.inputs
     return _maximum_minimum_grad(op, grad, x >= y)  # ties go to x, as in TensorFlow
 
 
-@RegisterGradient("Minimum")
+@op_gradient("Minimum")
 def _minimum_grad(op, grad):
     x, y = op.inputs
     return _maximum_minimum_grad(op, grad, x <= y)
@@ -210,29 +209,52 @@ truediv = divide
 
 # --- unary arithmetic -----------------------------------------------------------------
 
-negative = unary_op("negative", "Neg", operator.neg, NUMERIC, "-x elementwise.")
-_abs = unary_op("abs", "Abs", np.abs, REAL, "|x| elementwise.")
+negative = unary_op("negative", "Neg", operator.neg, NUMERIC, "-x elementwise.", batchable=True)
+_abs = unary_op("abs", "Abs", np.abs, REAL, "|x| elementwise.", batchable=True)
 _sign = unary_op("sign", "Sign", np.sign, REAL, "-1, 0 or 1 by the sign of x.")
-square = unary_op("square", "Square", np.square, NUMERIC, "x * x elementwise.")
-sqrt = unary_op("sqrt", "Sqrt", np.sqrt, FLOAT_COMPLEX, "Square root elementwise.")
+square = unary_op("square", "Square", np.square, NUMERIC, "x * x elementwise.", batchable=True)
+sqrt = unary_op("sqrt", "Sqrt", np.sqrt, FLOAT_COMPLEX, "Square root elementwise.", batchable=True)
 rsqrt = unary_op(
-    "rsqrt", "Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), FLOAT_COMPLEX, "1 / sqrt(x)."
+    "rsqrt",
+    "Rsqrt",
+    lambda x: np.reciprocal(np.sqrt(x)),
+    FLOAT_COMPLEX,
+    "1 / sqrt(x).",
+    batchable=True,
 )
 reciprocal = unary_op(
-    "reciprocal", "Reciprocal", np.reciprocal, FLOAT_COMPLEX, "1 / x elementwise."
+    "reciprocal",
+    "Reciprocal",
+    np.reciprocal,
+    FLOAT_COMPLEX,
+    "1 / x elementwise.",
+    batchable=True,
 )
-exp = unary_op("exp", "Exp", np.exp, FLOAT_COMPLEX, "e ** x elementwise.")
-log = unary_op("log", "Log", np.log, FLOAT_COMPLEX, "Natural logarithm elementwise.")
-log1p = unary_op("log1p", "Log1p", np.log1p, FLOAT_COMPLEX, "log(1 + x), accurate near 0.")
-expm1 = unary_op("expm1", "Expm1", np.expm1, FLOAT_COMPLEX, "exp(x) - 1, accurate near 0.")
-sin = unary_op("sin", "Sin", np.sin, FLOAT_COMPLEX, "Sine elementwise.")
-cos = unary_op("cos", "Cos", np.cos, FLOAT_COMPLEX, "Cosine elementwise.")
-tan = unary_op("tan", "Tan", np.tan, FLOAT_COMPLEX, "Tangent elementwise.")
-tanh = unary_op("tanh", "Tanh", np.tanh, FLOAT_COMPLEX, "Hyperbolic tangent elementwise.")
+exp = unary_op("exp", "Exp", np.exp, FLOAT_COMPLEX, "e ** x elementwise.", batchable=True)
+log = unary_op(
+    "log", "Log", np.log, FLOAT_COMPLEX, "Natural logarithm elementwise.", batchable=True
+)
+log1p = unary_op(
+    "log1p", "Log1p", np.log1p, FLOAT_COMPLEX, "log(1 + x), accurate near 0.", batchable=True
+)
+expm1 = unary_op(
+    "expm1", "Expm1", np.expm1, FLOAT_COMPLEX, "exp(x) - 1, accurate near 0.", batchable=True
+)
+sin = unary_op("sin", "Sin", np.sin, FLOAT_COMPLEX, "Sine elementwise.", batchable=True)
+cos = unary_op("cos", "Cos", np.cos, FLOAT_COMPLEX, "Cosine elementwise.", batchable=True)
+tan = unary_op("tan", "Tan", np.tan, FLOAT_COMPLEX, "Tangent elementwise.", batchable=True)
+tanh = unary_op(
+    "tanh", "Tanh", np.tanh, FLOAT_COMPLEX, "Hyperbolic tangent elementwise.", batchable=True
+)
 sigmoid = unary_op(
-    "sigmoid", "Sigmoid", _sigmoid_kernel, FLOAT_COMPLEX, "1 / (1 + exp(-x)), stably."
+    "sigmoid",
+    "Sigmoid",
+    _sigmoid_kernel,
+    FLOAT_COMPLEX,
+    "1 / (1 + exp(-x)), stably.",
+    batchable=True,
 )
-_conj = unary_op("conj", "Conj", _conj_kernel, ANY, "Complex conjugate.")
+_conj = unary_op("conj", "Conj", _conj_kernel, ANY, "Complex conjugate.", batchable=True)
 
 # The doctests of the ops above (arguments and the result, checked by hand).
 add_examples(
@@ -294,66 +316,60 @@ def sign(x: TensorLike, name: str | None = None) -> Tensor:
     return _sign(t, name=name)
 
 
-@declare_unread("Neg", inputs=(0,), outputs=(0,))
-@RegisterGradient("Neg")
+@op_gradient("Neg")
 def _neg_grad(op, grad):
     return -grad
 
 
-@RegisterGradient("Abs")
+@op_gradient("Abs")
 def _abs_grad(op, grad):
     return grad * sign(op.inputs[0])
 
 
-@RegisterGradient("Sign")
+@op_gradient("Sign")
 def _sign_grad(op, grad):
     return array_ops.zeros_like(op.inputs[0])
 
 
-@declare_unread("Square", outputs=(0,))
-@RegisterGradient("Square")
+@op_gradient("Square")
 def _square_grad(op, grad):
-    return multiply_into(2 * conj(op.inputs[0]), grad)
+    return grad * (2 * conj(op.inputs[0]))
 
 
 # The gradients of Sqrt, Rsqrt and Reciprocal are ops of their own: see power_grad_ops.
 
 
-@declare_unread("Exp", inputs=(0,))
-@RegisterGradient("Exp")
+@op_gradient("Exp")
 def _exp_grad(op, grad):
     return grad * conj(op.outputs[0])
 
 
-@declare_unread("Log", outputs=(0,))
-@RegisterGradient("Log")
+@op_gradient("Log")
 def _log_grad(op, grad):
-    return multiply_into(reciprocal(conj(op.inputs[0])), grad)
+    return grad * reciprocal(conj(op.inputs[0]))
 
 
-@RegisterGradient("Log1p")
+@op_gradient("Log1p")
 def _log1p_grad(op, grad):
     return grad * reciprocal(1 + conj(op.inputs[0]))
 
 
-@RegisterGradient("Expm1")
+@op_gradient("Expm1")
 def _expm1_grad(op, grad):
     return grad * exp(conj(op.inputs[0]))
 
 
-@declare_unread("Sin", outputs=(0,))
-@RegisterGradient("Sin")
+@op_gradient("Sin")
 def _sin_grad(op, grad):
-    return multiply_into(cos(conj(op.inputs[0])), grad)
+    return grad * cos(conj(op.inputs[0]))
 
 
-@declare_unread("Cos", outputs=(0,))
-@RegisterGradient("Cos")
+@op_gradient("Cos")
 def _cos_grad(op, grad):
     return -grad * sin(conj(op.inputs[0]))
 
 
-@RegisterGradient("Tan")
+@op_gradient("Tan")
 def _tan_grad(op, grad):
     return grad * square(reciprocal(cos(conj(op.inputs[0]))))
 
@@ -366,6 +382,8 @@ tanh_grad = binary_op(
     lambda y, dy: dy * (y.dtype.type(1) - y * y),  # (a typed 1: NumPy 1.x promotes scalars)
     FLOAT_COMPLEX,
     "dy * (1 - y * y): the gradient of tanh from its output y and upstream gradient dy.",
+    batchable=True,
+    fresh=True,
 )
 sigmoid_grad = binary_op(
     "sigmoid_grad",
@@ -373,35 +391,35 @@ sigmoid_grad = binary_op(
     lambda y, dy: dy * (y * (y.dtype.type(1) - y)),
     FLOAT_COMPLEX,
     "dy * y * (1 - y): the gradient of sigmoid from its output y and upstream gradient dy.",
+    batchable=True,
+    fresh=True,
 )
 
 
-@declare_unread("Tanh", inputs=(0,))
-@RegisterGradient("Tanh")
+@op_gradient("Tanh")
 def _tanh_grad(op, grad):
     return tanh_grad(conj(op.outputs[0]), grad)
 
 
-@RegisterGradient("TanhGrad")
+@op_gradient("TanhGrad")
 def _tanh_grad_grad(op, grad):
     y, dy = conj(op.inputs[0]), conj(op.inputs[1])
     return broadcast.reduce_to_inputs(op, grad * -2.0 * dy * y, tanh_grad(y, grad))
 
 
-@declare_unread("Sigmoid", inputs=(0,))
-@RegisterGradient("Sigmoid")
+@op_gradient("Sigmoid")
 def _sigmoid_grad(op, grad):
     return sigmoid_grad(conj(op.outputs[0]), grad)
 
 
-@RegisterGradient("SigmoidGrad")
+@op_gradient("SigmoidGrad")
 def _sigmoid_grad_grad(op, grad):
     y, dy = conj(op.inputs[0]), conj(op.inputs[1])
     scaled = grad * dy
     return broadcast.reduce_to_inputs(op, scaled - 2.0 * scaled * y, sigmoid_grad(y, grad))
 
 
-@RegisterGradient("Conj")
+@op_gradient("Conj")
 def _conj_grad(op, grad):
     return conj(grad)
 
@@ -427,7 +445,7 @@ def _cast_kernel(x, SrcT, DstT):
     return x.astype(DstT.as_numpy_dtype)
 
 
-_Cast = define_op("Cast", _cast_kernel)
+_Cast = define_op("Cast", _cast_kernel, batchable=True)
 
 
 def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> Tensor:
@@ -444,7 +462,7 @@ def cast(x: TensorLike, dtype: DTypeLike, name: str | None = None) -> Tensor:
     return execute(_Cast, (t,), {"SrcT": t.dtype, "DstT": target}, name)
 
 
-@RegisterGradient("Cast")
+@op_gradient("Cast")
 def _cast_grad(op, grad):
     source, target = op.get_attr("SrcT"), op.get_attr("DstT")
     if source.is_trainable and target.is_trainable:
@@ -478,7 +496,9 @@ def _add_n_shape(metas):
     return [(tuple(dims), metas[0].dtype)]
 
 
-_AddN = define_op("AddN", _add_n_kernel, inplace=_add_n_into, shape_fn=_add_n_shape)
+_AddN = define_op(
+    "AddN", _add_n_kernel, inplace=_add_n_into, shape_fn=_add_n_shape, batchable=True, fresh=True
+)
 
 
 def add_n(inputs: Sequence[TensorLike], name: str | None = None) -> Tensor:
@@ -501,16 +521,6 @@ def add_n(inputs: Sequence[TensorLike], name: str | None = None) -> Tensor:
     return tensors[0] if len(tensors) == 1 else execute(_AddN, tensors, None, name)
 
 
-@RegisterGradient("AddN")
+@op_gradient("AddN")
 def _add_n_grad(op, grad):
     return [grad] * len(op.inputs)
-
-
-# Rules of the form `grad * local derivative` (reduced by unbroadcast) also take gradients with
-# leading batch axes: a Jacobian's rows go through them in one pass.
-mark_batchable(
-    *("AddV2", "Sub", "Mul", "RealDiv", "FloorMod", "Pow", "Maximum", "Minimum", "AddN"),
-    *("Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Reciprocal", "Exp", "Log", "Log1p", "Expm1"),
-    *("Sin", "Cos", "Tan", "Tanh", "Sigmoid", "Conj", "Cast"),
-    *("TanhGrad", "SigmoidGrad"),
-)

@@ -23,7 +23,7 @@ from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import array_ops, broadcast, reduction_ops
 from retrograd.ops.define import ANY, NUMERIC, tensor_arg, tensor_pair
@@ -245,18 +245,18 @@ def set_diag(
     return execute(_MatrixSetDiagV3, (x, d), attrs, name)
 
 
-@RegisterGradient("MatrixDiagPartV3")
+@op_gradient("MatrixDiagPartV3")
 def _diag_part_grad(op, grad):
     rows, cols = op.inputs[0].shape[-2:]
     return diag(grad, k=op.get_attr("k"), num_rows=rows, num_cols=cols, align=op.get_attr("align"))
 
 
-@RegisterGradient("MatrixDiagV3")
+@op_gradient("MatrixDiagV3")
 def _diag_grad(op, grad):
     return diag_part(grad, k=op.get_attr("k"), align=op.get_attr("align"))
 
 
-@RegisterGradient("MatrixSetDiagV3")
+@op_gradient("MatrixSetDiagV3")
 def _set_diag_grad(op, grad):
     k, align = op.get_attr("k"), op.get_attr("align")
     cleared = set_diag(grad, array_ops.zeros_like(op.inputs[1]), k=k, align=align)
@@ -308,7 +308,7 @@ def band_part(
     return execute(_MatrixBandPart, (x,), {"num_lower": lower, "num_upper": upper}, name)
 
 
-@RegisterGradient("MatrixBandPart")
+@op_gradient("MatrixBandPart")
 def _band_part_grad(op, grad):
     return band_part(grad, op.get_attr("num_lower"), op.get_attr("num_upper"))
 

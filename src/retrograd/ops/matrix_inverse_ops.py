@@ -20,7 +20,7 @@ import numpy as np
 from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import (
@@ -116,7 +116,7 @@ def inv(input: TensorLike, adjoint: bool = False, name: str | None = None) -> Te
     return execute(_MatrixInverse, (x,), {"adjoint": bool(adjoint)}, name)
 
 
-@RegisterGradient("MatrixInverse")
+@op_gradient("MatrixInverse")
 def _inv_grad(op, grad):
     y = op.outputs[0]
     if op.get_attr("adjoint"):  # y = A^-H
@@ -139,7 +139,7 @@ def det(input: TensorLike, name: str | None = None) -> Tensor:
     return execute(_MatrixDeterminant, (x,), None, name)
 
 
-@RegisterGradient("MatrixDeterminant")
+@op_gradient("MatrixDeterminant")
 def _det_grad(op, grad):
     # d det = det tr(A^-1 dA), so the gradient is grad * conj(det) * A^-H (TensorFlow omits
     # the conj, which is wrong for complex matrices; real ones are unaffected).
@@ -162,7 +162,7 @@ def slogdet(input: TensorLike, name: str | None = None) -> LogMatrixDeterminant:
     return LogMatrixDeterminant(*execute(_LogMatrixDeterminant, (x,), None, name))
 
 
-@RegisterGradient("LogMatrixDeterminant")
+@op_gradient("LogMatrixDeterminant")
 def _slogdet_grad(op, grad_sign, grad_log_abs):
     # log|det| changes by Re tr(A^-1 dA) and the phase s by s * i Im tr(A^-1 dA). Real
     # matrices: the sign is piecewise constant and only grad_log_abs counts. TensorFlow
@@ -225,7 +225,7 @@ def solve(
     return execute(_MatrixSolve, (a, b), {"adjoint": bool(adjoint)}, name)
 
 
-@RegisterGradient("MatrixSolve")
+@op_gradient("MatrixSolve")
 def _solve_grad(op, grad):
     a = op.inputs[0]
     x = op.outputs[0]
@@ -257,7 +257,7 @@ def triangular_solve(
     return execute(_MatrixTriangularSolve, (a, b), attrs, name)
 
 
-@RegisterGradient("MatrixTriangularSolve")
+@op_gradient("MatrixTriangularSolve")
 def _triangular_solve_grad(op, grad):
     a = op.inputs[0]
     x = op.outputs[0]
@@ -316,7 +316,7 @@ def pinv(
     return execute(_Pinv, (x,), {"rcond": rcond}, name)
 
 
-@RegisterGradient("Pinv")
+@op_gradient("Pinv")
 def _pinv_grad(op, grad):
     # dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P, transposed into a VJP.
     a = op.inputs[0]

@@ -19,7 +19,7 @@ import numpy as np
 from retrograd.core.annotations import ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, math_ops, random_ops, reduction_ops
 from retrograd.ops.define import FLOAT, NUMERIC, tensor_arg, tensor_pair
@@ -72,7 +72,7 @@ def bias_add(
     return execute(_BiasAdd, (value, bias), {"data_format": data_format}, name)
 
 
-@RegisterGradient("BiasAdd")
+@op_gradient("BiasAdd")
 def _bias_add_grad(op, grad):
     ndim = op.inputs[0]._value.ndim
     channel = 1 if op.get_attr("data_format") == "NCHW" else ndim - 1

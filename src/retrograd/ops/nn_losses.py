@@ -20,7 +20,7 @@ from retrograd.core import dtypes
 from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops, nn_ops, reduction_ops
 from retrograd.ops.define import FLOAT, INTEGER, tensor_arg, tensor_pair
@@ -65,7 +65,7 @@ def _softmax_jacobian_product(p: Tensor, v: Tensor) -> Tensor:
     return (v - reduction_ops.reduce_sum(v * p, -1, keepdims=True)) * p
 
 
-@RegisterGradient("SoftmaxCrossEntropyWithLogits")
+@op_gradient("SoftmaxCrossEntropyWithLogits")
 def _softmax_xent_grad(op, grad_loss, grad_backprop):
     # The op's second output is d loss / d logits = softmax(logits) * sum(labels) - labels; a
     # gradient arriving there (second order) is pulled back through that expression.
@@ -79,7 +79,7 @@ def _softmax_xent_grad(op, grad_loss, grad_backprop):
     return grad_logits, grad_labels
 
 
-@RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")
+@op_gradient("SparseSoftmaxCrossEntropyWithLogits")
 def _sparse_softmax_xent_grad(op, grad_loss, grad_backprop):
     p = nn_ops.softmax(op.inputs[0])
     g = array_ops.expand_dims(grad_loss, -1)

@@ -14,8 +14,7 @@ import numpy as np
 from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient, mark_batchable
-from retrograd.core.released_values import declare_unread
+from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, math_ops, reduction_ops
@@ -45,6 +44,7 @@ relu = unary_op(
     [0.0, 0.0, 2.0]
     """,
     inplace=lambda x, out: np.maximum(x, 0, out=out),
+    batchable=True,
 )
 softplus = unary_op(
     "softplus",
@@ -57,6 +57,7 @@ softplus = unary_op(
     >>> [round(v, 4) for v in rg.nn.softplus([-100.0, 0.0, 100.0]).numpy().tolist()]
     [0.0, 0.6931, 100.0]
     """,
+    batchable=True,
 )
 _Softmax = define_op("Softmax", _softmax_kernel)
 _LogSoftmax = define_op("LogSoftmax", _log_softmax_kernel)
@@ -73,6 +74,7 @@ _ReluGrad = define_op(
     _relu_grad_kernel,
     elementwise=True,
     inplace=lambda gradients, features, out: np.multiply(gradients, features > 0, out=out),
+    batchable=True,
 )
 
 
@@ -84,24 +86,20 @@ def relu_grad(gradients: Any, features: Any, name: str | None = None) -> Tensor:
     return execute(_ReluGrad, (g, f), None, name)
 
 
-@declare_unread("Relu", inputs=(0,))
-@RegisterGradient("Relu")
+@op_gradient("Relu")
 def _relu_grad(op, grad):
     return relu_grad(grad, op.outputs[0])
 
 
-@RegisterGradient("ReluGrad")
+@op_gradient("ReluGrad")
 def _relu_grad_grad(op, grad):
     # Piecewise linear in `gradients`, piecewise constant in `features` (zero gradient).
     return broadcast.reduce_to_inputs(op, relu_grad(grad, op.inputs[1]), array_ops.zeros_like(grad))
 
 
-@RegisterGradient("Softplus")
+@op_gradient("Softplus")
 def _softplus_grad(op, grad):
     return grad * math_ops.sigmoid(op.inputs[0])
-
-
-mark_batchable("Relu", "ReluGrad", "Softplus")
 
 
 def _softmax(op, logits, axis, name):
@@ -134,14 +132,14 @@ def log_softmax(logits: TensorLike, axis: int = -1, name: str | None = None) -> 
     return _softmax(_LogSoftmax, logits, axis, name)
 
 
-@RegisterGradient("Softmax")
+@op_gradient("Softmax")
 def _softmax_grad(op, grad):
     y = op.outputs[0]
     axis = op.get_attr("axis")
     return (grad - reduction_ops.reduce_sum(grad * y, axis, keepdims=True)) * y
 
 
-@RegisterGradient("LogSoftmax")
+@op_gradient("LogSoftmax")
 def _log_softmax_grad(op, grad):
     axis = op.get_attr("axis")
     return grad - reduction_ops.reduce_sum(grad, axis, keepdims=True) * math_ops.exp(op.outputs[0])
@@ -157,7 +155,7 @@ def l2_loss(t: TensorLike, name: str | None = None) -> Tensor:
     return execute(_L2Loss, (tensor_arg("L2Loss", t, FLOAT, "t"),), None, name)
 
 
-@RegisterGradient("L2Loss")
+@op_gradient("L2Loss")
 def _l2_loss_grad(op, grad):
     return op.inputs[0] * grad
 

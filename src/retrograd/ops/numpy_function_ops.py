@@ -33,7 +33,7 @@ from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 
 __all__ = ["numpy_function"]
@@ -140,5 +140,5 @@ def _numpy_function_grad(op: Any, *grads: Any) -> list:
     return [None] * len(op.inputs)  # as TensorFlow: NumPy code has no gradient
 
 
-RegisterGradient("PyFunc")(_numpy_function_grad)
-RegisterGradient("PyFuncStateless")(_numpy_function_grad)
+op_gradient("PyFunc")(_numpy_function_grad)
+op_gradient("PyFuncStateless")(_numpy_function_grad)

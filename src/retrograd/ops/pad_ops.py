@@ -17,7 +17,7 @@ import numpy as np
 from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops
 from retrograd.ops.define import ANY, tensor_arg, tensor_pair
@@ -159,22 +159,22 @@ def _unpadded(op, grad):
     return array_ops.strided_slice(grad, tuple(slice(b, b + d) for (b, _), d in zip(pads, shape)))
 
 
-@RegisterGradient("Pad")
+@op_gradient("Pad")
 def _pad_grad(op, grad):
     return _unpadded(op, grad)
 
 
-@RegisterGradient("PadV2")
+@op_gradient("PadV2")
 def _pad_v2_grad(op, grad):
     return _unpadded(op, grad), None  # constant_values gets no gradient, as in TensorFlow
 
 
-@RegisterGradient("MirrorPad")
+@op_gradient("MirrorPad")
 def _mirror_pad_grad(op, grad):
     return mirror_pad_grad(grad, op.get_attr("paddings"), op.get_attr("mode"))
 
 
-@RegisterGradient("MirrorPadGrad")
+@op_gradient("MirrorPadGrad")
 def _mirror_pad_grad_grad(op, grad):
     attrs = {"paddings": op.get_attr("paddings"), "mode": op.get_attr("mode")}
     return execute(_MirrorPad, (grad,), attrs)

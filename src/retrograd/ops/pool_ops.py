@@ -26,7 +26,7 @@ import numpy as np
 from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, window
 from retrograd.ops.define import FLOAT, REAL, tensor_arg
@@ -196,11 +196,11 @@ def _avg_pool_grad_grad(op, grad):
 
 
 for _suffix in ("", "3D"):
-    RegisterGradient(f"MaxPool{_suffix}")(_max_pool_grad)
-    RegisterGradient(f"MaxPool{_suffix}Grad")(_max_pool_grad_grad)
-    RegisterGradient(f"MaxPool{_suffix}GradGrad")(_max_pool_grad_grad_grad)
-    RegisterGradient(f"AvgPool{_suffix}")(_avg_pool_grad)
-    RegisterGradient(f"AvgPool{_suffix}Grad")(_avg_pool_grad_grad)
+    op_gradient(f"MaxPool{_suffix}")(_max_pool_grad)
+    op_gradient(f"MaxPool{_suffix}Grad")(_max_pool_grad_grad)
+    op_gradient(f"MaxPool{_suffix}GradGrad")(_max_pool_grad_grad_grad)
+    op_gradient(f"AvgPool{_suffix}")(_avg_pool_grad)
+    op_gradient(f"AvgPool{_suffix}Grad")(_avg_pool_grad_grad)
 
 
 # --- public functions -----------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core.registry import RegisterGradient, mark_batchable
+from retrograd.core.registry import op_gradient
 from retrograd.ops import broadcast
 from retrograd.ops.define import FLOAT_COMPLEX, binary_op
 from retrograd.ops.math_ops import conj, square
@@ -43,6 +43,7 @@ sqrt_grad = binary_op(
     _zero_where_no_upstream(lambda y, dy: dy * (y.dtype.type(0.5) / y)),
     FLOAT_COMPLEX,
     "dy * 0.5 / y, 0 where dy is 0: the gradient of sqrt from its output y.",
+    batchable=True,
 )
 rsqrt_grad = binary_op(
     "rsqrt_grad",
@@ -50,6 +51,7 @@ rsqrt_grad = binary_op(
     _zero_where_no_upstream(lambda y, dy: dy * (y.dtype.type(-0.5) * y * y * y)),
     FLOAT_COMPLEX,
     "dy * -0.5 * y**3, 0 where dy is 0: the gradient of rsqrt from its output y.",
+    batchable=True,
 )
 reciprocal_grad = binary_op(
     "reciprocal_grad",
@@ -57,20 +59,21 @@ reciprocal_grad = binary_op(
     _zero_where_no_upstream(lambda y, dy: -dy * (y * y)),
     FLOAT_COMPLEX,
     "-dy * y**2, 0 where dy is 0: the gradient of reciprocal from its output y.",
+    batchable=True,
 )
 
 
-@RegisterGradient("Sqrt")
+@op_gradient("Sqrt")
 def _sqrt_grad(op, grad):
     return sqrt_grad(conj(op.outputs[0]), grad)
 
 
-@RegisterGradient("Rsqrt")
+@op_gradient("Rsqrt")
 def _rsqrt_grad(op, grad):
     return rsqrt_grad(conj(op.outputs[0]), grad)
 
 
-@RegisterGradient("Reciprocal")
+@op_gradient("Reciprocal")
 def _reciprocal_grad(op, grad):
     return reciprocal_grad(conj(op.outputs[0]), grad)
 
@@ -79,22 +82,19 @@ def _reciprocal_grad(op, grad):
 # y and in dy (the dy part is the same op again, so it keeps the zero rule).
 
 
-@RegisterGradient("SqrtGrad")
+@op_gradient("SqrtGrad")
 def _sqrt_grad_grad(op, grad):
     y, dy = conj(op.inputs[0]), conj(op.inputs[1])
     return broadcast.reduce_to_inputs(op, -grad * dy * 0.5 / square(y), sqrt_grad(y, grad))
 
 
-@RegisterGradient("RsqrtGrad")
+@op_gradient("RsqrtGrad")
 def _rsqrt_grad_grad(op, grad):
     y, dy = conj(op.inputs[0]), conj(op.inputs[1])
     return broadcast.reduce_to_inputs(op, grad * -1.5 * dy * square(y), rsqrt_grad(y, grad))
 
 
-@RegisterGradient("ReciprocalGrad")
+@op_gradient("ReciprocalGrad")
 def _reciprocal_grad_grad(op, grad):
     y, dy = conj(op.inputs[0]), conj(op.inputs[1])
     return broadcast.reduce_to_inputs(op, grad * -2.0 * dy * y, reciprocal_grad(y, grad))
-
-
-mark_batchable("SqrtGrad", "RsqrtGrad", "ReciprocalGrad")

@@ -15,7 +15,7 @@ import numpy as np
 from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
@@ -51,7 +51,7 @@ def tile(input: TensorLike, multiples: TensorLike, name: str | None = None) -> T
     return execute(_Tile, (x,), {"multiples": m}, name)
 
 
-@RegisterGradient("Tile")
+@op_gradient("Tile")
 def _tile_grad(op, grad):
     # The output along dimension d is multiples[d] copies of size shape[d]: split each
     # dimension into (copy, position) and sum over the copies.
@@ -96,7 +96,7 @@ def reverse(tensor: TensorLike, axis: AxisLike, name: str | None = None) -> Tens
     return execute(_ReverseV2, (x,), {"axis": axes}, name)
 
 
-@RegisterGradient("ReverseV2")
+@op_gradient("ReverseV2")
 def _reverse_grad(op, grad):
     return execute(_ReverseV2, (grad,), {"axis": op.get_attr("axis")})
 
@@ -131,7 +131,7 @@ def roll(input: TensorLike, shift: TensorLike, axis: AxisLike, name: str | None 
     return execute(_Roll, (x,), attrs, name)
 
 
-@RegisterGradient("Roll")
+@op_gradient("Roll")
 def _roll_grad(op, grad):
     attrs = {"shift": tuple(-s for s in op.get_attr("shift")), "axis": op.get_attr("axis")}
     return execute(_Roll, (grad,), attrs)

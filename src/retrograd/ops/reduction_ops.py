@@ -20,8 +20,7 @@ from retrograd.core.annotations import AxisLike, DTypeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient, no_gradient
-from retrograd.core.released_values import declare_unread
+from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops
 from retrograd.ops.define import BOOL, NUMERIC, REAL, tensor_arg
@@ -216,14 +215,12 @@ def _spread(grad: Tensor, op) -> Tensor:
     return broadcast.broadcast_like(_keep_dims(grad, op), op.inputs[0])
 
 
-@declare_unread("Sum", inputs=(0,), outputs=(0,))
-@RegisterGradient("Sum")
+@op_gradient("Sum")
 def _sum_grad(op, grad):
     return _spread(grad, op)
 
 
-@declare_unread("Mean", inputs=(0,), outputs=(0,))
-@RegisterGradient("Mean")
+@op_gradient("Mean")
 def _mean_grad(op, grad):
     x, y = op.inputs[0], op.outputs[0]
     if x._value.size is not None:
@@ -244,11 +241,11 @@ def _extremum_grad(op, grad):
     return chosen / count * _keep_dims(grad, op)
 
 
-RegisterGradient("Max")(_extremum_grad)
-RegisterGradient("Min")(_extremum_grad)
+op_gradient("Max")(_extremum_grad)
+op_gradient("Min")(_extremum_grad)
 
 
-@RegisterGradient("Prod")
+@op_gradient("Prod")
 def _prod_grad(op, grad):
     # d prod / d x_i = product of all the other elements: exclusive cumulative products from
     # the left and from the right, over the reduced axes moved to the front and flattened.
@@ -337,13 +334,13 @@ def _cum_attrs(op):
     return op.get_attr("axis"), op.get_attr("exclusive"), op.get_attr("reverse")
 
 
-@RegisterGradient("Cumsum")
+@op_gradient("Cumsum")
 def _cumsum_grad(op, grad):
     axis, exclusive, reverse = _cum_attrs(op)
     return cumsum(grad, axis, exclusive=exclusive, reverse=not reverse)
 
 
-@RegisterGradient("Cumprod")
+@op_gradient("Cumprod")
 def _cumprod_grad(op, grad):
     axis, exclusive, reverse = _cum_attrs(op)
     x, prod = math_ops.conj(op.inputs[0]), math_ops.conj(op.outputs[0])

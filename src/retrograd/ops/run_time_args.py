@@ -29,7 +29,7 @@ import numpy as np
 
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import OP_DEFS, define_op, execute
-from retrograd.core.registry import RegisterGradient, no_gradient
+from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops, reduction_ops
 
@@ -172,12 +172,12 @@ def _spread(op, grad: Tensor) -> Tensor:
     return broadcast.broadcast_like(_kept(op, grad), op.inputs[0])
 
 
-@RegisterGradient("DynamicSum")
+@op_gradient("DynamicSum")
 def _dynamic_sum_grad(op, grad):
     return _spread(op, grad), None
 
 
-@RegisterGradient("DynamicMean")
+@op_gradient("DynamicMean")
 def _dynamic_mean_grad(op, grad):
     x, y = op.inputs[0], op.outputs[0]
     count = math_ops.cast(array_ops.size(x), grad.dtype) / math_ops.cast(
@@ -193,8 +193,8 @@ def _dynamic_extremum_grad(op, grad):
     return chosen / count * _kept(op, grad), None
 
 
-RegisterGradient("DynamicMax")(_dynamic_extremum_grad)
-RegisterGradient("DynamicMin")(_dynamic_extremum_grad)
+op_gradient("DynamicMax")(_dynamic_extremum_grad)
+op_gradient("DynamicMin")(_dynamic_extremum_grad)
 
 
 def _reduced_first_kernel(shape, axes):
@@ -211,7 +211,7 @@ _ReducedFirst = define_op(
 no_gradient("ReducedAxesFirst")
 
 
-@RegisterGradient("DynamicProd")
+@op_gradient("DynamicProd")
 def _dynamic_prod_grad(op, grad):
     # As the static rule: the product of all the other elements, from exclusive cumulative
     # products over the reduced axes moved to the front and flattened.
@@ -294,7 +294,7 @@ def cumsum(x: Tensor, axis: Any, exclusive: bool, reverse: bool, name: str | Non
     return execute(_DynamicCumsum, (x, axis), attrs, name)
 
 
-@RegisterGradient("DynamicCumsum")
+@op_gradient("DynamicCumsum")
 def _dynamic_cumsum_grad(op, grad):
     attrs = {"exclusive": op.get_attr("exclusive"), "reverse": not op.get_attr("reverse")}
     return execute(_DynamicCumsum, (grad, op.inputs[1]), attrs), None

@@ -21,7 +21,7 @@ import numpy as np
 
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import OP_DEFS, define_op, execute
-from retrograd.core.registry import RegisterGradient, no_gradient
+from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, math_ops
 from retrograd.ops.run_time_args import (
@@ -96,7 +96,7 @@ def transpose(x: Tensor, perm: Tensor, conjugate: bool, name: str | None) -> Ten
     return math_ops.conj(out) if conjugate else out
 
 
-@RegisterGradient("DynamicTranspose")
+@op_gradient("DynamicTranspose")
 def _dynamic_transpose_grad(op, grad):
     x, perm = op.inputs
     return transpose(grad, execute(_InvertPermutation, (perm,)), False, None), None
@@ -183,7 +183,7 @@ def pad(x: Tensor, paddings: Tensor, value: Tensor, mode: str, name: str | None)
     return execute(_DynamicPad, (x, paddings, value), {"mode": mode}, name)
 
 
-@RegisterGradient("DynamicPad")
+@op_gradient("DynamicPad")
 def _dynamic_pad_grad(op, grad):
     x, paddings, _ = op.inputs
     if op.get_attr("mode") != "CONSTANT":
@@ -197,7 +197,7 @@ def _dynamic_pad_grad(op, grad):
     return dynamic_shape_ops.slice(grad, begin, array_ops.shape(x)), None, None
 
 
-@RegisterGradient("DynamicMirrorPadGrad")
+@op_gradient("DynamicMirrorPadGrad")
 def _dynamic_mirror_pad_grad_grad(op, grad):
     paddings = op.inputs[1]
     value = array_ops.zeros([], grad.dtype)
@@ -277,12 +277,12 @@ def split(x: Tensor, sizes: Any, axis: int, name: str | None) -> list[Tensor]:
     return list(execute(_DynamicSplitV, (x, tensor), attrs, name))
 
 
-@RegisterGradient("DynamicSplitV")
+@op_gradient("DynamicSplitV")
 def _dynamic_split_v_grad(op, *grads):
     return array_ops.concat(list(grads), op.get_attr("axis")), None
 
 
-@RegisterGradient("DynamicSplit")
+@op_gradient("DynamicSplit")
 def _dynamic_split_grad(op, *grads):
     return array_ops.concat(list(grads), op.get_attr("axis"))
 
@@ -309,7 +309,7 @@ def expand_dims(x: Tensor, axis: Tensor, name: str | None) -> Tensor:
     return execute(_DynamicExpandDims, (x, axis), None, name)
 
 
-@RegisterGradient("DynamicExpandDims")
+@op_gradient("DynamicExpandDims")
 def _dynamic_expand_dims_grad(op, grad):
     return array_ops.reshape_like(grad, op.inputs[0]), None
 
@@ -341,7 +341,7 @@ def roll(x: Tensor, shift: Any, axis: Any, name: str | None) -> Tensor:
     return execute(_DynamicRoll, (x, shift, axis), None, name)
 
 
-@RegisterGradient("DynamicRoll")
+@op_gradient("DynamicRoll")
 def _dynamic_roll_grad(op, grad):
     _, shift, axis = op.inputs
     return execute(_DynamicRoll, (grad, -shift, axis)), None, None
@@ -374,7 +374,7 @@ def reverse(x: Tensor, axis: Any, name: str | None) -> Tensor:
     return execute(_DynamicReverseV2, (x, axis), None, name)
 
 
-@RegisterGradient("DynamicReverseV2")
+@op_gradient("DynamicReverseV2")
 def _dynamic_reverse_grad(op, grad):
     return execute(_DynamicReverseV2, (grad, op.inputs[1])), None
 
@@ -412,13 +412,13 @@ def concat(values: list, axis: Tensor, name: str | None) -> Tensor:
     return execute(_DynamicConcatV2, (*values, axis), None, name)
 
 
-@RegisterGradient("DynamicConcatV2")
+@op_gradient("DynamicConcatV2")
 def _dynamic_concat_grad(op, grad):
     values, axis = op.inputs[:-1], op.inputs[-1]
     return (*execute(_DynamicConcatGrad, (grad, axis, *values)), None)
 
 
-@RegisterGradient("DynamicConcatGrad")
+@op_gradient("DynamicConcatGrad")
 def _dynamic_concat_grad_grad(op, *grads):
     axis = op.inputs[1]
     return execute(_DynamicConcatV2, (*grads, axis)), None, *[None] * (len(op.inputs) - 2)

@@ -15,7 +15,7 @@ import numpy as np
 
 from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast, comparison_ops, math_ops
@@ -70,7 +70,7 @@ def _nonzero(x: Tensor) -> Tensor:
     return math_ops.cast(comparison_ops.not_equal(x, 0), x.dtype)
 
 
-@RegisterGradient("Xlogy")
+@op_gradient("Xlogy")
 def _xlogy_grad(op, grad):
     x, y = op.inputs
     gx = grad * math_ops.conj(xlogy(_nonzero(x), y))
@@ -78,7 +78,7 @@ def _xlogy_grad(op, grad):
     return broadcast.reduce_to_inputs(op, gx, gy)
 
 
-@RegisterGradient("Xdivy")
+@op_gradient("Xdivy")
 def _xdivy_grad(op, grad):
     x, y = op.inputs
     gx = grad * math_ops.conj(xdivy(_nonzero(x), y))
@@ -86,7 +86,7 @@ def _xdivy_grad(op, grad):
     return broadcast.reduce_to_inputs(op, gx, gy)
 
 
-@RegisterGradient("DivNoNan")
+@op_gradient("DivNoNan")
 def _div_no_nan_grad(op, grad):
     x, y = math_ops.conj(op.inputs[0]), math_ops.conj(op.inputs[1])
     gx = divide_no_nan(grad, y)

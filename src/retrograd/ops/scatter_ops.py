@@ -22,7 +22,7 @@ import numpy as np
 from retrograd.core.annotations import ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, gather_ops
 from retrograd.ops.define import ANY, NUMERIC, tensor_arg, tensor_pair
@@ -175,17 +175,17 @@ def _gathered(op, grad):
     )
 
 
-@RegisterGradient("ScatterNd")
+@op_gradient("ScatterNd")
 def _scatter_nd_grad(op, grad):
     return None, _gathered(op, grad)
 
 
-@RegisterGradient("TensorScatterAdd")
+@op_gradient("TensorScatterAdd")
 def _tensor_scatter_add_grad(op, grad):
     return grad, None, _gathered(op, grad)
 
 
-@RegisterGradient("TensorScatterUpdate")
+@op_gradient("TensorScatterUpdate")
 def _tensor_scatter_update_grad(op, grad):
     # As TensorFlow: the replaced slices pass nothing back to `tensor`, and every update
     # (also one overwritten by a later duplicate) receives the gradient at its position.

@@ -22,7 +22,7 @@ import numpy as np
 from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, comparison_ops, gather_ops, math_ops
 from retrograd.ops.define import REAL, tensor_arg
@@ -125,8 +125,8 @@ def _extreme_grad(op, grad):
     return weight * gather_ops.gather(share, safe_ids), None
 
 
-RegisterGradient("UnsortedSegmentMax")(_extreme_grad)
-RegisterGradient("UnsortedSegmentMin")(_extreme_grad)
+op_gradient("UnsortedSegmentMax")(_extreme_grad)
+op_gradient("UnsortedSegmentMin")(_extreme_grad)
 
 
 def _counts(data: Tensor, ids: Tensor, n: int) -> Tensor:

@@ -25,7 +25,7 @@ from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor, constant
 from retrograd.ops import array_ops, comparison_ops, creation_ops, math_ops, scatter_ops
 from retrograd.ops.define import REAL, tensor_arg
@@ -117,7 +117,7 @@ def top_k(
     return TopKV2(*execute(_TopKV2, (x,), attrs, name))
 
 
-@RegisterGradient("DynamicTopKV2")
+@op_gradient("DynamicTopKV2")
 def _run_time_top_k_grad(op, grad, _):
     # As TopKV2's, with shapes read when the graph runs: rows of the last dimension, each
     # row's k upstream values added at the positions they were taken from.
@@ -135,7 +135,7 @@ def _run_time_top_k_grad(op, grad, _):
     return array_ops.reshape(scattered, array_ops.shape(x)), None
 
 
-@RegisterGradient("TopKV2")
+@op_gradient("TopKV2")
 def _top_k_grad(op, grad, _):
     # Scatter each row's k upstream values to the positions they were taken from.
     x, indices = op.inputs[0], op.outputs[1]

@@ -25,7 +25,7 @@ import numpy as np
 from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import MissingDependencyError
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast, math_ops
@@ -146,30 +146,30 @@ def polygamma(a: TensorLike, x: TensorLike, name: str | None = None) -> Tensor:
     return execute(_Polygamma, (a, x), None, name)
 
 
-@RegisterGradient("Erf")
+@op_gradient("Erf")
 def _erf_grad(op, grad):
     x = op.inputs[0]
     return grad * (_TWO_OVER_SQRT_PI * math_ops.exp(-(x * x)))
 
 
-@RegisterGradient("Erfc")
+@op_gradient("Erfc")
 def _erfc_grad(op, grad):
     x = op.inputs[0]
     return grad * (-_TWO_OVER_SQRT_PI * math_ops.exp(-(x * x)))
 
 
-@RegisterGradient("Lgamma")
+@op_gradient("Lgamma")
 def _lgamma_grad(op, grad):
     return grad * digamma(op.inputs[0])
 
 
-@RegisterGradient("Digamma")
+@op_gradient("Digamma")
 def _digamma_grad(op, grad):
     x = op.inputs[0]
     return grad * polygamma(1.0, x)
 
 
-@RegisterGradient("Polygamma")
+@op_gradient("Polygamma")
 def _polygamma_grad(op, grad):
     # Not differentiable in the order a (an integer), as in TensorFlow.
     a, x = op.inputs

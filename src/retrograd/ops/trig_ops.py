@@ -13,7 +13,7 @@ import numpy as np
 
 from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast, math_ops
@@ -134,52 +134,52 @@ def _times_conj(grad: Tensor, derivative: Tensor) -> Tensor:
     return grad * math_ops.conj(derivative)
 
 
-@RegisterGradient("Asin")
+@op_gradient("Asin")
 def _asin_grad(op, grad):
     x = op.inputs[0]
     return _times_conj(grad, math_ops.rsqrt(1 - x * x))
 
 
-@RegisterGradient("Acos")
+@op_gradient("Acos")
 def _acos_grad(op, grad):
     x = op.inputs[0]
     return _times_conj(grad, -math_ops.rsqrt(1 - x * x))
 
 
-@RegisterGradient("Atan")
+@op_gradient("Atan")
 def _atan_grad(op, grad):
     x = op.inputs[0]
     return _times_conj(grad, math_ops.reciprocal(1 + x * x))
 
 
-@RegisterGradient("Atan2")
+@op_gradient("Atan2")
 def _atan2_grad(op, grad):
     y, x = op.inputs
     scale = grad / (x * x + y * y)
     return broadcast.reduce_to_inputs(op, scale * x, -scale * y)
 
 
-@RegisterGradient("Sinh")
+@op_gradient("Sinh")
 def _sinh_grad(op, grad):
     return _times_conj(grad, cosh(op.inputs[0]))
 
 
-@RegisterGradient("Cosh")
+@op_gradient("Cosh")
 def _cosh_grad(op, grad):
     return _times_conj(grad, sinh(op.inputs[0]))
 
 
-@RegisterGradient("Asinh")
+@op_gradient("Asinh")
 def _asinh_grad(op, grad):
     return _times_conj(grad, math_ops.reciprocal(cosh(op.outputs[0])))
 
 
-@RegisterGradient("Acosh")
+@op_gradient("Acosh")
 def _acosh_grad(op, grad):
     return _times_conj(grad, math_ops.reciprocal(sinh(op.outputs[0])))
 
 
-@RegisterGradient("Atanh")
+@op_gradient("Atanh")
 def _atanh_grad(op, grad):
     x = op.inputs[0]
     return _times_conj(grad, math_ops.reciprocal(1 - x * x))

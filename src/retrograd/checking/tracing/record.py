@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.autodiff.backprop import call_rule
+from retrograd.autodiff.state import state as autodiff_state
 from retrograd.checking.observing import as_array, inside_gradient_rule, paused
 from retrograd.core.display import source_location
 from retrograd.core.execute import OP_DEFS, Operation, context
@@ -163,13 +164,13 @@ class Trace:
             raise RuntimeError("this trace is already recording")
         self._active = True
         context.push_observer(self)
-        context.backward_observers.append(self)
+        autodiff_state.backward_observers.append(self)
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self._active = False
         context.pop_observer(self)
-        context.backward_observers.remove(self)
+        autodiff_state.backward_observers.remove(self)
 
     # -- observing -----------------------------------------------------------------------
     def observe(self, op: Operation) -> None:
@@ -178,10 +179,10 @@ class Trace:
             return
         # Made by a backward pass: inside a gradient function, or by the walk itself (the
         # zeros it gives outputs that no gradient reached).
-        backward = inside_gradient_rule() or context.backward_pass > 0
+        backward = inside_gradient_rule() or autodiff_state.backward_pass > 0
         record = OpRecord(len(self.ops), op, backward, _user_line())
         record.recorded = any(_tape_holds(t, op) for t in context.tapes)
-        record.input_tracked = [any(id(v) in t._tracked for t in context.tapes) for v in op.inputs]
+        record.input_tracked = [any(t.tracks(v) for t in context.tapes) for v in op.inputs]
         depth = len(context.variable_watchers)  # custom_gradient calls being run, nested
         if record.custom:
             for child in self._open.pop(depth + 1, []):
@@ -193,7 +194,7 @@ class Trace:
         self._by_op[id(op)] = record
 
     def observe_backward(self, op: Operation, rule: Any, upstream: list, downstream: list) -> None:
-        pass_index = self._pass_of(context.backward_pass)
+        pass_index = self._pass_of(autodiff_state.backward_pass)
         record = self._by_op.get(id(op))
         if record is not None and record.op is not op:
             record = None
@@ -300,7 +301,7 @@ def trace(max_ops: int = 20_000) -> Trace:
 
 
 def _tape_holds(tape: Any, op: Operation) -> bool:
-    return any(tape._tracked.get(id(y)) is op for y in op.outputs)
+    return any(tape.producer(y) is op for y in op.outputs)
 
 
 def _user_line() -> str:

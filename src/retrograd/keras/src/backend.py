@@ -8,11 +8,25 @@
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 from retrograd.core import dtypes
 
 __all__ = ["epsilon", "set_epsilon", "floatx", "set_floatx", "clear_session", "unique_name"]
+
+
+class _LayerCalls(threading.local):
+    """Per thread: the ``training=`` of the outermost Keras layer call running now, which inner
+    layers called without one inherit (None outside any call), and whether a layer is called
+    on symbolic inputs (the functional API: Keras' seed generators do not advance there)."""
+
+    def __init__(self) -> None:
+        self.training: Any = None
+        self.symbolic: bool = False
+
+
+layer_calls = _LayerCalls()
 
 
 class _Config:

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
-from retrograd.core.execute import context
 from retrograd.core.tensor import Tensor, constant
 from retrograd.core.variables import Variable
 from retrograd.keras.src import backend
@@ -70,7 +69,7 @@ class SeedGenerator:
         """The current state (a copy), then the counter advanced by one (not in a symbolic
         layer call, where Keras' state does not change)."""
         value = math_ops.multiply(self.state.read_value(), constant(np.int64(1)))
-        if not context.keras_symbolic:
+        if not backend.layer_calls.symbolic:
             self.state.assign_add(constant(np.array([0, 1], np.int64)))
         return value
 
@@ -100,7 +99,7 @@ def draw_seed(seed: Any) -> Tensor:
     elif seed is None:
         generator = _global_generator()
         pair = generator.state.read_value()  # Keras: (state + 1) * 5387 % 933199 afterwards
-        if not context.keras_symbolic:
+        if not backend.layer_calls.symbolic:
             generator.state.assign((pair + 1) * 5387 % 933199)
     else:
         raise ValueError(

@@ -357,11 +357,11 @@ class Layer(Module):
             args = (self._cast_inputs(args[0]),) + args[1:]
         training = kwargs.pop("training", None)
         if training is None:
-            training = context.layer_training
+            training = backend.layer_calls.training
         if self._accepts("training"):
             kwargs["training"] = training
-        outer = context.layer_training
-        context.layer_training = training
+        outer = backend.layer_calls.training
+        backend.layer_calls.training = training
         try:
             if not self.built:
                 with self._name_scope:
@@ -376,7 +376,7 @@ class Layer(Module):
                     self.add_loss(penalty)
             return outputs
         finally:
-            context.layer_training = outer
+            backend.layer_calls.training = outer
 
     def _symbolic_call(self, args: tuple, kwargs: dict) -> Any:
         """A call on KerasTensors: builds the layer, finds the output shapes by running
@@ -397,12 +397,12 @@ class Layer(Module):
         c_args, c_kwargs = nest.map_structure(concrete, (args, kwargs))
         if self._accepts("training"):
             c_kwargs["training"] = False
-        outer, context.keras_symbolic = context.keras_symbolic, True
+        outer, backend.layer_calls.symbolic = backend.layer_calls.symbolic, True
         try:
             with np.errstate(all="ignore"):
                 outputs = self.call(*c_args, **c_kwargs)
         finally:
-            context.keras_symbolic = outer
+            backend.layer_calls.symbolic = outer
         self._call_losses = []
         node = Node(self, args, kwargs)
         batch_unknown = first is not None and any(

@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core.execute import context
-from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src import activations, backend, initializers, regularizers, tf_ops
 from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.base import Layer
 from retrograd.keras.src.serialization import config_value as serialize
@@ -221,7 +220,7 @@ class _Recurrent(Layer):
                 new_state = [tf_ops.where(keep, n, o) for n, o in zip(new_state, state)]
             state = new_state
             outputs.append(output)
-        if self.stateful and not context.keras_symbolic:  # kept for the next call
+        if self.stateful and not backend.layer_calls.symbolic:  # kept for the next call
             for variable, value in zip(self.states, state):
                 variable.assign(value)
         result = array_ops.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
