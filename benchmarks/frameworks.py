@@ -113,7 +113,7 @@ def _torch() -> dict[str, dict[str, Builder]]:
         a, b = leaf(a), leaf(b)
 
         def run():
-            total = (a @ b).sum()
+            total = torch.relu(a @ b).sum()
             ga, gb = torch.autograd.grad(total, [a, b])
             return total.detach().numpy(), ga.numpy(), gb.numpy()
 
@@ -211,7 +211,7 @@ def _jax() -> dict[str, dict[str, Builder]]:
         return _six(
             chain,
             lambda x, w1, w2, labels: differentiated(mlp_loss, (1, 2), [x, w1, w2, labels]),
-            lambda a, b: differentiated(lambda a, b: (a @ b).sum(), (0, 1), [a, b]),
+            lambda a, b: differentiated(lambda a, b: jax.nn.relu(a @ b).sum(), (0, 1), [a, b]),
             hvp,
             lambda e: differentiated(elementwise_total, 0, [e]),
         )
@@ -276,7 +276,7 @@ def _tensorflow() -> dict[str, dict[str, Builder]]:
             chain,
             lambda x, w1, w2, labels: differentiated(mlp_loss, (1, 2), [x, w1, w2, labels]),
             lambda a, b: differentiated(
-                lambda a, b: tf.reduce_sum(tf.matmul(a, b)), (0, 1), [a, b]
+                lambda a, b: tf.reduce_sum(tf.nn.relu(tf.matmul(a, b))), (0, 1), [a, b]
             ),
             hvp,
             lambda e: differentiated(lambda e: tf.reduce_sum(tf.exp(tf.sin(e)) * e), (0,), [e]),
@@ -324,7 +324,9 @@ def _autograd() -> dict[str, dict[str, Builder]]:
 
     def matmul(a, b):
         def run():
-            value, (ga, gb) = autograd.value_and_grad(lambda ab: anp.sum(ab[0] @ ab[1]))([a, b])
+            value, (ga, gb) = autograd.value_and_grad(
+                lambda ab: anp.sum(anp.maximum(ab[0] @ ab[1], 0))
+            )([a, b])
             return np.asarray(value), ga, gb
 
         return run

@@ -94,15 +94,10 @@ mod = floormod
 floor_div = floordiv
 
 
-def _unless_skipped(op, *grads):
-    """The gradients, with None where the walk said the input's gradient is not needed."""
-    skip = op.skip_input_indices
-    return tuple(None if i in skip else g for i, g in enumerate(grads)) if skip else grads
-
-
 @op_gradient("AddV2")
 def _add_grad(op, grad):
-    return broadcast.reduce_to_inputs(op, *_unless_skipped(op, grad, grad))
+    skip = op.skip_input_indices
+    return broadcast.reduce_to_inputs(op, None if 0 in skip else grad, None if 1 in skip else grad)
 
 
 @op_gradient("Sub")
