@@ -102,34 +102,81 @@ def _walk(
         order, influenced = _plan(producers, targets, source_ids)
     if rules.batch_shape:
         rules.check_batchable(order)
-    grads = _Gradients(source_ids)
+    grads: dict[int, Any] = {}  # value id -> its gradient so far, or the parts to sum
     for t, seed in zip(targets, seeds):
         if seed is not None:
-            grads.add(t._id, seed)
+            grads[t._id] = _with_part(grads.get(t._id), seed)
+    by_type = rules.by_type
     for position in range(len(order)):
         op = order[position]
-        rule, dense = rules(op)
-        upstream = [grads.take(y._id, dense) for y in op.outputs]
+        found = by_type.get(op.type)
+        rule, dense = found if found is not None else rules(op)
+        outputs = op.outputs
+        key = outputs[0]._id
+        if len(outputs) == 1 and key not in source_ids:  # (the common case, inline)
+            g = grads.pop(key, None)
+            upstream = [g if type(g) is Tensor or g is None else _total(g, dense)]
+        else:
+            upstream = [_take(grads, y._id, source_ids, dense) for y in outputs]
         if release:  # every consumer of its outputs is done: nothing needs the record
             order[position] = None
-            for y in op.outputs:
+            for y in outputs:
                 producers.pop(y._id, None)
-        if rule is None or _nothing(upstream):
+        if rule is None or (upstream[0] is None and _nothing(upstream)):
             continue
         inputs = op.inputs
-        skip = tuple([i for i in range(len(inputs)) if inputs[i]._id not in influenced])
-        op.skip_input_indices = skip  # (TensorFlow's: what the rule may leave as None)
-        try:
+        # (an op of one input is on a path only through that input: nothing to skip)
+        skip = (
+            ()
+            if len(inputs) == 1
+            else tuple([i for i, x in enumerate(inputs) if x._id not in influenced])
+        )
+        if skip:  # (TensorFlow's attribute: what the rule may leave as None)
+            op.skip_input_indices = skip
+            try:
+                downstream = rule(op, *upstream)
+            finally:
+                op.skip_input_indices = ()
+        else:
             downstream = rule(op, *upstream)
-        finally:
-            op.skip_input_indices = ()
         if type(downstream) is not tuple and type(downstream) is not list:
             downstream = (downstream,)
         for x, g in zip(inputs, downstream):
-            if g is not None and x._id in influenced:
-                grads.add(x._id, g)
+            if g is not None:
+                key = x._id
+                if key in influenced:
+                    grads[key] = _with_part(grads.get(key), g)
         upstream = downstream = None  # type: ignore[assignment]  (what it held may go)
-    return [grads.total(s._id) for s in sources]
+    return [_total(grads.get(s._id), False) for s in sources]
+
+
+def _with_part(pending: Any, g: Any) -> Any:
+    """What ``grads`` holds for a value once part ``g`` of its gradient is added: the parts
+    are kept in a list and summed when the value's producer asks for them (``add_n``, whose
+    kernel sums into one buffer of its own)."""
+    if pending is None:
+        return g
+    if type(pending) is list:
+        pending.append(g)
+        return pending
+    return [pending, g]
+
+
+def _take(grads: dict, key: int, source_ids: set, dense: bool) -> Any:
+    """The total gradient of a value, no longer kept, except a source's (also a result)."""
+    if key in source_ids:
+        total = grads[key] = _total(grads.get(key), False)
+        if total is None:
+            del grads[key]
+        return _total(total, dense)
+    return _total(grads.pop(key, None), dense)
+
+
+def _total(pending: Any, dense: bool) -> Any:
+    """The sum of a value's gradient parts (``dense``: a sparse total made dense)."""
+    if type(pending) is list:
+        pending = _sum(pending)
+    return densify(pending) if dense and type(pending) is IndexedSlices else pending
 
 
 def _nothing(upstream: list) -> bool:
@@ -189,46 +236,9 @@ def _each_record(records: Any) -> list[Operation]:
     return found
 
 
-class _Gradients:
-    """The gradients that reached each value (by id) so far: one tensor, or a list of parts
-    summed when the value's producer asks for them (``add_n``, whose kernel sums into one
-    buffer of its own). Sources (``keep``) keep their total: it is also a result."""
-
-    __slots__ = ("parts", "keep")
-
-    def __init__(self, keep: set) -> None:
-        self.parts: dict[int, Any] = {}
-        self.keep = keep
-
-    def add(self, key: int, g: Any) -> None:
-        found = self.parts.get(key)
-        if found is None:
-            self.parts[key] = g
-        elif type(found) is list:
-            found.append(g)
-        else:
-            self.parts[key] = [found, g]
-
-    def take(self, key: int, dense: bool) -> Any:
-        """The total for ``key``, no longer kept (unless a source's); ``dense``: a sparse
-        total made dense."""
-        if key in self.keep:
-            total = _sum(self.parts.get(key))
-            if total is not None:
-                self.parts[key] = total
-        else:
-            total = _sum(self.parts.pop(key, None))
-        return densify(total) if dense and type(total) is IndexedSlices else total
-
-    def total(self, key: int) -> Any:
-        return _sum(self.parts.get(key))
-
-
-def _sum(parts: Any) -> Any:
+def _sum(parts: list) -> Any:
     """The total of a value's gradient parts: sparse parts are concatenated when all are
     sparse (as TensorFlow does), else made dense and added."""
-    if type(parts) is not list:
-        return parts
     if any(type(p) is IndexedSlices for p in parts):
         if all(type(p) is IndexedSlices for p in parts):
             return concat_slices(parts)
@@ -255,15 +265,22 @@ class Rules:
         self.overridden = graph_map or bool(context.gradient_overrides)
         self.sparse = sparse and not batch_shape
         self.observed = bool(autodiff_state.backward_observers)
-        self._by_type: dict[Any, tuple] = {}
+        # op type -> (rule, dense), for the ops whose rule their type alone decides (not
+        # custom gradients, nor ops of a graph's gradient_override_map): the walk looks here
+        # first.
+        self.by_type: dict[str, tuple] = {}
+        self._by_override: dict[tuple, tuple] = {}
 
     def __call__(self, op: Operation) -> tuple[Callable[..., Any] | None, bool]:
         if op.grad_fn is not None:  # a custom gradient: a rule of its own, always checked
             return self._wrap(op.grad_fn, op.grad_fn, op, True), True
-        key = (op.type, getattr(op, "gradient_override", None)) if self.graph_map else op.type
-        found = self._by_type.get(key)
-        if found is None:
-            found = self._by_type[key] = self._resolve(op)
+        if self.graph_map:
+            key = (op.type, getattr(op, "gradient_override", None))
+            found = self._by_override.get(key)
+            if found is None:
+                found = self._by_override[key] = self._resolve(op)
+            return found
+        found = self.by_type[op.type] = self._resolve(op)
         return found
 
     def _resolve(self, op: Operation) -> tuple[Callable[..., Any] | None, bool]:

@@ -18,13 +18,16 @@ the op is added to it instead.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from retrograd.core.errors import InvalidArgumentError
-from retrograd.core.records import Operation, lean_record
+from retrograd.core.records import Operation, without_unread
 from retrograd.core.tensor import Tensor
 
 __all__ = [
@@ -33,6 +36,8 @@ __all__ = [
     "Operation",
     "define_op",
     "execute",
+    "execute_unary",
+    "execute_binary",
     "record_operation",
     "observe_operation",
     "context",
@@ -81,6 +86,9 @@ class OpDef:
     - ``fresh``: the kernel returns a new array that views nothing else, so a compiled
       plan may write into it once nothing needs it any more.
     - ``shape_only_inputs``: inputs of which the kernel reads only the shape and dtype.
+    - ``quiet``: the kernel computes infinities or NaNs on valid inputs by design, masking
+      them (``where(y == 0, 0, x / y)``) as TensorFlow's kernels do silently: it runs with
+      NumPy's floating-point warnings off. Other kernels warn as NumPy does.
     - For graphs: ``elementwise`` ops broadcast their inputs; ``shape_fn(input_metas,
       **attrs)`` gives ``[(shape, dtype), ...]`` where running the kernel on dummy inputs
       cannot; ``stateful`` ops run even when no output is needed; ``forwards_inputs`` ops
@@ -123,11 +131,12 @@ class OpDef:
         fresh: bool = False,
         shape_only_inputs: tuple[int, ...] = (),
         passes_slices: bool = False,
+        quiet: bool = False,
     ) -> None:
         if missing_upstream not in ("zeros", "none"):
             raise ValueError("define_op: missing_upstream must be 'zeros' or 'none'")
         self.type = type_name
-        self.kernel = kernel
+        self.kernel = _quiet(kernel) if quiet else kernel
         self.multi_output = multi_output
         self.elementwise = elementwise
         self.shape_fn = shape_fn
@@ -176,6 +185,17 @@ class OpDef:
         return f"OpDef({self.type!r})"
 
 
+def _quiet(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """``kernel`` run with NumPy's floating-point warnings off (see ``OpDef.quiet``)."""
+
+    @functools.wraps(kernel)
+    def quiet_kernel(*arrays: Any, **attrs: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return kernel(*arrays, **attrs)
+
+    return quiet_kernel
+
+
 OP_DEFS: dict[str, OpDef] = {}
 _OP_TYPE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
@@ -207,6 +227,8 @@ class _Context(threading.local):
     ``observers``: objects shown every op that runs (``observe(operation)``: forward
     accumulators, traces, numeric checks).
     ``recording``: whether any tape or observer is active (kept by the push/pop methods).
+    ``active``: whether a graph is current or anything records — the one flag ``execute``
+    reads for an op that just runs (kept by the setters of ``graph`` and ``recording``).
     ``variable_watchers``: lists collecting the trainable variables read (custom gradients).
     ``rule_depth``: how many gradient functions are running now (nested backward passes
     count again), so that ops and tools can tell gradient work from the program's.
@@ -221,11 +243,12 @@ class _Context(threading.local):
     """
 
     def __init__(self) -> None:
-        self.graph: Any = None
+        self._graph: Any = None
+        self._recording = False
+        self.active = False
         self.default_graph: Any = None
         self.tapes: list = []
         self.observers: list = []
-        self.recording = False
         self.variable_watchers: list[list] = []
         self.rule_depth = 0
         self.eager_scope = ""
@@ -233,6 +256,25 @@ class _Context(threading.local):
         factory = graph_mode_by_default.factory
         if factory is not None:
             self.default_graph = self.graph = factory()
+
+    @property
+    def graph(self) -> Any:
+        """The Graph ops are added to; None: eager execution."""
+        return self._graph
+
+    @graph.setter
+    def graph(self, graph: Any) -> None:
+        self._graph = graph
+        self.active = graph is not None or self._recording
+
+    @property
+    def recording(self) -> bool:
+        return self._recording
+
+    @recording.setter
+    def recording(self, recording: bool) -> None:
+        self._recording = recording
+        self.active = recording or self._graph is not None
 
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)
@@ -277,9 +319,11 @@ def execute(
     >>> execute(OP_DEFS["Exp"], [rg.constant(0.0)])
     <retrograd.Tensor: shape=(), dtype=float32, numpy=1.0>
     """
-    state = context
-    if state.graph is not None:
-        return state.graph.create_op(op, inputs, attrs, name)
+    active = context.active  # (a graph is current, or something records: see _Context)
+    if active:
+        graph = context.graph
+        if graph is not None:
+            return graph.create_op(op, inputs, attrs, name)
     try:
         if attrs:
             result = op.kernel(*[t._value for t in inputs], **attrs)
@@ -296,13 +340,36 @@ def execute(
         raise InvalidArgumentError(f"{op.type}: {e} (inputs: {shapes})") from None
     if op.multi_output:
         outputs = tuple([Tensor(r) for r in result])
-        if state.recording:
+        if active:
             record_operation(op, inputs, outputs, attrs, name)
         return outputs
     out = Tensor(result)
-    if state.recording:
+    if active:
         record_operation(op, inputs, (out,), attrs, name)
     return out
+
+
+def execute_unary(op: OpDef, x: Any, name: str | None = None) -> Any:
+    """``execute(op, (x,), None, name)`` for a single-output op of one tensor without
+    attributes (the elementwise ops' door): the kernel on ``x``'s array when nothing
+    watches, else ``execute`` itself (which also words a kernel's error)."""
+    if not context.active:
+        try:
+            return Tensor(op.kernel(x._value))
+        except KERNEL_ERRORS:
+            pass  # (execute raises it, naming the op)
+    return execute(op, (x,), None, name)
+
+
+def execute_binary(op: OpDef, x: Any, y: Any, name: str | None = None) -> Any:
+    """``execute(op, (x, y), None, name)`` for a single-output op of two tensors without
+    attributes, as ``execute_unary``."""
+    if not context.active:
+        try:
+            return Tensor(op.kernel(x._value, y._value))
+        except KERNEL_ERRORS:
+            pass
+    return execute(op, (x, y), None, name)
 
 
 def record_operation(
@@ -321,29 +388,29 @@ def record_operation(
     Returns the record, or None when nothing wanted it.
     """
     state = context
+    observers = state.observers
     record = None
     for tape in state.tapes:
         if tape.tracks_any(inputs):
             if record is None:
-                record = lean_record(
-                    op, inputs, outputs, attrs, name, grad_fn, lean=_lean(op, grad_fn)
-                )
+                # Lean unless an observer looks (it may show any value) or another gradient
+                # than the op's own is in force for it (it may read any): large values the
+                # op's own gradient does not read become stand-ins.
+                overrides = state.gradient_overrides
+                if grad_fn is None and not observers and not (overrides and op.type in overrides):
+                    read_inputs, read_outputs = op._reads or op.reads
+                    if read_inputs is not None and len(read_inputs) < len(inputs):
+                        inputs = without_unread(inputs, read_inputs)
+                    if read_outputs is not None and len(read_outputs) < len(outputs):
+                        outputs = without_unread(outputs, read_outputs)
+                record = Operation(op, tuple(inputs), outputs, attrs, name, grad_fn)
             tape.record(record)
-    if state.observers:
+    if observers:
         if record is None:
             record = Operation(op, tuple(inputs), outputs, attrs, name, grad_fn)
-        for observer in list(state.observers):
+        for observer in list(observers):
             observer.observe(record)
     return record
-
-
-def _lean(op: OpDef, grad_fn: Any) -> bool:
-    """Whether a record of ``op`` may drop the values its gradient does not read: not while
-    an observer looks, nor while another gradient is in force for the op type."""
-    if grad_fn is not None or context.observers:
-        return False
-    overrides = context.gradient_overrides
-    return not (overrides and op.type in overrides)
 
 
 def observe_operation(op: Operation) -> None:

@@ -3,7 +3,8 @@ that keep only the values their gradient reads.
 
 A tape records each op on what it tracks, so that the op's gradient function can run
 later. The gradient often reads only some of the op's values (``OpDef.reads``, derived from
-the rule). A *lean* record keeps those; each other large value is replaced by a *stand-in*:
+the rule). A *lean* record (``execute.record_operation`` makes them while no observer looks)
+keeps those; each other large value is replaced by a *stand-in*:
 a tensor with the same id, shape and dtype whose array is one read-only zero seen through
 zero strides (no memory). The program's own tensor is untouched, and once the program drops
 it, plain reference counting frees its memory.
@@ -27,7 +28,7 @@ import numpy as np
 
 from retrograd.core.tensor import Tensor
 
-__all__ = ["Operation", "lean_record", "is_stand_in", "LEAN_BYTES"]
+__all__ = ["Operation", "without_unread", "stand_in", "is_stand_in", "LEAN_BYTES"]
 
 # Values at least this large are dropped from records whose gradient does not read them
 # (below it, a stand-in would cost more than the memory it saves).
@@ -100,35 +101,23 @@ class Operation:
         return f"<retrograd.Operation '{self.name}' type={self.type}>"
 
 
-def lean_record(
-    op_def: Any,
-    inputs: Any,
-    outputs: tuple,
-    attrs: dict | None,
-    name: str | None,
-    grad_fn: Callable[..., Any] | None,
-    lean: bool = True,
-) -> Operation:
-    """The record of one op: with ``lean``, the large values the op's own gradient does not
-    read (``op_def.reads``) are stand-ins."""
-    inputs = tuple(inputs)
-    if lean:
-        read_inputs, read_outputs = op_def.reads
-        if read_inputs is not None and len(read_inputs) < len(inputs):
-            inputs = _without_unread(inputs, read_inputs)
-        if read_outputs is not None and len(read_outputs) < len(outputs):
-            outputs = _without_unread(outputs, read_outputs)
-    return Operation(op_def, inputs, outputs, attrs, name, grad_fn)
-
-
-def _without_unread(values: tuple, read: frozenset) -> tuple:
-    kept = list(values)
-    for i, value in enumerate(values):
-        if i not in read and type(value) is Tensor:
-            array = value._value
-            if type(array) is np.ndarray and array.nbytes >= LEAN_BYTES:
-                kept[i] = stand_in(value)
-    return tuple(kept)
+def without_unread(values: Any, read: frozenset) -> Any:
+    """``values`` (of a record whose gradient reads the indices ``read``) with a stand-in
+    for each large array at an index not in ``read``."""
+    kept = None
+    for i in range(len(values)):  # (only arrays are ever dropped: scalars pass at once)
+        value = values[i]
+        array = value._value
+        if (
+            type(array) is np.ndarray
+            and array.nbytes >= LEAN_BYTES
+            and i not in read
+            and type(value) is Tensor
+        ):
+            if kept is None:
+                kept = list(values)
+            kept[i] = stand_in(value)
+    return values if kept is None else tuple(kept)
 
 
 # dtype -> the read-only zero that stand-ins of that dtype view

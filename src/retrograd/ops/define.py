@@ -15,7 +15,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import BinaryOp, UnaryOp
-from retrograd.core.execute import OpDef, define_op, execute
+from retrograd.core.execute import OpDef, define_op, execute_binary, execute_unary
 from retrograd.core.tensor import Tensor, convert_to_tensor
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -189,7 +189,7 @@ def unary_op(
     def op_function(x: Any, name: str | None = None) -> Tensor:
         if type(x) is not Tensor or x._value.dtype.kind not in kinds:
             x = tensor_arg(op_type, x, kinds)
-        return execute(op, (x,), None, name)
+        return execute_unary(op, x, name)
 
     return _named(op_function, api_name, doc, op)
 
@@ -202,10 +202,12 @@ def binary_op(
     doc: str,
     batchable: bool = False,
     fresh: bool = False,
+    quiet: bool = False,
 ) -> BinaryOp:
     """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``.
 
-    ``batchable`` and ``fresh`` as in OpDef (``fresh`` is derived for ufunc kernels)."""
+    ``batchable``, ``fresh`` and ``quiet`` as in OpDef (``fresh`` is derived for ufunc
+    kernels)."""
     op = define_op(
         op_type,
         kernel,
@@ -213,6 +215,7 @@ def binary_op(
         inplace=ufunc_inplace(kernel),
         fresh=fresh or ufunc_inplace(kernel) is not None,
         batchable=batchable,
+        quiet=quiet,
     )
 
     def op_function(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -223,6 +226,6 @@ def binary_op(
             or x._value.dtype.kind not in kinds
         ):
             x, y = tensor_pair(op_type, x, y, kinds)
-        return execute(op, (x, y), None, name)
+        return execute_binary(op, x, y, name)
 
     return _named(op_function, api_name, doc, op)

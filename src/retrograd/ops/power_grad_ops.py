@@ -44,6 +44,7 @@ sqrt_grad = binary_op(
     FLOAT_COMPLEX,
     "dy * 0.5 / y, 0 where dy is 0: the gradient of sqrt from its output y.",
     batchable=True,
+    quiet=True,
 )
 rsqrt_grad = binary_op(
     "rsqrt_grad",
@@ -52,6 +53,7 @@ rsqrt_grad = binary_op(
     FLOAT_COMPLEX,
     "dy * -0.5 * y**3, 0 where dy is 0: the gradient of rsqrt from its output y.",
     batchable=True,
+    quiet=True,
 )
 reciprocal_grad = binary_op(
     "reciprocal_grad",
@@ -60,6 +62,7 @@ reciprocal_grad = binary_op(
     FLOAT_COMPLEX,
     "-dy * y**2, 0 where dy is 0: the gradient of reciprocal from its output y.",
     batchable=True,
+    quiet=True,
 )
 
 

@@ -236,7 +236,7 @@ def _random_op(type_name, kernel, shape_fn):
     # Shape functions keep graph construction from running the kernel (which would draw).
     # Stateful, as in TensorFlow: a function runs it even when its output goes unused, and
     # returns its output for the gradient instead of drawing again there.
-    return define_op(type_name, kernel, shape_fn=shape_fn, stateful=True)
+    return define_op(type_name, kernel, shape_fn=shape_fn, stateful=True, quiet=True)
 
 
 _RandomStandardNormal = _random_op("RandomStandardNormal", _normal_kernel, _sampled_shape)

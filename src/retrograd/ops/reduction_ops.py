@@ -96,7 +96,7 @@ def _extremum_kernel(np_reduce, empty_value):
 _Sum = define_op(
     "Sum", lambda x, axis, keepdims: np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 )
-_Mean = define_op("Mean", _mean_kernel)
+_Mean = define_op("Mean", _mean_kernel, quiet=True)
 _Max = define_op("Max", _extremum_kernel(np.max, "min"))
 _Min = define_op("Min", _extremum_kernel(np.min, "max"))
 _Prod = define_op(

@@ -37,6 +37,7 @@ xlogy = binary_op(
     >>> rg.math.xlogy([0.0, 2.0], [0.0, 1.0]).numpy().tolist()
     [0.0, 0.0]
     """,
+    quiet=True,
 )
 xdivy = binary_op(
     "xdivy",
@@ -49,8 +50,9 @@ xdivy = binary_op(
     >>> rg.math.xdivy([0.0, 3.0], [0.0, 2.0]).numpy().tolist()
     [0.0, 1.5]
     """,
+    quiet=True,
 )
-_DivNoNan = define_op("DivNoNan", lambda x, y: _zero_where(y == 0, x / y))
+_DivNoNan = define_op("DivNoNan", lambda x, y: _zero_where(y == 0, x / y), quiet=True)
 
 
 def divide_no_nan(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
