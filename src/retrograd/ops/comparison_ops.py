@@ -27,6 +27,7 @@ less = binary_op(
     >>> rg.less([1, 2, 3], 2).numpy().tolist()
     [True, False, False]
     """,
+    module=__name__,
 )
 less_equal = binary_op(
     "less_equal",
@@ -39,6 +40,7 @@ less_equal = binary_op(
     >>> rg.less_equal([1, 2, 3], 2).numpy().tolist()
     [True, True, False]
     """,
+    module=__name__,
 )
 greater = binary_op(
     "greater",
@@ -51,6 +53,7 @@ greater = binary_op(
     >>> rg.greater([1, 2, 3], 2).numpy().tolist()
     [False, False, True]
     """,
+    module=__name__,
 )
 greater_equal = binary_op(
     "greater_equal",
@@ -63,6 +66,7 @@ greater_equal = binary_op(
     >>> rg.greater_equal([1, 2, 3], 2).numpy().tolist()
     [False, True, True]
     """,
+    module=__name__,
 )
 equal = binary_op(
     "equal",
@@ -75,6 +79,7 @@ equal = binary_op(
     >>> rg.equal([1, 2, 3], [1, 0, 3]).numpy().tolist()
     [True, False, True]
     """,
+    module=__name__,
 )
 not_equal = binary_op(
     "not_equal",
@@ -87,6 +92,7 @@ not_equal = binary_op(
     >>> rg.not_equal([1, 2, 3], [1, 0, 3]).numpy().tolist()
     [False, True, False]
     """,
+    module=__name__,
 )
 logical_and = binary_op(
     "logical_and",
@@ -99,6 +105,7 @@ logical_and = binary_op(
     >>> rg.logical_and([True, True, False], [True, False, False]).numpy().tolist()
     [True, False, False]
     """,
+    module=__name__,
 )
 logical_or = binary_op(
     "logical_or",
@@ -111,6 +118,7 @@ logical_or = binary_op(
     >>> rg.logical_or([True, True, False], [True, False, False]).numpy().tolist()
     [True, True, False]
     """,
+    module=__name__,
 )
 logical_not = unary_op(
     "logical_not",
@@ -123,6 +131,7 @@ logical_not = unary_op(
     >>> rg.logical_not([True, False]).numpy().tolist()
     [False, True]
     """,
+    module=__name__,
 )
 bitwise_and = binary_op(
     "bitwise_and",
@@ -135,6 +144,7 @@ bitwise_and = binary_op(
     >>> rg.bitwise.bitwise_and([12, 10], 6).numpy().tolist()
     [4, 2]
     """,
+    module=__name__,
 )
 bitwise_or = binary_op(
     "bitwise_or",
@@ -147,6 +157,7 @@ bitwise_or = binary_op(
     >>> rg.bitwise.bitwise_or([12, 10], 6).numpy().tolist()
     [14, 14]
     """,
+    module=__name__,
 )
 bitwise_xor = binary_op(
     "bitwise_xor",
@@ -159,6 +170,7 @@ bitwise_xor = binary_op(
     >>> rg.bitwise.bitwise_xor([12, 10], 6).numpy().tolist()
     [10, 12]
     """,
+    module=__name__,
 )
 invert = unary_op(
     "invert",
@@ -171,6 +183,7 @@ invert = unary_op(
     >>> rg.bitwise.invert([0, 5]).numpy().tolist()
     [-1, -6]
     """,
+    module=__name__,
 )
 is_nan = unary_op(
     "is_nan",
@@ -183,6 +196,7 @@ is_nan = unary_op(
     >>> rg.math.is_nan([1.0, float('nan'), float('inf')]).numpy().tolist()
     [False, True, False]
     """,
+    module=__name__,
 )
 is_inf = unary_op(
     "is_inf",
@@ -195,6 +209,7 @@ is_inf = unary_op(
     >>> rg.math.is_inf([1.0, float('nan'), -float('inf')]).numpy().tolist()
     [False, False, True]
     """,
+    module=__name__,
 )
 is_finite = unary_op(
     "is_finite",
@@ -207,6 +222,7 @@ is_finite = unary_op(
     >>> rg.math.is_finite([1.0, float('nan'), float('inf')]).numpy().tolist()
     [True, False, False]
     """,
+    module=__name__,
 )
 
 for _op_type in (

@@ -196,11 +196,11 @@ def multiply_into(temporary: Tensor, factor: Tensor) -> Tensor:
     return factor * temporary
 
 
-def _named(fn: _F, api_name: str, doc: str, op: OpDef) -> _F:
+def _named(fn: _F, api_name: str, doc: str, op: OpDef, module: str) -> _F:
     fn.__name__ = fn.__qualname__ = api_name
-    # The module that defined the op (the caller of unary_op / binary_op), as for any
-    # function: help(), documentation tools and tracebacks find it there.
-    fn.__module__ = sys._getframe(2).f_globals.get("__name__", fn.__module__)
+    # The module that defines the op (the caller of unary_op / binary_op), as for any
+    # function: help(), documentation tools, doctests and tracebacks find it there.
+    fn.__module__ = module
     fn.__doc__ = doc
     fn.op_def = op  # type: ignore[attr-defined]
     return fn
@@ -245,8 +245,11 @@ def unary_op(
     kinds: str,
     doc: str,
     inplace: Callable[..., Any] | None = None,
+    *,
+    module: str,
 ) -> UnaryOp:
-    """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``.
+    """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``,
+    which belongs to ``module`` (the defining module's ``__name__``).
 
     ``inplace`` is the kernel computing into a buffer (see OpDef), derived for ufuncs."""
     inplace = inplace or ufunc_inplace(kernel)
@@ -262,13 +265,14 @@ def unary_op(
                 pass
         return execute(op, (x,), None, name)
 
-    return _named(op_function, api_name, doc, op)
+    return _named(op_function, api_name, doc, op, module)
 
 
 def binary_op(
-    api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str
+    api_name: str, op_type: str, kernel: Callable[..., Any], kinds: str, doc: str, *, module: str
 ) -> BinaryOp:
-    """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``."""
+    """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``,
+    which belongs to ``module`` (the defining module's ``__name__``)."""
     op = define_op(op_type, kernel, elementwise=True, inplace=ufunc_inplace(kernel))
 
     def op_function(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -286,4 +290,4 @@ def binary_op(
                 pass
         return execute(op, (x, y), None, name)
 
-    return _named(op_function, api_name, doc, op)
+    return _named(op_function, api_name, doc, op, module)

@@ -45,6 +45,7 @@ relu = unary_op(
     [0.0, 0.0, 2.0]
     """,
     inplace=lambda x, out: np.maximum(x, 0, out=out),
+    module=__name__,
 )
 softplus = unary_op(
     "softplus",
@@ -57,6 +58,7 @@ softplus = unary_op(
     >>> [round(v, 4) for v in rg.nn.softplus([-100.0, 0.0, 100.0]).numpy().tolist()]
     [0.0, 0.6931, 100.0]
     """,
+    module=__name__,
 )
 _Softmax = define_op("Softmax", _softmax_kernel)
 _LogSoftmax = define_op("LogSoftmax", _log_softmax_kernel)

@@ -43,6 +43,7 @@ sqrt_grad = binary_op(
     _zero_where_no_upstream(lambda y, dy: dy * (y.dtype.type(0.5) / y)),
     FLOAT_COMPLEX,
     "dy * 0.5 / y, 0 where dy is 0: the gradient of sqrt from its output y.",
+    module=__name__,
 )
 rsqrt_grad = binary_op(
     "rsqrt_grad",
@@ -50,6 +51,7 @@ rsqrt_grad = binary_op(
     _zero_where_no_upstream(lambda y, dy: dy * (y.dtype.type(-0.5) * y * y * y)),
     FLOAT_COMPLEX,
     "dy * -0.5 * y**3, 0 where dy is 0: the gradient of rsqrt from its output y.",
+    module=__name__,
 )
 reciprocal_grad = binary_op(
     "reciprocal_grad",
@@ -57,6 +59,7 @@ reciprocal_grad = binary_op(
     _zero_where_no_upstream(lambda y, dy: -dy * (y * y)),
     FLOAT_COMPLEX,
     "-dy * y**2, 0 where dy is 0: the gradient of reciprocal from its output y.",
+    module=__name__,
 )
 
 

@@ -27,6 +27,7 @@ floor = unary_op(
     >>> rg.floor([1.5, -1.5]).numpy().tolist()
     [1.0, -2.0]
     """,
+    module=__name__,
 )
 ceil = unary_op(
     "ceil",
@@ -39,8 +40,11 @@ ceil = unary_op(
     >>> rg.math.ceil([1.5, -1.5]).numpy().tolist()
     [2.0, -1.0]
     """,
+    module=__name__,
 )
-_round = unary_op("round", "Round", np.round, FLOAT, "x rounded to the nearest integer.")
+_round = unary_op(
+    "round", "Round", np.round, FLOAT, "x rounded to the nearest integer.", module=__name__
+)
 
 
 def round(x: TensorLike, name: str | None = None) -> Tensor:  # noqa: A001

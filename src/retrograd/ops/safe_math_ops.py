@@ -37,6 +37,7 @@ xlogy = binary_op(
     >>> rg.math.xlogy([0.0, 2.0], [0.0, 1.0]).numpy().tolist()
     [0.0, 0.0]
     """,
+    module=__name__,
 )
 xdivy = binary_op(
     "xdivy",
@@ -49,6 +50,7 @@ xdivy = binary_op(
     >>> rg.math.xdivy([0.0, 3.0], [0.0, 2.0]).numpy().tolist()
     [0.0, 1.5]
     """,
+    module=__name__,
 )
 _DivNoNan = define_op("DivNoNan", lambda x, y: _zero_where(y == 0, x / y))
 

@@ -93,6 +93,7 @@ erf = unary_op(
     >>> rg.math.erf(0.0).numpy().tolist(), round(float(rg.math.erf(1.0)), 4)
     (0.0, 0.8427)
     """,
+    module=__name__,
 )
 erfc = unary_op(
     "erfc",
@@ -105,6 +106,7 @@ erfc = unary_op(
     >>> rg.math.erfc(0.0).numpy().tolist(), float(rg.math.erfc(10.0)) > 0
     (1.0, True)
     """,
+    module=__name__,
 )
 lgamma = unary_op(
     "lgamma",
@@ -117,6 +119,7 @@ lgamma = unary_op(
     >>> [round(v, 4) for v in rg.math.lgamma([1.0, 5.0]).numpy().tolist()]
     [0.0, 3.1781]
     """,
+    module=__name__,
 )
 digamma = unary_op(
     "digamma",
@@ -129,6 +132,7 @@ digamma = unary_op(
     >>> round(float(rg.math.digamma(1.0)), 4)
     -0.5772
     """,
+    module=__name__,
 )
 _Polygamma = define_op("Polygamma", _polygamma_kernel)
 

@@ -30,6 +30,7 @@ asin = unary_op(
     >>> rg.asin(0.0).numpy().tolist(), round(float(rg.asin(1.0)), 4)
     (0.0, 1.5708)
     """,
+    module=__name__,
 )
 acos = unary_op(
     "acos",
@@ -42,6 +43,7 @@ acos = unary_op(
     >>> rg.acos(1.0).numpy().tolist(), round(float(rg.acos(0.0)), 4)
     (0.0, 1.5708)
     """,
+    module=__name__,
 )
 atan = unary_op(
     "atan",
@@ -54,6 +56,7 @@ atan = unary_op(
     >>> rg.atan(0.0).numpy().tolist(), round(float(rg.atan(1.0)), 4)
     (0.0, 0.7854)
     """,
+    module=__name__,
 )
 sinh = unary_op(
     "sinh",
@@ -66,6 +69,7 @@ sinh = unary_op(
     >>> rg.sinh(0.0).numpy().tolist(), round(float(rg.sinh(1.0)), 4)
     (0.0, 1.1752)
     """,
+    module=__name__,
 )
 cosh = unary_op(
     "cosh",
@@ -78,6 +82,7 @@ cosh = unary_op(
     >>> rg.cosh(0.0).numpy().tolist(), round(float(rg.cosh(1.0)), 4)
     (1.0, 1.5431)
     """,
+    module=__name__,
 )
 asinh = unary_op(
     "asinh",
@@ -90,6 +95,7 @@ asinh = unary_op(
     >>> rg.asinh(0.0).numpy().tolist(), round(float(rg.asinh(1.0)), 4)
     (0.0, 0.8814)
     """,
+    module=__name__,
 )
 acosh = unary_op(
     "acosh",
@@ -102,6 +108,7 @@ acosh = unary_op(
     >>> rg.acosh(1.0).numpy().tolist(), round(float(rg.acosh(2.0)), 4)
     (0.0, 1.317)
     """,
+    module=__name__,
 )
 atanh = unary_op(
     "atanh",
@@ -114,6 +121,7 @@ atanh = unary_op(
     >>> rg.atanh(0.0).numpy().tolist(), round(float(rg.atanh(0.5)), 4)
     (0.0, 0.5493)
     """,
+    module=__name__,
 )
 _Atan2 = define_op("Atan2", np.arctan2)
 
