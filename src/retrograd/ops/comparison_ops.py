@@ -9,12 +9,19 @@ Their outputs are bool or integer, so none has a gradient; each is declared with
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
 from retrograd.core.registry import no_gradient
 from retrograd.core.tensor import Tensor
-from retrograd.ops.define import ANY, BOOL, FLOAT, INTEGER, REAL, binary_op, unary_op
+from retrograd.ops import define
+from retrograd.ops.define import ANY, BOOL, FLOAT, INTEGER, REAL
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
+binary_op = functools.partial(define.binary_op, module=__name__)
 
 less = binary_op(
     "less",
@@ -27,7 +34,6 @@ less = binary_op(
     >>> rg.less([1, 2, 3], 2).numpy().tolist()
     [True, False, False]
     """,
-    module=__name__,
 )
 less_equal = binary_op(
     "less_equal",
@@ -40,8 +46,8 @@ less_equal = binary_op(
     >>> rg.less_equal([1, 2, 3], 2).numpy().tolist()
     [True, True, False]
     """,
-    module=__name__,
 )
+
 greater = binary_op(
     "greater",
     "Greater",
@@ -53,7 +59,6 @@ greater = binary_op(
     >>> rg.greater([1, 2, 3], 2).numpy().tolist()
     [False, False, True]
     """,
-    module=__name__,
 )
 greater_equal = binary_op(
     "greater_equal",
@@ -66,7 +71,6 @@ greater_equal = binary_op(
     >>> rg.greater_equal([1, 2, 3], 2).numpy().tolist()
     [False, True, True]
     """,
-    module=__name__,
 )
 equal = binary_op(
     "equal",
@@ -79,7 +83,6 @@ equal = binary_op(
     >>> rg.equal([1, 2, 3], [1, 0, 3]).numpy().tolist()
     [True, False, True]
     """,
-    module=__name__,
 )
 not_equal = binary_op(
     "not_equal",
@@ -92,7 +95,6 @@ not_equal = binary_op(
     >>> rg.not_equal([1, 2, 3], [1, 0, 3]).numpy().tolist()
     [False, True, False]
     """,
-    module=__name__,
 )
 logical_and = binary_op(
     "logical_and",
@@ -105,7 +107,6 @@ logical_and = binary_op(
     >>> rg.logical_and([True, True, False], [True, False, False]).numpy().tolist()
     [True, False, False]
     """,
-    module=__name__,
 )
 logical_or = binary_op(
     "logical_or",
@@ -118,7 +119,6 @@ logical_or = binary_op(
     >>> rg.logical_or([True, True, False], [True, False, False]).numpy().tolist()
     [True, True, False]
     """,
-    module=__name__,
 )
 logical_not = unary_op(
     "logical_not",
@@ -131,7 +131,6 @@ logical_not = unary_op(
     >>> rg.logical_not([True, False]).numpy().tolist()
     [False, True]
     """,
-    module=__name__,
 )
 bitwise_and = binary_op(
     "bitwise_and",
@@ -144,7 +143,6 @@ bitwise_and = binary_op(
     >>> rg.bitwise.bitwise_and([12, 10], 6).numpy().tolist()
     [4, 2]
     """,
-    module=__name__,
 )
 bitwise_or = binary_op(
     "bitwise_or",
@@ -157,7 +155,6 @@ bitwise_or = binary_op(
     >>> rg.bitwise.bitwise_or([12, 10], 6).numpy().tolist()
     [14, 14]
     """,
-    module=__name__,
 )
 bitwise_xor = binary_op(
     "bitwise_xor",
@@ -170,7 +167,6 @@ bitwise_xor = binary_op(
     >>> rg.bitwise.bitwise_xor([12, 10], 6).numpy().tolist()
     [10, 12]
     """,
-    module=__name__,
 )
 invert = unary_op(
     "invert",
@@ -183,7 +179,6 @@ invert = unary_op(
     >>> rg.bitwise.invert([0, 5]).numpy().tolist()
     [-1, -6]
     """,
-    module=__name__,
 )
 is_nan = unary_op(
     "is_nan",
@@ -196,7 +191,6 @@ is_nan = unary_op(
     >>> rg.math.is_nan([1.0, float('nan'), float('inf')]).numpy().tolist()
     [False, True, False]
     """,
-    module=__name__,
 )
 is_inf = unary_op(
     "is_inf",
@@ -209,7 +203,6 @@ is_inf = unary_op(
     >>> rg.math.is_inf([1.0, float('nan'), -float('inf')]).numpy().tolist()
     [False, False, True]
     """,
-    module=__name__,
 )
 is_finite = unary_op(
     "is_finite",
@@ -222,7 +215,6 @@ is_finite = unary_op(
     >>> rg.math.is_finite([1.0, float('nan'), float('inf')]).numpy().tolist()
     [True, False, False]
     """,
-    module=__name__,
 )
 
 for _op_type in (

@@ -9,6 +9,7 @@ broadcast inputs get their gradient back through ``broadcast.reduce_to_inputs``.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -22,20 +23,22 @@ from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradient
 from retrograd.core.released_values import declare_unread
 from retrograd.core.tensor import Tensor
-from retrograd.ops import array_ops, broadcast, comparison_ops, complex_ops, safe_math_ops
+from retrograd.ops import array_ops, broadcast, comparison_ops, complex_ops, define, safe_math_ops
 from retrograd.ops.define import (
     ANY,
     FLOAT_COMPLEX,
     NUMERIC,
     REAL,
     add_examples,
-    binary_op,
     is_broadcast_one,
     multiply_into,
     tensor_arg,
     tensor_pair,
-    unary_op,
 )
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
+binary_op = functools.partial(define.binary_op, module=__name__)
 
 
 def _conj_kernel(x):
@@ -67,38 +70,21 @@ def _floor_div_kernel(x, y):
     return np.floor_divide(x, y)
 
 
-add = binary_op(
-    "add", "AddV2", operator.add, NUMERIC, "x + y elementwise, with broadcasting.", module=__name__
-)
-subtract = binary_op(
-    "subtract", "Sub", operator.sub, NUMERIC, "x - y elementwise.", module=__name__
-)
-multiply = binary_op(
-    "multiply", "Mul", operator.mul, NUMERIC, "x * y elementwise.", module=__name__
-)
-realdiv = binary_op(
-    "realdiv", "RealDiv", operator.truediv, FLOAT_COMPLEX, "x / y for floats.", module=__name__
-)
-floordiv = binary_op(
-    "floordiv", "FloorDiv", _floor_div_kernel, REAL, "x // y, rounding down.", module=__name__
-)
-floormod = binary_op(
-    "floormod", "FloorMod", np.mod, REAL, "x % y with the sign of y.", module=__name__
-)
-pow = binary_op("pow", "Pow", np.power, NUMERIC, "x ** y elementwise.", module=__name__)  # noqa: A001
-maximum = binary_op(
-    "maximum", "Maximum", np.maximum, REAL, "The larger of x and y.", module=__name__
-)
-minimum = binary_op(
-    "minimum", "Minimum", np.minimum, REAL, "The smaller of x and y.", module=__name__
-)
+add = binary_op("add", "AddV2", operator.add, NUMERIC, "x + y elementwise, with broadcasting.")
+subtract = binary_op("subtract", "Sub", operator.sub, NUMERIC, "x - y elementwise.")
+multiply = binary_op("multiply", "Mul", operator.mul, NUMERIC, "x * y elementwise.")
+realdiv = binary_op("realdiv", "RealDiv", operator.truediv, FLOAT_COMPLEX, "x / y for floats.")
+floordiv = binary_op("floordiv", "FloorDiv", _floor_div_kernel, REAL, "x // y, rounding down.")
+floormod = binary_op("floormod", "FloorMod", np.mod, REAL, "x % y with the sign of y.")
+pow = binary_op("pow", "Pow", np.power, NUMERIC, "x ** y elementwise.")  # noqa: A001
+maximum = binary_op("maximum", "Maximum", np.maximum, REAL, "The larger of x and y.")
+minimum = binary_op("minimum", "Minimum", np.minimum, REAL, "The smaller of x and y.")
 squared_difference = binary_op(
     "squared_difference",
     "SquaredDifference",
     _squared_difference_kernel,
     "ifc",
     "(x - y) * conj(x - y) elementwise: |x - y| ** 2, in x's dtype.",
-    module=__name__,
 )
 mod = floormod
 floor_div = floordiv
@@ -227,47 +213,29 @@ truediv = divide
 
 # --- unary arithmetic -----------------------------------------------------------------
 
-negative = unary_op("negative", "Neg", operator.neg, NUMERIC, "-x elementwise.", module=__name__)
-_abs = unary_op("abs", "Abs", np.abs, REAL, "|x| elementwise.", module=__name__)
-_sign = unary_op("sign", "Sign", np.sign, REAL, "-1, 0 or 1 by the sign of x.", module=__name__)
-square = unary_op("square", "Square", np.square, NUMERIC, "x * x elementwise.", module=__name__)
-sqrt = unary_op("sqrt", "Sqrt", np.sqrt, FLOAT_COMPLEX, "Square root elementwise.", module=__name__)
+negative = unary_op("negative", "Neg", operator.neg, NUMERIC, "-x elementwise.")
+_abs = unary_op("abs", "Abs", np.abs, REAL, "|x| elementwise.")
+_sign = unary_op("sign", "Sign", np.sign, REAL, "-1, 0 or 1 by the sign of x.")
+square = unary_op("square", "Square", np.square, NUMERIC, "x * x elementwise.")
+sqrt = unary_op("sqrt", "Sqrt", np.sqrt, FLOAT_COMPLEX, "Square root elementwise.")
 rsqrt = unary_op(
-    "rsqrt",
-    "Rsqrt",
-    lambda x: np.reciprocal(np.sqrt(x)),
-    FLOAT_COMPLEX,
-    "1 / sqrt(x).",
-    module=__name__,
+    "rsqrt", "Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), FLOAT_COMPLEX, "1 / sqrt(x)."
 )
 reciprocal = unary_op(
-    "reciprocal", "Reciprocal", np.reciprocal, FLOAT_COMPLEX, "1 / x elementwise.", module=__name__
+    "reciprocal", "Reciprocal", np.reciprocal, FLOAT_COMPLEX, "1 / x elementwise."
 )
-exp = unary_op("exp", "Exp", np.exp, FLOAT_COMPLEX, "e ** x elementwise.", module=__name__)
-log = unary_op(
-    "log", "Log", np.log, FLOAT_COMPLEX, "Natural logarithm elementwise.", module=__name__
-)
-log1p = unary_op(
-    "log1p", "Log1p", np.log1p, FLOAT_COMPLEX, "log(1 + x), accurate near 0.", module=__name__
-)
-expm1 = unary_op(
-    "expm1", "Expm1", np.expm1, FLOAT_COMPLEX, "exp(x) - 1, accurate near 0.", module=__name__
-)
-sin = unary_op("sin", "Sin", np.sin, FLOAT_COMPLEX, "Sine elementwise.", module=__name__)
-cos = unary_op("cos", "Cos", np.cos, FLOAT_COMPLEX, "Cosine elementwise.", module=__name__)
-tan = unary_op("tan", "Tan", np.tan, FLOAT_COMPLEX, "Tangent elementwise.", module=__name__)
-tanh = unary_op(
-    "tanh", "Tanh", np.tanh, FLOAT_COMPLEX, "Hyperbolic tangent elementwise.", module=__name__
-)
+exp = unary_op("exp", "Exp", np.exp, FLOAT_COMPLEX, "e ** x elementwise.")
+log = unary_op("log", "Log", np.log, FLOAT_COMPLEX, "Natural logarithm elementwise.")
+log1p = unary_op("log1p", "Log1p", np.log1p, FLOAT_COMPLEX, "log(1 + x), accurate near 0.")
+expm1 = unary_op("expm1", "Expm1", np.expm1, FLOAT_COMPLEX, "exp(x) - 1, accurate near 0.")
+sin = unary_op("sin", "Sin", np.sin, FLOAT_COMPLEX, "Sine elementwise.")
+cos = unary_op("cos", "Cos", np.cos, FLOAT_COMPLEX, "Cosine elementwise.")
+tan = unary_op("tan", "Tan", np.tan, FLOAT_COMPLEX, "Tangent elementwise.")
+tanh = unary_op("tanh", "Tanh", np.tanh, FLOAT_COMPLEX, "Hyperbolic tangent elementwise.")
 sigmoid = unary_op(
-    "sigmoid",
-    "Sigmoid",
-    _sigmoid_kernel,
-    FLOAT_COMPLEX,
-    "1 / (1 + exp(-x)), stably.",
-    module=__name__,
+    "sigmoid", "Sigmoid", _sigmoid_kernel, FLOAT_COMPLEX, "1 / (1 + exp(-x)), stably."
 )
-_conj = unary_op("conj", "Conj", _conj_kernel, ANY, "Complex conjugate.", module=__name__)
+_conj = unary_op("conj", "Conj", _conj_kernel, ANY, "Complex conjugate.")
 
 # The doctests of the ops above (arguments and the result, checked by hand).
 add_examples(
@@ -401,7 +369,6 @@ tanh_grad = binary_op(
     lambda y, dy: dy * (y.dtype.type(1) - y * y),  # (a typed 1: NumPy 1.x promotes scalars)
     FLOAT_COMPLEX,
     "dy * (1 - y * y): the gradient of tanh from its output y and upstream gradient dy.",
-    module=__name__,
 )
 sigmoid_grad = binary_op(
     "sigmoid_grad",
@@ -409,7 +376,6 @@ sigmoid_grad = binary_op(
     lambda y, dy: dy * (y * (y.dtype.type(1) - y)),
     FLOAT_COMPLEX,
     "dy * y * (1 - y): the gradient of sigmoid from its output y and upstream gradient dy.",
-    module=__name__,
 )
 
 

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -18,8 +19,11 @@ from retrograd.core.registry import RegisterGradient, mark_batchable
 from retrograd.core.released_values import declare_unread
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
-from retrograd.ops import array_ops, broadcast, math_ops, reduction_ops
-from retrograd.ops.define import FLOAT, REAL, tensor_arg, tensor_pair, unary_op
+from retrograd.ops import array_ops, broadcast, define, math_ops, reduction_ops
+from retrograd.ops.define import FLOAT, REAL, tensor_arg, tensor_pair
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
 
 
 def _softmax_kernel(x, axis):
@@ -45,8 +49,8 @@ relu = unary_op(
     [0.0, 0.0, 2.0]
     """,
     inplace=lambda x, out: np.maximum(x, 0, out=out),
-    module=__name__,
 )
+
 softplus = unary_op(
     "softplus",
     "Softplus",
@@ -58,7 +62,6 @@ softplus = unary_op(
     >>> [round(v, 4) for v in rg.nn.softplus([-100.0, 0.0, 100.0]).numpy().tolist()]
     [0.0, 0.6931, 100.0]
     """,
-    module=__name__,
 )
 _Softmax = define_op("Softmax", _softmax_kernel)
 _LogSoftmax = define_op("LogSoftmax", _log_softmax_kernel)

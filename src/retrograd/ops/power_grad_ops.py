@@ -14,15 +14,19 @@ gradient ``dy``, and 0 wherever ``dy`` is 0, even where the local derivative is 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from retrograd.core.registry import RegisterGradient, mark_batchable
-from retrograd.ops import broadcast
-from retrograd.ops.define import FLOAT_COMPLEX, binary_op
+from retrograd.ops import broadcast, define
+from retrograd.ops.define import FLOAT_COMPLEX
 from retrograd.ops.math_ops import conj, square
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+binary_op = functools.partial(define.binary_op, module=__name__)
 
 __all__ = ["sqrt_grad", "rsqrt_grad", "reciprocal_grad"]
 
@@ -43,7 +47,6 @@ sqrt_grad = binary_op(
     _zero_where_no_upstream(lambda y, dy: dy * (y.dtype.type(0.5) / y)),
     FLOAT_COMPLEX,
     "dy * 0.5 / y, 0 where dy is 0: the gradient of sqrt from its output y.",
-    module=__name__,
 )
 rsqrt_grad = binary_op(
     "rsqrt_grad",
@@ -51,15 +54,14 @@ rsqrt_grad = binary_op(
     _zero_where_no_upstream(lambda y, dy: dy * (y.dtype.type(-0.5) * y * y * y)),
     FLOAT_COMPLEX,
     "dy * -0.5 * y**3, 0 where dy is 0: the gradient of rsqrt from its output y.",
-    module=__name__,
 )
+
 reciprocal_grad = binary_op(
     "reciprocal_grad",
     "ReciprocalGrad",
     _zero_where_no_upstream(lambda y, dy: -dy * (y * y)),
     FLOAT_COMPLEX,
     "-dy * y**2, 0 where dy is 0: the gradient of reciprocal from its output y.",
-    module=__name__,
 )
 
 

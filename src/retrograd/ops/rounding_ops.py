@@ -9,12 +9,18 @@ these ops get no gradient (``None``), not a zero gradient.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
 from retrograd.core.registry import no_gradient
 from retrograd.core.tensor import Tensor
-from retrograd.ops.define import FLOAT, REAL, tensor_arg, unary_op
+from retrograd.ops import define
+from retrograd.ops.define import FLOAT, REAL, tensor_arg
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
 
 floor = unary_op(
     "floor",
@@ -27,7 +33,6 @@ floor = unary_op(
     >>> rg.floor([1.5, -1.5]).numpy().tolist()
     [1.0, -2.0]
     """,
-    module=__name__,
 )
 ceil = unary_op(
     "ceil",
@@ -40,11 +45,9 @@ ceil = unary_op(
     >>> rg.math.ceil([1.5, -1.5]).numpy().tolist()
     [2.0, -1.0]
     """,
-    module=__name__,
 )
-_round = unary_op(
-    "round", "Round", np.round, FLOAT, "x rounded to the nearest integer.", module=__name__
-)
+
+_round = unary_op("round", "Round", np.round, FLOAT, "x rounded to the nearest integer.")
 
 
 def round(x: TensorLike, name: str | None = None) -> Tensor:  # noqa: A001

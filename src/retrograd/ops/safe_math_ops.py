@@ -11,6 +11,8 @@ built from the same ops, so they are 0 at those points too and differentiate aga
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
@@ -18,8 +20,11 @@ from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
-from retrograd.ops import broadcast, comparison_ops, math_ops
-from retrograd.ops.define import FLOAT_COMPLEX, binary_op
+from retrograd.ops import broadcast, comparison_ops, define, math_ops
+from retrograd.ops.define import FLOAT_COMPLEX
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+binary_op = functools.partial(define.binary_op, module=__name__)
 
 
 def _zero_where(condition, value):
@@ -37,7 +42,6 @@ xlogy = binary_op(
     >>> rg.math.xlogy([0.0, 2.0], [0.0, 1.0]).numpy().tolist()
     [0.0, 0.0]
     """,
-    module=__name__,
 )
 xdivy = binary_op(
     "xdivy",
@@ -50,8 +54,8 @@ xdivy = binary_op(
     >>> rg.math.xdivy([0.0, 3.0], [0.0, 2.0]).numpy().tolist()
     [0.0, 1.5]
     """,
-    module=__name__,
 )
+
 _DivNoNan = define_op("DivNoNan", lambda x, y: _zero_where(y == 0, x / y))
 
 

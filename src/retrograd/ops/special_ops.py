@@ -17,6 +17,7 @@ even-order polygamma (whose two one-sided limits differ in sign) are nan, odd or
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any
 
@@ -28,8 +29,11 @@ from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
-from retrograd.ops import broadcast, math_ops
-from retrograd.ops.define import FLOAT, tensor_pair, unary_op
+from retrograd.ops import broadcast, define, math_ops
+from retrograd.ops.define import FLOAT, tensor_pair
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
 
 _TWO_OVER_SQRT_PI = 1.1283791670955126
 
@@ -93,7 +97,6 @@ erf = unary_op(
     >>> rg.math.erf(0.0).numpy().tolist(), round(float(rg.math.erf(1.0)), 4)
     (0.0, 0.8427)
     """,
-    module=__name__,
 )
 erfc = unary_op(
     "erfc",
@@ -106,7 +109,6 @@ erfc = unary_op(
     >>> rg.math.erfc(0.0).numpy().tolist(), float(rg.math.erfc(10.0)) > 0
     (1.0, True)
     """,
-    module=__name__,
 )
 lgamma = unary_op(
     "lgamma",
@@ -119,7 +121,6 @@ lgamma = unary_op(
     >>> [round(v, 4) for v in rg.math.lgamma([1.0, 5.0]).numpy().tolist()]
     [0.0, 3.1781]
     """,
-    module=__name__,
 )
 digamma = unary_op(
     "digamma",
@@ -132,7 +133,6 @@ digamma = unary_op(
     >>> round(float(rg.math.digamma(1.0)), 4)
     -0.5772
     """,
-    module=__name__,
 )
 _Polygamma = define_op("Polygamma", _polygamma_kernel)
 

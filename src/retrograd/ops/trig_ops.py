@@ -9,6 +9,8 @@ TensorFlow's); their gradients are ``grad * conj(f'(x))``.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
@@ -16,8 +18,11 @@ from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
-from retrograd.ops import broadcast, math_ops
-from retrograd.ops.define import FLOAT, FLOAT_COMPLEX, tensor_pair, unary_op
+from retrograd.ops import broadcast, define, math_ops
+from retrograd.ops.define import FLOAT, FLOAT_COMPLEX, tensor_pair
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
 
 asin = unary_op(
     "asin",
@@ -30,7 +35,6 @@ asin = unary_op(
     >>> rg.asin(0.0).numpy().tolist(), round(float(rg.asin(1.0)), 4)
     (0.0, 1.5708)
     """,
-    module=__name__,
 )
 acos = unary_op(
     "acos",
@@ -43,8 +47,8 @@ acos = unary_op(
     >>> rg.acos(1.0).numpy().tolist(), round(float(rg.acos(0.0)), 4)
     (0.0, 1.5708)
     """,
-    module=__name__,
 )
+
 atan = unary_op(
     "atan",
     "Atan",
@@ -56,7 +60,6 @@ atan = unary_op(
     >>> rg.atan(0.0).numpy().tolist(), round(float(rg.atan(1.0)), 4)
     (0.0, 0.7854)
     """,
-    module=__name__,
 )
 sinh = unary_op(
     "sinh",
@@ -69,7 +72,6 @@ sinh = unary_op(
     >>> rg.sinh(0.0).numpy().tolist(), round(float(rg.sinh(1.0)), 4)
     (0.0, 1.1752)
     """,
-    module=__name__,
 )
 cosh = unary_op(
     "cosh",
@@ -82,7 +84,6 @@ cosh = unary_op(
     >>> rg.cosh(0.0).numpy().tolist(), round(float(rg.cosh(1.0)), 4)
     (1.0, 1.5431)
     """,
-    module=__name__,
 )
 asinh = unary_op(
     "asinh",
@@ -95,7 +96,6 @@ asinh = unary_op(
     >>> rg.asinh(0.0).numpy().tolist(), round(float(rg.asinh(1.0)), 4)
     (0.0, 0.8814)
     """,
-    module=__name__,
 )
 acosh = unary_op(
     "acosh",
@@ -108,7 +108,6 @@ acosh = unary_op(
     >>> rg.acosh(1.0).numpy().tolist(), round(float(rg.acosh(2.0)), 4)
     (0.0, 1.317)
     """,
-    module=__name__,
 )
 atanh = unary_op(
     "atanh",
@@ -121,7 +120,6 @@ atanh = unary_op(
     >>> rg.atanh(0.0).numpy().tolist(), round(float(rg.atanh(0.5)), 4)
     (0.0, 0.5493)
     """,
-    module=__name__,
 )
 _Atan2 = define_op("Atan2", np.arctan2)
 
