@@ -1,7 +1,8 @@
 """TensorFlow 1 shapes under ``disable_v2_behavior()``: ``shape[i]`` is a Dimension
 (``x.get_shape()[1].value``), shapes print as ``(?, 4)``, Dimensions are accepted as shape
 arguments; each case is compared with what real TensorFlow gave (data/tf1_shape_goldens.json,
-made by data/make_tf1_shape_goldens.py). The library's own code keeps reading ints."""
+made by data/make_tf1_shape_goldens.py). As in TensorFlow the setting is a flag: every
+caller, the library's own code too, gets Dimensions; ops and shape inference still work."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 import retrograd as rg
 from retrograd.compat.tf_python.framework import tensor_shape
 from retrograd.core.shapes import TensorShape, V1TensorShape
-from tests.compat.data.tf1_shape_cases import CASES
+from tests.compat.data.tf1_shape_cases import CASES, KERAS_PROBE
 
 GOLDENS = json.loads(
     (pathlib.Path(__file__).parent / "data" / "tf1_shape_goldens.json").read_text()
@@ -30,14 +31,17 @@ def v1_scope():
     try:
         with rg.Graph().as_default():
             x = tf.placeholder(rg.float32, [None, 4])
-            yield {
+            scope = {
                 "tf": tf,
                 "D": tf.Dimension,
                 "x": x,
                 "s": x.get_shape(),
                 "y": rg.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]),
                 "tensor_shape": tensor_shape,
+                "keras": rg.keras,
             }
+            exec(KERAS_PROBE, scope)  # (the probe's source text, shared with the golden maker)
+            yield scope
     finally:
         tf.enable_v2_behavior()
 
@@ -64,12 +68,13 @@ def test_behaves_as_tensorflow_1(expression, v1_scope):
     assert _outcome(expression, v1_scope) == GOLDENS[expression]
 
 
-def test_the_library_reads_plain_ints_while_user_code_sees_dimensions(v1_scope):
+def test_every_shape_indexes_to_dimensions_and_ops_still_work(v1_scope):
     x = v1_scope["x"]
     assert type(x.shape) is V1TensorShape
-    y = rg.reduce_sum(x * 2.0, axis=1)  # shape inference and ops read ints inside
+    y = rg.reduce_sum(x * 2.0, axis=1)  # shape inference and ops read shapes in either mode
     assert y.shape.as_list() == [None]
-    assert type(TensorShape.__new__(TensorShape, (None, 4))) is V1TensorShape  # (called here)
+    assert type(TensorShape((None, 4))) is V1TensorShape  # whoever makes it
+    assert repr(TensorShape((None, 4))[1]) == "Dimension(4)"
     assert tf.gradients(rg.reduce_sum(y), x)[0].shape.as_list() == [None, 4]
 
 

@@ -40,6 +40,7 @@ from retrograd.autodiff.forward import ForwardAccumulator
 from retrograd.autodiff.tape import GradientTape
 from retrograd.checking.progress import Progress
 from retrograd.core import nest
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, constant, convert_to_tensor
 from retrograd.ops import array_ops, complex_ops, reduction_ops
 
@@ -311,7 +312,7 @@ def check_gradients(
     weights = [
         np.ones(())
         if y.ndim == 0 and not y.dtype.is_complex
-        else _random_like(rng, y.shape, y.dtype.is_complex)
+        else _random_like(rng, plain_dims(y.shape), y.dtype.is_complex)
         for y in outputs
     ]
     check = _Check(f, xs, rng, atol, rtol, delta, directions)
@@ -329,7 +330,7 @@ def check_gradients(
                 check.forward(level, level_fn)
             if level < order:
                 level_fn = _gradient_of(scalar)
-                weights = [_random_like(rng, x.shape, x.dtype.is_complex) for x in xs]
+                weights = [_random_like(rng, plain_dims(x.shape), x.dtype.is_complex) for x in xs]
     finally:
         if display is not None:
             display.close()
@@ -417,7 +418,9 @@ class _Check:
                     f"gradient of '{_name(self.f)}' at order {level} is not finite for argument "
                     f"{i} (reverse mode): it holds {found}, first at index {where}"
                 )
-            for described, v in _directions(self.rng, x.shape, self.directions, x.dtype.is_complex):
+            for described, v in _directions(
+                self.rng, plain_dims(x.shape), self.directions, x.dtype.is_complex
+            ):
                 self._report(level, "reverse", i, described)
                 d = directional_difference(scalar, self.xs, i, v, self.delta)
                 computed, expected = _real_inner(g, v), float(np.real(d.central[0]))
@@ -459,17 +462,17 @@ class _Check:
 
     def forward(self, level: int, level_fn: Callable) -> None:
         for i, x in enumerate(self.xs):
-            for described, v in _directions(self.rng, x.shape, self.directions):
+            for described, v in _directions(self.rng, plain_dims(x.shape), self.directions):
                 self._report(level, "forward", i, described)
                 tangents = [
-                    constant(v) if j == i else constant(np.zeros(t.shape))
+                    constant(v) if j == i else constant(np.zeros(plain_dims(t.shape)))
                     for j, t in enumerate(self.xs)
                 ]
                 with ForwardAccumulator(self.xs, tangents) as acc:
                     outputs = _float_outputs(nest.flatten(level_fn(*self.xs)))
                 jvps = [acc.jvp(y) for y in outputs]
                 computed = [
-                    np.zeros(y.shape) if t is None else np.asarray(t._value)
+                    np.zeros(plain_dims(y.shape)) if t is None else np.asarray(t._value)
                     for t, y in zip(jvps, outputs)
                 ]
                 jvps = outputs = acc = None  # (freed before the differences are computed)

@@ -497,9 +497,10 @@ def add_n(inputs: Sequence[TensorLike], name: str | None = None) -> Tensor:
     first = tensors[0]
     for i, t in enumerate(tensors[1:], 1):
         if t.dtype != first.dtype or not t.shape.is_compatible_with(first.shape):
+            shapes = first.shape.as_list(), t.shape.as_list()  # (both of known rank here)
             raise InvalidArgumentError(
                 f"AddN: all inputs must have the same dtype and shape; input 0 is "
-                f"{first.dtype.name}{list(first.shape)}, input {i} is {t.dtype.name}{list(t.shape)}"
+                f"{first.dtype.name}{shapes[0]}, input {i} is {t.dtype.name}{shapes[1]}"
             )
     return tensors[0] if len(tensors) == 1 else execute(_AddN, tensors, None, name)
 
