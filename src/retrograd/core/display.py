@@ -23,7 +23,7 @@ import html
 import os
 import re
 import sys
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Any
 
 import numpy as np
@@ -90,7 +90,7 @@ def user_frames(limit: int | None = None) -> list[tuple[CodeType, int]]:
     (True, 1)
     """
     found: list[tuple[CodeType, int]] = []
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and (limit is None or len(found) < limit):
         filename = frame.f_code.co_filename
         if not filename.startswith(_PACKAGE) and filename != contextlib.__file__:
