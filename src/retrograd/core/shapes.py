@@ -5,8 +5,8 @@ A shape's dimensions are ints and None. Under TensorFlow 1 behaviour
 --tf1`` call) every shape made is a :class:`V1TensorShape`, whose items are
 :class:`~retrograd.core.dimensions.Dimension` objects (``x.get_shape()[1].value``), as in
 TensorFlow 1 -- for every caller, the library's own code too, which therefore reads
-dimensions through ``dimension_value``, ``as_list()`` or a tensor's raw tuple
-(``t._value.shape``), all ints and None in either behaviour.
+dimensions through ``dimension_value``, ``as_list()``, ``plain_dims`` or a tensor's raw
+tuple (``t._value.shape``), all ints and None in either behaviour.
 
 >>> import retrograd as rg
 >>> s = rg.constant([[1.0, 2.0, 3.0]]).shape
@@ -390,7 +390,7 @@ def broadcast_dims(shapes: list, op_type: str) -> tuple | None:
     or tuples; a TensorFlow 1 shape's Dimensions are read as ints and None)."""
     if any(s is None for s in shapes):
         return None
-    shapes = [plain_dims(s) for s in shapes]
+    shapes = [tuple(tuple.__iter__(s)) if isinstance(s, TensorShape) else s for s in shapes]
     rank = max((len(s) for s in shapes), default=0)
     out = []
     for i in range(-rank, 0):
