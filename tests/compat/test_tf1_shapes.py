@@ -17,6 +17,8 @@ import retrograd as rg
 from retrograd.compat.tf_python.framework import tensor_shape
 from retrograd.core.shapes import TensorShape, V1TensorShape
 from tests.compat.data.tf1_shape_cases import CASES, KERAS_PROBE
+from tests.ops.table import random_weights, weighted_total
+from tests.ops.test_op_coverage import TABLES
 
 GOLDENS = json.loads(
     (pathlib.Path(__file__).parent / "data" / "tf1_shape_goldens.json").read_text()
@@ -119,3 +121,35 @@ def test_unknown_dimensions_cannot_become_tensors():
     with pytest.raises(ValueError, match="unknown Dimension"):
         rg.convert_to_tensor(tf.Dimension(None))
     assert rg.convert_to_tensor(tf.Dimension(3)).numpy() == 3
+
+
+# Every op-table row, run again under TensorFlow 1 shapes: the library reads shapes in either
+# behaviour (every shape it makes then indexes to Dimensions), so the values and the tape's
+# gradients are the same.
+ROWS = [case for module in TABLES for case in module.CASES]
+
+
+def _values_and_gradients(case) -> list:
+    tensors = [rg.constant(a) for a in case.inputs()]
+    with rg.GradientTape() as tape:
+        tape.watch(tensors)
+        outputs = rg.nest.flatten(case.fn(*tensors))
+        total = weighted_total(outputs, random_weights(outputs))
+    gradients = tape.gradient(total, tensors)
+    found = [y.numpy() for y in outputs]
+    return found + [None if g is None else rg.convert_to_tensor(g).numpy() for g in gradients]
+
+
+@pytest.mark.parametrize("case", ROWS, ids=[c.id for c in ROWS])
+def test_every_op_table_row_gives_the_same_values_and_gradients_under_tf1_shapes(case):
+    expected = _values_and_gradients(case)
+    tf.disable_v2_tensorshape()
+    try:
+        found = _values_and_gradients(case)
+    finally:
+        tf.enable_v2_tensorshape()
+    assert len(found) == len(expected)
+    for f, e in zip(found, expected):
+        assert (f is None) == (e is None), case.id
+        if e is not None:
+            np.testing.assert_array_equal(f, e, err_msg=case.id)
