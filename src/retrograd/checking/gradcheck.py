@@ -238,6 +238,7 @@ def _directions(
     """(description, direction) pairs: unit vectors (real and imaginary ones for complex
     arguments) when there are at most ``count`` of them, else ``count`` random normals. Made
     one at a time, so memory stays O(size of the argument)."""
+    shape = plain_dims(shape)  # (ints: a TensorFlow 1 shape's items are Dimensions)
     size = int(np.prod(shape, dtype=np.int64))
     if size * (2 if is_complex else 1) <= count:
         for unit in (1, 1j) if is_complex else (1,):
@@ -307,8 +308,7 @@ def check_gradients(
                 f"use modes=('reverse',) for complex arguments or outputs"
             )
         chosen = tuple(m for m in chosen if m != "forward")
-    # A real scalar output is weighted by 1 (so messages show its plain derivative); others
-    # randomly.
+    # A real scalar output is weighted by 1 (messages show its plain derivative), others randomly.
     weights = [
         np.ones(())
         if y.ndim == 0 and not y.dtype.is_complex
@@ -418,9 +418,7 @@ class _Check:
                     f"gradient of '{_name(self.f)}' at order {level} is not finite for argument "
                     f"{i} (reverse mode): it holds {found}, first at index {where}"
                 )
-            for described, v in _directions(
-                self.rng, plain_dims(x.shape), self.directions, x.dtype.is_complex
-            ):
+            for described, v in _directions(self.rng, x.shape, self.directions, x.dtype.is_complex):
                 self._report(level, "reverse", i, described)
                 d = directional_difference(scalar, self.xs, i, v, self.delta)
                 computed, expected = _real_inner(g, v), float(np.real(d.central[0]))
@@ -462,7 +460,7 @@ class _Check:
 
     def forward(self, level: int, level_fn: Callable) -> None:
         for i, x in enumerate(self.xs):
-            for described, v in _directions(self.rng, plain_dims(x.shape), self.directions):
+            for described, v in _directions(self.rng, x.shape, self.directions):
                 self._report(level, "forward", i, described)
                 tangents = [
                     constant(v) if j == i else constant(np.zeros(plain_dims(t.shape)))
