@@ -187,6 +187,22 @@ def test_tracing_speed_benchmark_runs_and_checks_its_chain(capsys):
     assert "us/op" in capsys.readouterr().out
 
 
+def test_random_speed_benchmark_times_both_dtypes(capsys):
+    results = _main("random_speed.py")(["--size", "1000", "--repeats", "1"])
+    assert set(results["speed"]) == {"float32", "float64"}
+    assert all(r["retrograd_s"] > 0 and r["numpy_s"] > 0 for r in results["speed"].values())
+    assert "standard_normal" in capsys.readouterr().out
+
+
+def test_ulps_counts_the_floats_between_two_values():
+    ulps = runpy.run_path(str(BENCHMARKS / "random_speed.py"))["ulps"]
+    a = np.float32([1.0, -2.0, 0.0, 1e-3])
+    b = np.float32([1.0, np.nextafter(np.float32(-2.0), 0), -0.0, 1e-3]).copy()
+    b[3] = np.nextafter(np.nextafter(b[3], np.float32(1)), np.float32(1))
+    assert ulps(a, b).tolist() == [0, 1, 0, 2]
+    assert ulps(np.float64([-1e-300]), np.float64([1e-300])).tolist()[0] > 1
+
+
 def test_the_examples_in_the_benchmarks_docstrings_hold():
     import doctest
 

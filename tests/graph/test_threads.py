@@ -228,16 +228,20 @@ def _one_round_of_threads_calling_a_new_function():
     for t in threads:
         t.join()
     assert errors == []
+    # Threads never wait for another's trace: two of them may trace one new signature at
+    # once (the Python function runs in both), and the first trace finished is kept.
     assert f.experimental_get_tracing_count() == 2
-    assert sorted(traced) == [[2], [3]]
+    assert sorted({tuple(shape) for shape in traced}) == [(2,), (3,)]
+    concrete = [f.get_concrete_function(x) for x in inputs]
+    assert all(f.get_concrete_function(x) is c for x, c in zip(inputs, concrete))
     assert len(results) == 24
     for which, value in results:
         np.testing.assert_allclose(value, expected[which], rtol=1e-6)
 
 
-def test_threads_calling_one_new_function_trace_each_signature_once(fast_switching):
-    """Several threads call one new Function at once with two signatures: exactly one trace
-    per signature, and every thread gets the right numbers."""
+def test_threads_calling_one_new_function_keep_one_trace_per_signature(fast_switching):
+    """Several threads call one new Function at once with two signatures: one trace per
+    signature is kept (and counted), and every thread gets the right numbers."""
     for _ in range(5):
         _one_round_of_threads_calling_a_new_function()
 
@@ -276,9 +280,9 @@ def test_a_function_calling_itself_while_traced_is_still_an_error():
 
 
 def test_functions_calling_each_other_while_traced_in_two_threads_raise_not_hang():
-    """F calls G and G calls F, first traced at once in two threads: each thread holds one
-    trace and waits for the other's. The wait is refused with an error (as the same calls
-    in one thread are), so neither thread hangs."""
+    """F calls G and G calls F, first traced at once in two threads: no thread waits for
+    the other's trace, so each traces both, reaches the function it is already tracing and
+    gets the error the same calls give in one thread; neither hangs."""
     both_tracing = threading.Barrier(2)
     first = {"f": True, "g": True}
 
@@ -311,4 +315,4 @@ def test_functions_calling_each_other_while_traced_in_two_threads_raise_not_hang
         t.join(timeout=30)
     assert not any(t.is_alive() for t in threads), "deadlocked"
     assert len(errors) == 2
-    assert any("is being traced in another thread that waits" in e for e in errors), errors
+    assert all("calls itself while traced" in e for e in errors), errors

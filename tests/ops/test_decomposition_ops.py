@@ -17,7 +17,7 @@ UNIT = (-1.0, 1.0)
 
 def spread(x):
     """x + diag(0, 3, 6, ...): distinct eigenvalues for small symmetric perturbations."""
-    n = x.shape[-1]
+    n = x.shape.as_list()[-1]
     return x + rg.constant(np.diag(3.0 * np.arange(n)), x.dtype)
 
 

@@ -53,15 +53,16 @@ def check_complex_gradient(f, *arrays, delta=1e-6, atol=1e-6, rtol=1e-5):
 
 
 def dominant(z):
-    return z + 3 * rg.eye(z.shape[-1], dtype=z.dtype)
+    return z + 3 * rg.eye(z.shape.as_list()[-1], dtype=z.dtype)
 
 
 def hpd(z):
-    return rg.matmul(z, z, adjoint_b=True) + z.shape[-1] * rg.eye(z.shape[-1], dtype=z.dtype)
+    n = z.shape.as_list()[-1]
+    return rg.matmul(z, z, adjoint_b=True) + n * rg.eye(n, dtype=z.dtype)
 
 
 def hermitian_spread(z):
-    n = z.shape[-1]
+    n = z.shape.as_list()[-1]
     return z + rg.linalg.adjoint(z) + rg.constant(np.diag(4.0 * np.arange(n)), z.dtype)
 
 

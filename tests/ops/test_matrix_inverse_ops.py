@@ -13,7 +13,7 @@ from tests.ops.table import Case, check_forward, check_gradient
 
 def dominant(x):
     """x + 3I: strictly diagonally dominant for entries in (-1, 1), so well conditioned."""
-    return x + 3 * rg.eye(x.shape[-1], dtype=x.dtype)
+    return x + 3 * rg.eye(x.shape.as_list()[-1], dtype=x.dtype)
 
 
 def np_dominant(x):
@@ -22,7 +22,8 @@ def np_dominant(x):
 
 def spd(x):
     """x x^T + nI: symmetric positive definite."""
-    return rg.matmul(x, x, transpose_b=True) + x.shape[-1] * rg.eye(x.shape[-1], dtype=x.dtype)
+    n = x.shape.as_list()[-1]
+    return rg.matmul(x, x, transpose_b=True) + n * rg.eye(n, dtype=x.dtype)
 
 
 def np_spd(x):

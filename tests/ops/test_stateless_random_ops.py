@@ -1,6 +1,7 @@
-"""Stateless random ops: TensorFlow's numbers bit for bit (goldens from real TensorFlow made
-by data/make_stateless_random_goldens.py), in eager mode and in functions, gradients to the
-parameters, and errors."""
+"""Stateless random ops: TensorFlow's numbers (goldens from real TensorFlow made by
+data/make_stateless_random_goldens.py) -- uniforms and integers bit for bit, normals within
+the ulps documented in ops/stateless_random_ops.py -- in eager mode and in functions,
+gradients to the parameters, and errors."""
 
 from __future__ import annotations
 
@@ -29,12 +30,35 @@ def _draw(case, seed=None):
     return fn(case["shape"], seed=seed, dtype=case["dtype"], **case.get("args", {}))
 
 
+# Normals take TensorFlow's float32 steps with correctly rounded log, sin and cos, where
+# TensorFlow calls the C library's logf/sinf/cosf (within an ulp of those): the float32
+# normals are within 3 ulps of TensorFlow's (98.5% identical, 0.2% 2 or 3 ulps apart over
+# 4M draws, benchmarks/random_speed.py --accuracy), float16 ones (rounded from float32)
+# within 1, float64 ones within 1 (identical where NumPy's float64 functions are libm's).
+# A draw scaled and shifted (rnd * stddev + mean) carries the draw's 3 ulps (at most
+# 3 eps |rnd|) through one product and one sum, each rounded: within
+# eps (4 |value - mean| + |value|).
+NORMAL_ULPS = {"float16": 1, "float32": 3, "float64": 1}
+
+
+def _assert_matches(out, case):
+    out, expected = out.reshape(-1), np.asarray(case["values"], case["dtype"])
+    args = case.get("args", {})
+    if case["kind"] == "uniform" or not expected.size:
+        np.testing.assert_array_equal(out, expected)
+    elif "mean" in args or "stddev" in args:
+        mean, eps = args.get("mean", 0.0), np.finfo(expected.dtype).eps
+        bound = eps * (4 * np.abs(expected - np.asarray(mean, expected.dtype)) + np.abs(expected))
+        assert (np.abs(out - expected) <= bound).all(), (out, expected)
+    else:
+        np.testing.assert_array_max_ulp(out, expected, NORMAL_ULPS[case["dtype"]])
+
+
 @pytest.mark.parametrize("case", GOLDEN, ids=[_label(c) for c in GOLDEN])
-def test_matches_tensorflow_bit_for_bit(case):
+def test_matches_tensorflow(case):
     out = _draw(case)
     assert out.dtype.name == case["dtype"] and out.shape.as_list() == case["shape"]
-    expected = np.asarray(case["values"], dtype=case["dtype"])
-    np.testing.assert_array_equal(out.numpy().reshape(-1), expected)
+    _assert_matches(out.numpy(), case)
 
 
 @pytest.mark.parametrize("index", [1, 16, 31, 48])
@@ -42,9 +66,8 @@ def test_a_function_draws_the_same_numbers_with_a_seed_given_at_run_time(index):
     case = GOLDEN[index]
     draw = rg.function(lambda seed: _draw(case, seed))
     seed = rg.constant(case["seed"], dtype=case.get("seed_dtype", "int32"))
-    np.testing.assert_array_equal(
-        draw(seed).numpy().reshape(-1), np.asarray(case["values"], case["dtype"])
-    )
+    _assert_matches(draw(seed).numpy(), case)
+    np.testing.assert_array_equal(draw(seed).numpy(), _draw(case).numpy())
 
 
 def test_the_same_seed_gives_the_same_numbers_and_another_seed_others():

@@ -39,8 +39,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import os
-import sys
 import warnings
 import weakref
 from collections.abc import Iterator
@@ -48,6 +46,7 @@ from typing import Any
 
 from retrograd.autodiff.backprop import describe_rule
 from retrograd.autodiff.state import state as autodiff_state
+from retrograd.core.display import user_frames
 from retrograd.core.execute import Operation, context
 from retrograd.core.records import is_stand_in
 from retrograd.core.registry import gradient_registry
@@ -65,7 +64,6 @@ __all__ = [
     "explained_walk",
 ]
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 _STRAIGHT_THROUGH = (
     "To let a gradient through it (a straight-through estimator), use "
@@ -82,18 +80,14 @@ class NoneGradientWarning(UserWarning):
     """
 
 
-def user_site(depth: int = 1) -> str:
+def user_site() -> str:
     """``file:line`` of the innermost calling frame outside retrograd (and outside
     ``contextlib``, which runs ``with`` blocks): the user's code."""
-    frame = sys._getframe(depth)
-    while frame is not None and (
-        frame.f_code.co_filename.startswith(_PACKAGE)
-        or frame.f_code.co_filename == contextlib.__file__
-    ):
-        frame = frame.f_back
-    if frame is None:
+    found = user_frames(limit=1)
+    if not found:
         return "?"
-    return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+    code, line = found[0]
+    return f"{code.co_filename}:{line}"
 
 
 class SiteLog:

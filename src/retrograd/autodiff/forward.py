@@ -40,6 +40,7 @@ from retrograd.autodiff.tape_values import UnconnectedGradients, _policy
 from retrograd.core import nest
 from retrograd.core.execute import Operation, context
 from retrograd.core.registry import forward_registry, gradient_registry
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import broadcast
@@ -194,8 +195,8 @@ def _as_tangent(primal: Any, tangent: Any, i: int) -> Tensor:
     t = convert_to_tensor(tangent, dtype=primal.dtype)
     if t._value.shape != primal._value.shape:
         raise ValueError(
-            f"ForwardAccumulator: tangents[{i}] has shape {tuple(t.shape)} but its primal has "
-            f"shape {tuple(primal.shape)}"
+            f"ForwardAccumulator: tangents[{i}] has shape {plain_dims(t.shape)} but its primal has "
+            f"shape {plain_dims(primal.shape)}"
         )
     return t
 
@@ -314,7 +315,7 @@ def check_tangent(t: Any, out: Tensor, describe: Any, i: int) -> None:
         )
     if t._value.shape != out._value.shape or t._value.dtype != out._value.dtype:
         raise ValueError(
-            f"{describe()} returned a tangent of shape {tuple(t.shape)} and dtype "
-            f"{t.dtype.name} for output {i}, which has shape {tuple(out.shape)} and dtype "
+            f"{describe()} returned a tangent of shape {plain_dims(t.shape)} and dtype "
+            f"{t.dtype.name} for output {i}, which has shape {plain_dims(out.shape)} and dtype "
             f"{out.dtype.name}; a tangent must match its output"
         )

@@ -28,6 +28,7 @@ import numpy as np
 from retrograd.autodiff.forward import ForwardAccumulator
 from retrograd.autodiff.tape import GradientTape, UnconnectedGradients
 from retrograd.core import nest
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import array_ops
@@ -141,7 +142,7 @@ def value_and_grad(
                 f"grad: gradients are only defined for functions with a scalar floating output; "
                 f"'{getattr(f, '__name__', f)}' returned "
                 + (
-                    f"shape {tuple(value.shape)} and dtype {value.dtype.name}"
+                    f"shape {plain_dims(value.shape)} and dtype {value.dtype.name}"
                     if isinstance(value, Tensor)
                     else f"a {type(value).__name__}"
                 )

@@ -27,6 +27,7 @@ import numpy as np
 
 from retrograd.core.execute import Operation, context
 from retrograd.core.registry import gradient_registry
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.ops.indexed_slices import IndexedSlices
@@ -133,7 +134,7 @@ def _check_gradient(rule: Any, op: Operation, i: int, g: Tensor, batch_shape: tu
     if _same_shape(got.shape, shape) and got.dtype == value._value.dtype:
         return
     raise ValueError(
-        f"{describe_rule(op, rule)} returned a gradient of shape {tuple(g.shape)} and "
+        f"{describe_rule(op, rule)} returned a gradient of shape {plain_dims(g.shape)} and "
         f"dtype {g.dtype.name} for {_input_label(op, i)}, which has shape "
         f"{tuple(shape)} and dtype {value.dtype.name}; a gradient must match its "
         f"input"

@@ -358,9 +358,9 @@ class GradientTape:
         finally:
             self._end()
         result = [
-            _zeros_for(s, (*shape, *s.shape))
+            _zeros_for(s, (*shape, *s.shape.as_list()))
             if 0 in shape
-            else _shaped(r, (*shape, *s.shape), s, policy)
+            else _shaped(r, (*shape, *s.shape.as_list()), s, policy)
             for r, s in zip(rows, flat_sources)
         ]  # (an empty target has an empty Jacobian, as TensorFlow's: zeros, not None)
         return nest.pack_sequence_as(sources, result)
@@ -384,9 +384,9 @@ class GradientTape:
         self._begin("batch_jacobian")
         (y,) = _as_values([target], "target")
         (x,) = _as_values([source], "source")
-        if y.ndim < 1 or x.ndim < 1 or y.shape[0] != x.shape[0]:
+        if y.ndim < 1 or x.ndim < 1 or y.shape.as_list()[0] != x.shape.as_list()[0]:
             raise ValueError(
-                f"batch_jacobian: target {tuple(y.shape)} and source {tuple(x.shape)} need the "
+                f"batch_jacobian: target {y._value.shape} and source {x._value.shape} need the "
                 f"same first (batch) dimension"
             )
         batch, rest = y._value.shape[0], tuple(y._value.shape[1:])
@@ -413,7 +413,7 @@ class GradientTape:
             self._end()
         if rows is not None:  # [rows, batch, *x_rest] -> [batch, rows, *x_rest]
             rows = array_ops.transpose(rows, (1, 0, *range(2, rows.ndim)))
-        return _shaped(rows, (batch, *rest, *x.shape[1:]), x, policy)
+        return _shaped(rows, (batch, *rest, *x.shape.as_list()[1:]), x, policy)
 
     def _rows(
         self,

@@ -99,8 +99,8 @@ def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
             g = convert_to_tensor(g, dtype=t.dtype)
             if g._value.shape != t._value.shape:
                 raise ValueError(
-                    f"GradientTape.gradient: output_gradients[{i}] has shape {tuple(g.shape)} but "
-                    f"target {i} has shape {tuple(t.shape)}"
+                    f"GradientTape.gradient: output_gradients[{i}] has shape {g._value.shape} but "
+                    f"target {i} has shape {t._value.shape}"
                 )
             seeds.append(g)
     return seeds

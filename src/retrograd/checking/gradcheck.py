@@ -40,6 +40,7 @@ from retrograd.autodiff.forward import ForwardAccumulator
 from retrograd.autodiff.tape import GradientTape
 from retrograd.checking.progress import Progress
 from retrograd.core import nest
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, constant, convert_to_tensor
 from retrograd.ops import array_ops, complex_ops, reduction_ops
 
@@ -237,6 +238,7 @@ def _directions(
     """(description, direction) pairs: unit vectors (real and imaginary ones for complex
     arguments) when there are at most ``count`` of them, else ``count`` random normals. Made
     one at a time, so memory stays O(size of the argument)."""
+    shape = plain_dims(shape)  # (ints: a TensorFlow 1 shape's items are Dimensions)
     size = int(np.prod(shape, dtype=np.int64))
     if size * (2 if is_complex else 1) <= count:
         for unit in (1, 1j) if is_complex else (1,):
@@ -306,12 +308,11 @@ def check_gradients(
                 f"use modes=('reverse',) for complex arguments or outputs"
             )
         chosen = tuple(m for m in chosen if m != "forward")
-    # A real scalar output is weighted by 1 (so messages show its plain derivative); others
-    # randomly.
+    # A real scalar output is weighted by 1 (messages show its plain derivative), others randomly.
     weights = [
         np.ones(())
         if y.ndim == 0 and not y.dtype.is_complex
-        else _random_like(rng, y.shape, y.dtype.is_complex)
+        else _random_like(rng, plain_dims(y.shape), y.dtype.is_complex)
         for y in outputs
     ]
     check = _Check(f, xs, rng, atol, rtol, delta, directions)
@@ -329,7 +330,7 @@ def check_gradients(
                 check.forward(level, level_fn)
             if level < order:
                 level_fn = _gradient_of(scalar)
-                weights = [_random_like(rng, x.shape, x.dtype.is_complex) for x in xs]
+                weights = [_random_like(rng, plain_dims(x.shape), x.dtype.is_complex) for x in xs]
     finally:
         if display is not None:
             display.close()
@@ -462,14 +463,14 @@ class _Check:
             for described, v in _directions(self.rng, x.shape, self.directions):
                 self._report(level, "forward", i, described)
                 tangents = [
-                    constant(v) if j == i else constant(np.zeros(t.shape))
+                    constant(v) if j == i else constant(np.zeros(plain_dims(t.shape)))
                     for j, t in enumerate(self.xs)
                 ]
                 with ForwardAccumulator(self.xs, tangents) as acc:
                     outputs = _float_outputs(nest.flatten(level_fn(*self.xs)))
                 jvps = [acc.jvp(y) for y in outputs]
                 computed = [
-                    np.zeros(y.shape) if t is None else np.asarray(t._value)
+                    np.zeros(plain_dims(y.shape)) if t is None else np.asarray(t._value)
                     for t, y in zip(jvps, outputs)
                 ]
                 jvps = outputs = acc = None  # (freed before the differences are computed)

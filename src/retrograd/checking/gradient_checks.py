@@ -187,7 +187,7 @@ class _RuleCheck:
         ):
             return None  # complex values: check_gradients checks them, this checker does not
         self.upstream = [
-            Tensor(self.rng.standard_normal(y.shape).astype(y._value.dtype))
+            Tensor(self.rng.standard_normal(y._value.shape).astype(y._value.dtype))
             if y._value.dtype.kind == "f"
             else None
             for y in op.outputs

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import threading
 import traceback
 import weakref
@@ -35,6 +34,7 @@ from retrograd.autodiff.backprop import describe_rule
 from retrograd.autodiff.state import state as autodiff_state
 from retrograd.checking.nan_patterns import backward_cause, forward_cause
 from retrograd.checking.observing import inside_gradient_rule, summarize
+from retrograd.core.display import user_frames
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import Operation, context
 
@@ -110,12 +110,7 @@ class NumericsChecker:
     def _user_stack(self) -> list[tuple]:
         """(code, line) of the calling frames outside retrograd, innermost last; formatted only
         when an error is raised (extracting source lines for every op would be slow)."""
-        frames = []
-        frame = sys._getframe(2)
-        while frame is not None and len(frames) < self.stack_height_limit:
-            if not frame.f_code.co_filename.startswith(_PACKAGE):
-                frames.append((frame.f_code, frame.f_lineno))
-            frame = frame.f_back
+        frames = user_frames(limit=self.stack_height_limit)
         frames.reverse()
         return frames
 

@@ -39,7 +39,7 @@ def _dims(shape: Any, who: str) -> list[int]:
     dims = TensorShape(shape)
     if not dims.is_fully_defined():
         raise ValueError(f"{who}: the shape must be fully defined, got {dims}")
-    return [int(d) for d in dims]
+    return dims.as_list()
 
 
 class Initializer:

@@ -1,10 +1,12 @@
 """TensorShape: a tuple of dimensions, where ``None`` marks a dimension not yet known.
 
-Inside the library a shape's dimensions are ints and None. Under TensorFlow 1 behaviour
+A shape's dimensions are ints and None. Under TensorFlow 1 behaviour
 (``disable_v2_tensorshape``, which ``compat.v1.disable_v2_behavior`` and ``retrograd run
---tf1`` call) the shapes handed to user code are :class:`V1TensorShape` views whose items are
+--tf1`` call) every shape made is a :class:`V1TensorShape`, whose items are
 :class:`~retrograd.core.dimensions.Dimension` objects (``x.get_shape()[1].value``), as in
-TensorFlow 1; the library's own code keeps reading ints.
+TensorFlow 1 -- for every caller, the library's own code too, which therefore reads
+dimensions through ``dimension_value``, ``as_list()``, ``plain_dims`` or a tensor's raw
+tuple (``t._value.shape``), all ints and None in either behaviour.
 
 >>> import retrograd as rg
 >>> s = rg.constant([[1.0, 2.0, 3.0]]).shape
@@ -14,7 +16,6 @@ TensorFlow 1; the library's own code keeps reading ints.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -28,6 +29,7 @@ __all__ = [
     "dimension_at_index",
     "disable_v2_tensorshape",
     "enable_v2_tensorshape",
+    "plain_dims",
     "public_shape",
     "shape_text",
     "tensorshape_behaviour",
@@ -54,18 +56,9 @@ def _dimension(value: Any) -> int | None:
     return known_dimension(value)
 
 
-def _user_code(frame: Any) -> bool:
-    """Whether ``frame`` runs code outside retrograd (the user's program, its tests, or a
-    documentation example)."""
-    name = frame.f_globals.get("__name__") or ""
-    if name == "retrograd" or name.startswith("retrograd."):
-        return frame.f_code.co_filename.startswith("<doctest ")
-    return True
-
-
 def disable_v2_tensorshape() -> None:
-    """From now on, shapes given to user code behave as TensorFlow 1's: ``shape[i]`` is a
-    Dimension (``.value``), and unknown dimensions print as ``?``.
+    """From now on, shapes behave as TensorFlow 1's: ``shape[i]`` is a Dimension
+    (``.value``), and unknown dimensions print as ``?``.
 
     >>> import retrograd as rg
     >>> rg.compat.v1.disable_v2_tensorshape()
@@ -91,21 +84,14 @@ def enable_v2_tensorshape() -> None:
 
 
 def public_shape(dims: Any) -> TensorShape:
-    """The shape of a tensor as the code reading ``x.shape`` sees it: under TensorFlow 1
-    behaviour a :class:`V1TensorShape` for user code; plain ints for the library.
+    """The shape of a tensor as ``x.shape`` gives it: ``TensorShape(dims)``, a
+    :class:`V1TensorShape` (Dimensions) under TensorFlow 1 behaviour, else ints and None.
 
     >>> from retrograd.core.shapes import public_shape
     >>> public_shape((None, 4)).as_list()
     [None, 4]
     """
-    shape = TensorShape(dims)
-    if (
-        not tensorshape_behaviour.v1
-        or shape.rank is None
-        or not _user_code(sys._getframe(2))  # (1: the property calling; 2: who reads it)
-    ):
-        return shape
-    return tuple.__new__(V1TensorShape, shape)
+    return TensorShape(dims)
 
 
 class TensorShape(tuple):
@@ -122,7 +108,7 @@ class TensorShape(tuple):
     def __new__(cls, dims: Iterable[int | None] | None = ()) -> TensorShape:
         if dims is None:
             return _UNKNOWN_RANK
-        v1 = tensorshape_behaviour.v1 and _user_code(sys._getframe(1))
+        v1 = tensorshape_behaviour.v1
         if type(dims) is (V1TensorShape if v1 else TensorShape) or dims is _UNKNOWN_RANK:
             return dims
         if isinstance(dims, TensorShape):
@@ -324,7 +310,7 @@ class _UnknownRankShape(TensorShape):
         return True
 
     def merge_with(self, other: Any) -> TensorShape:
-        return public_shape(TensorShape(other)) if other is not None else self
+        return TensorShape(other) if other is not None else self
 
     def concatenate(self, other: Any) -> TensorShape:
         return self
@@ -333,7 +319,7 @@ class _UnknownRankShape(TensorShape):
         return self
 
     def with_rank(self, rank: int) -> TensorShape:
-        return public_shape((None,) * rank)
+        return TensorShape((None,) * rank)
 
     def with_rank_at_least(self, rank: int) -> TensorShape:
         return self
@@ -386,10 +372,25 @@ def shape_text(dims: Any) -> str:
     return str(shape)
 
 
+def plain_dims(shape: Any) -> tuple:
+    """The dimensions of a shape (a TensorShape, tuple or list, Dimensions allowed) as a
+    tuple of ints and None in either behaviour, as library code reads them (under TensorFlow
+    1 behaviour a shape's items are Dimensions); ``()`` for an unknown rank, as ``tuple()``.
+
+    >>> plain_dims(V1TensorShape((None, 4))), plain_dims([2, Dimension(3)])
+    ((None, 4), (2, 3))
+    """
+    if isinstance(shape, TensorShape):
+        return tuple(tuple.__iter__(shape))
+    return tuple(map(_dimension, shape))
+
+
 def broadcast_dims(shapes: list, op_type: str) -> tuple | None:
-    """NumPy's broadcast of shapes that may hold unknown (None) dimensions or ranks."""
+    """NumPy's broadcast of shapes that may hold unknown (None) dimensions or ranks (shapes
+    or tuples; a TensorFlow 1 shape's Dimensions are read as ints and None)."""
     if any(s is None for s in shapes):
         return None
+    shapes = [tuple(tuple.__iter__(s)) if isinstance(s, TensorShape) else s for s in shapes]
     rank = max((len(s) for s in shapes), default=0)
     out = []
     for i in range(-rank, 0):

@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.dimensions import dimension_value
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.graph.function import TensorSpec
@@ -94,7 +96,7 @@ class Dataset:
         """One element per index of the first dimension of every component."""
         tensors = _map(_to_tensor, tensors)
         leaves = _leaves(tensors)
-        sizes = {int(t.shape[0]) if t.shape.rank else None for t in leaves}
+        sizes = {dimension_value(t.shape[0]) if t.shape.rank else None for t in leaves}
         if None in sizes:
             raise ValueError("from_tensor_slices: components must have at least one dimension")
         if len(sizes) != 1:
@@ -109,7 +111,7 @@ class Dataset:
             for i in range(count):
                 yield _map(lambda a, i=i: convert_to_tensor(a[i]), arrays)
 
-        spec = _map(lambda t: TensorSpec(t.shape[1:], t.dtype), tensors)
+        spec = _map(lambda t: TensorSpec(plain_dims(t.shape)[1:], t.dtype), tensors)
         return Dataset(iterate, spec, count)
 
     @staticmethod
@@ -142,7 +144,7 @@ class Dataset:
             if not spec.shape.is_compatible_with(t.shape):
                 raise TypeError(
                     f"Dataset.from_generator: the generator yielded an element of shape "
-                    f"{tuple(t.shape)} where {spec.shape} was expected"
+                    f"{plain_dims(t.shape)} where {spec.shape} was expected"
                 )
             return t
 

@@ -19,7 +19,6 @@ assignments inside happen when the function runs.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Hashable
 from typing import Any
 
@@ -99,15 +98,6 @@ class ConcreteFunction:
         return self._plan_plain
 
     def _forward_plan(self, saved: list) -> Plan:
-        collecting = gc.isenabled()
-        gc.disable()  # compiling makes many objects and no garbage: no collections meanwhile
-        try:
-            return self._compile_forward(saved)
-        finally:
-            if collecting:
-                gc.enable()
-
-    def _compile_forward(self, saved: list) -> Plan:
         # The stateful ops of the forward pass run at every call; those of gradients added to
         # the graph later (a print in a gradient function) run only when their gradient does.
         keep = _ForwardOps(self.graph, self._forward_ops) if self._stateful else None

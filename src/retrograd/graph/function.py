@@ -25,7 +25,6 @@ size), ``reduce_retracing=True`` relaxes the shapes that changed after a retrace
 from __future__ import annotations
 
 import functools
-import gc
 import operator
 import threading
 import warnings
@@ -104,10 +103,10 @@ class Function:
         self._by_tensor_types: dict[tuple, ConcreteFunction] = {}
         self._tracing_count = 0
         self._methods: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-        # Held while a signature is looked up or traced (one trace per signature when threads
-        # call at once), never while a trace runs. Reentrant: a function calling itself while
-        # traced reaches the per-thread recursion check (``_tracing.functions``).
-        self._lock = _TraceLock(self)
+        # Held while a signature is looked up or a finished trace kept, never while a trace
+        # runs: a trace never waits for another thread's. Two threads tracing one signature
+        # at once both trace; the first to finish is kept and both use it.
+        self._lock = threading.Lock()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         key = values = None
@@ -190,37 +189,42 @@ class Function:
         specs, tensors = self._specs(leaves)
         scope = override_key()
         key = (tuple(leaf_key(leaf, spec) for leaf, spec in zip(leaves, specs)), scope)
+        covers = None  # reduce_retracing: what a new trace will cover
         with self._lock:
             concrete = self._traces.get(key)
             if concrete is None and self._reduce_retracing:
-                concrete = self._relaxed_trace(structure, leaves, specs, scope)
-            if concrete is None:
-                concrete = self._trace(structure, leaves, specs)
-            self._traces[key] = concrete
+                concrete, covers = self._relaxed_trace(leaves, specs, scope)
+                if concrete is not None:
+                    self._traces[key] = concrete
+        if concrete is None:
+            traced = self._trace(structure, leaves, specs if covers is None else covers[0])
+            with self._lock:
+                concrete = self._traces.setdefault(key, traced)
+                if concrete is traced:  # (else another thread's trace was kept first)
+                    self._tracing_count += 1
+                    if covers is not None:
+                        self._relaxed.append((covers, traced))
         return concrete, tensors
 
-    def _relaxed_trace(self, structure: tuple, leaves: list, specs: list, scope: tuple) -> Any:
-        """A trace whose specs cover these, or a new one relaxed to cover the last trace's and
-        these (None where a dimension differs); None when no trace is related. ``scope`` (the
-        gradient override scope) must match as the Python values do."""
+    def _relaxed_trace(self, leaves: list, specs: list, scope: tuple) -> tuple[Any, Any]:
+        """``(trace, None)`` for a trace whose specs cover these; else ``(None, covers)``: the
+        specs a new trace takes -- relaxed to cover the last related trace's and these (None
+        where a dimension differs), or these when no trace is related -- with the Python
+        values and gradient override scope (``scope``), which must match exactly."""
         others = (_python_key([leaf for leaf, s in zip(leaves, specs) if s is None]), scope)
         for covered, concrete in reversed(self._relaxed):
             if covered[1] == others and all(
                 (a is None) == (b is None) and (a is None or a.is_compatible_with(b))
                 for a, b in zip(covered[0], specs)
             ):
-                return concrete
+                return concrete, None
         for covered, _ in reversed(self._relaxed):
             if covered[1] != others:
                 continue
             wider = relaxed(covered[0], specs)
             if wider is not None:
-                concrete = self._trace(structure, leaves, wider)
-                self._relaxed.append(((wider, covered[1]), concrete))
-                return concrete
-        concrete = self._trace(structure, leaves, specs)
-        self._relaxed.append(((specs, others), concrete))
-        return concrete
+                return None, (wider, covered[1])
+        return None, (specs, others)
 
     def _specs(self, leaves: list) -> tuple[list, list]:
         specs: list[Any] = []
@@ -270,10 +274,10 @@ class Function:
             _tracing.functions.remove(self)
 
     def _trace_once(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
-        self._tracing_count += 1
-        if self._tracing_count > _RETRACES_BEFORE_WARNING:
+        count = self._tracing_count + 1  # (counted once kept, by ``_concrete``)
+        if count > _RETRACES_BEFORE_WARNING:
             warnings.warn(
-                f"function '{self._name}' has been traced {self._tracing_count} times. Tracing "
+                f"function '{self._name}' has been traced {count} times. Tracing "
                 f"is slow; frequent retracing usually means (1) the function is made anew in "
                 f"a loop (make it once, outside), (2) it is called with tensors of changing "
                 f"shapes (give an input_signature with None dimensions, or "
@@ -286,10 +290,6 @@ class Function:
         graph.captures_as_inputs = True
         saved = (context.tapes, context.observers, context.recording)
         context.tapes, context.observers, context.recording = [], [], False  # records nothing
-        # Tracing makes many objects and no garbage worth collecting yet: the cyclic
-        # collector, run on and on over a growing graph, would make tracing quadratic.
-        collecting = gc.isenabled()
-        gc.disable()
         try:
             with graph.as_default():
                 inputs = [
@@ -306,8 +306,6 @@ class Function:
                 args, kwargs = nest.pack_sequence_as(structure, arguments)
                 outputs = python_function(*args, **kwargs)
         finally:
-            if collecting:
-                gc.enable()
             context.tapes, context.observers, context.recording = saved
             # Ops added later (gradients) take eager values as constants: the inputs are fixed.
             graph.captures_as_inputs = False
@@ -322,62 +320,6 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<retrograd.Function {self._name} traced {self._tracing_count} time(s)>"
-
-
-# Which thread waits for which function's trace lock: functions that call each other while
-# traced in two threads would wait for each other for ever; the second to wait raises
-# instead (as one thread does, through ``_tracing.functions``). Shared by all threads
-# by design: it is how they see each other's waits.
-_waits_guard = threading.Lock()
-_waiting_for: dict[int, _TraceLock] = {}
-
-
-class _TraceLock:
-    """A reentrant lock that knows its owner, and refuses a wait that would never end."""
-
-    def __init__(self, function: Function) -> None:
-        self._lock = threading.RLock()
-        self._function = weakref.ref(function)
-        self._owner: int | None = None
-        self._depth = 0
-
-    def __enter__(self) -> None:
-        me = threading.get_ident()
-        if not self._lock.acquire(blocking=False):
-            with _waits_guard:
-                _waiting_for[me] = self
-            try:
-                while not self._lock.acquire(timeout=0.01):
-                    self._refuse_a_cycle(me)
-            finally:
-                with _waits_guard:
-                    _waiting_for.pop(me, None)
-        with _waits_guard:
-            self._owner = me
-            self._depth += 1
-
-    def __exit__(self, *exc: Any) -> None:
-        with _waits_guard:
-            self._depth -= 1
-            if not self._depth:
-                self._owner = None
-        self._lock.release()
-
-    def _refuse_a_cycle(self, me: int) -> None:
-        with _waits_guard:
-            owner, seen = self._owner, set()
-            while owner is not None and owner not in seen:
-                if owner == me:
-                    function = self._function()
-                    name = function._name if function is not None else "?"
-                    raise UnimplementedError(
-                        f"function '{name}' is being traced in another thread that waits, "
-                        f"directly or through other functions, for a trace this thread is "
-                        f"making: functions that call each other while traced cannot be traced"
-                    )
-                seen.add(owner)
-                waited = _waiting_for.get(owner)
-                owner = waited._owner if waited is not None else None
 
 
 def _python_key(leaves: list) -> tuple:

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from retrograd.core.dimensions import dimension_value
 from retrograd.core.execute import Operation
-from retrograd.core.shapes import TensorShape, public_shape, shape_text
+from retrograd.core.shapes import TensorShape, shape_text
 from retrograd.core.tensor import Tensor, next_id
 
 if TYPE_CHECKING:
@@ -40,7 +41,9 @@ class TensorMeta:
     __slots__ = ("shape", "dtype", "_tensor_name")
 
     def __init__(self, shape: tuple | None, dtype: np.dtype) -> None:
-        self.shape = None if shape is None else tuple(None if d is None else int(d) for d in shape)
+        if shape is not None:  # (ints and None: a TensorFlow 1 shape's items are Dimensions)
+            shape = tuple(None if d is None else int(d) for d in map(dimension_value, shape))
+        self.shape = shape
         self.dtype = np.dtype(dtype)
         self._tensor_name = "a graph tensor"
 
@@ -85,7 +88,7 @@ class SymbolicTensor(Tensor):
 
     @property
     def shape(self) -> TensorShape:
-        return public_shape(self._value.shape)
+        return TensorShape(self._value.shape)
 
     def numpy(self):
         raise AttributeError(

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from retrograd.core import nest
+from retrograd.core.dimensions import dimension_value
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context
 from retrograd.core.tensor import convert_to_tensor
@@ -35,7 +36,7 @@ def _count(leaves: list, op: str) -> int:
     """The common first dimension of ``leaves`` (checked)."""
     if not leaves:
         raise ValueError(f"{op}: elems must hold at least one tensor")
-    sizes = {t.shape[0] if t.shape.rank else None for t in leaves}
+    sizes = {dimension_value(t.shape[0]) if t.shape.rank else None for t in leaves}
     if None in sizes:
         raise InvalidArgumentError(f"{op}: every element of elems needs a known first dimension")
     if len(sizes) != 1:

@@ -21,7 +21,7 @@ import numpy as np
 
 from retrograd.core import nest
 from retrograd.core.errors import InvalidArgumentError
-from retrograd.core.shapes import TensorShape
+from retrograd.core.shapes import TensorShape, plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import Graph, GraphOperation, SymbolicTensor, get_default_graph
@@ -192,7 +192,11 @@ class Session:
         for op in ops:
             if op.type == "Placeholder":
                 shape = op.get_attr("shape")
-                dims = "unknown" if shape is None else [("?" if d is None else d) for d in shape]
+                dims = (
+                    "unknown"
+                    if shape is None
+                    else [("?" if d is None else d) for d in plain_dims(shape)]
+                )
                 raise InvalidArgumentError(
                     f"You must feed a value for placeholder tensor '{op.name}' with dtype "
                     f"{op.get_attr('dtype').name} and shape {dims}"

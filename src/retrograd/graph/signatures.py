@@ -18,7 +18,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike
-from retrograd.core.shapes import TensorShape
+from retrograd.core.shapes import TensorShape, plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 
@@ -53,7 +53,7 @@ class TensorSpec:
         return value.dtype == self.dtype and self.shape.is_compatible_with(value.shape)
 
     def _key(self) -> tuple:
-        return (self.dtype.name, None if self.shape.rank is None else tuple(self.shape))
+        return (self.dtype.name, None if self.shape.rank is None else plain_dims(self.shape))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TensorSpec) and self._key() == other._key()
@@ -62,7 +62,7 @@ class TensorSpec:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        shape = None if self.shape.rank is None else tuple(self.shape)
+        shape = None if self.shape.rank is None else plain_dims(self.shape)
         return f"TensorSpec(shape={shape}, dtype={self.dtype!r}, name={self.name!r})"
 
 
@@ -112,6 +112,6 @@ def relaxed(old: list, new: list) -> list | None:
         if a.shape.rank is None or b.shape.rank is None or a.shape.rank != b.shape.rank:
             return None  # ranks differ: traced apart (ops here need to know ranks)
         else:
-            dims = [x if x == y else None for x, y in zip(tuple(a.shape), tuple(b.shape))]
+            dims = [x if x == y else None for x, y in zip(plain_dims(a.shape), plain_dims(b.shape))]
             out.append(TensorSpec(dims, a.dtype, a.name))
     return out

@@ -116,5 +116,5 @@ def _all_ones(value: Any, depth: int = 4) -> bool:
 
 def _plain(value: Any) -> bool:
     if isinstance(value, tuple):
-        return all(_plain(v) for v in value)
+        return all(_plain(v) for v in tuple.__iter__(value))  # (a shape's items as stored)
     return isinstance(value, _PLAIN)

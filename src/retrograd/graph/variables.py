@@ -27,7 +27,7 @@ from retrograd.core import dtypes
 from retrograd.core.errors import FailedPreconditionError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient
-from retrograd.core.shapes import TensorShape, public_shape
+from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import convert_to_tensor, next_id, numpy_text
 from retrograd.core.variables import Variable, _AssignVariableOp, set_graph_variable_class
 from retrograd.graph.graph import GraphOperation, TensorMeta, get_default_graph
@@ -127,7 +127,7 @@ class GraphVariable(Variable):
 
     @property
     def shape(self) -> TensorShape:
-        return public_shape(self._static_shape)
+        return TensorShape(self._static_shape)
 
     @property
     def ndim(self) -> int:
@@ -189,7 +189,7 @@ class GraphVariable(Variable):
         return (session or get_default_session()).run(self)
 
     def get_shape(self) -> TensorShape:
-        return public_shape(self._static_shape)
+        return TensorShape(self._static_shape)
 
     def __bool__(self) -> bool:
         raise TypeError(f"Using graph variable {self.op.name} as a Python bool is not allowed")

@@ -25,6 +25,7 @@ from typing import Any
 from retrograd.autodiff.custom_gradient import custom_gradient
 from retrograd.core import nest
 from retrograd.core.execute import OP_DEFS, execute
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import Graph, SymbolicTensor, placeholder
@@ -52,7 +53,7 @@ def vectorized_call(fn: Callable, elems: Any, count: int) -> Any:
     leaves = nest.flatten(elems)
     graph = Graph()
     with graph.as_default():
-        holders = [placeholder(t.dtype, t.shape[1:]) for t in leaves]
+        holders = [placeholder(t.dtype, plain_dims(t.shape)[1:]) for t in leaves]
         try:
             traced = fn(nest.pack_sequence_as(elems, holders))
         except NotVectorizable:
@@ -231,7 +232,7 @@ def _aligned(run: _Run, op: Any, inputs: list[_Value], rank: int) -> list[Tensor
         missing = rank - _rank(op, i)
         t = v.tensor
         if missing:
-            shape = [run.count, *([1] * missing), *[int(d) for d in t.shape[1:]]]
+            shape = [run.count, *([1] * missing), *plain_dims(t.shape)[1:]]
             t = array_ops.reshape(t, shape)
         out.append(t)
     return out

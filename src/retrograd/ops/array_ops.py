@@ -14,7 +14,7 @@ from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.reads import metadata_only
 from retrograd.core.registry import no_gradient, op_gradient
-from retrograd.core.shapes import broadcast_dims
+from retrograd.core.shapes import broadcast_dims, plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast
 from retrograd.ops.define import ANY, BOOL, tensor_arg, tensor_pair
@@ -265,7 +265,7 @@ def fill(dims: ShapeLike, value: TensorLike, name: str | None = None) -> Tensor:
 
     v = tensor_arg("Fill", value, ANY, "value")
     if v._value.ndim != 0:
-        raise InvalidArgumentError(f"Fill: value must be a scalar, got shape {tuple(v.shape)}")
+        raise InvalidArgumentError(f"Fill: value must be a scalar, got shape {plain_dims(v.shape)}")
     static, dynamic, known = dynamic_shape_ops.shape_input(dims, "Fill", "dims")
     if static is None:  # known only when the graph runs
         return dynamic_shape_ops.fill(dynamic, v, known, name)

@@ -26,7 +26,7 @@ from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.reads import metadata_only
 from retrograd.core.registry import op_gradient
-from retrograd.core.shapes import broadcast_dims
+from retrograd.core.shapes import broadcast_dims, plain_dims
 from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
@@ -46,7 +46,7 @@ def static_shape(shape: Any, op_type: str, arg: str = "shape") -> tuple[int, ...
         if not shape.dtype.is_integer or (rank is not None and rank > 1):
             raise InvalidArgumentError(
                 f"{op_type}: `{arg}` must be an int32 or int64 tensor of rank 0 or 1, got "
-                f"{shape.dtype.name} with shape {tuple(shape.shape)}"
+                f"{shape.dtype.name} with shape {plain_dims(shape.shape)}"
             )
         try:
             shape = np.atleast_1d(build_time_value(op_type, shape, arg)).tolist()
@@ -173,9 +173,9 @@ def broadcast_to(input: TensorLike, shape: ShapeLike, name: str | None = None) -
             _BroadcastLike, (x, dynamic_shape_ops.fill(dynamic, zero, known)), None, name
         )
     target = static
-    if broadcast_dims([tuple(x.shape), target], "BroadcastTo") != target:
+    if broadcast_dims([plain_dims(x.shape), target], "BroadcastTo") != target:
         raise InvalidArgumentError(
-            f"BroadcastTo: cannot broadcast shape {tuple(x.shape)} to {target}"
+            f"BroadcastTo: cannot broadcast shape {plain_dims(x.shape)} to {target}"
         )
     return execute(_BroadcastTo, (x,), {"shape": target}, name)
 

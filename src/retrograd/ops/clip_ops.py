@@ -26,7 +26,7 @@ from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
-from retrograd.core.shapes import broadcast_dims
+from retrograd.core.shapes import broadcast_dims, plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, broadcast, math_ops, reduction_ops
 from retrograd.ops.define import FLOAT, REAL, tensor_arg, tensor_pair
@@ -59,10 +59,10 @@ def clip_by_norm(
         clip = convert_to_tensor(max(clip_norm, 0), dtype=t.dtype)
     else:
         clip = math_ops.cast(math_ops.maximum(convert_to_tensor(clip_norm), 0), t.dtype)
-    shape = tuple(t.shape)
-    if np.broadcast_shapes(shape, tuple(clip.shape)) != shape:
+    shape = plain_dims(t.shape)
+    if np.broadcast_shapes(shape, plain_dims(clip.shape)) != shape:
         raise InvalidArgumentError(
-            f"clip_by_norm: clip_norm of shape {tuple(clip.shape)} would change the shape "
+            f"clip_by_norm: clip_norm of shape {plain_dims(clip.shape)} would change the shape "
             f"{shape} of t"
         )
     sum_of_squares = reduction_ops.reduce_sum(t * t, axes, keepdims=True)
@@ -158,8 +158,8 @@ def clip_by_value(
     for bound in (lo, hi):
         if broadcast_dims([t._value.shape, bound._value.shape], "ClipByValue") != t._value.shape:
             raise InvalidArgumentError(
-                f"ClipByValue: a bound of shape {tuple(bound.shape)} would change the shape "
-                f"{tuple(t.shape)} of t"
+                f"ClipByValue: a bound of shape {plain_dims(bound.shape)} would change the shape "
+                f"{plain_dims(t.shape)} of t"
             )
     return execute(_ClipByValue, (t, lo, hi), None, name)
 

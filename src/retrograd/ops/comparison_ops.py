@@ -9,12 +9,19 @@ Their outputs are bool or integer, so none has a gradient; each is declared with
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
 from retrograd.core.registry import no_gradient
 from retrograd.core.tensor import Tensor
-from retrograd.ops.define import ANY, BOOL, FLOAT, INTEGER, REAL, binary_op, unary_op
+from retrograd.ops import define
+from retrograd.ops.define import ANY, BOOL, FLOAT, INTEGER, REAL
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
+binary_op = functools.partial(define.binary_op, module=__name__)
 
 less = binary_op(
     "less",
@@ -40,6 +47,7 @@ less_equal = binary_op(
     [True, True, False]
     """,
 )
+
 greater = binary_op(
     "greater",
     "Greater",

@@ -22,7 +22,7 @@ from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient
-from retrograd.core.shapes import broadcast_dims
+from retrograd.core.shapes import broadcast_dims, plain_dims
 from retrograd.core.tensor import Tensor, constant, convert_to_tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg, tensor_pair
@@ -43,7 +43,9 @@ _OneHot = define_op("OneHot", _one_hot_kernel)
 def _fill_value(value: Any, dtype: Any, arg: str) -> Tensor:
     t = convert_to_tensor(value, dtype_hint=dtype)
     if t._value.ndim != 0:
-        raise InvalidArgumentError(f"OneHot: {arg} must be a scalar, but got: {list(t.shape)}")
+        raise InvalidArgumentError(
+            f"OneHot: {arg} must be a scalar, but got: {list(t._value.shape)}"
+        )
     return t
 
 
@@ -168,7 +170,9 @@ def range(  # noqa: A001 - TensorFlow's name
         if t.dtype.name not in _RANGE_DTYPES:
             raise TypeError(f"Range: `{arg}` must be one of {_RANGE_DTYPES}, got {t.dtype.name}")
         if t._value.ndim != 0:
-            raise InvalidArgumentError(f"Range: {arg} must be a scalar, not shape {list(t.shape)}")
+            raise InvalidArgumentError(
+                f"Range: {arg} must be a scalar, not shape {list(t._value.shape)}"
+            )
         args.append(t)
     if target is None:
         target = max((t.dtype for t in args), key=lambda d: _RANGE_DTYPES.index(d.name))
@@ -200,7 +204,7 @@ def sequence_mask(
         maxlen = tensor_arg("SequenceMask", maxlen, "iu", "maxlen")
         if maxlen._value.shape != ():
             raise ValueError(
-                f"SequenceMask: `maxlen` must be a scalar, got shape {tuple(maxlen.shape)}"
+                f"SequenceMask: `maxlen` must be a scalar, got shape {plain_dims(maxlen.shape)}"
             )
     positions = range(0, math_ops.cast(maxlen, lengths.dtype), 1)
     mask = comparison_ops.less(positions, array_ops.expand_dims(lengths, -1))
@@ -227,7 +231,7 @@ def linspace(
     if n < 0:
         raise InvalidArgumentError(f"LinSpace: num must be non-negative, got {n}")
     shape = broadcast_dims([s._value.shape, e._value.shape], "LinSpace")
-    s, e = (t if tuple(t.shape) == shape else broadcast.broadcast_to(t, shape) for t in (s, e))
+    s, e = (t if plain_dims(t.shape) == shape else broadcast.broadcast_to(t, shape) for t in (s, e))
     rank = len(shape) + 1
     axis = int(axis)
     if not -rank <= axis < rank:

@@ -17,6 +17,7 @@ from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops.define import FLOAT_COMPLEX, tensor_arg
 
@@ -79,7 +80,7 @@ def assert_rank(
     if t.ndim != int(rank):
         raise ValueError(
             f"{_prefix(message)}Tensor must have rank {int(rank)}. Received rank {t.ndim}, "
-            f"shape {tuple(t.shape)}"
+            f"shape {plain_dims(t.shape)}"
         )
 
 
@@ -269,7 +270,7 @@ def _compare_with_zero(message, symbol, compare, t) -> None:
     values = [str(v) for v in t._value.ravel().tolist()]
     raise InvalidArgumentError(
         f"{_prefix(message)}\nCondition x {symbol} 0 did not hold element-wise:\n"
-        f"x (shape={tuple(t.shape)} dtype={t.dtype.name}) = \n{values}"
+        f"x (shape={plain_dims(t.shape)} dtype={t.dtype.name}) = \n{values}"
     )
 
 
@@ -366,8 +367,8 @@ def _near(message, rtol, atol, a, b) -> None:
         return
     raise InvalidArgumentError(
         f"{_prefix(message)}x and y not equal to tolerance rtol = {rtol}, atol = {atol}\n"
-        f"x (shape={tuple(a.shape)} dtype={a.dtype.name}) = {a._value}\n"
-        f"y (shape={tuple(b.shape)} dtype={b.dtype.name}) = {b._value}"
+        f"x (shape={plain_dims(a.shape)} dtype={a.dtype.name}) = {a._value}\n"
+        f"y (shape={plain_dims(b.shape)} dtype={b.dtype.name}) = {b._value}"
     )
 
 

@@ -30,6 +30,7 @@ from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError, UnimplementedError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, math_ops, matrix_diag_ops, matrix_inverse_ops
 from retrograd.ops.linalg_ops import adjoint, matmul, matrix_arg
@@ -68,7 +69,7 @@ def _reciprocal_of_differences(values: Tensor) -> Tensor:
     The diagonal is masked rather than divided: the safe reciprocal's slope at 0 is 1e20,
     and those terms would cancel in a second derivative only up to rounding."""
     differences = array_ops.expand_dims(values, -2) - array_ops.expand_dims(values, -1)
-    on_diagonal = Tensor(np.eye(values.shape[-1], dtype=bool))
+    on_diagonal = Tensor(np.eye(values._value.shape[-1], dtype=bool))
     off_diagonal = array_ops.where(on_diagonal, array_ops.ones_like(differences), differences)
     zeros = array_ops.zeros_like(differences)
     return array_ops.where(on_diagonal, zeros, _safe_reciprocal(off_diagonal))
@@ -158,11 +159,11 @@ def _qr_grad_tall(q: Tensor, r: Tensor, grad_q: Tensor, grad_r: Tensor) -> Tenso
 def _qr_grad(op, grad_q, grad_r):
     a = op.inputs[0]
     q, r = op.outputs
-    rows, cols = a.shape[-2:]
+    rows, cols = plain_dims(a.shape)[-2:]
     if rows > cols and op.get_attr("full_matrices"):
         raise UnimplementedError(
             f"Qr: the gradient is not defined for full_matrices=True when rows > columns "
-            f"(input shape {tuple(a.shape)}): the extra columns of Q are not unique"
+            f"(input shape {plain_dims(a.shape)}): the extra columns of Q are not unique"
         )
     if rows >= cols:
         return _qr_grad_tall(q, r, grad_q, grad_r)
@@ -294,14 +295,14 @@ def _as_dtype_of(x: Tensor, like: Tensor) -> Tensor:
 @op_gradient("Svd")
 def _svd_grad(op, grad_s, grad_u, grad_v):
     a = op.inputs[0]
-    rows, cols = a.shape[-2:]
+    rows, cols = plain_dims(a.shape)[-2:]
     if not op.get_attr("compute_uv"):
         _, u, v = svd(a)
         return matmul(u * _as_dtype_of(array_ops.expand_dims(grad_s, -2), a), v, adjoint_b=True)
     if op.get_attr("full_matrices") and rows != cols:
         raise UnimplementedError(
             f"Svd: the gradient is not defined for full_matrices=True with a non-square input "
-            f"(shape {tuple(a.shape)}): the extra singular vectors are not unique"
+            f"(shape {plain_dims(a.shape)}): the extra singular vectors are not unique"
         )
     s, u, v = op.outputs
     f = _reciprocal_of_differences(s * s)

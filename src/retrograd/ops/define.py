@@ -7,7 +7,6 @@ Element kinds are NumPy's: ``f`` float, ``c`` complex, ``i`` signed and ``u`` un
 from __future__ import annotations
 
 import operator
-import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -121,11 +120,11 @@ def tensor_pair(op_type: str, x: Any, y: Any, kinds: str = ANY) -> tuple[Tensor,
     return x, y
 
 
-def _named(fn: _F, api_name: str, doc: str, op: OpDef) -> _F:
+def _named(fn: _F, api_name: str, doc: str, op: OpDef, module: str) -> _F:
     fn.__name__ = fn.__qualname__ = api_name
-    # The module that defined the op (the caller of unary_op / binary_op), as for any
-    # function: help(), documentation tools and tracebacks find it there.
-    fn.__module__ = sys._getframe(2).f_globals.get("__name__", fn.__module__)
+    # The module that defines the op (the caller of unary_op / binary_op), as for any
+    # function: help(), documentation tools, doctests and tracebacks find it there.
+    fn.__module__ = module
     fn.__doc__ = doc
     fn.op_def = op  # type: ignore[attr-defined]
     return fn
@@ -171,8 +170,11 @@ def unary_op(
     doc: str,
     inplace: Callable[..., Any] | None = None,
     batchable: bool = False,
+    *,
+    module: str,
 ) -> UnaryOp:
-    """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``.
+    """Defines an elementwise op of one tensor; returns its function ``f(x, name=None)``,
+    which belongs to ``module`` (the defining module's ``__name__``).
 
     ``inplace`` is the kernel computing into a buffer (see OpDef), derived for ufuncs (whose
     results are fresh arrays); ``batchable`` as in OpDef."""
@@ -191,7 +193,7 @@ def unary_op(
             x = tensor_arg(op_type, x, kinds)
         return execute_unary(op, x, name)
 
-    return _named(op_function, api_name, doc, op)
+    return _named(op_function, api_name, doc, op, module)
 
 
 def binary_op(
@@ -203,8 +205,11 @@ def binary_op(
     batchable: bool = False,
     fresh: bool = False,
     quiet: bool = False,
+    *,
+    module: str,
 ) -> BinaryOp:
-    """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``.
+    """Defines an elementwise, broadcasting op of two same-dtype tensors: ``f(x, y, name=None)``,
+    which belongs to ``module`` (the defining module's ``__name__``).
 
     ``batchable``, ``fresh`` and ``quiet`` as in OpDef (``fresh`` is derived for ufunc
     kernels)."""
@@ -228,4 +233,4 @@ def binary_op(
             x, y = tensor_pair(op_type, x, y, kinds)
         return execute_binary(op, x, y, name)
 
-    return _named(op_function, api_name, doc, op)
+    return _named(op_function, api_name, doc, op, module)

@@ -25,6 +25,7 @@ from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, constant
 from retrograd.ops import broadcast, math_ops
 from retrograd.ops.define import tensor_arg, tensor_pair
@@ -165,7 +166,7 @@ def _einsum_grad(op, grad):
     equation = op.get_attr("equation")
     lhs, output = equation.split("->")
     terms = lhs.split(",")
-    shapes = [tuple(x.shape) for x in op.inputs]
+    shapes = [plain_dims(x.shape) for x in op.inputs]
     sizes = _label_sizes(terms, shapes, set(string.ascii_letters))
     free = [c for c in string.ascii_letters if c not in equation]
     return [

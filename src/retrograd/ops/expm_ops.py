@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.dimensions import dimension_value
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
@@ -106,7 +107,7 @@ def expm(input: TensorLike, name: str | None = None) -> Tensor:
 @op_gradient("MatrixExponential")
 def _expm_grad(op, grad):
     a_h = adjoint(op.inputs[0])
-    n = a_h.shape[-1]
+    n = dimension_value(a_h.shape[-1])
     zeros = array_ops.zeros_like(a_h)
     block = array_ops.concat(
         [array_ops.concat([a_h, grad], axis=-1), array_ops.concat([zeros, a_h], axis=-1)],

@@ -22,6 +22,7 @@ from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, constant
 from retrograd.ops import array_ops, math_ops, scatter_ops
 from retrograd.ops.define import ANY, BOOL, NUMERIC, tensor_arg
@@ -120,9 +121,9 @@ def _gather_grad(op, grad):
     axis, b = op.get_attr("axis"), op.get_attr("batch_dims")
     if not params.shape.is_fully_defined():  # in a graph, known only when it runs
         return _gather_grad_at_run_time(params, indices, grad, axis, b), None
-    shape = tuple(params.shape)
+    shape = plain_dims(params.shape)
     batch, outer, n, inner = shape[:b], shape[b:axis], shape[axis], shape[axis + 1 :]
-    index_shape = tuple(indices.shape)[b:]
+    index_shape = plain_dims(indices.shape)[b:]
     nb, lo, li = math.prod(batch), len(outer), len(index_shape)
     # In a graph the number of indices may be known only when it runs (boolean_mask): the
     # reshapes below then leave that one dimension to be inferred (-1).
@@ -158,8 +159,8 @@ def sparse_gather_grad(op, grad):
         return _gather_grad(op, grad)
     from retrograd.ops.indexed_slices import gather_slices
 
-    shape = tuple(params.shape)
-    index_shape = tuple(indices.shape)
+    shape = plain_dims(params.shape)
+    index_shape = plain_dims(indices.shape)
     count = -1 if None in index_shape else math.prod(index_shape)
     values = array_ops.reshape(grad, (count, *shape[1:]))
     return gather_slices(values, array_ops.reshape(indices, (-1,)), shape), None
@@ -241,7 +242,7 @@ def _unsorted_segment_sum_grad(op, grad):
     # Each slice of data receives the gradient of its segment; dropped (negative) ids none.
     data, ids = op.inputs
     gathered = gather(grad, math_ops.maximum(ids, 0))
-    keep = array_ops.reshape(ids >= 0, (*ids.shape, *(1,) * (data.ndim - ids.ndim)))
+    keep = array_ops.reshape(ids >= 0, (*plain_dims(ids.shape), *(1,) * (data.ndim - ids.ndim)))
     return array_ops.where(keep, gathered, array_ops.zeros_like(gathered)), None
 
 

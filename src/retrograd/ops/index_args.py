@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.dimensions import Dimension
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.tensor import Tensor, constant, constant_value, convert_to_tensor
 
@@ -61,6 +62,8 @@ def static_int(op_type: str, value: Any, arg: str) -> int:
                 f"of shape {tuple(value.shape)}"
             )
         return int(build_time_value(op_type, value, arg))
+    if isinstance(value, Dimension):  # (TensorFlow 1's, converted as convert_to_tensor does)
+        return value._as_tensor()
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{op_type}: `{arg}` must be an integer, got {value!r}")
     return int(value)

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.dimensions import Dimension
 from retrograd.core.errors import InvalidArgumentError
 
 _VALID = (
@@ -24,6 +25,8 @@ def _as_int(value: Any, key: Any) -> int:
         raise TypeError(f"{_VALID}, got {key!r}")
     if isinstance(value, (int, np.integer)):
         return int(value)
+    if isinstance(value, Dimension):  # (TensorFlow 1 shapes' items; unknown: ValueError)
+        return value._as_tensor()
     if getattr(value, "ndim", None) == 0 and hasattr(value, "__index__"):
         try:
             return value.__index__()

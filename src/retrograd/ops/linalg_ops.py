@@ -19,7 +19,7 @@ from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
-from retrograd.core.shapes import broadcast_dims
+from retrograd.core.shapes import broadcast_dims, plain_dims
 from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import array_ops, broadcast, math_ops
 from retrograd.ops.define import (
@@ -87,7 +87,7 @@ def matmul(
         a, transpose_a = math_ops.conj(a), True
     if adjoint_b:
         b, transpose_b = math_ops.conj(b), True
-    sa, sb = tuple(a.shape), tuple(b.shape)
+    sa, sb = plain_dims(a.shape), plain_dims(b.shape)
     if len(sa) < 2 or len(sb) < 2:
         raise InvalidArgumentError(f"MatMul: both inputs need rank >= 2, got shapes {sa} and {sb}")
     inner_a = sa[-2] if transpose_a else sa[-1]
@@ -167,7 +167,7 @@ def matvec(
     """
     a, b = tensor_pair("MatMul", a, b, NUMERIC)
     if b._value.ndim < 1:
-        raise InvalidArgumentError(f"matvec: `b` must have rank >= 1, got shape {tuple(b.shape)}")
+        raise InvalidArgumentError(f"matvec: `b` must have rank >= 1, got shape {b._value.shape}")
     column = array_ops.expand_dims(b, -1)
     product = matmul(a, column, transpose_a=transpose_a, adjoint_a=adjoint_a)
     return array_ops.squeeze(product, [-1], name=name)
@@ -185,7 +185,7 @@ def matrix_transpose(a: TensorLike, name: str | None = None, conjugate: bool = F
     if ndim < 2:
         raise InvalidArgumentError(
             f"matrix_transpose: `a` must have rank >= 2 (a batch of matrices), got shape "
-            f"{tuple(x.shape)}"
+            f"{plain_dims(x.shape)}"
         )
     perm = (*range(ndim - 2), ndim - 1, ndim - 2)
     return array_ops.transpose(x, perm, conjugate=conjugate, name=name)

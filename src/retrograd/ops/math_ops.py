@@ -9,6 +9,7 @@ broadcast inputs get their gradient back through ``broadcast.reduce_to_inputs``.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -21,18 +22,20 @@ from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.tensor import Tensor
-from retrograd.ops import array_ops, broadcast, comparison_ops, complex_ops, safe_math_ops
+from retrograd.ops import array_ops, broadcast, comparison_ops, complex_ops, define, safe_math_ops
 from retrograd.ops.define import (
     ANY,
     FLOAT_COMPLEX,
     NUMERIC,
     REAL,
     add_examples,
-    binary_op,
     tensor_arg,
     tensor_pair,
-    unary_op,
 )
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
+binary_op = functools.partial(define.binary_op, module=__name__)
 
 
 def _conj_kernel(x):
@@ -509,9 +512,10 @@ def add_n(inputs: Sequence[TensorLike], name: str | None = None) -> Tensor:
     first = tensors[0]
     for i, t in enumerate(tensors[1:], 1):
         if t.dtype != first.dtype or not t.shape.is_compatible_with(first.shape):
+            shapes = first.shape.as_list(), t.shape.as_list()  # (both of known rank here)
             raise InvalidArgumentError(
                 f"AddN: all inputs must have the same dtype and shape; input 0 is "
-                f"{first.dtype.name}{list(first.shape)}, input {i} is {t.dtype.name}{list(t.shape)}"
+                f"{first.dtype.name}{shapes[0]}, input {i} is {t.dtype.name}{shapes[1]}"
             )
     return tensors[0] if len(tensors) == 1 else execute(_AddN, tensors, None, name)
 

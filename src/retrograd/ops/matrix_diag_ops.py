@@ -24,6 +24,7 @@ from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import array_ops, broadcast, reduction_ops
 from retrograd.ops.define import ANY, NUMERIC, tensor_arg, tensor_pair
@@ -120,7 +121,7 @@ def _padding(op_type: str, padding_value: Any, dtype: Any) -> Any:
 def _rank_at_least(op_type: str, x: Tensor, arg: str, rank: int) -> None:
     if x._value.ndim < rank:
         raise InvalidArgumentError(
-            f"{op_type}: `{arg}` must have rank >= {rank}, got shape {tuple(x.shape)}"
+            f"{op_type}: `{arg}` must have rank >= {rank}, got shape {plain_dims(x.shape)}"
         )
 
 
@@ -239,7 +240,7 @@ def set_diag(
     if tuple(d._value.shape) != (*expected, width):
         raise InvalidArgumentError(
             f"MatrixSetDiagV3: `diagonal` must have shape {(*expected, width)} for `input` of "
-            f"shape {tuple(x.shape)} and k={band}, got {tuple(d.shape)}"
+            f"shape {plain_dims(x.shape)} and k={band}, got {plain_dims(d.shape)}"
         )
     attrs = {"k": band, "align": _check_align("MatrixSetDiagV3", align)}
     return execute(_MatrixSetDiagV3, (x, d), attrs, name)
@@ -247,7 +248,7 @@ def set_diag(
 
 @op_gradient("MatrixDiagPartV3")
 def _diag_part_grad(op, grad):
-    rows, cols = op.inputs[0].shape[-2:]
+    rows, cols = plain_dims(op.inputs[0].shape)[-2:]
     return diag(grad, k=op.get_attr("k"), num_rows=rows, num_cols=cols, align=op.get_attr("align"))
 
 

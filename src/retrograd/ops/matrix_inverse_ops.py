@@ -21,7 +21,7 @@ from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
-from retrograd.core.shapes import broadcast_dims
+from retrograd.core.shapes import broadcast_dims, plain_dims
 from retrograd.core.tensor import Tensor, constant_value
 from retrograd.ops import (
     array_ops,
@@ -198,8 +198,8 @@ def _solve_args(op_type: str, matrix: Any, rhs: Any) -> tuple[Tensor, Tensor]:
     b = matrix_arg(op_type, b, "rhs")
     if a._value.shape[-1] != b._value.shape[-2]:
         raise InvalidArgumentError(
-            f"{op_type}: `matrix` of shape {tuple(a.shape)} and `rhs` of shape "
-            f"{tuple(b.shape)} are incompatible: rhs needs {a._value.shape[-1]} rows"
+            f"{op_type}: `matrix` of shape {plain_dims(a.shape)} and `rhs` of shape "
+            f"{plain_dims(b.shape)} are incompatible: rhs needs {a._value.shape[-1]} rows"
         )
     return a, b
 
@@ -220,7 +220,7 @@ def solve(
     if a._value.shape[:-2] != b._value.shape[:-2]:
         raise InvalidArgumentError(
             f"MatrixSolve: `matrix` and `rhs` must have the same batch dimensions, got shapes "
-            f"{tuple(a.shape)} and {tuple(b.shape)}"
+            f"{plain_dims(a.shape)} and {plain_dims(b.shape)}"
         )
     return execute(_MatrixSolve, (a, b), {"adjoint": bool(adjoint)}, name)
 

@@ -20,6 +20,7 @@ from retrograd.core.annotations import ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, math_ops, random_ops, reduction_ops
 from retrograd.ops.define import FLOAT, NUMERIC, tensor_arg, tensor_pair
@@ -62,7 +63,7 @@ def bias_add(
     if len(shape) < 2:
         raise InvalidArgumentError(f"BiasAdd: value must be at least 2-D, got shape {shape}")
     if bias._value.ndim != 1:
-        raise InvalidArgumentError(f"BiasAdd: bias must be 1-D, got shape {tuple(bias.shape)}")
+        raise InvalidArgumentError(f"BiasAdd: bias must be 1-D, got shape {plain_dims(bias.shape)}")
     channels = shape[1] if data_format == "NCHW" else shape[-1]
     if bias._value.shape[0] != channels:
         raise InvalidArgumentError(
@@ -140,7 +141,7 @@ def dropout(
         _, rate = tensor_pair("dropout", x, rate, FLOAT)
         if rate._value.ndim != 0:
             raise InvalidArgumentError(
-                f"dropout: rate must be a scalar, got shape {tuple(rate.shape)}"
+                f"dropout: rate must be a scalar, got shape {plain_dims(rate.shape)}"
             )
         kept = x / (1 - rate)
     noise = random_ops.uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)

@@ -21,6 +21,7 @@ from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops, nn_ops, reduction_ops
 from retrograd.ops.define import FLOAT, INTEGER, tensor_arg, tensor_pair
@@ -54,9 +55,13 @@ def _sparse_softmax_xent_kernel(logits, labels):
     return loss.astype(logits.dtype, copy=False), np.exp(log_p) - one_hot
 
 
-_SoftmaxXent = define_op("SoftmaxCrossEntropyWithLogits", _softmax_xent_kernel, multi_output=True, quiet=True)
+_SoftmaxXent = define_op(
+    "SoftmaxCrossEntropyWithLogits", _softmax_xent_kernel, multi_output=True, quiet=True
+)
 _SparseSoftmaxXent = define_op(
-    "SparseSoftmaxCrossEntropyWithLogits", _sparse_softmax_xent_kernel, multi_output=True,
+    "SparseSoftmaxCrossEntropyWithLogits",
+    _sparse_softmax_xent_kernel,
+    multi_output=True,
     quiet=True,
 )
 
@@ -113,7 +118,7 @@ def softmax_cross_entropy_with_logits(
     ndim = logits._value.ndim
     if ndim == 0 or not -ndim <= axis < ndim:
         raise InvalidArgumentError(
-            f"SoftmaxCrossEntropyWithLogits: logits of shape {tuple(logits.shape)} have no "
+            f"SoftmaxCrossEntropyWithLogits: logits of shape {plain_dims(logits.shape)} have no "
             f"axis {axis}; logits must have rank >= 1"
         )
     if labels._value.shape != logits._value.shape or None in logits._value.shape:
@@ -161,7 +166,7 @@ def _same_shape(op_name: str, labels: Tensor, logits: Tensor) -> None:
     if labels._value.shape != logits._value.shape:
         raise ValueError(
             f"{op_name}: logits and labels must have the same shape, got "
-            f"{tuple(logits.shape)} and {tuple(labels.shape)}"
+            f"{plain_dims(logits.shape)} and {plain_dims(labels.shape)}"
         )
 
 

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -17,8 +18,11 @@ from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
-from retrograd.ops import array_ops, broadcast, math_ops, reduction_ops
-from retrograd.ops.define import FLOAT, REAL, tensor_arg, tensor_pair, unary_op
+from retrograd.ops import array_ops, broadcast, define, math_ops, reduction_ops
+from retrograd.ops.define import FLOAT, REAL, tensor_arg, tensor_pair
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
 
 
 def _softmax_kernel(x, axis):
@@ -46,6 +50,7 @@ relu = unary_op(
     inplace=lambda x, out: np.maximum(x, 0, out=out),
     batchable=True,
 )
+
 softplus = unary_op(
     "softplus",
     "Softplus",

@@ -122,7 +122,7 @@ def pad(
         value = tensor_pair("PadV2", x, constant_values)[1]
         if value._value.ndim != 0:
             raise InvalidArgumentError(
-                f"PadV2: constant_values must be a scalar, got shape {list(value.shape)}"
+                f"PadV2: constant_values must be a scalar, got shape {list(value._value.shape)}"
             )
         return run_time_rearrange.pad(x, paddings, value, chosen, name)
     if chosen != "CONSTANT":
@@ -136,7 +136,7 @@ def pad(
     _, value = tensor_pair("PadV2", x, constant_values)
     if value._value.ndim != 0:
         raise InvalidArgumentError(
-            f"PadV2: constant_values must be a scalar, got shape {list(value.shape)}"
+            f"PadV2: constant_values must be a scalar, got shape {list(value._value.shape)}"
         )
     return execute(_PadV2, (x, value), {"paddings": pads}, name)
 

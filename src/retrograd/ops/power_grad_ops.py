@@ -14,15 +14,19 @@ gradient ``dy``, and 0 wherever ``dy`` is 0, even where the local derivative is 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from retrograd.core.registry import op_gradient
-from retrograd.ops import broadcast
-from retrograd.ops.define import FLOAT_COMPLEX, binary_op
+from retrograd.ops import broadcast, define
+from retrograd.ops.define import FLOAT_COMPLEX
 from retrograd.ops.math_ops import conj, square
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+binary_op = functools.partial(define.binary_op, module=__name__)
 
 __all__ = ["sqrt_grad", "rsqrt_grad", "reciprocal_grad"]
 
@@ -55,6 +59,7 @@ rsqrt_grad = binary_op(
     batchable=True,
     quiet=True,
 )
+
 reciprocal_grad = binary_op(
     "reciprocal_grad",
     "ReciprocalGrad",

@@ -40,6 +40,7 @@ from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import no_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import math_ops
 from retrograd.ops.define import ANY, FLOAT, INTEGER, tensor_arg, tensor_pair
@@ -409,7 +410,7 @@ def uniform_from(source, shape, minval, maxval, dtype, name) -> Tensor:
             if t.dtype != dtype or t.ndim != 0:
                 raise InvalidArgumentError(
                     f"RandomUniformInt: {arg} must be a {dtype.name} scalar, got "
-                    f"{t.dtype.name}{list(t.shape)}"
+                    f"{t.dtype.name}{list(plain_dims(t.shape))}"
                 )
         return _sample(_RandomUniformInt, dims, dtype, source, name, inputs=(lo, hi))
     maxval = 1 if maxval is None else maxval
@@ -453,7 +454,7 @@ def categorical(
     )
     if x.ndim != 2:
         raise InvalidArgumentError(
-            f"Multinomial: logits must be a matrix, got shape {tuple(x.shape)}"
+            f"Multinomial: logits must be a matrix, got shape {plain_dims(x.shape)}"
         )
     if x._value.shape[1] == 0:
         raise InvalidArgumentError("Multinomial: num_classes must be positive, got 0")

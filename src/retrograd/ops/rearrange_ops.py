@@ -16,6 +16,7 @@ from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
@@ -56,7 +57,7 @@ def _tile_grad(op, grad):
     # The output along dimension d is multiples[d] copies of size shape[d]: split each
     # dimension into (copy, position) and sum over the copies.
     m = op.get_attr("multiples")
-    shape = tuple(op.inputs[0].shape)
+    shape = plain_dims(op.inputs[0].shape)
     if not shape:
         return grad
     split = array_ops.reshape(grad, tuple(v for pair in zip(m, shape) for v in pair))

@@ -21,6 +21,7 @@ from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops
 from retrograd.ops.define import BOOL, NUMERIC, REAL, tensor_arg
@@ -250,7 +251,7 @@ def _prod_grad(op, grad):
     # d prod / d x_i = product of all the other elements: exclusive cumulative products from
     # the left and from the right, over the reduced axes moved to the front and flattened.
     x = op.inputs[0]
-    shape = tuple(x.shape)
+    shape = plain_dims(x.shape)
     reduced = _reduced(shape, op.get_attr("axis"))
     kept = tuple(i for i in range(len(shape)) if i not in reduced)
     perm = reduced + kept
@@ -258,7 +259,7 @@ def _prod_grad(op, grad):
     flat = array_ops.reshape(moved, (_count(shape, reduced), -1))
     left = cumprod(flat, axis=0, exclusive=True)
     right = cumprod(flat, axis=0, exclusive=True, reverse=True)
-    others = array_ops.reshape(left * right, tuple(moved.shape))
+    others = array_ops.reshape(left * right, plain_dims(moved.shape))
     others = array_ops.transpose(others, tuple(np.argsort(perm)))
     return _spread(grad, op) * math_ops.conj(others)
 

@@ -9,12 +9,18 @@ these ops get no gradient (``None``), not a zero gradient.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
 from retrograd.core.registry import no_gradient
 from retrograd.core.tensor import Tensor
-from retrograd.ops.define import FLOAT, REAL, tensor_arg, unary_op
+from retrograd.ops import define
+from retrograd.ops.define import FLOAT, REAL, tensor_arg
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
 
 floor = unary_op(
     "floor",
@@ -40,6 +46,7 @@ ceil = unary_op(
     [2.0, -1.0]
     """,
 )
+
 _round = unary_op("round", "Round", np.round, FLOAT, "x rounded to the nearest integer.")
 
 

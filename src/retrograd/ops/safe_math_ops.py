@@ -11,6 +11,8 @@ built from the same ops, so they are 0 at those points too and differentiate aga
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
@@ -18,8 +20,11 @@ from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
-from retrograd.ops import broadcast, comparison_ops, math_ops
-from retrograd.ops.define import FLOAT_COMPLEX, binary_op
+from retrograd.ops import broadcast, comparison_ops, define, math_ops
+from retrograd.ops.define import FLOAT_COMPLEX
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+binary_op = functools.partial(define.binary_op, module=__name__)
 
 
 def _zero_where(condition, value):

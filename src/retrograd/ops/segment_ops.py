@@ -23,6 +23,7 @@ from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, comparison_ops, gather_ops, math_ops
 from retrograd.ops.define import REAL, tensor_arg
@@ -115,7 +116,7 @@ def _extreme_grad(op, grad):
     data, ids = op.inputs
     n = op.get_attr("num_segments")
     safe_ids = math_ops.maximum(ids, 0)
-    keep = array_ops.reshape(ids >= 0, (*ids.shape, *(1,) * (data.ndim - ids.ndim)))
+    keep = array_ops.reshape(ids >= 0, (*plain_dims(ids.shape), *(1,) * (data.ndim - ids.ndim)))
     chosen = comparison_ops.logical_and(
         comparison_ops.equal(data, gather_ops.gather(op.outputs[0], safe_ids)), keep
     )

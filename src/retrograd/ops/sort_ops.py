@@ -22,10 +22,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from retrograd.core.annotations import DTypeLike, TensorLike
+from retrograd.core.dimensions import dimension_value
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, constant
 from retrograd.ops import array_ops, comparison_ops, creation_ops, math_ops, scatter_ops
 from retrograd.ops.define import REAL, tensor_arg
@@ -139,8 +141,8 @@ def _run_time_top_k_grad(op, grad, _):
 def _top_k_grad(op, grad, _):
     # Scatter each row's k upstream values to the positions they were taken from.
     x, indices = op.inputs[0], op.outputs[1]
-    shape = tuple(x.shape)
-    n, k = shape[-1], indices.shape[-1]
+    shape = plain_dims(x.shape)
+    n, k = shape[-1], dimension_value(indices.shape[-1])
     rows = math.prod(shape[:-1])
     offsets = constant(np.arange(rows, dtype=np.int64)[:, None] * n)
     flat = array_ops.reshape(math_ops.cast(indices, "int64"), (rows, k)) + offsets
@@ -172,7 +174,7 @@ def _order_along(op_name: str, values: Any, axis: Any, direction: str, want_indi
     ascending = direction == "ASCENDING"
     if ascending:  # sort an order-reversed copy descending: stable, and exact for ints
         moved = -moved if x.dtype.is_floating else comparison_ops.invert(moved)
-    values, indices = top_k(moved, moved.shape[-1])
+    values, indices = top_k(moved, dimension_value(moved.shape[-1]))
     out = indices if want_indices else values
     if ascending and not want_indices:
         out = -out if x.dtype.is_floating else comparison_ops.invert(out)

@@ -17,6 +17,7 @@ even-order polygamma (whose two one-sided limits differ in sign) are nan, odd or
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any
 
@@ -28,8 +29,11 @@ from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
-from retrograd.ops import broadcast, math_ops
-from retrograd.ops.define import FLOAT, tensor_pair, unary_op
+from retrograd.ops import broadcast, define, math_ops
+from retrograd.ops.define import FLOAT, tensor_pair
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
 
 _TWO_OVER_SQRT_PI = 1.1283791670955126
 

@@ -9,6 +9,8 @@ TensorFlow's); their gradients are ``grad * conj(f'(x))``.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
@@ -16,8 +18,11 @@ from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims
 from retrograd.core.tensor import Tensor
-from retrograd.ops import broadcast, math_ops
-from retrograd.ops.define import FLOAT, FLOAT_COMPLEX, tensor_pair, unary_op
+from retrograd.ops import broadcast, define, math_ops
+from retrograd.ops.define import FLOAT, FLOAT_COMPLEX, tensor_pair
+
+# The elementwise op factories of ops/define.py; the functions they make belong here.
+unary_op = functools.partial(define.unary_op, module=__name__)
 
 asin = unary_op(
     "asin",
@@ -43,6 +48,7 @@ acos = unary_op(
     (0.0, 1.5708)
     """,
 )
+
 atan = unary_op(
     "atan",
     "Atan",

@@ -27,6 +27,7 @@ from retrograd.autodiff.explain import none_gradient_reasons
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import dtypes
 from retrograd.core.execute import context
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import math_ops
@@ -92,7 +93,7 @@ def _check_hyperparameters(owner: str, **values: Any) -> None:
             continue
         shape = getattr(value, "shape", None)
         dtype = getattr(value, "dtype", None)
-        if shape is not None and tuple(shape) == () and getattr(dtype, "is_floating", False):
+        if shape is not None and plain_dims(shape) == () and getattr(dtype, "is_floating", False):
             continue
         raise ValueError(
             f"{owner}: argument `{name}` must be a number (a float), received "
@@ -222,8 +223,9 @@ class Optimizer(abc.ABC):
                 )
             if g._value.shape != variable._value.shape:
                 raise ValueError(
-                    f"{self.name}.apply_gradients: gradient {i} has shape {tuple(g.shape)} but "
-                    f"variable '{variable.name}' has shape {tuple(variable.shape)}"
+                    f"{self.name}.apply_gradients: gradient {i} has shape "
+                    f"{plain_dims(g.shape)} but variable '{variable.name}' has shape "
+                    f"{plain_dims(variable.shape)}"
                 )
             dtype = variable._value.dtype
             if squared is not None:
@@ -276,7 +278,7 @@ class Optimizer(abc.ABC):
             if not g.shape.is_compatible_with(variable._value.shape):
                 raise ValueError(
                     f"{self.name}.apply_gradients: gradient {i} has shape {g.shape} but "
-                    f"variable '{variable.name}' has shape {tuple(variable.shape)}"
+                    f"variable '{variable.name}' has shape {plain_dims(variable.shape)}"
                 )
             slots = self._slots_for(variable)
             values = {n: slot.read_value() for n, slot in slots.items()}

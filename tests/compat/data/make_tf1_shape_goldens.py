@@ -15,7 +15,7 @@ from tensorflow.python.framework import tensor_shape
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from tf1_shape_cases import CASES  # noqa: E402
+from tf1_shape_cases import CASES, KERAS_PROBE  # noqa: E402
 
 
 def outcome(expression: str, scope: dict) -> list:
@@ -37,7 +37,9 @@ def main() -> None:
         "s": x.get_shape(),
         "y": tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]),
         "tensor_shape": tensor_shape,
+        "keras": tf2.keras,
     }
+    exec(KERAS_PROBE, scope)  # (the probe's source text, shared with the test)
     goldens = {case: outcome(case, scope) for case in CASES}
     (HERE / "tf1_shape_goldens.json").write_text(json.dumps(goldens, indent=1) + "\n")
     print("wrote", len(goldens), "cases")

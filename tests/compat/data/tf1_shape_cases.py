@@ -2,8 +2,10 @@
 retrograd's: each is evaluated with ``tf`` (the compat.v1 namespace, v2 behaviour
 disabled), ``D`` (``tf.Dimension``), ``x`` (a float32 placeholder of shape [None, 4]),
 ``s`` (``x.get_shape()``), ``y`` (a 2x3 constant) and ``tensor_shape``
-(``tensorflow.python.framework.tensor_shape``) in scope. Shared by the golden maker and the
-test (plain data: no TensorFlow import here)."""
+(``tensorflow.python.framework.tensor_shape``) in scope, and ``built_with(arg, direct)``:
+what a Keras layer's ``build`` receives (its type and last item) when the layer is called on
+``arg`` or, ``direct``, built with it (KERAS_PROBE, run by both). Shared by the golden maker
+and the test (plain data: no TensorFlow import here)."""
 
 CASES = [
     "repr(s)",
@@ -129,4 +131,27 @@ CASES = [
     "tf.TensorShape(None).merge_with([1, 2])",
     "tf.TensorShape(None).with_rank(2)",
     "tf.TensorShape(None).concatenate([1])",
+    # Keras 3 standardizes the shapes it hands to build() (a tuple of ints and None); a shape
+    # handed to build() directly arrives as it is, Dimensions and all.
+    "built_with(x, False)",
+    "built_with(s, True)",
+    "built_with(tf.TensorShape([2, 3]), True)",
+    "keras.layers.Dense(3)(x).shape.as_list()",
 ]
+
+KERAS_PROBE = """
+def built_with(arg, direct):
+    seen = []
+
+    class Probe(keras.layers.Layer):
+        def build(self, input_shape):
+            kind = "tuple" if type(input_shape) is tuple else "TensorShape"
+            seen.append(f"{kind} {input_shape[-1]!r}")
+
+        def call(self, inputs):
+            return inputs
+
+    probe = Probe()
+    probe.build(arg) if direct else probe(arg)
+    return seen[0]
+"""

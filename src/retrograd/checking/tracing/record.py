@@ -11,7 +11,6 @@ recording copies nothing.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,15 +19,13 @@ import numpy as np
 from retrograd.autodiff.backprop import call_rule
 from retrograd.autodiff.state import state as autodiff_state
 from retrograd.checking.observing import as_array, inside_gradient_rule, paused
-from retrograd.core.display import source_location
+from retrograd.core.display import source_location, user_frames
 from retrograd.core.execute import OP_DEFS, Operation, context
 from retrograd.core.registry import function_location, gradient_registry
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 
 __all__ = ["Trace", "OpRecord", "GradientRecord", "trace"]
-
-_PACKAGE = __file__.rsplit("checking", 1)[0]  # the retrograd package folder
 
 
 class OpRecord:
@@ -306,9 +303,8 @@ def _tape_holds(tape: Any, op: Operation) -> bool:
 
 def _user_line() -> str:
     """``file:line`` of the innermost frame outside retrograd (where the op was created)."""
-    frame = sys._getframe(2)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame = frame.f_back
-    if frame is None:
+    found = user_frames(limit=1)
+    if not found:
         return "retrograd"
-    return source_location(frame.f_code.co_filename, frame.f_lineno)
+    code, line = found[0]
+    return source_location(code.co_filename, line)

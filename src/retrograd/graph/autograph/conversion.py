@@ -25,6 +25,7 @@ import linecache
 import os
 import sys
 import textwrap
+import threading
 import types
 import weakref
 from collections.abc import Callable
@@ -41,6 +42,11 @@ _NEVER_CONVERTED = (types.BuiltinFunctionType, types.BuiltinMethodType, functool
 _CUSTOM_GRADIENT_CODE = custom_gradient(lambda: None).__code__
 _SKIPPED_PACKAGES = ("numpy",)
 _RETROGRAD_DIR = os.path.dirname(os.path.dirname(os.path.dirname(__file__))) + os.sep
+# CPython 3.11 keeps the depth of its AST conversions in state all threads share: two
+# threads parsing or compiling an AST at once can fail ("AST constructor recursion depth
+# mismatch"). Functions traced in several threads convert at once, so parsing and
+# compiling (never the user's code) take turns.
+_AST_TURNS = threading.Lock()
 
 
 class _NoSource(Exception):
@@ -158,7 +164,8 @@ def _converted_tree(f: types.FunctionType) -> tuple[ast.Module, str]:
         raise _NoSource(f"the source of {f.__qualname__} cannot be read")
     try:
         block = inspect.getblock(lines[code.co_firstlineno - 1 :])
-        module = ast.parse(textwrap.dedent("".join(block)))
+        with _AST_TURNS:
+            module = ast.parse(textwrap.dedent("".join(block)))
     except (IndexError, SyntaxError, ValueError) as e:
         raise _NoSource(f"the source of {f.__qualname__} cannot be read: {e}") from None
     node = module.body[0]
@@ -192,7 +199,9 @@ def _rebuild(f: types.FunctionType) -> types.FunctionType:
     ast.copy_location(local, node)
     wrapper = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
     namespace: dict[str, Any] = {}
-    exec(compile(wrapper, filename, "exec"), namespace)  # the user's own source, rewritten
+    with _AST_TURNS:
+        compiled = compile(wrapper, filename, "exec")
+    exec(compiled, namespace)  # the user's own source, rewritten
     made = namespace["ag__factory"]()
     cells = dict(zip(f.__code__.co_freevars, f.__closure__ or ()))
     cells["ag__"] = types.CellType(operators)

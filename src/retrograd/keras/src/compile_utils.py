@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.dimensions import dimension_value
 from retrograd.keras.src import backend, tf_ops
 from retrograd.keras.src import losses as losses_module
 from retrograd.keras.src import metrics as metrics_module
@@ -163,7 +164,7 @@ class OutputLosses:
             if loss is None:
                 continue
             value = loss(y_t, y_p, s_w)
-            next(trackers).update_state(value, sample_weight=int(y_p.shape[0]))
+            next(trackers).update_state(value, sample_weight=int(dimension_value(y_p.shape[0])))
             if weight is not None:
                 value = value * float(weight)
             total = value if total is None else total + value

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from retrograd.core import dtypes
+from retrograd.core.dimensions import dimension_value
 from retrograd.keras.src import backend, tf_ops
 
 __all__ = [
@@ -56,9 +57,9 @@ def match_ranks(y_true: Any, y_pred: Any) -> tuple[Any, Any]:
     y_true = tf_ops.convert_to_tensor(y_true)
     if y_true.dtype != y_pred.dtype:
         y_true = tf_ops.cast(y_true, y_pred.dtype)
-    if y_true.shape.rank == y_pred.shape.rank + 1 and y_true.shape[-1] == 1:
+    if y_true.shape.rank == y_pred.shape.rank + 1 and dimension_value(y_true.shape[-1]) == 1:
         y_true = tf_ops.squeeze(y_true, -1)
-    elif y_pred.shape.rank == y_true.shape.rank + 1 and y_pred.shape[-1] == 1:
+    elif y_pred.shape.rank == y_true.shape.rank + 1 and dimension_value(y_pred.shape[-1]) == 1:
         y_true = tf_ops.expand_dims(y_true, -1)
     return y_true, y_pred
 
@@ -159,7 +160,7 @@ def sparse_categorical_crossentropy(
     """
     y_pred = tf_ops.convert_to_tensor(y_pred)
     y_true = tf_ops.convert_to_tensor(y_true)
-    if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1:
+    if y_true.shape.rank == y_pred.shape.rank and dimension_value(y_true.shape[-1]) == 1:
         y_true = tf_ops.squeeze(y_true, -1)
     if y_true.dtype not in (dtypes.int32, dtypes.int64):
         y_true = tf_ops.cast(y_true, dtypes.int64)

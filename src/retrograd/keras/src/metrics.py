@@ -14,6 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from retrograd.core import dtypes
+from retrograd.core.dimensions import dimension_value
+from retrograd.core.shapes import plain_dims
 from retrograd.core.variables import Variable
 from retrograd.keras.src import backend, losses, tf_ops
 
@@ -82,7 +84,7 @@ def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
     """
     y_pred = tf_ops.convert_to_tensor(y_pred)
     y_true = tf_ops.convert_to_tensor(y_true)
-    if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1:
+    if y_true.shape.rank == y_pred.shape.rank and dimension_value(y_true.shape[-1]) == 1:
         y_true = tf_ops.squeeze(y_true, -1)
     predicted = tf_ops.argmax(y_pred, axis=-1)
     y_true = tf_ops.cast(y_true, predicted.dtype)
@@ -360,8 +362,8 @@ def get(identifier: Any, y_true: Any = None, y_pred: Any = None, loss: Any = Non
         return identifier
     if isinstance(identifier, str):
         if identifier in ("accuracy", "acc"):
-            pred_shape = tuple(y_pred.shape) if y_pred is not None else (None, 1)
-            true_shape = tuple(y_true.shape) if y_true is not None else pred_shape
+            pred_shape = plain_dims(y_pred.shape) if y_pred is not None else (None, 1)
+            true_shape = plain_dims(y_true.shape) if y_true is not None else pred_shape
             if pred_shape[-1] == 1:
                 return BinaryAccuracy(name=identifier)
             if len(true_shape) < len(pred_shape) or (true_shape[-1] == 1 and pred_shape[-1] > 1):

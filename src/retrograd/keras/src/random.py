@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, constant
 from retrograd.core.variables import Variable
 from retrograd.keras.src import backend
@@ -195,8 +196,8 @@ def dropout(inputs, rate, noise_shape=None, seed=None) -> Tensor:
         return x
     if not 0 < rate < 1:
         raise ValueError(f"dropout: rate must be in [0, 1], got {rate}")
-    shape = list(x.shape) if noise_shape is None else noise_shape
-    shape = [x.shape[i] if d is None else d for i, d in enumerate(shape)]
+    shape = list(plain_dims(x.shape)) if noise_shape is None else noise_shape
+    shape = [plain_dims(x.shape)[i] if d is None else d for i, d in enumerate(shape)]
     draws = stateless_random_ops.stateless_uniform(shape, draw_seed(seed), dtype=x.dtype)
     scaled = x * np.asarray(1 / (1 - rate), x.dtype.as_numpy_dtype)
     keep = comparison_ops.greater_equal(draws, np.asarray(rate, x.dtype.as_numpy_dtype))

@@ -19,6 +19,7 @@ import numpy as np
 
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import nest
+from retrograd.core.dimensions import dimension_value
 from retrograd.keras.src import callbacks as callbacks_module
 from retrograd.keras.src import losses as losses_module
 from retrograd.keras.src import metrics as metrics_module
@@ -122,7 +123,7 @@ class _Batches:
 
 def _batch_size_of(x: Any) -> int:
     first = next(t for t in nest.flatten(x) if t is not None)
-    return int(first.shape[0])
+    return int(dimension_value(first.shape[0]))
 
 
 def _python_logs(logs: dict) -> dict:

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes, nest
+from retrograd.core.dimensions import dimension_value
 from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
@@ -372,7 +373,7 @@ class Layer(Module):
                 for output in nest.flatten(outputs):
                     penalty = self.activity_regularizer(output)
                     if output.shape.rank:  # per sample, as Keras 3 does
-                        penalty = penalty / float(output.shape[0] or 1)
+                        penalty = penalty / float(dimension_value(output.shape[0]) or 1)
                     self.add_loss(penalty)
             return outputs
         finally:
@@ -406,7 +407,7 @@ class Layer(Module):
         self._call_losses = []
         node = Node(self, args, kwargs)
         batch_unknown = first is not None and any(
-            isinstance(t, KerasTensor) and t.shape.rank and t.shape[0] is None
+            isinstance(t, KerasTensor) and t.shape.rank and dimension_value(t.shape[0]) is None
             for t in nest.flatten(first)
         )
         leaves = nest.flatten(outputs)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from retrograd.core.dimensions import dimension_value
+from retrograd.core.shapes import plain_dims
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 from retrograd.keras.src.serialization import config_value as serialize
@@ -134,7 +136,8 @@ class _Conv(Layer):
         if self.groups == 1:
             x = self._convolve(x, self.kernel)
         else:  # each group of input channels makes its own group of filters
-            per_in, per_out = x.shape[-1] // self.groups, self.filters // self.groups
+            per_in = dimension_value(x.shape[-1]) // self.groups
+            per_out = self.filters // self.groups
             x = tf_ops.concat(
                 [
                     self._convolve(
@@ -186,7 +189,8 @@ class Conv1D(_Conv):
         padding = self.padding
         if padding == "causal":
             left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
-            zeros = tf_ops.zeros([inputs.shape[0], left, inputs.shape[2]], dtype=inputs.dtype)
+            batch, _, channels = plain_dims(inputs.shape)
+            zeros = tf_ops.zeros([batch, left, channels], dtype=inputs.dtype)
             inputs = tf_ops.concat([zeros, inputs], axis=1)
             padding = "valid"
         return tf_ops.conv1d(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from retrograd.core import dtypes
+from retrograd.core.dimensions import dimension_value
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
 from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
@@ -136,7 +137,7 @@ class Flatten(Layer):
         if inputs.shape.rank <= 1:
             return tf_ops.expand_dims(inputs, -1)
         inputs = to_channels_last(inputs, self.data_format)  # Keras flattens channels last
-        batch = inputs.shape[0]
+        batch = dimension_value(inputs.shape[0])
         return tf_ops.reshape(inputs, [batch, math.prod(inputs.shape.as_list()[1:])])
 
     def get_config(self):
@@ -156,7 +157,7 @@ class Reshape(Layer):
         self.target_shape = tuple(target_shape)
 
     def call(self, inputs):
-        return tf_ops.reshape(inputs, [inputs.shape[0], *self.target_shape])
+        return tf_ops.reshape(inputs, [dimension_value(inputs.shape[0]), *self.target_shape])
 
     def get_config(self):
         return {**super().get_config(), "target_shape": self.target_shape}

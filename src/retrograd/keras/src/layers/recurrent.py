@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.dimensions import dimension_value
 from retrograd.keras.src import activations, backend, initializers, regularizers, tf_ops
 from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.base import Layer
@@ -205,7 +206,7 @@ class _Recurrent(Layer):
             if initial_state is not None
             else self._stateful_initial_state(inputs)
             if self.stateful
-            else self._initial_state(int(inputs.shape[0]), inputs.dtype)
+            else self._initial_state(dimension_value(inputs.shape[0]), inputs.dtype)
         )
         dropped = self._dropout_masks(inputs, state)
         if not training:
