@@ -54,9 +54,13 @@ def _sparse_softmax_xent_kernel(logits, labels):
     return loss.astype(logits.dtype, copy=False), np.exp(log_p) - one_hot
 
 
-_SoftmaxXent = define_op("SoftmaxCrossEntropyWithLogits", _softmax_xent_kernel, multi_output=True, quiet=True)
+_SoftmaxXent = define_op(
+    "SoftmaxCrossEntropyWithLogits", _softmax_xent_kernel, multi_output=True, quiet=True
+)
 _SparseSoftmaxXent = define_op(
-    "SparseSoftmaxCrossEntropyWithLogits", _sparse_softmax_xent_kernel, multi_output=True,
+    "SparseSoftmaxCrossEntropyWithLogits",
+    _sparse_softmax_xent_kernel,
+    multi_output=True,
     quiet=True,
 )
 
