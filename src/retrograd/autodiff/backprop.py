@@ -270,10 +270,13 @@ class Rules:
         # first.
         self.by_type: dict[str, tuple] = {}
         self._by_override: dict[tuple, tuple] = {}
+        self._custom: Any = None  # (made when the walk meets its first custom gradient)
 
     def __call__(self, op: Operation) -> tuple[Callable[..., Any] | None, bool]:
         if op.grad_fn is not None:  # a custom gradient: a rule of its own, always checked
-            return self._wrap(op.grad_fn, op.grad_fn, op, True), True
+            if self._custom is None:
+                self._custom = self._custom_rule()
+            return self._custom, True
         if self.graph_map:
             key = (op.type, getattr(op, "gradient_override", None))
             found = self._by_override.get(key)
@@ -327,17 +330,24 @@ class Rules:
             if not checked:
                 return rule(op, *upstream)
             downstream = call_rule(rule, op, list(upstream), batch_shape)
-            if observers:  # (shown the op as it is outside the walk: nothing skipped)
-                skip, op.skip_input_indices = op.skip_input_indices, ()
-                shown = [densify(g) if type(g) is IndexedSlices else g for g in downstream]
-                try:
-                    for observer in list(observers):
-                        observer.observe_backward(op, observed, list(upstream), shown)
-                finally:
-                    op.skip_input_indices = skip
+            if observers:
+                _show(observers, op, observed, upstream, downstream)
             return downstream
 
         return wrapped
+
+    def _custom_rule(self) -> Any:
+        """The rule of custom-gradient records (each carries its own ``grad_fn``, checked by
+        ``call_rule`` and shown to observers; outputs no gradient reached come as None)."""
+        batch_shape, observers = self.batch_shape, autodiff_state.backward_observers
+
+        def custom(op: Operation, *upstream: Any) -> Any:
+            downstream = call_rule(op.grad_fn, op, list(upstream), batch_shape)
+            if observers:
+                _show(observers, op, op.grad_fn, upstream, downstream)
+            return downstream
+
+        return custom
 
     def check_batchable(self, order: list) -> None:
         """Raises NotBatchableError unless every rule on the path takes batched gradients."""
@@ -352,6 +362,18 @@ class Rules:
                 continue
             what = f"custom gradient '{op.name}'" if op.grad_fn else f"op type '{op.type}'"
             raise NotBatchableError(f"the gradient function of {what} is not batchable")
+
+
+def _show(observers: list, op: Operation, rule: Any, upstream: Any, downstream: Any) -> None:
+    """Shows one rule call to the backward observers, the op as it is outside the walk
+    (nothing skipped: a check may call the rule again)."""
+    skip, op.skip_input_indices = op.skip_input_indices, ()
+    shown = [densify(g) if type(g) is IndexedSlices else g for g in downstream]
+    try:
+        for observer in list(observers):
+            observer.observe_backward(op, rule, list(upstream), shown)
+    finally:
+        op.skip_input_indices = skip
 
 
 def _zeros_like(y: Any, batch_shape: tuple) -> Tensor:

@@ -132,24 +132,33 @@ def _may_capture(tape: Any, size: int, args: Any, grad_fn: Callable) -> bool:
     if added > 0:
         new = tape.recent(added)
         produced = {key for key, _ in new}
-        produced.update(a._id for a in args)
-        for _, op in new:
-            if op is not None:
-                for value in op.inputs:
-                    if value._id not in produced and tape.tracks(value):
-                        return True
+        for a in args:
+            produced.add(a._id)
+        outside = [
+            value
+            for _, op in new
+            if op is not None
+            for value in op.inputs
+            if value._id not in produced
+        ]
+        if outside and tape.tracks_any(outside):
+            return True
     cells = getattr(grad_fn, "__closure__", None)
     if cells:
+        held = []
         for cell in cells:
             try:
                 value = cell.cell_contents
             except ValueError:  # an empty cell
                 continue
-            if isinstance(value, Tensor) and tape.tracks(value):
-                if produced is None:
-                    produced = {a._id for a in args}
-                if value._id not in produced:
-                    return True
+            if isinstance(value, Tensor):
+                held.append(value)
+        if held:
+            if produced is None:
+                produced = {a._id for a in args}
+            held = [value for value in held if value._id not in produced]
+            if held and tape.tracks_any(held):
+                return True
     return False
 
 

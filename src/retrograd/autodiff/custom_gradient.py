@@ -148,14 +148,19 @@ def _describe(f: Callable[..., Any]) -> str:
 
 def _call(f: Callable[..., Any], args: tuple, kwargs: dict, jvp_fn: Callable | None) -> Any:
     read: list[Variable] = []
-    plain = not kwargs and all(type(a) is Tensor for a in args)  # the common call, kept cheap
+    plain = not kwargs
+    for a in args:  # (a loop: the common call, every argument a tensor, kept cheap)
+        if type(a) is not Tensor:
+            plain = False
+            break
     arguments = None if plain else Arguments(f, args, kwargs)
     sizes = tape_sizes() if context.tapes and not context.rule_depth else None
-    context.variable_watchers.append(read)
+    watchers = context.variable_watchers
+    watchers.append(read)
     try:
         returned = f(*args, **kwargs)
     finally:
-        context.variable_watchers.pop()
+        watchers.pop()
     return _finish(f, args, kwargs, jvp_fn, read, sizes, returned, arguments)
 
 
@@ -194,15 +199,18 @@ def _finish(
     outputs = (
         [result] if single else [_as_output(f, i, y) for i, y in enumerate(nest.flatten(result))]
     )
+    if not context.active:  # eager, and nothing records: the outputs as they are
+        return result if single else nest.pack_sequence_as(result, outputs)
     if context.graph is not None:
         fresh = _graph_op(f, grad_fn, flat_args, variables, outputs, (args, kwargs), arguments)
         return nest.pack_sequence_as(result, fresh)
-    if not context.recording:
-        return result if single else nest.pack_sequence_as(result, outputs)
     # A variable argument is read (recorded) by the conversion.
     inputs = [a if type(a) is Tensor else convert_to_tensor(a) for a in flat_args]
-    if any(tape.tracks_any([*inputs, *variables]) for tape in context.tapes):
-        fresh = tuple([Tensor(y._value) for y in outputs])
+    recorded = [*inputs, *variables] if variables else inputs
+    for tape in context.tapes:
+        if tape.tracks_any(recorded):
+            fresh = tuple([Tensor(y._value) for y in outputs])
+            break
     else:  # no tape records the rule: tapes see the forward's own ops, as in TensorFlow
         # (an output that is an input is copied: the record must not make it its own output)
         fresh = tuple([Tensor(y._value) if any(y is a for a in inputs) else y for y in outputs])
@@ -210,7 +218,7 @@ def _finish(
     rule = _Rule(f, grad_fn, inputs, variables, (args, kwargs), arguments=arguments)
     if jvp_fn is not None:
         rule.forward_rule = ForwardRule(jvp_fn, args, packed, rule.describe)
-    record_operation(_CustomGradient, [*inputs, *variables], fresh, None, f.__name__, rule)
+    record_operation(_CustomGradient, recorded, fresh, None, f.__name__, rule)
     return packed
 
 

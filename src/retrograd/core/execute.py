@@ -321,7 +321,7 @@ def execute(
     """
     active = context.active  # (a graph is current, or something records: see _Context)
     if active:
-        graph = context.graph
+        graph = context._graph  # (behind the `graph` property: read once per op)
         if graph is not None:
             return graph.create_op(op, inputs, attrs, name)
     try:
@@ -401,7 +401,11 @@ def record_operation(
                     read_inputs, read_outputs = op._reads or op.reads
                     if read_inputs is not None and len(read_inputs) < len(inputs):
                         inputs = without_unread(inputs, read_inputs)
-                    if read_outputs is not None and len(read_outputs) < len(outputs):
+                    if (
+                        read_outputs is not None
+                        and len(read_outputs) < len(outputs)
+                        and (len(outputs) > 1 or type(outputs[0]._value) is np.ndarray)
+                    ):  # (a single output that is no array, a NumPy scalar, stays)
                         outputs = without_unread(outputs, read_outputs)
                 record = Operation(op, tuple(inputs), outputs, attrs, name, grad_fn)
             tape.record(record)
