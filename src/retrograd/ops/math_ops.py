@@ -372,49 +372,20 @@ def _tan_grad(op, grad):
     return grad * square(reciprocal(cos(conj(op.inputs[0]))))
 
 
-# The gradients of tanh and sigmoid in terms of their outputs, one op each (TensorFlow's
-# TanhGrad and SigmoidGrad): one pass over the data instead of three.
-tanh_grad = binary_op(
-    "tanh_grad",
-    "TanhGrad",
-    lambda y, dy: dy * (y.dtype.type(1) - y * y),  # (a typed 1: NumPy 1.x promotes scalars)
-    FLOAT_COMPLEX,
-    "dy * (1 - y * y): the gradient of tanh from its output y and upstream gradient dy.",
-    batchable=True,
-    fresh=True,
-)
-sigmoid_grad = binary_op(
-    "sigmoid_grad",
-    "SigmoidGrad",
-    lambda y, dy: dy * (y * (y.dtype.type(1) - y)),
-    FLOAT_COMPLEX,
-    "dy * y * (1 - y): the gradient of sigmoid from its output y and upstream gradient dy.",
-    batchable=True,
-    fresh=True,
-)
-
-
+# The gradients of tanh and sigmoid are ops of their own (TensorFlow's TanhGrad and
+# SigmoidGrad): see power_grad_ops.
 @op_gradient("Tanh")
 def _tanh_grad(op, grad):
+    from retrograd.ops.power_grad_ops import tanh_grad  # (it registers rules of ops here)
+
     return tanh_grad(conj(op.outputs[0]), grad)
-
-
-@op_gradient("TanhGrad")
-def _tanh_grad_grad(op, grad):
-    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
-    return broadcast.reduce_to_inputs(op, grad * -2.0 * dy * y, tanh_grad(y, grad))
 
 
 @op_gradient("Sigmoid")
 def _sigmoid_grad(op, grad):
+    from retrograd.ops.power_grad_ops import sigmoid_grad
+
     return sigmoid_grad(conj(op.outputs[0]), grad)
-
-
-@op_gradient("SigmoidGrad")
-def _sigmoid_grad_grad(op, grad):
-    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
-    scaled = grad * dy
-    return broadcast.reduce_to_inputs(op, scaled - 2.0 * scaled * y, sigmoid_grad(y, grad))
 
 
 @op_gradient("Conj")

@@ -1,7 +1,9 @@
-"""The gradients of ``sqrt``, ``rsqrt`` and ``reciprocal`` as ops of their own, TensorFlow's
-SqrtGrad, RsqrtGrad and ReciprocalGrad: computed from the output ``y`` and the upstream
-gradient ``dy``, and 0 wherever ``dy`` is 0, even where the local derivative is infinite (at
-0). So ``where(x > 0, sqrt(x), 0)`` has the gradient 0 at 0, not NaN, as in TensorFlow.
+"""The gradients of elementwise functions that are ops of their own, as TensorFlow's, computed
+from the output ``y`` and the upstream gradient ``dy`` in one pass over the data.
+
+TanhGrad and SigmoidGrad: ``dy * (1 - y * y)`` and ``dy * y * (1 - y)``. SqrtGrad, RsqrtGrad
+and ReciprocalGrad are 0 wherever ``dy`` is 0, even where the local derivative is infinite
+(at 0). So ``where(x > 0, sqrt(x), 0)`` has the gradient 0 at 0, not NaN, as in TensorFlow.
 
 >>> import retrograd as rg
 >>> x = rg.constant([0.0, 4.0])
@@ -21,14 +23,13 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.registry import op_gradient
-from retrograd.ops import broadcast, define
+from retrograd.ops import broadcast, define, math_ops
 from retrograd.ops.define import FLOAT_COMPLEX
-from retrograd.ops.math_ops import conj, square
 
 # The elementwise op factories of ops/define.py; the functions they make belong here.
 binary_op = functools.partial(define.binary_op, module=__name__)
 
-__all__ = ["sqrt_grad", "rsqrt_grad", "reciprocal_grad"]
+__all__ = ["sqrt_grad", "rsqrt_grad", "reciprocal_grad", "tanh_grad", "sigmoid_grad"]
 
 
 def _zero_where_no_upstream(local: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
@@ -73,17 +74,17 @@ reciprocal_grad = binary_op(
 
 @op_gradient("Sqrt")
 def _sqrt_grad(op, grad):
-    return sqrt_grad(conj(op.outputs[0]), grad)
+    return sqrt_grad(math_ops.conj(op.outputs[0]), grad)
 
 
 @op_gradient("Rsqrt")
 def _rsqrt_grad(op, grad):
-    return rsqrt_grad(conj(op.outputs[0]), grad)
+    return rsqrt_grad(math_ops.conj(op.outputs[0]), grad)
 
 
 @op_gradient("Reciprocal")
 def _reciprocal_grad(op, grad):
-    return reciprocal_grad(conj(op.outputs[0]), grad)
+    return reciprocal_grad(math_ops.conj(op.outputs[0]), grad)
 
 
 # Their own gradients: z = 0.5 dy / y, z = -0.5 dy y^3 and z = -dy y^2, differentiated in
@@ -92,17 +93,54 @@ def _reciprocal_grad(op, grad):
 
 @op_gradient("SqrtGrad")
 def _sqrt_grad_grad(op, grad):
-    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
-    return broadcast.reduce_to_inputs(op, -grad * dy * 0.5 / square(y), sqrt_grad(y, grad))
+    y, dy = math_ops.conj(op.inputs[0]), math_ops.conj(op.inputs[1])
+    return broadcast.reduce_to_inputs(op, -grad * dy * 0.5 / math_ops.square(y), sqrt_grad(y, grad))
 
 
 @op_gradient("RsqrtGrad")
 def _rsqrt_grad_grad(op, grad):
-    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
-    return broadcast.reduce_to_inputs(op, grad * -1.5 * dy * square(y), rsqrt_grad(y, grad))
+    y, dy = math_ops.conj(op.inputs[0]), math_ops.conj(op.inputs[1])
+    return broadcast.reduce_to_inputs(
+        op, grad * -1.5 * dy * math_ops.square(y), rsqrt_grad(y, grad)
+    )
 
 
 @op_gradient("ReciprocalGrad")
 def _reciprocal_grad_grad(op, grad):
-    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
+    y, dy = math_ops.conj(op.inputs[0]), math_ops.conj(op.inputs[1])
     return broadcast.reduce_to_inputs(op, grad * -2.0 * dy * y, reciprocal_grad(y, grad))
+
+
+# The gradients of tanh and sigmoid in terms of their outputs, one op each (TensorFlow's
+# TanhGrad and SigmoidGrad): one pass over the data instead of three.
+tanh_grad = binary_op(
+    "tanh_grad",
+    "TanhGrad",
+    lambda y, dy: dy * (y.dtype.type(1) - y * y),  # (a typed 1: NumPy 1.x promotes scalars)
+    FLOAT_COMPLEX,
+    "dy * (1 - y * y): the gradient of tanh from its output y and upstream gradient dy.",
+    batchable=True,
+    fresh=True,
+)
+sigmoid_grad = binary_op(
+    "sigmoid_grad",
+    "SigmoidGrad",
+    lambda y, dy: dy * (y * (y.dtype.type(1) - y)),
+    FLOAT_COMPLEX,
+    "dy * y * (1 - y): the gradient of sigmoid from its output y and upstream gradient dy.",
+    batchable=True,
+    fresh=True,
+)
+
+
+@op_gradient("TanhGrad")
+def _tanh_grad_grad(op, grad):
+    y, dy = math_ops.conj(op.inputs[0]), math_ops.conj(op.inputs[1])
+    return broadcast.reduce_to_inputs(op, grad * -2.0 * dy * y, tanh_grad(y, grad))
+
+
+@op_gradient("SigmoidGrad")
+def _sigmoid_grad_grad(op, grad):
+    y, dy = math_ops.conj(op.inputs[0]), math_ops.conj(op.inputs[1])
+    scaled = grad * dy
+    return broadcast.reduce_to_inputs(op, scaled - 2.0 * scaled * y, sigmoid_grad(y, grad))

@@ -14,14 +14,12 @@ from retrograd.ops.math_ops import (
     reciprocal,
     rsqrt,
     sigmoid,
-    sigmoid_grad,
     sign,
     sin,
     sqrt,
     square,
     squared_difference,
     tanh,
-    tanh_grad,
 )
 from retrograd.ops.math_ops import (
     add as add_v2,
@@ -38,6 +36,7 @@ from retrograd.ops.math_ops import (
 from retrograd.ops.math_ops import (
     subtract as sub,
 )
+from retrograd.ops.power_grad_ops import sigmoid_grad, tanh_grad
 from retrograd.ops.rounding_ops import ceil, floor, round
 
 __all__ = [
