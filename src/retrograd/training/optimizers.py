@@ -3,6 +3,15 @@
 Updates are computed in each variable's dtype, in the order Keras computes them, so
 float32 training follows Keras step for step.
 
+Eagerly, an update writes each new state array (the variable's value and each slot) once,
+into one fresh buffer, with NumPy's ``out=``: no temporaries beyond at most one scratch
+array, and never into an array that a tensor read earlier may hold (TensorFlow's kernels
+write in place after checking that nothing else holds the buffer; retrograd decides nothing
+from reference counts). Slots are flushed to zero where they fall below the dtype's smallest
+normal number, as TensorFlow's kernels do (they run with the CPU's flush-to-zero mode): a
+moving average that decays into subnormal floats would otherwise run through the CPU's slow
+path on every later step.
+
 >>> import retrograd as rg
 >>> w = rg.Variable(1.0)
 >>> opt = rg.optimizers.SGD(learning_rate=0.1)
@@ -16,7 +25,6 @@ from __future__ import annotations
 import abc
 import inspect
 import numbers
-import operator
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
 from typing import Any
@@ -34,7 +42,6 @@ from retrograd.ops.indexed_slices import IndexedSlices, densify, slices_like
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad"]
 
-_NUMPY = SimpleNamespace(sqrt=np.sqrt, square=np.square, maximum=np.maximum, pow=operator.pow)
 _OPS = SimpleNamespace(
     sqrt=math_ops.sqrt, square=math_ops.square, maximum=math_ops.maximum, pow=math_ops.pow
 )
@@ -46,6 +53,29 @@ def _squaring_to(xp: Any, g: Any, squared: Any) -> Any:
     of the sum); every other use of the gradient sees the summed, dense one."""
     square = xp.square
     return SimpleNamespace(**{**vars(xp), "square": lambda x: squared if x is g else square(x)})
+
+
+def _flush_subnormals(slot: np.ndarray) -> np.ndarray:
+    """``slot`` (a fresh array the update made) with every value below the dtype's smallest
+    normal number in magnitude set to zero, in place."""
+    tiny = np.finfo(slot.dtype).tiny
+    small = np.less(np.abs(slot), tiny)
+    np.copyto(slot, 0, where=small)
+    return slot
+
+
+def _fresh(value: np.ndarray) -> np.ndarray:
+    """A new buffer shaped like ``value`` (a 0-d one too: ufuncs return scalars for those
+    unless given ``out=``)."""
+    return np.empty_like(value)
+
+
+def _square(g: np.ndarray, squared: np.ndarray | None, out: np.ndarray) -> np.ndarray:
+    """``square(g)`` into ``out``; a sparse gradient's is the sum of its squared slices."""
+    if squared is None:
+        return np.square(g, out=out)
+    np.copyto(out, squared)
+    return out
 
 
 def _sparse_arrays(name: str, i: int, grad: IndexedSlices, variable: Variable) -> tuple:
@@ -240,11 +270,13 @@ class Optimizer(abc.ABC):
             dt = variable._value.dtype.type
             slots = self._slots_for(variable)
             arrays = {n: slot._value for n, slot in slots.items()}
-            xp = _NUMPY if squared is None else _squaring_to(_NUMPY, g, squared)
-            new = self._update(variable._value, g, dt(lr), dt(step), arrays, dt, xp)
-            variable.assign(new)
+            new = self._update_arrays(variable._value, g, squared, dt(lr), dt(step), arrays)
+            if type(variable) is Variable:  # (a fresh array of its shape and dtype)
+                variable._value = new
+            else:
+                variable.assign(new)
             for n, slot in slots.items():
-                slot._value = arrays[n]  # arrays are never mutated in place: sharing is safe
+                slot._value = _flush_subnormals(arrays[n])  # fresh too: nothing else holds it
         self.iterations.assign_add(1)
         return self.iterations
 
@@ -319,11 +351,18 @@ class Optimizer(abc.ABC):
     def _update(
         self, value: Any, g: Any, lr: Any, step: Any, slots: dict, dt: Callable, xp: Any
     ) -> Any:
-        """The variable's new value from its gradient ``g`` (``slots`` updated in place).
+        """The variable's new value from its gradient ``g`` (``slots`` updated in place),
+        as retrograd ops: used inside a traced function, where ``dt`` makes constants and
+        ``xp`` holds the ops."""
 
-        Written once for both modes: eagerly the values are arrays, ``dt`` a NumPy scalar
-        type and ``xp`` NumPy; inside a traced function they are tensors, ``dt`` makes
-        constants and ``xp`` holds retrograd's ops."""
+    @abc.abstractmethod
+    def _update_arrays(
+        self, value: Any, g: Any, squared: Any, lr: Any, step: Any, slots: dict
+    ) -> Any:
+        """The eager update on arrays: the same formulas as :meth:`_update`, operation for
+        operation (the same roundings), each new state array written once into a fresh
+        buffer with ``out=`` (``slots`` gets the new slot arrays; ``squared``, when not
+        None, is what ``square(g)`` is for a sparse gradient). Returns the new value."""
 
     @property
     def variables(self) -> list[Any]:
@@ -367,6 +406,19 @@ class SGD(Optimizer):
         self.momentum, self.nesterov = momentum, nesterov
         self._slot_names = ("momentum",) if momentum else ()
 
+    def _update_arrays(self, value, g, squared, lr, step, slots):
+        new = np.multiply(g, lr, out=_fresh(value))
+        if not self.momentum:
+            return np.subtract(value, new, out=new)
+        momentum = value.dtype.type(self.momentum)
+        m = slots["momentum"] = np.multiply(slots["momentum"], momentum, out=_fresh(value))
+        np.subtract(m, new, out=m)  # m * momentum - g * lr
+        if not self.nesterov:
+            return np.add(value, m, out=new)
+        scratch = np.multiply(m, momentum)
+        np.subtract(scratch, new, out=new)
+        return np.add(value, new, out=new)
+
     def _update(self, value, g, lr, step, slots, dt, xp):
         if not self.momentum:
             return value - g * lr
@@ -400,6 +452,24 @@ class Adam(Optimizer):
         _check_hyperparameters(name, beta_1=beta_1, beta_2=beta_2, epsilon=epsilon)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
         self._slot_names = ("m", "v", "v_hat") if amsgrad else ("m", "v")
+
+    def _update_arrays(self, value, g, squared, lr, step, slots):
+        dt = value.dtype.type
+        one = dt(1)
+        alpha = lr * np.sqrt(one - dt(self.beta_2) ** step) / (one - dt(self.beta_1) ** step)
+        m = np.subtract(g, slots["m"], out=_fresh(value))
+        m *= dt(1 - self.beta_1)
+        slots["m"] = m = np.add(slots["m"], m, out=m)
+        v = _square(g, squared, _fresh(value))
+        v -= slots["v"]
+        v *= dt(1 - self.beta_2)
+        slots["v"] = v = np.add(slots["v"], v, out=v)
+        if self.amsgrad:
+            v = slots["v_hat"] = np.maximum(slots["v_hat"], v, out=_fresh(value))
+        new = np.sqrt(v, out=_fresh(value))
+        new += dt(self.epsilon)
+        np.divide(np.multiply(m, alpha), new, out=new)
+        return np.subtract(value, new, out=new)
 
     def _update(self, value, g, lr, step, slots, dt, xp):
         alpha = (
@@ -442,6 +512,29 @@ class RMSprop(Optimizer):
             + (("momentum",) if momentum > 0 else ())
             + (("average_gradient",) if centered else ())
         )
+
+    def _update_arrays(self, value, g, squared, lr, step, slots):
+        dt = value.dtype.type
+        rho, rest = dt(self.rho), dt(1 - self.rho)
+        velocity = np.multiply(slots["velocity"], rho, out=_fresh(value))
+        scratch = _square(g, squared, _fresh(value))
+        scratch *= rest
+        slots["velocity"] = velocity = np.add(velocity, scratch, out=velocity)
+        if self.centered:
+            average = np.multiply(slots["average_gradient"], rho, out=_fresh(value))
+            average += np.multiply(g, rest, out=scratch)
+            slots["average_gradient"] = average
+            np.subtract(velocity, np.square(average, out=scratch), out=scratch)
+        else:
+            np.copyto(scratch, velocity)
+        scratch += dt(self.epsilon)
+        increment = np.multiply(g, lr, out=_fresh(value))
+        np.divide(increment, np.sqrt(scratch, out=scratch), out=increment)
+        if self.momentum > 0:
+            momentum = np.multiply(slots["momentum"], dt(self.momentum))
+            slots["momentum"] = np.add(momentum, increment, out=momentum)
+            return np.subtract(value, momentum, out=increment)
+        return np.subtract(value, increment, out=increment)
 
     def _update(self, value, g, lr, step, slots, dt, xp):
         rho = dt(self.rho)
@@ -486,6 +579,16 @@ class Adagrad(Optimizer):
 
     def _initial_slot(self, name, value):
         return np.full_like(value, self.initial_accumulator_value)
+
+    def _update_arrays(self, value, g, squared, lr, step, slots):
+        accumulator = _square(g, squared, _fresh(value))
+        slots["accumulator"] = accumulator = np.add(
+            slots["accumulator"], accumulator, out=accumulator
+        )
+        scratch = np.add(accumulator, value.dtype.type(self.epsilon), out=_fresh(value))
+        new = np.multiply(g, lr, out=_fresh(value))
+        np.divide(new, np.sqrt(scratch, out=scratch), out=new)
+        return np.subtract(value, new, out=new)
 
     def _update(self, value, g, lr, step, slots, dt, xp):
         accumulator = slots["accumulator"] = slots["accumulator"] + xp.square(g)
