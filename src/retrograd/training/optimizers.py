@@ -55,11 +55,15 @@ def _squaring_to(xp: Any, g: Any, squared: Any) -> Any:
     return SimpleNamespace(**{**vars(xp), "square": lambda x: squared if x is g else square(x)})
 
 
-def _flush_subnormals(slot: np.ndarray) -> np.ndarray:
+# Slots that hold sums of squares (never negative unless NaN): flushing them needs no abs.
+_SQUARES = frozenset({"v", "v_hat", "velocity", "accumulator"})
+
+
+def _flush_subnormals(slot: np.ndarray, name: str) -> np.ndarray:
     """``slot`` (a fresh array the update made) with every value below the dtype's smallest
     normal number in magnitude set to zero, in place."""
     tiny = np.finfo(slot.dtype).tiny
-    small = np.less(np.abs(slot), tiny)
+    small = np.less(slot if name in _SQUARES else np.abs(slot), tiny)
     np.copyto(slot, 0, where=small)
     return slot
 
@@ -276,7 +280,7 @@ class Optimizer(abc.ABC):
             else:
                 variable.assign(new)
             for n, slot in slots.items():
-                slot._value = _flush_subnormals(arrays[n])  # fresh too: nothing else holds it
+                slot._value = _flush_subnormals(arrays[n], n)  # fresh too: nothing else holds it
         self.iterations.assign_add(1)
         return self.iterations
 
