@@ -3,14 +3,9 @@
 Updates are computed in each variable's dtype, in the order Keras computes them, so
 float32 training follows Keras step for step.
 
-Eagerly, an update writes each new state array (the variable's value and each slot) once,
-into one fresh buffer, with NumPy's ``out=``: no temporaries beyond at most one scratch
-array, and never into an array that a tensor read earlier may hold (TensorFlow's kernels
-write in place after checking that nothing else holds the buffer; retrograd decides nothing
-from reference counts). Slots are flushed to zero where they fall below the dtype's smallest
-normal number, as TensorFlow's kernels do (they run with the CPU's flush-to-zero mode): a
-moving average that decays into subnormal floats would otherwise run through the CPU's slow
-path on every later step.
+Eagerly, an update writes each new state array once into a fresh buffer with ``out=``, and
+flushes slots that fall below the smallest normal number to zero, as TensorFlow's
+flush-to-zero kernels do (``update_kernels``).
 
 >>> import retrograd as rg
 >>> w = rg.Variable(1.0)
@@ -39,6 +34,7 @@ from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import math_ops
 from retrograd.ops.indexed_slices import IndexedSlices, densify, slices_like
+from retrograd.training import update_kernels
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad"]
 
@@ -53,33 +49,6 @@ def _squaring_to(xp: Any, g: Any, squared: Any) -> Any:
     of the sum); every other use of the gradient sees the summed, dense one."""
     square = xp.square
     return SimpleNamespace(**{**vars(xp), "square": lambda x: squared if x is g else square(x)})
-
-
-# Slots that hold sums of squares (never negative unless NaN): flushing them needs no abs.
-_SQUARES = frozenset({"v", "v_hat", "velocity", "accumulator"})
-
-
-def _flush_subnormals(slot: np.ndarray, name: str) -> np.ndarray:
-    """``slot`` (a fresh array the update made) with every value below the dtype's smallest
-    normal number in magnitude set to zero, in place."""
-    tiny = np.finfo(slot.dtype).tiny
-    small = np.less(slot if name in _SQUARES else np.abs(slot), tiny)
-    np.copyto(slot, 0, where=small)
-    return slot
-
-
-def _fresh(value: np.ndarray) -> np.ndarray:
-    """A new buffer shaped like ``value`` (a 0-d one too: ufuncs return scalars for those
-    unless given ``out=``)."""
-    return np.empty_like(value)
-
-
-def _square(g: np.ndarray, squared: np.ndarray | None, out: np.ndarray) -> np.ndarray:
-    """``square(g)`` into ``out``; a sparse gradient's is the sum of its squared slices."""
-    if squared is None:
-        return np.square(g, out=out)
-    np.copyto(out, squared)
-    return out
 
 
 def _sparse_arrays(name: str, i: int, grad: IndexedSlices, variable: Variable) -> tuple:
@@ -280,7 +249,9 @@ class Optimizer(abc.ABC):
             else:
                 variable.assign(new)
             for n, slot in slots.items():
-                slot._value = _flush_subnormals(arrays[n], n)  # fresh too: nothing else holds it
+                slot._value = update_kernels.flush_subnormals(
+                    arrays[n], n
+                )  # fresh too: nothing else holds it
         self.iterations.assign_add(1)
         return self.iterations
 
@@ -411,17 +382,7 @@ class SGD(Optimizer):
         self._slot_names = ("momentum",) if momentum else ()
 
     def _update_arrays(self, value, g, squared, lr, step, slots):
-        new = np.multiply(g, lr, out=_fresh(value))
-        if not self.momentum:
-            return np.subtract(value, new, out=new)
-        momentum = value.dtype.type(self.momentum)
-        m = slots["momentum"] = np.multiply(slots["momentum"], momentum, out=_fresh(value))
-        np.subtract(m, new, out=m)  # m * momentum - g * lr
-        if not self.nesterov:
-            return np.add(value, m, out=new)
-        scratch = np.multiply(m, momentum)
-        np.subtract(scratch, new, out=new)
-        return np.add(value, new, out=new)
+        return update_kernels.sgd(value, g, lr, slots, self.momentum, self.nesterov)
 
     def _update(self, value, g, lr, step, slots, dt, xp):
         if not self.momentum:
@@ -458,22 +419,8 @@ class Adam(Optimizer):
         self._slot_names = ("m", "v", "v_hat") if amsgrad else ("m", "v")
 
     def _update_arrays(self, value, g, squared, lr, step, slots):
-        dt = value.dtype.type
-        one = dt(1)
-        alpha = lr * np.sqrt(one - dt(self.beta_2) ** step) / (one - dt(self.beta_1) ** step)
-        m = np.subtract(g, slots["m"], out=_fresh(value))
-        m *= dt(1 - self.beta_1)
-        slots["m"] = m = np.add(slots["m"], m, out=m)
-        v = _square(g, squared, _fresh(value))
-        v -= slots["v"]
-        v *= dt(1 - self.beta_2)
-        slots["v"] = v = np.add(slots["v"], v, out=v)
-        if self.amsgrad:
-            v = slots["v_hat"] = np.maximum(slots["v_hat"], v, out=_fresh(value))
-        new = np.sqrt(v, out=_fresh(value))
-        new += dt(self.epsilon)
-        np.divide(np.multiply(m, alpha), new, out=new)
-        return np.subtract(value, new, out=new)
+        betas = (self.beta_1, self.beta_2)
+        return update_kernels.adam(value, g, squared, lr, step, slots, betas, self.epsilon)
 
     def _update(self, value, g, lr, step, slots, dt, xp):
         alpha = (
@@ -518,27 +465,8 @@ class RMSprop(Optimizer):
         )
 
     def _update_arrays(self, value, g, squared, lr, step, slots):
-        dt = value.dtype.type
-        rho, rest = dt(self.rho), dt(1 - self.rho)
-        velocity = np.multiply(slots["velocity"], rho, out=_fresh(value))
-        scratch = _square(g, squared, _fresh(value))
-        scratch *= rest
-        slots["velocity"] = velocity = np.add(velocity, scratch, out=velocity)
-        if self.centered:
-            average = np.multiply(slots["average_gradient"], rho, out=_fresh(value))
-            average += np.multiply(g, rest, out=scratch)
-            slots["average_gradient"] = average
-            np.subtract(velocity, np.square(average, out=scratch), out=scratch)
-        else:
-            np.copyto(scratch, velocity)
-        scratch += dt(self.epsilon)
-        increment = np.multiply(g, lr, out=_fresh(value))
-        np.divide(increment, np.sqrt(scratch, out=scratch), out=increment)
-        if self.momentum > 0:
-            momentum = np.multiply(slots["momentum"], dt(self.momentum))
-            slots["momentum"] = np.add(momentum, increment, out=momentum)
-            return np.subtract(value, momentum, out=increment)
-        return np.subtract(value, increment, out=increment)
+        rho, momentum, epsilon = self.rho, self.momentum, self.epsilon
+        return update_kernels.rmsprop(value, g, squared, lr, slots, rho, momentum, epsilon)
 
     def _update(self, value, g, lr, step, slots, dt, xp):
         rho = dt(self.rho)
@@ -585,14 +513,7 @@ class Adagrad(Optimizer):
         return np.full_like(value, self.initial_accumulator_value)
 
     def _update_arrays(self, value, g, squared, lr, step, slots):
-        accumulator = _square(g, squared, _fresh(value))
-        slots["accumulator"] = accumulator = np.add(
-            slots["accumulator"], accumulator, out=accumulator
-        )
-        scratch = np.add(accumulator, value.dtype.type(self.epsilon), out=_fresh(value))
-        new = np.multiply(g, lr, out=_fresh(value))
-        np.divide(new, np.sqrt(scratch, out=scratch), out=new)
-        return np.subtract(value, new, out=new)
+        return update_kernels.adagrad(value, g, squared, lr, slots, self.epsilon)
 
     def _update(self, value, g, lr, step, slots, dt, xp):
         accumulator = slots["accumulator"] = slots["accumulator"] + xp.square(g)
