@@ -209,3 +209,20 @@ def test_the_examples_in_the_benchmarks_docstrings_hold():
     from benchmarks import report
 
     assert doctest.testmod(report).failed == 0
+
+
+def test_scaling_benchmark_runs_in_quick_mode(capsys):
+    from benchmarks import scaling
+
+    assert scaling.main(["--quick", "--only", "stack", "tape"]) == 0
+    out = capsys.readouterr().out
+    assert "stack of n scalars | 100 / 400 |" in out and "slope" in out
+
+
+def test_training_benchmark_runs_retrograd_in_quick_mode(capsys):
+    from benchmarks import training
+
+    argv = ["--quick", "--runs", "1", "--no-frameworks", "--threads", "one"]
+    assert training.main([*argv, "--only", "cnn_function", "session", "dann"]) == 0
+    out = capsys.readouterr().out
+    assert "| cnn_function | 1 |" in out and "| session | 1 |" in out and "| dann | 1 |" in out

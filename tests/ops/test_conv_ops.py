@@ -65,6 +65,12 @@ CASES = [
     _conv_case("dilated,strided", (1, 6, 5, 1), (2, 2, 1, 1), (2, 1), "VALID", (2, 1)),
     _conv_case("explicit", (1, 3, 3, 1), (2, 2, 1, 2), (1, 1), [[0, 0], [1, 0], [0, 2], [0, 0]]),
     _conv_case("1x1", (2, 2, 3, 3), (1, 1, 3, 2), (1, 1), "VALID"),
+    # stride 1 (the input gradient's contiguous-runs path): a batch, rectangular windows,
+    # a dilation per axis, explicit padding on both sides
+    _conv_case("dilated,rect", (3, 5, 6, 2), (2, 3, 2, 3), (1, 1), "SAME", (2, 1)),
+    _conv_case(
+        "explicit,both", (2, 3, 4, 2), (3, 2, 2, 2), (1, 1), [[0, 0], [1, 2], [2, 1], [0, 0]]
+    ),
     _conv_case("window=input", (1, 3, 3, 2), (3, 3, 2, 1), (1, 1), "VALID"),
     Case("Conv2D[NCHW]", _nchw, ((1, 2, 4, 3), (2, 2, 2, 2)), _nchw_reference),
     Case(
@@ -92,6 +98,7 @@ CASES = [
     _transpose_case("SAME,odd", (1, 3, 3, 1), (3, 3, 2, 1), (1, 5, 5, 2), (2, 2), "SAME"),
     _transpose_case("VALID", (1, 2, 3, 1), (2, 2, 1, 1), (1, 5, 6, 1), (2, 2), "VALID"),
     _transpose_case("dilated", (1, 3, 3, 1), (2, 2, 1, 1), (1, 3, 3, 1), (1, 1), "SAME", (2, 2)),
+    _transpose_case("stride 1", (2, 4, 3, 3), (3, 2, 2, 3), (2, 4, 3, 2), (1, 1), "SAME"),
     _filter_case("SAME", ((1, 3, 3, 2), (2, 2, 2, 1), (1, 3, 3, 1)), (1, 1), "SAME"),
     _filter_case(
         "strided,dilated", ((1, 5, 5, 1), (2, 2, 1, 2), (1, 2, 3, 2)), (2, 1), "VALID", (1, 2)
@@ -191,3 +198,20 @@ def test_conv_keeps_float32():
 def test_bad_arguments_raise_typed_errors_naming_the_op(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_the_filter_gradient_alone_skips_the_input_gradient():
+    # A first layer's input needs no gradient: the rule computes the filter's only, and it
+    # equals the filter gradient computed beside the input's.
+    rng = np.random.default_rng(3)
+    x = rg.constant(rng.standard_normal((2, 5, 5, 3)))
+    w = rg.Variable(rng.standard_normal((3, 3, 3, 4)))
+    with rg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = rg.reduce_sum(rg.nn.conv2d(x, w, 1, "SAME") ** 2)
+    alone = tape.gradient(y, w)
+    _, both = tape.gradient(y, [x, w])
+    np.testing.assert_allclose(alone.numpy(), both.numpy(), rtol=1e-12)
+    with rg.GradientTape() as tape:
+        y = rg.reduce_sum(rg.nn.conv2d(x, w, 1, "SAME") ** 2)
+    np.testing.assert_allclose(tape.gradient(y, w).numpy(), both.numpy(), rtol=1e-12)

@@ -169,6 +169,10 @@ def test_shape_inference_where_unknown_dimensions_meet_known_ones():
             rg.errors.InvalidArgumentError, match="Pack: all values must have the same shape"
         ):
             rg.stack([a, tf.placeholder(rg.float32, [None, 4])])
+        # each value is compatible with the one before, not with all: [2, None] and [3, None]
+        with pytest.raises(rg.errors.InvalidArgumentError, match=r"\(2, None\), \(3, None\)"):
+            rg.stack([a, b, tf.placeholder(rg.float32, [3, None])])
+        assert rg.stack([a, b, a]).shape.as_list() == [3, 2, 3]
 
 
 def test_batch_indices_from_the_run_time_batch_size():

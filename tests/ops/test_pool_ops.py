@@ -72,6 +72,10 @@ CASES = [
     *_pool_cases("max", (2, 5, 4, 1), 3, 2, "SAME", "SAME,overlapping"),
     *_pool_cases("max", (1, 3, 4, 1), 2, 1, "SAME", "SAME,stride 1", grad_grad=True),
     *_pool_cases("max", (1, 4, 5, 1), [2, 3], [1, 2], "SAME", "rectangular"),
+    # windows that tile the input (stride == window): the reshaped gradient, with a
+    # remainder left uncovered (VALID), rectangular, 3-D
+    *_pool_cases("max", (2, 5, 7, 3), [2, 3], [2, 3], "VALID", "tiled,remainder"),
+    *_pool_cases("max", (1, 4, 4, 2, 2), 2, 2, "SAME", "3-D,tiled"),
     *_pool_cases("avg", (1, 4, 4, 2), 2, 2, "VALID", "2x2"),
     *_pool_cases("avg", (2, 5, 4, 1), 3, 2, "SAME", "SAME,overlapping"),
     *_pool_cases("max", (1, 3, 3, 2, 1), 2, 1, "SAME", "3-D", grad_grad=True),
@@ -139,6 +143,25 @@ def test_max_pool_gradient_goes_to_the_first_maximum_of_a_window(values, expecte
         np.reshape(values, (1, 2, 2, 1)), lambda x: rg.nn.max_pool(x, 2, 2, "VALID")
     )
     assert grad == expected
+
+
+@pytest.mark.parametrize(
+    ("shape", "ksize", "padding"),
+    [((3, 6, 8, 4), 2, "VALID"), ((2, 7, 5, 3), [3, 2], "VALID"), ((2, 4, 6, 2), 2, "SAME")],
+)
+def test_tiled_max_pool_gradient_routes_ties_to_the_first_maximum(shape, ksize, padding):
+    # ReLU outputs tie at zero in most windows: each window's gradient still goes to its
+    # first maximum only.
+    rng = np.random.default_rng(5)
+    x = np.maximum(rng.integers(-3, 3, shape), 0).astype(np.float32)
+    k = (ksize,) * 2 if isinstance(ksize, int) else tuple(ksize)
+    xt = rg.constant(x)
+    with rg.GradientTape() as tape:
+        tape.watch(xt)
+        y = rg.nn.max_pool(xt, k, k, padding)
+    dy = rng.standard_normal(tuple(y.shape)).astype(np.float32)
+    got = tape.gradient(y, xt, output_gradients=rg.constant(dy)).numpy()
+    np.testing.assert_array_equal(got, ref.max_pool_grad(x, dy, k, k, padding))
 
 
 def test_overlapping_windows_each_route_to_their_first_maximum():

@@ -95,6 +95,40 @@ def test_float64_variables_update_in_float64():
     np.testing.assert_allclose(w.numpy(), [0.9], atol=1e-6)
 
 
+def test_slots_are_flushed_to_zero_below_the_smallest_normal_number():
+    # As TensorFlow's flush-to-zero kernels: Adam's v = 0.001 * (1e-20)² is subnormal in
+    # float32, so it is 0; m = 0.1 * 1e-20 is normal and kept. Momentum decaying by 0.5
+    # per step reaches zero instead of creeping through the subnormal range.
+    w = rg.Variable([1.0, 1.0])
+    adam = rg.optimizers.Adam(0.1)
+    adam.apply_gradients([(rg.constant([1e-20, 1.0]), w)])
+    m, v = (slot.numpy() for _, _, slot in adam.slot_variables())
+    assert v[0] == 0.0 and v[1] > 0 and m[0] == np.float32(1e-21)
+    u = rg.Variable([1.0])
+    sgd = rg.optimizers.SGD(1e-29, momentum=0.5)
+    sgd.apply_gradients([(rg.constant([-1e-8]), u)])  # momentum 1e-37, then halved
+    seen = []
+    for _ in range(5):
+        sgd.apply_gradients([(rg.constant([0.0]), u)])
+        seen.append(float(sgd.slot_variables()[0][2].numpy()[0]))
+    tiny = float(np.finfo(np.float32).tiny)
+    assert seen[:3] == pytest.approx([5e-38, 2.5e-38, 1.25e-38]) and seen[3:] == [0.0, 0.0]
+    assert all(x == 0.0 or x >= tiny for x in seen)
+
+
+def test_an_update_never_changes_a_tensor_read_before_it():
+    for optimizer in (rg.optimizers.SGD(0.1, momentum=0.9), rg.optimizers.Adam(0.1)):
+        w = rg.Variable([1.0, 2.0])
+        optimizer.apply_gradients([(rg.constant([1.0, 1.0]), w)])
+        before = w.read_value()
+        slots = [slot.read_value() for _, _, slot in optimizer.slot_variables()]
+        kept = [t.numpy().copy() for t in (before, *slots)]
+        optimizer.apply_gradients([(rg.constant([1.0, 1.0]), w)])
+        for tensor, value in zip((before, *slots), kept):
+            np.testing.assert_array_equal(tensor.numpy(), value)
+        assert not np.array_equal(w.numpy(), kept[0])
+
+
 @pytest.mark.parametrize(
     "config",
     [

@@ -52,12 +52,43 @@ def _conv2d_backprop_input_kernel(
     _, h, wd, c = input_sizes
     n = dy.shape[0]  # the batch of x is that of dy (and may be unknown when a graph is built)
     (top, bottom), (left, right) = explicit_paddings
-    dxp = np.zeros_like(dy, shape=(n, h + top + bottom, wd + left + right, c))
+    padded = (n, h + top + bottom, wd + left + right, c)
+    if dy.size and w.size and tuple(strides) == (1, 1):
+        return np.ascontiguousarray(
+            window.crop(_backprop_input_unit_stride(w, dy, padded, dilations), explicit_paddings)
+        )
+    dxp = np.zeros_like(dy, shape=padded)
     outs = dy.shape[1:3]
     if dy.size and w.size:
         for i, j in window.offsets(w.shape[:2]):  # col2im, one filter tap at a time
             dxp[window.window_slots((i, j), strides, dilations, outs)] += dy @ w[i, j].T
     return window.crop(dxp, explicit_paddings)
+
+
+def _backprop_input_unit_stride(w, dy, padded, dilations):
+    """The padded input's gradient of a stride-1 convolution, channels first: ``dy`` placed
+    at the top-left of a zero array as wide as the padded input, flattened, makes every
+    filter tap's contribution a contiguous run of positions shifted by the tap's offset.
+    One product per filter row (``w`` rows times ``dy`` transposed, so each tap's block is
+    ``(channels, positions)``) and one add per tap of long contiguous runs; returns a
+    transposed view ``(n, hp, wp, c)``."""
+    kh, kw, c, o = w.shape
+    n, hp, wp, _ = padded
+    ho, wo = dy.shape[1:3]
+    rows = n * hp * wp
+    shifts = [i * dilations[0] * wp + j * dilations[1] for i, j in window.offsets((kh, kw))]
+    reach = rows - shifts[-1]  # positions whose every tap lands inside the array
+    full = np.zeros_like(dy, shape=(n, hp, wp, o))
+    full[:, :ho, :wo] = dy
+    dy_t = full.reshape(rows, o)[:reach].T  # (o, reach): the product reads it transposed
+    taps = w.reshape(kh, kw * c, o)
+    dx_t = np.zeros_like(dy, shape=(c, rows))
+    for i in range(kh):  # (a filter row at a time: a third of the memory of all taps)
+        block = taps[i] @ dy_t  # (kw * c, reach)
+        for j in range(kw):
+            shift = shifts[i * kw + j]
+            dx_t[:, shift : shift + reach] += block[j * c : (j + 1) * c]
+    return dx_t.T.reshape(n, hp, wp, c)
 
 
 def _conv2d_backprop_filter_kernel(
@@ -123,9 +154,10 @@ def _backprop_filter(x, filter_sizes, dy, attrs, name=None):
 def _conv2d_grad(op, grad):
     x, w = op.inputs
     attrs = _attrs(op)
+    skip = op.skip_input_indices  # (a first layer's input needs no gradient)
     return (
-        _backprop_input(_shape(x), w, grad, attrs),
-        _backprop_filter(x, _shape(w), grad, attrs),
+        None if 0 in skip else _backprop_input(_shape(x), w, grad, attrs),
+        None if 1 in skip else _backprop_filter(x, _shape(w), grad, attrs),
     )
 
 

@@ -64,6 +64,26 @@ def concat(values: Sequence[TensorLike] | Tensor, axis: int, name: str | None = 
     return execute(_ConcatV2, tensors, {"axis": axis_in("ConcatV2", axis, ndim)}, name)
 
 
+def _check_same_shapes(tensors: list[Tensor]) -> None:
+    """Raises unless the shapes could all be equal (in graphs, unknown dimensions match any
+    size): one pass, each shape against the merge of those before it (a pairwise test is
+    quadratic in the number of values)."""
+    first = tensors[0]._value.shape
+    if all(t._value.shape == first for t in tensors):
+        return
+    merged = tensors[0].shape
+    for t in tensors[1:]:
+        if not merged.is_compatible_with(t.shape):
+            shapes = (t.shape for t in tensors)
+            distinct = sorted(
+                {str(tuple(s.as_list() if s.rank is not None else [])) for s in shapes}
+            )
+            raise InvalidArgumentError(
+                f"Pack: all values must have the same shape, got {', '.join(distinct)}"
+            )
+        merged = merged.merge_with(t.shape)
+
+
 def stack(values: Sequence[TensorLike], axis: int = 0, name: str | None = None) -> Tensor:
     """Joins same-shape tensors along a new ``axis``.
 
@@ -71,12 +91,7 @@ def stack(values: Sequence[TensorLike], axis: int = 0, name: str | None = None) 
     >>> rg.stack([[1, 2], [3, 4]], axis=1).numpy().tolist()
     [[1, 3], [2, 4]]"""
     tensors = same_dtype_tensors("Pack", list(values))
-    shapes = [t.shape for t in tensors]  # (in graphs, unknown dimensions match any size)
-    if any(not s.is_compatible_with(other) for s in shapes for other in shapes):
-        distinct = sorted({str(tuple(s.as_list() if s.rank is not None else [])) for s in shapes})
-        raise InvalidArgumentError(
-            f"Pack: all values must have the same shape, got {', '.join(distinct)}"
-        )
+    _check_same_shapes(tensors)
     axis = axis_in("Pack", axis, tensors[0]._value.ndim + 1)
     return execute(_Pack, tensors, {"axis": axis}, name)
 

@@ -73,8 +73,45 @@ def _padded_zeros(dy, shape, pads):
     return np.zeros_like(dy, shape=(dy.shape[0], *spatial, shape[-1]))
 
 
+def _tiled_max_pool_grad(x, dy, ksize, outs):
+    """MaxPoolGrad when the windows tile the input (stride == window, no padding): ``x``
+    reshaped so each window position is an axis, and each window's gradient written to
+    the first position (row-major) that holds its maximum, one position at a time; None
+    when a window's maximum is NaN (the general path routes those)."""
+    n, channels = x.shape[0], x.shape[-1]
+    covered = tuple(o * k for o, k in zip(outs, ksize))
+    crop = (slice(None), *(slice(0, c) for c in covered), slice(None))
+    split = (n, *(d for o, k in zip(outs, ksize) for d in (o, k)), channels)
+    tiles = x[crop].reshape(split)  # (n, o0, k0, o1, k1, ..., channels)
+    window_axes = tuple(range(2, 2 * len(ksize) + 1, 2))
+    top = tiles.max(axis=window_axes)
+    if top.dtype.kind == "f" and np.isnan(top).any():
+        return None
+    dx = np.zeros_like(dy, shape=x.shape)
+    whole = covered == x.shape[1:-1]  # (then dx reshapes to a view)
+    dx_tiles = dx.reshape(split) if whole else np.zeros_like(dy, shape=split)
+    taken = None
+    for offset in window.offsets(ksize):
+        index = (slice(None), *(p for i in offset for p in (slice(None), i)), slice(None))
+        hit = np.equal(tiles[index], top)
+        if taken is None:
+            taken = hit
+        else:
+            np.greater(hit, taken, out=hit)  # a maximum not taken by an earlier position
+            taken |= hit
+        np.copyto(dx_tiles[index], dy, where=hit)
+    if not whole:
+        dx[crop] = dx_tiles.reshape(x[crop].shape)
+    return dx
+
+
 def _max_pool_grad_kernel(x, y, dy, ksize, strides, explicit_paddings, padding):
     outs = dy.shape[1:-1]
+    tiled = tuple(strides) == tuple(ksize) and not any(lo or hi for lo, hi in explicit_paddings)
+    if tiled and dy.size:
+        dx = _tiled_max_pool_grad(x, dy, ksize, outs)
+        if dx is not None:
+            return dx
     dxp = _padded_zeros(dy, x.shape, explicit_paddings)
     if dy.size:
         chosen = _first_max(x, ksize, strides, explicit_paddings, outs)

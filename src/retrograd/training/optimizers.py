@@ -3,6 +3,10 @@
 Updates are computed in each variable's dtype, in the order Keras computes them, so
 float32 training follows Keras step for step.
 
+Eagerly, an update writes each new state array once into a fresh buffer with ``out=``, and
+flushes slots that fall below the smallest normal number to zero, as TensorFlow's
+flush-to-zero kernels do (``update_kernels``).
+
 >>> import retrograd as rg
 >>> w = rg.Variable(1.0)
 >>> opt = rg.optimizers.SGD(learning_rate=0.1)
@@ -16,7 +20,6 @@ from __future__ import annotations
 import abc
 import inspect
 import numbers
-import operator
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
 from typing import Any
@@ -32,10 +35,10 @@ from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import math_ops
 from retrograd.ops.indexed_slices import IndexedSlices, densify, slices_like
+from retrograd.training import update_kernels
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad"]
 
-_NUMPY = SimpleNamespace(sqrt=np.sqrt, square=np.square, maximum=np.maximum, pow=operator.pow)
 _OPS = SimpleNamespace(
     sqrt=math_ops.sqrt, square=math_ops.square, maximum=math_ops.maximum, pow=math_ops.pow
 )
@@ -242,11 +245,15 @@ class Optimizer(abc.ABC):
             dt = variable._value.dtype.type
             slots = self._slots_for(variable)
             arrays = {n: slot._value for n, slot in slots.items()}
-            xp = _NUMPY if squared is None else _squaring_to(_NUMPY, g, squared)
-            new = self._update(variable._value, g, dt(lr), dt(step), arrays, dt, xp)
-            variable.assign(new)
+            new = self._update_arrays(variable._value, g, squared, dt(lr), dt(step), arrays)
+            if type(variable) is Variable:  # (a fresh array of its shape and dtype)
+                variable._value = new
+            else:
+                variable.assign(new)
             for n, slot in slots.items():
-                slot._value = arrays[n]  # arrays are never mutated in place: sharing is safe
+                slot._value = update_kernels.flush_subnormals(
+                    arrays[n], n
+                )  # fresh too: nothing else holds it
         self.iterations.assign_add(1)
         return self.iterations
 
@@ -321,11 +328,18 @@ class Optimizer(abc.ABC):
     def _update(
         self, value: Any, g: Any, lr: Any, step: Any, slots: dict, dt: Callable, xp: Any
     ) -> Any:
-        """The variable's new value from its gradient ``g`` (``slots`` updated in place).
+        """The variable's new value from its gradient ``g`` (``slots`` updated in place),
+        as retrograd ops: used inside a traced function, where ``dt`` makes constants and
+        ``xp`` holds the ops."""
 
-        Written once for both modes: eagerly the values are arrays, ``dt`` a NumPy scalar
-        type and ``xp`` NumPy; inside a traced function they are tensors, ``dt`` makes
-        constants and ``xp`` holds retrograd's ops."""
+    @abc.abstractmethod
+    def _update_arrays(
+        self, value: Any, g: Any, squared: Any, lr: Any, step: Any, slots: dict
+    ) -> Any:
+        """The eager update on arrays: the same formulas as :meth:`_update`, operation for
+        operation (the same roundings), each new state array written once into a fresh
+        buffer with ``out=`` (``slots`` gets the new slot arrays; ``squared``, when not
+        None, is what ``square(g)`` is for a sparse gradient). Returns the new value."""
 
     @property
     def variables(self) -> list[Any]:
@@ -369,6 +383,9 @@ class SGD(Optimizer):
         self.momentum, self.nesterov = momentum, nesterov
         self._slot_names = ("momentum",) if momentum else ()
 
+    def _update_arrays(self, value, g, squared, lr, step, slots):
+        return update_kernels.sgd(value, g, lr, slots, self.momentum, self.nesterov)
+
     def _update(self, value, g, lr, step, slots, dt, xp):
         if not self.momentum:
             return value - g * lr
@@ -402,6 +419,10 @@ class Adam(Optimizer):
         _check_hyperparameters(name, beta_1=beta_1, beta_2=beta_2, epsilon=epsilon)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
         self._slot_names = ("m", "v", "v_hat") if amsgrad else ("m", "v")
+
+    def _update_arrays(self, value, g, squared, lr, step, slots):
+        betas = (self.beta_1, self.beta_2)
+        return update_kernels.adam(value, g, squared, lr, step, slots, betas, self.epsilon)
 
     def _update(self, value, g, lr, step, slots, dt, xp):
         alpha = (
@@ -444,6 +465,10 @@ class RMSprop(Optimizer):
             + (("momentum",) if momentum > 0 else ())
             + (("average_gradient",) if centered else ())
         )
+
+    def _update_arrays(self, value, g, squared, lr, step, slots):
+        rho, momentum, epsilon = self.rho, self.momentum, self.epsilon
+        return update_kernels.rmsprop(value, g, squared, lr, slots, rho, momentum, epsilon)
 
     def _update(self, value, g, lr, step, slots, dt, xp):
         rho = dt(self.rho)
@@ -488,6 +513,9 @@ class Adagrad(Optimizer):
 
     def _initial_slot(self, name, value):
         return np.full_like(value, self.initial_accumulator_value)
+
+    def _update_arrays(self, value, g, squared, lr, step, slots):
+        return update_kernels.adagrad(value, g, squared, lr, slots, self.epsilon)
 
     def _update(self, value, g, lr, step, slots, dt, xp):
         accumulator = slots["accumulator"] = slots["accumulator"] + xp.square(g)

@@ -2,6 +2,14 @@
 users may override) runs per batch, the loss tracker is a mean weighted by batch size,
 metrics are running means reset each epoch, and logs are sorted by name.
 
+As in Keras, the steps are traced (``retrograd.function``: one trace per batch shape)
+unless ``compile(run_eagerly=True)`` or ``model.run_eagerly = True``; the traced step
+updates the same variables (weights, optimizer slots, metrics, dropout's seed state) as
+the eager one, so both give the same numbers. ``steps_per_execution`` groups batches
+between callbacks as Keras does (``on_train_batch_begin`` with the first step of the
+group, ``on_train_batch_end`` with its last); ``jit_compile`` is accepted (the trace is
+compiled into retrograd's plans either way).
+
 >>> import numpy as np, retrograd as rg
 >>> model = rg.keras.Sequential([rg.keras.Input((1,)), rg.keras.layers.Dense(1)])
 >>> model.compile(optimizer=rg.keras.optimizers.SGD(0.1), loss="mse")
@@ -20,6 +28,7 @@ import numpy as np
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import nest
 from retrograd.core.dimensions import dimension_value
+from retrograd.graph.function import function
 from retrograd.keras.src import callbacks as callbacks_module
 from retrograd.keras.src import losses as losses_module
 from retrograd.keras.src import metrics as metrics_module
@@ -126,6 +135,22 @@ def _batch_size_of(x: Any) -> int:
     return int(dimension_value(first.shape[0]))
 
 
+def _executions(batches: Any, steps: int | None, per_execution: int):
+    """``(first step, batches)`` for each group of ``per_execution`` batches (the last
+    group may be shorter), at most ``steps`` batches in all."""
+    group: list = []
+    first = 0
+    for step, data in enumerate(batches):
+        if steps is not None and step >= steps:
+            break
+        group.append(data)
+        if len(group) == per_execution:
+            yield first, group
+            first, group = step + 1, []
+    if group:
+        yield first, group
+
+
 def _python_logs(logs: dict) -> dict:
     flat = {}
     for key, value in logs.items():
@@ -147,6 +172,10 @@ class Trainer:
         self.history = None
         self._loss_tracker = None
         self._compile_metrics = None
+        self.run_eagerly = False
+        self.jit_compile = "auto"
+        self.steps_per_execution = 1
+        self._step_functions: dict = {}
 
     def compile(
         self,
@@ -176,6 +205,17 @@ class Trainer:
         names = output_names(self)
         if isinstance(loss, (list, tuple)) and len(loss) == 1 and len(names) <= 1:
             loss = loss[0]
+        if isinstance(steps_per_execution, bool) or not isinstance(steps_per_execution, int):
+            raise TypeError(
+                f"compile: steps_per_execution must be a positive int, got {steps_per_execution!r}"
+            )
+        if steps_per_execution < 1:
+            raise ValueError(
+                f"compile: steps_per_execution must be at least 1, got {steps_per_execution}"
+            )
+        self.run_eagerly, self.jit_compile = bool(run_eagerly), jit_compile
+        self.steps_per_execution = steps_per_execution
+        self._step_functions = {}
         self.optimizer = optimizer
         self._loss_tracker = metrics_module.Mean(name="loss")
         if isinstance(loss, (list, tuple, dict)):  # one loss per output
@@ -263,6 +303,18 @@ class Trainer:
             raise RuntimeError(f"You must call `compile()` before using the model ({what}).")
 
     # -- steps ---------------------------------------------------------------------------
+    def _step(self, kind: str) -> Any:
+        """``train_step``, ``test_step`` or ``predict_step``: traced (one function per
+        step method, kept until it is overridden or the model recompiled) unless the
+        model runs eagerly."""
+        step = getattr(self, f"{kind}_step")
+        if self.run_eagerly:
+            return step
+        found = self._step_functions.get(kind)
+        if found is None or found[0] != step:
+            found = self._step_functions[kind] = (step, function(step))
+        return found[1]
+
     def train_step(self, data):
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
@@ -338,13 +390,14 @@ class Trainer:
             self.reset_metrics()
             callback_list.on_epoch_begin(epoch)
             step = -1
-            for step, data in enumerate(batches):
-                if steps_per_epoch is not None and step >= steps_per_epoch:
-                    break
-                callback_list.on_train_batch_begin(step)
-                if class_weight is not None and batches.dataset is not None:
-                    data = weighted_by_class(data, class_weight)
-                logs = _python_logs(self.train_step(data))
+            for first, group in _executions(batches, steps_per_epoch, self.steps_per_execution):
+                callback_list.on_train_batch_begin(first)
+                step = first + len(group) - 1
+                for data in group:
+                    if class_weight is not None and batches.dataset is not None:
+                        data = weighted_by_class(data, class_weight)
+                    logs = self._step("train")(data)
+                logs = _python_logs(logs)
                 callback_list.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -370,14 +423,15 @@ class Trainer:
     def _evaluate_logs(self, x, y, sample_weight, batch_size, steps, callback_list=None):
         self.reset_metrics()
         logs: dict = {}
-        for step, data in enumerate(_Batches(x, y, sample_weight, batch_size)):
-            if steps is not None and step >= steps:
-                break
+        batches = _Batches(x, y, sample_weight, batch_size)
+        for first, group in _executions(batches, steps, self.steps_per_execution):
             if callback_list is not None:
-                callback_list.on_test_batch_begin(step)
-            logs = _python_logs(self.test_step(data))
+                callback_list.on_test_batch_begin(first)
+            for data in group:
+                logs = self._step("test")(data)
+            logs = _python_logs(logs)
             if callback_list is not None:
-                callback_list.on_test_batch_end(step, logs)
+                callback_list.on_test_batch_end(first + len(group) - 1, logs)
         return logs
 
     def evaluate(
@@ -405,7 +459,7 @@ class Trainer:
         for step, data in enumerate(_Batches(x, None, None, batch_size)):
             if steps is not None and step >= steps:
                 break
-            outputs.append(nest.map_structure(np.asarray, self.predict_step(data)))
+            outputs.append(nest.map_structure(np.asarray, self._step("predict")(data)))
         if not outputs:
             raise ValueError("predict: the data yielded no batch")
         return nest.map_structure(lambda *parts: np.concatenate(parts), *outputs)
@@ -416,17 +470,17 @@ class Trainer:
         self.reset_metrics()
         data = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
         data = nest.map_structure(tf_ops.convert_to_tensor, _as_batchable(data))
-        return self._batch_result(_python_logs(self.train_step(data)), return_dict)
+        return self._batch_result(_python_logs(self._step("train")(data)), return_dict)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         self._require_compiled("test_on_batch")
         self.reset_metrics()
         data = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
         data = nest.map_structure(tf_ops.convert_to_tensor, _as_batchable(data))
-        return self._batch_result(_python_logs(self.test_step(data)), return_dict)
+        return self._batch_result(_python_logs(self._step("test")(data)), return_dict)
 
     def predict_on_batch(self, x):
-        return nest.map_structure(np.asarray, self(x, training=False))
+        return nest.map_structure(np.asarray, self._step("predict")((x,)))
 
     def _batch_result(self, logs: dict, return_dict: bool) -> Any:
         """The logs, or their values in Keras' order: the loss, the compiled metrics (of a

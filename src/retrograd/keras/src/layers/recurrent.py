@@ -162,21 +162,37 @@ class _Recurrent(Layer):
         first = array_ops.unstack(inputs, axis=1)[0]
         return masks(self.dropout, first), masks(self.recurrent_dropout, state[0])
 
-    def _project(self, x_t, h, masks) -> tuple:
-        """``x_t @ kernel`` and ``h @ recurrent_kernel``, dropped out by ``masks`` (per gate,
-        on the gate's columns, when there is one mask per gate)."""
-        return self._product(x_t, self.kernel, masks[0]), self._product(
-            h, self.recurrent_kernel, masks[1]
-        )
+    def _input_products(self, inputs, masks) -> list:
+        """``x_t @ kernel`` for every step ``t``, dropped out by ``masks`` (the same for
+        every step): one product for the whole sequence, hoisted out of the time loop."""
+        _, steps, features = inputs.shape  # (the batch may be known only at run time)
+        if masks is not None:  # (one mask per call, shared by the steps)
+            masks = [m[:, None, :] for m in masks]
+        flat = self._product(inputs, self.kernel, masks, (-1, features))
+        width = self.kernel.shape[-1]
+        return array_ops.unstack(array_ops.reshape(flat, (-1, steps, width)), axis=1)
 
-    def _product(self, x, kernel, masks):
+    def _state_product(self, h, masks) -> Any:
+        """``h @ recurrent_kernel``, dropped out by ``masks``."""
+        return self._product(h, self.recurrent_kernel, masks)
+
+    def _product(self, x, kernel, masks, shape=None):
+        """``x @ kernel`` with ``x`` dropped out by ``masks`` (per gate, on the gate's
+        columns, when there is one mask per gate), ``x`` reshaped to ``shape`` first."""
+
+        def rows(x):
+            return x if shape is None else array_ops.reshape(x, shape)
+
         if masks is None:
-            return tf_ops.matmul(x, kernel)
+            return tf_ops.matmul(rows(x), kernel)
         if len(masks) == 1:
-            return tf_ops.matmul(x * masks[0], kernel)
+            return tf_ops.matmul(rows(x * masks[0]), kernel)
         u = self.units
         return tf_ops.concat(
-            [tf_ops.matmul(x * m, kernel[:, k * u : (k + 1) * u]) for k, m in enumerate(masks)],
+            [
+                tf_ops.matmul(rows(x * m), kernel[:, k * u : (k + 1) * u])
+                for k, m in enumerate(masks)
+            ],
             axis=1,
         )
 
@@ -194,10 +210,9 @@ class _Recurrent(Layer):
         )
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
-        steps = array_ops.unstack(inputs, axis=1)
+        inputs = tf_ops.convert_to_tensor(inputs)
         masks = None if mask is None else array_ops.unstack(tf_ops.convert_to_tensor(mask), axis=1)
         if self.go_backwards:
-            steps = steps[::-1]
             masks = None if masks is None else masks[::-1]
         state = (
             list(initial_state)
@@ -211,9 +226,12 @@ class _Recurrent(Layer):
         dropped = self._dropout_masks(inputs, state)
         if not training:
             dropped = (None, None)
+        products = self._input_products(inputs, dropped[0])
+        if self.go_backwards:
+            products = products[::-1]
         outputs = []
-        for t, x_t in enumerate(steps):
-            output, new_state = self._step(*self._project(x_t, state[0], dropped), state)
+        for t, xz in enumerate(products):
+            output, new_state = self._step(xz, self._state_product(state[0], dropped[1]), state)
             if masks is not None:  # a masked step keeps the states and repeats the output
                 keep = tf_ops.cast(masks[t], "bool")[:, None]
                 before = outputs[-1] if outputs else tf_ops.zeros_like(output)
@@ -338,12 +356,12 @@ class GRU(_Recurrent):
     def _bias_shape(self):
         return (2, 3 * self.units) if self._reset_after() else (3 * self.units,)
 
-    def _project(self, x_t, h, masks):
+    def _state_product(self, h, masks):
         if self._reset_after():
-            return super()._project(x_t, h, masks)
+            return super()._state_product(h, masks)
         # The candidate's recurrent product needs the reset gate first: the update and
         # reset products here, the state (dropped out for the candidate) kept for later.
-        u, dropped = self.units, masks[1] or [None] * 3
+        u, dropped = self.units, masks or [None] * 3
         states = [h if m is None else h * m for m in dropped]
         hz = tf_ops.concat(
             [
@@ -352,7 +370,7 @@ class GRU(_Recurrent):
             ],
             axis=1,
         )
-        return self._product(x_t, self.kernel, masks[0]), (hz, states[2])
+        return hz, states[2]
 
     def _step(self, xz, hz, state):
         (h,) = state
