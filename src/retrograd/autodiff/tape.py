@@ -319,7 +319,7 @@ class GradientTape:
         """The full Jacobian: for each source, shape ``target.shape + source.shape``.
 
         Vectorised: when every gradient function between the sources and ``target`` is
-        batchable (``mark_batchable``), all rows come from one backward pass whose seeds are
+        batchable (``OpDef.batchable``), all rows come from one backward pass whose seeds are
         stacked on a leading axis (``parallel_iterations`` rows per pass when given, to bound
         memory). Otherwise (a custom gradient, a reshape, a reduction on the path), or with
         ``experimental_use_pfor=False``, it falls back to one backward pass per element of
