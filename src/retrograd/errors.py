@@ -8,6 +8,7 @@ True
 
 from retrograd.core.errors import (
     FailedPreconditionError,
+    InaccessibleTensorError,
     InvalidArgumentError,
     MissingDependencyError,
     OpError,
@@ -21,5 +22,6 @@ __all__ = [
     "UnimplementedError",
     "FailedPreconditionError",
     "MissingDependencyError",
+    "InaccessibleTensorError",
     "CheckpointFormatError",
 ]

@@ -71,6 +71,27 @@ class MissingDependencyError(ImportError):
     """
 
 
+class InaccessibleTensorError(ValueError):
+    """A graph tensor used outside the function, branch or loop body that made it (a value
+    appended to a Python list inside a ``while_loop`` body, then read after the loop);
+    TensorFlow's ``InaccessibleTensorError``. Return such values, or carry them as loop
+    variables (a ``TensorArray``).
+
+    >>> import retrograd as rg
+    >>> @rg.function
+    ... def f(x):
+    ...     values = []
+    ...     for i in rg.range(3):
+    ...         values.append(x * rg.cast(i, rg.float32))
+    ...     return values
+    >>> try:
+    ...     f(rg.constant(1.0))
+    ... except rg.errors.InaccessibleTensorError as error:
+    ...     print("out of scope" in str(error), isinstance(error, ValueError))
+    True True
+    """
+
+
 class LookupErrorInRegistry(LookupError):
     """An op type has no registered gradient function."""
 
@@ -81,6 +102,7 @@ __all__ = [
     "UnimplementedError",
     "FailedPreconditionError",
     "MissingDependencyError",
+    "InaccessibleTensorError",
 ]
 
 # Users meet these as ``retrograd.errors.X`` (the public namespace), so tracebacks say that.
