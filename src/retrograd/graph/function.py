@@ -24,6 +24,7 @@ size), ``reduce_retracing=True`` relaxes the shapes that changed after a retrace
 
 from __future__ import annotations
 
+import collections
 import functools
 import gc
 import operator
@@ -42,6 +43,7 @@ from retrograd.core.execute import context
 from retrograd.core.names import valid_name_from
 from retrograd.core.tensor import Tensor
 from retrograd.graph.autograph.conversion import convert
+from retrograd.graph.autograph.transformer import StagingError
 from retrograd.graph.concrete_function import ConcreteFunction
 from retrograd.graph.graph import Graph, placeholder
 from retrograd.graph.signatures import TensorSpec, as_tensor, leaf_key, relaxed, tensor_types
@@ -55,6 +57,10 @@ _S = TypeVar("_S")
 
 # More traces than this of one function is worth a warning (as TensorFlow gives).
 _RETRACES_BEFORE_WARNING = 5
+# The traces one function keeps: beyond this many, the least recently used is let go (a
+# function called with ever-new Python values would otherwise keep every trace for ever);
+# a call that needs it again traces it again.
+MAX_TRACES = 256
 
 
 class Function:
@@ -87,7 +93,9 @@ class Function:
         self._jit_compile = jit_compile  # accepted; every trace is compiled to a plan anyway
         self._instance = instance  # a weak reference to the object of a method, or None
         self._converted: Callable | None = None
-        self._traces: dict[Hashable, ConcreteFunction] = {}
+        self._traces: collections.OrderedDict[Hashable, ConcreteFunction] = (
+            collections.OrderedDict()
+        )  # least recently used first
         self._relaxed: list[tuple[list, ConcreteFunction]] = []  # reduce_retracing's traces
         # Calls whose arguments are all tensors, by their dtypes and shapes: the common call
         # finds its trace without flattening arguments or building specs.
@@ -183,13 +191,27 @@ class Function:
         with self._lock:
             concrete = self._traces.get(key)
             if concrete is None and self._reduce_retracing:
-                concrete = self._relaxed_trace(structure, leaves, specs, scope)
+                concrete = self._relaxed_trace(structure, leaves, specs, scope, key)
             if concrete is None:
-                concrete = self._trace(structure, leaves, specs)
+                concrete = self._trace(structure, leaves, specs, key)
             self._traces[key] = concrete
+            self._traces.move_to_end(key)
+            if len(self._traces) > MAX_TRACES:
+                self._forget(self._traces.popitem(last=False)[1])
         return concrete, tensors
 
-    def _relaxed_trace(self, structure: tuple, leaves: list, specs: list, scope: tuple) -> Any:
+    def _forget(self, concrete: ConcreteFunction) -> None:
+        """Lets go of a trace no key selects any more (the fast path's and reduce_retracing's
+        references to it too)."""
+        if any(kept is concrete for kept in self._traces.values()):
+            return
+        for key in [k for k, kept in self._by_tensor_types.items() if kept is concrete]:
+            del self._by_tensor_types[key]
+        self._relaxed = [entry for entry in self._relaxed if entry[1] is not concrete]
+
+    def _relaxed_trace(
+        self, structure: tuple, leaves: list, specs: list, scope: tuple, key: Hashable
+    ) -> Any:
         """A trace whose specs cover these, or a new one relaxed to cover the last trace's and
         these (None where a dimension differs); None when no trace is related. ``scope`` (the
         gradient override scope) must match as the Python values do."""
@@ -205,10 +227,10 @@ class Function:
                 continue
             wider = relaxed(covered[0], specs)
             if wider is not None:
-                concrete = self._trace(structure, leaves, wider)
+                concrete = self._trace(structure, leaves, wider, key)
                 self._relaxed.append(((wider, covered[1]), concrete))
                 return concrete
-        concrete = self._trace(structure, leaves, specs)
+        concrete = self._trace(structure, leaves, specs, key)
         self._relaxed.append(((specs, others), concrete))
         return concrete
 
@@ -250,20 +272,31 @@ class Function:
             raise ReferenceError(f"{self._name}: the object of this method no longer exists")
         return functools.partial(self._converted, instance)
 
-    def _trace(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
-        if self in context.functions_tracing:  # (per thread)
-            raise UnimplementedError(f"function '{self._name}' calls itself while traced")
-        context.functions_tracing.append(self)
+    def _trace(self, structure: tuple, leaves: list, specs: list, key: Hashable) -> Any:
+        # A function may call itself while traced with other Python values (a recursion whose
+        # depth Python values fix, each depth a trace of its own), not with the same ones:
+        # that trace would wait for itself. Entries are (function, key) pairs, per thread.
+        tracing = (self, key)
+        if any(f is self and k == key for f, k in context.functions_tracing):
+            raise StagingError(
+                f"function '{self._name}' calls itself while traced, with arguments of the "
+                f"same signature: the recursion never ends while traced (recursion must stop "
+                f"on Python values; use a while loop for a depth a tensor decides)"
+            )
+        context.functions_tracing.append(tracing)
         try:
             return self._trace_once(structure, leaves, specs)
         finally:
-            context.functions_tracing.remove(self)
+            context.functions_tracing.remove(tracing)
 
     def _trace_once(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
         self._tracing_count += 1
         if self._tracing_count > _RETRACES_BEFORE_WARNING:
             warnings.warn(
-                f"function '{self._name}' has been traced {self._tracing_count} times. Tracing "
+                # (one text per function: Python's warning registry keeps each text it has
+                # shown, so a count in it would keep one entry per trace for ever)
+                f"function '{self._name}' has been traced more than {_RETRACES_BEFORE_WARNING} "
+                f"times (experimental_get_tracing_count() says how many). Tracing "
                 f"is slow; frequent retracing usually means (1) the function is made anew in "
                 f"a loop (make it once, outside), (2) it is called with tensors of changing "
                 f"shapes (give an input_signature with None dimensions, or "
