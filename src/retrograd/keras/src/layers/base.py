@@ -28,7 +28,7 @@ from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.graph import graph as graph_module
-from retrograd.keras.src import backend, initializers, regularizers, tf_ops
+from retrograd.keras.src import backend, initializers, load_limits, regularizers, tf_ops
 from retrograd.training.module import Module, ModuleNameScope
 
 __all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor", "add_kernel_and_bias"]
@@ -225,6 +225,7 @@ class Layer(Module):
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
+        load_limits.check_weight(self.name, shape, dtype)  # (a model loaded from a file)
         base = name or "variable"
         key, count = base, 1
         while key in self._weight_names:
@@ -392,8 +393,11 @@ class Layer(Module):
             if not isinstance(t, KerasTensor):
                 return t
             shape = [1 if d is None else d for d in t.shape.as_list()]
+            load_limits.check_activation(self.name, shape, t.dtype, "take")
             return tf_ops.zeros(shape, dtype=t.dtype)
 
+        if load_limits.active():
+            load_limits.check_call_outputs(self, args, kwargs, KerasTensor)
         c_args, c_kwargs = nest.map_structure(concrete, (args, kwargs))
         if self._accepts("training"):
             c_kwargs["training"] = False
