@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import dtypes
+from retrograd.core import dtypes, nest
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.graph.function import TensorSpec
@@ -66,6 +66,26 @@ def _to_tensor(value: Any) -> Tensor:
     if isinstance(value, Variable):
         return value.read_value()
     return convert_to_tensor(value)
+
+
+def _concatenated_spec(a: Any, b: Any) -> Any:
+    """The element spec of ``a``'s elements followed by ``b``'s: the same structure and
+    dtypes, the dimensions both have (None where they differ)."""
+    incompatible = TypeError(f"Incompatible dataset elements:\n  {a} vs. {b}")
+    try:
+        nest.assert_same_structure(a, b)
+    except (TypeError, ValueError):
+        raise incompatible from None
+    merged = []
+    for x, y in zip(nest.flatten(a), nest.flatten(b)):
+        if x.dtype != y.dtype:
+            raise incompatible
+        if x.shape.rank is None or y.shape.rank is None or x.shape.rank != y.shape.rank:
+            merged.append(TensorSpec(None, x.dtype))
+        else:
+            dims = [d if d == e else None for d, e in zip(x.shape.as_list(), y.shape.as_list())]
+            merged.append(TensorSpec(dims, x.dtype))
+    return nest.pack_sequence_as(a, merged)
 
 
 def _spec(value: Tensor) -> TensorSpec:
@@ -443,7 +463,12 @@ class Dataset:
         return Dataset(iterate, self._element_spec, self._cardinality)
 
     def concatenate(self, dataset: Dataset, name: str | None = None) -> Dataset:
-        """This dataset's elements, then ``dataset``'s."""
+        """This dataset's elements, then ``dataset``'s; their elements must have the same
+        structure and dtypes (TypeError otherwise, as TensorFlow); shapes that differ
+        become unknown dimensions of the result's ``element_spec``."""
+        if not isinstance(dataset, Dataset):
+            raise TypeError(f"concatenate: expected a Dataset, got {type(dataset).__name__}")
+        spec = _concatenated_spec(self._element_spec, dataset._element_spec)
         first, second = self, dataset
 
         def iterate() -> Iterator:
@@ -452,4 +477,4 @@ class Dataset:
 
         a, b = self._cardinality, dataset._cardinality
         card = a + b if a >= 0 and b >= 0 else (INFINITE if INFINITE in (a, b) else UNKNOWN)
-        return Dataset(iterate, self._element_spec, card)
+        return Dataset(iterate, spec, card)
