@@ -324,11 +324,16 @@ def save_model(model: Model, filepath: Any, overwrite: bool = True) -> None:
 
 
 def _rebuilt(config: dict, custom_objects: dict | None, stored: ArrayFile, label: str) -> Model:
-    """The model the config describes, built within the load limits (see load_limits);
-    a config that is malformed is a ValueError naming the file, whatever Python raised."""
+    """The model the config describes, built within the load limits (see load_limits); a
+    malformed config is a ValueError naming the file, whatever Python raised (a TypeError
+    stays one)."""
     try:
         with load_limits.limits(declared_bytes(stored), label):
             return deserialize_model(config, custom_objects)
+    except (ValueError, TypeError) as error:
+        if str(error).startswith("load_model: " + label):
+            raise
+        raise type(error)(f"load_model: {label}: {error}") from None
     except (KeyError, AttributeError, IndexError, RecursionError, OverflowError) as error:
         raise ValueError(
             f"load_model: {label} holds a malformed model config ({type(error).__name__}: {error})"
