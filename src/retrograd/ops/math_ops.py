@@ -23,6 +23,7 @@ from retrograd.core.registry import RegisterGradient, mark_batchable, no_gradien
 from retrograd.core.released_values import declare_unread
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, complex_ops, safe_math_ops
+from retrograd.ops.addition import add as add  # (its public home is here)
 from retrograd.ops.define import (
     ANY,
     FLOAT_COMPLEX,
@@ -67,30 +68,6 @@ def _floor_div_kernel(x, y):
     return np.floor_divide(x, y)
 
 
-_add = binary_op("add", "AddV2", operator.add, NUMERIC, "x + y elementwise, with broadcasting.")
-_FLOAT32_MAX = float(np.finfo(np.float32).max)
-
-
-def add(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
-    """x + y elementwise, with broadcasting.
-
-    As TensorFlow's ``AddV2`` converts a Python ``x`` on its own first, a Python float in
-    ``x`` beyond float32's range is TensorFlow's ValueError (not inf).
-    """
-    if isinstance(x, (float, list, tuple)):
-        try:
-            values = np.array(x, dtype=float) if not isinstance(x, float) else np.float64(x)
-        except (TypeError, ValueError, OverflowError):
-            values = None  # (tensors, ragged or non-numeric values: converted below)
-        if values is not None and (np.abs(values[np.isfinite(values)]) > _FLOAT32_MAX).any():
-            raise ValueError(
-                f"Can't convert Python sequence with a value out of range for a double-precision "
-                f"float: {x!r} does not fit the default dtype float32 (as in TensorFlow's add)"
-            )
-    return _add(x, y, name)
-
-
-add.op_def = _add.op_def  # type: ignore[attr-defined]
 subtract = binary_op("subtract", "Sub", operator.sub, NUMERIC, "x - y elementwise.")
 multiply = binary_op("multiply", "Mul", operator.mul, NUMERIC, "x * y elementwise.")
 realdiv = binary_op("realdiv", "RealDiv", operator.truediv, FLOAT_COMPLEX, "x / y for floats.")
