@@ -320,6 +320,11 @@ class Trainer:
     ):
         """Trains for ``epochs`` passes over the data; returns the ``History``."""
         self._require_compiled("fit")
+        if self.optimizer is None:
+            raise ValueError(
+                "fit: the model was compiled without an optimizer (optimizer=None); compile it "
+                "with one to train"
+            )
         if class_weight is not None and sample_weight is not None:
             raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
         if validation_split and validation_data is None:
