@@ -45,10 +45,22 @@ __all__ = [
     "InitializationOnlyStatus",
     "restore_deferred",
     "restore_from",
+    "prefix_path",
+    "data_file",
 ]
 
 _SUFFIX = ".npz"
 _KIND = "retrograd-checkpoint/1"
+
+
+def prefix_path(value: Any, what: str) -> str:
+    """A checkpoint prefix given by a user: a text path ending in a file name."""
+    if not isinstance(value, (str, os.PathLike)) or not isinstance(os.fspath(value), str):
+        raise TypeError(f"{what}: expected a path (str or os.PathLike), got {value!r:.80}")
+    value = os.fspath(value)
+    if not os.path.basename(value):
+        raise ValueError(f"{what}: the path must end in a file name, got {value!r}")
+    return value
 
 
 def data_file(prefix: str) -> str:
@@ -331,7 +343,7 @@ class Checkpoint:
 
     def write(self, file_prefix: str) -> str:
         """Writes the objects' state to exactly ``file_prefix``; returns it."""
-        file_prefix = os.fspath(file_prefix)
+        file_prefix = prefix_path(file_prefix, "Checkpoint.write")
         write_arrays(
             data_file(file_prefix),
             collect_arrays(self._checkpoint_children()),
@@ -342,8 +354,9 @@ class Checkpoint:
     def save(self, file_prefix: str) -> str:
         """Increments ``save_counter``, writes ``file_prefix-<save_counter>`` and records it
         as the latest checkpoint of its folder; returns that path."""
+        file_prefix = prefix_path(file_prefix, "Checkpoint.save")
         self.save_counter.assign_add(1)
-        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
+        path = self.write(f"{file_prefix}-{int(self.save_counter.numpy())}")
         checkpoint_state.record(os.path.dirname(path) or ".", path, [path], [], "")
         return path
 

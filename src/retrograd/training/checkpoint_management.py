@@ -49,6 +49,10 @@ def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -
     None
     True
     """
+    if not isinstance(checkpoint_dir, (str, os.PathLike)) or not isinstance(
+        os.fspath(checkpoint_dir), str
+    ):
+        raise TypeError(f"latest_checkpoint: expected a folder path, got {checkpoint_dir!r:.80}")
     folder = os.fspath(checkpoint_dir)
     latest = checkpoint_state.read_state(folder, latest_filename).latest
     if latest is None or not checkpoint_state.exists_in(folder, latest):
@@ -99,6 +103,10 @@ class CheckpointManager:
                 f"CheckpointManager: checkpoint_name must be a file name, got {checkpoint_name!r}"
             )
         self._checkpoint = checkpoint
+        if not isinstance(directory, (str, os.PathLike)) or not isinstance(
+            os.fspath(directory), str
+        ):
+            raise TypeError(f"CheckpointManager: directory must be a path, got {directory!r:.80}")
         self.directory = os.fspath(directory)
         self._max_to_keep = max_to_keep
         self._name = checkpoint_name

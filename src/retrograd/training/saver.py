@@ -30,6 +30,7 @@ from retrograd.core.variables import Variable
 from retrograd.graph.graph import get_default_graph
 from retrograd.graph.variables import GLOBAL_VARIABLES, GraphVariable
 from retrograd.training import checkpoint_management, checkpoint_state
+from retrograd.training.checkpoint import prefix_path
 from retrograd.training.storage import ArrayFile, CheckpointFormatError, write_arrays
 
 __all__ = ["Saver", "latest_checkpoint", "checkpoint_exists"]
@@ -100,7 +101,7 @@ class Saver:
         checkpoints beyond ``max_to_keep`` are deleted, so that a crash at any point leaves
         the state naming complete checkpoints; a save first finishes what one killed earlier
         left undone."""
-        prefix = os.fspath(save_path)
+        prefix = prefix_path(save_path, "Saver.save")
         folder, base = os.path.dirname(prefix) or ".", os.path.basename(prefix)
         if not checkpoint_state.plain_name(base):
             raise ValueError(f"Saver.save: save_path must end in a file name, got {save_path!r}")
