@@ -11,17 +11,20 @@ from retrograd.core.errors import (
     InaccessibleTensorError,
     InvalidArgumentError,
     MissingDependencyError,
+    NotFoundError,
     OpError,
     UnimplementedError,
 )
-from retrograd.training.storage import CheckpointFormatError
+from retrograd.training.storage import CheckpointFormatError, CheckpointNotFoundError
 
 __all__ = [
     "OpError",
     "InvalidArgumentError",
     "UnimplementedError",
     "FailedPreconditionError",
+    "NotFoundError",
     "MissingDependencyError",
     "InaccessibleTensorError",
     "CheckpointFormatError",
+    "CheckpointNotFoundError",
 ]

@@ -43,6 +43,21 @@ class UnimplementedError(OpError, NotImplementedError):
     """
 
 
+class NotFoundError(OpError, LookupError):
+    """Something a call names does not exist: a checkpoint file that is not there
+    (TensorFlow's ``tf.errors.NotFoundError``).
+
+    >>> import retrograd as rg
+    >>> import tempfile, os
+    >>> missing = os.path.join(tempfile.mkdtemp(), "ckpt-1")
+    >>> try:
+    ...     rg.train.Checkpoint(v=rg.Variable(1.0)).restore(missing)
+    ... except rg.errors.NotFoundError as error:
+    ...     print(type(error).__name__)
+    CheckpointNotFoundError
+    """
+
+
 class FailedPreconditionError(OpError, RuntimeError):
     """The system is not in a state to run the op: a graph variable read before its
     initializer ran (TensorFlow's ``tf.errors.FailedPreconditionError``).
@@ -101,6 +116,7 @@ __all__ = [
     "InvalidArgumentError",
     "UnimplementedError",
     "FailedPreconditionError",
+    "NotFoundError",
     "MissingDependencyError",
     "InaccessibleTensorError",
 ]

@@ -36,9 +36,11 @@ import numpy as np
 
 from retrograd.core import atomic_files
 from retrograd.core.atomic_files import write_atomically
+from retrograd.core.errors import NotFoundError
 
 __all__ = [
     "CheckpointFormatError",
+    "CheckpointNotFoundError",
     "ArrayFile",
     "write_arrays",
     "read_arrays",
@@ -76,6 +78,19 @@ class CheckpointFormatError(ValueError):
 
 
 CheckpointFormatError.__module__ = "retrograd.errors"
+
+
+class CheckpointNotFoundError(CheckpointFormatError, NotFoundError):
+    """No checkpoint file where one is read: TensorFlow's ``NotFoundError``, and a
+    :class:`CheckpointFormatError` (a ValueError) as retrograd raised before.
+
+    >>> import retrograd as rg
+    >>> issubclass(rg.errors.CheckpointNotFoundError, rg.errors.NotFoundError)
+    True
+    """
+
+
+CheckpointNotFoundError.__module__ = "retrograd.errors"
 
 
 def write_arrays(
@@ -163,7 +178,7 @@ class ArrayFile:
     def __init__(self, source: Any, label: str | None = None) -> None:
         self.label = label if label is not None else repr(os.fspath(source))
         if isinstance(source, (str, os.PathLike)) and not os.path.isfile(source):
-            raise CheckpointFormatError(f"no checkpoint file at {self.label}")
+            raise CheckpointNotFoundError(f"no checkpoint file at {self.label}")
         self._archive: zipfile.ZipFile | None = None
         try:
             self._archive = zipfile.ZipFile(source)
