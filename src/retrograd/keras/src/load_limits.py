@@ -18,7 +18,7 @@ Exceeding either is a ValueError naming the layer.
 ...     try:
 ...         check_weight("dense", (10, 10), "float32")
 ...     except ValueError as error:
-...         print(str(error)[:45])
+...         print(str(error).split(" a weight")[0])
 load_model: 'm.keras' asks layer 'dense' for
 """
 

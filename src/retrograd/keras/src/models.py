@@ -337,6 +337,8 @@ def adjust_input_rank(value: Any, expected: list, name: str) -> Any:
     whose last dimension is 1 is squeezed, a rank one lower where ``expected`` ends in 1 is
     expanded; another rank is a ValueError (a (3,) array for an input of (None, 3) was
     silently taken as one sample)."""
+    if getattr(getattr(value, "_value", None), "ndim", None) == len(expected):
+        return value  # (a tensor of the expected rank: the common call, decided at once)
     shape = getattr(value, "shape", None)
     if shape is None and not isinstance(value, (list, tuple)):
         return value  # (None, dicts, scalars: checked where they are used)

@@ -7,7 +7,7 @@ TypeError), and the rank a layer needs (``LSTM`` on a matrix is Keras' "expected
 >>> try:
 ...     rg.keras.layers.Dense(float("inf"))
 ... except ValueError as error:
-...     print(str(error)[:56])
+...     print(str(error).split(".")[0])
 Received an invalid value for `units`, expected a positive integer
 """
 
