@@ -96,6 +96,7 @@ class Function:
         self._traces: collections.OrderedDict[Hashable, ConcreteFunction] = (
             collections.OrderedDict()
         )  # least recently used first
+        self._keys_of: dict[ConcreteFunction, int] = {}  # how many keys select each trace
         self._relaxed: list[tuple[list, ConcreteFunction]] = []  # reduce_retracing's traces
         # Calls whose arguments are all tensors, by their dtypes and shapes: the common call
         # finds its trace without flattening arguments or building specs.
@@ -194,6 +195,8 @@ class Function:
                 concrete = self._relaxed_trace(structure, leaves, specs, scope, key)
             if concrete is None:
                 concrete = self._trace(structure, leaves, specs, key)
+            if key not in self._traces:
+                self._keys_of[concrete] = self._keys_of.get(concrete, 0) + 1
             self._traces[key] = concrete
             self._traces.move_to_end(key)
             if len(self._traces) > MAX_TRACES:
@@ -203,8 +206,10 @@ class Function:
     def _forget(self, concrete: ConcreteFunction) -> None:
         """Lets go of a trace no key selects any more (the fast path's and reduce_retracing's
         references to it too)."""
-        if any(kept is concrete for kept in self._traces.values()):
-            return
+        self._keys_of[concrete] -= 1
+        if self._keys_of[concrete]:
+            return  # (reduce_retracing: other keys still select it)
+        del self._keys_of[concrete]
         for key in [k for k, kept in self._by_tensor_types.items() if kept is concrete]:
             del self._by_tensor_types[key]
         self._relaxed = [entry for entry in self._relaxed if entry[1] is not concrete]
