@@ -3,12 +3,17 @@ named errors come out (TypeError, ValueError, NotImplementedError, RuntimeError 
 retrograd's errors, which derive from them), never an internal exception (AttributeError,
 KeyError, IndexError, OverflowError, RecursionError, ZeroDivisionError ...), a hang or a crash.
 
+The table covers ops, tapes, custom gradients, functions and sessions, and the outer API:
+Keras layers (constructor arguments and inputs), compile/fit/predict/evaluate, tf.data,
+checkpoints (paths go to a temporary folder) and compat.v1 graphs, savers and Sessions.
+
 Bounded for CI: few examples per property, derandomized (the same cases every run); set
 RETROGRAD_FUZZ_EXAMPLES to search longer (the search found what it finds at 400 fixed)."""
 
 from __future__ import annotations
 
 import os
+import tempfile
 
 import numpy as np
 import pytest
@@ -222,3 +227,143 @@ def test_optimizers_raise_only_typed_errors(name, rate, grad):
     opt = getattr(rg.keras.optimizers, name)(learning_rate=0.1)
     _typed(lambda: opt.apply_gradients([(grad, v)]))
     _typed(lambda: opt.apply_gradients(grad))
+
+
+# -- the outer API: Keras, tf.data, checkpoints, compat.v1 -------------------------------------
+
+LAYERS = {
+    "Dense": lambda a, b: rg.keras.layers.Dense(a, activation=b),
+    "Conv2D": lambda a, b: rg.keras.layers.Conv2D(2, a, strides=b if b is not None else 1),
+    "Embedding": lambda a, b: rg.keras.layers.Embedding(a, b),
+    "LSTM": lambda a, b: rg.keras.layers.LSTM(a, return_sequences=b),
+    "Dropout": lambda a, b: rg.keras.layers.Dropout(a, seed=b),
+    "Reshape": lambda a, b: rg.keras.layers.Reshape(a),
+    "RepeatVector": lambda a, b: rg.keras.layers.RepeatVector(a),
+    "ZeroPadding2D": lambda a, b: rg.keras.layers.ZeroPadding2D(a),
+    "UpSampling2D": lambda a, b: rg.keras.layers.UpSampling2D(a, interpolation=b or "nearest"),
+    "BatchNormalization": lambda a, b: rg.keras.layers.BatchNormalization(axis=a, momentum=b),
+    "Concatenate": lambda a, b: rg.keras.layers.Concatenate(axis=a),
+    "Activation": lambda a, b: rg.keras.layers.Activation(a),
+}
+INPUTS = {
+    "Conv2D": np.ones((1, 4, 4, 1), np.float32),
+    "LSTM": np.ones((1, 3, 2), np.float32),
+    "ZeroPadding2D": np.ones((1, 2, 2, 1), np.float32),
+    "UpSampling2D": np.ones((1, 2, 2, 1), np.float32),
+    "Embedding": np.ones((1, 2), np.int32),
+    "Concatenate": [np.ones((1, 2), np.float32), np.ones((1, 2), np.float32)],
+}
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS))
+@FUZZ
+@given(a=BAD, b=BAD, data=BAD)
+def test_keras_layers_raise_only_typed_errors(layer, a, b, data):
+    def build_and_call(inputs):
+        made = LAYERS[layer](a, b)
+        return made(inputs)
+
+    _typed(lambda: build_and_call(INPUTS.get(layer, np.ones((1, 2), np.float32))))
+    _typed(lambda: LAYERS[layer](2, None)(data))
+
+
+def _small_model():
+    return rg.keras.Sequential([rg.keras.Input((2,)), rg.keras.layers.Dense(1)])
+
+
+X, Y = np.ones((4, 2), np.float32), np.ones((4, 1), np.float32)
+
+
+@FUZZ
+@given(optimizer=BAD, loss=BAD, metrics=BAD)
+def test_keras_compile_raises_only_typed_errors(optimizer, loss, metrics):
+    def compile_and_fit(**arguments):
+        model = _small_model()
+        model.compile(**arguments)
+        model.fit(X, Y, verbose=0)
+
+    _typed(lambda: compile_and_fit(optimizer=optimizer, loss="mse"))
+    _typed(lambda: compile_and_fit(optimizer="sgd", loss=loss))
+    _typed(lambda: compile_and_fit(optimizer="sgd", loss="mse", metrics=metrics))
+
+
+@FUZZ
+@given(x=BAD, y=BAD, size=BAD, epochs=BAD)
+def test_keras_fit_and_predict_raise_only_typed_errors(x, y, size, epochs):
+    model = _small_model()
+    model.compile(optimizer="sgd", loss="mse")
+    _typed(lambda: model.fit(x, Y, verbose=0))
+    _typed(lambda: model.fit(X, y, verbose=0))
+    _typed(lambda: model.fit(X, Y, batch_size=size, verbose=0))
+    _typed(lambda: model.fit(X, Y, epochs=epochs if epochs != 2**70 else 1, verbose=0))
+    _typed(lambda: model.predict(x, verbose=0))
+    _typed(lambda: model.predict(X, batch_size=size, verbose=0))
+    _typed(lambda: model.evaluate(X, y, verbose=0))
+
+
+DATASETS = {
+    "from_tensor_slices": lambda a, b: rg.data.Dataset.from_tensor_slices(a),
+    "range": lambda a, b: rg.data.Dataset.range(a, b),
+    "batch": lambda a, b: rg.data.Dataset.range(5).batch(a, drop_remainder=b),
+    "shuffle": lambda a, b: rg.data.Dataset.range(5).shuffle(a, seed=b),
+    "take": lambda a, b: rg.data.Dataset.range(5).take(a),
+    "skip": lambda a, b: rg.data.Dataset.range(5).skip(a),
+    "repeat": lambda a, b: rg.data.Dataset.range(2).repeat(a).take(5),
+    "map": lambda a, b: rg.data.Dataset.range(5).map(a),
+    "filter": lambda a, b: rg.data.Dataset.range(5).filter(a),
+    "concatenate": lambda a, b: rg.data.Dataset.range(5).concatenate(a),
+    "zip": lambda a, b: rg.data.Dataset.zip((rg.data.Dataset.range(2), a)),
+    "prefetch": lambda a, b: rg.data.Dataset.range(5).prefetch(a),
+}
+
+
+@pytest.mark.parametrize("op", sorted(DATASETS))
+@FUZZ
+@given(a=BAD, b=BAD)
+def test_datasets_raise_only_typed_errors(op, a, b):
+    _typed(lambda: list(DATASETS[op](a, b)))
+
+
+_FOLDERS = tempfile.TemporaryDirectory()  # (removed when the test process ends)
+
+
+def _in_folder(value):
+    """A path value made relative to a fresh folder (bad paths must not land in the cwd)."""
+    folder = tempfile.mkdtemp(dir=_FOLDERS.name)
+    return os.path.join(folder, value) if isinstance(value, str) else value
+
+
+@FUZZ
+@given(a=BAD, b=BAD)
+def test_checkpoints_raise_only_typed_errors(a, b):
+    v = rg.Variable([1.0, 2.0])
+    _typed(lambda: rg.train.Checkpoint(v=a))
+    _typed(lambda: rg.train.Checkpoint(v=v).write(_in_folder(a)))
+    _typed(lambda: rg.train.Checkpoint(v=v).save(_in_folder(a)))
+    _typed(lambda: rg.train.Checkpoint(v=v).restore(_in_folder(a)))
+    _typed(lambda: rg.train.CheckpointManager(rg.train.Checkpoint(v=v), _in_folder(a), b))
+    _typed(lambda: rg.train.CheckpointManager(rg.train.Checkpoint(v=v), _in_folder("m"), 2).save(a))
+    _typed(lambda: rg.train.latest_checkpoint(_in_folder(a), b))
+    _typed(lambda: _small_model().save_weights(_in_folder(a)))
+    _typed(lambda: _small_model().load_weights(_in_folder(a)))
+    _typed(lambda: rg.keras.models.load_model(_in_folder(a)))
+
+
+@FUZZ
+@given(a=BAD, b=BAD)
+def test_compat_v1_graphs_and_sessions_raise_only_typed_errors(a, b):
+    tf1 = rg.compat.v1
+    with rg.Graph().as_default():
+        _typed(lambda: tf1.placeholder(a, b))
+        _typed(lambda: tf1.placeholder(rg.float32, a))
+        _typed(lambda: tf1.Variable(a, name=b if isinstance(b, str) else None))
+        _typed(lambda: tf1.get_variable(a if isinstance(a, str) else "v", shape=b))
+        w = tf1.Variable([1.0, 2.0], name="w")
+        _typed(lambda: tf1.train.Saver(var_list=a))
+        saver = tf1.train.Saver([w])
+        with tf1.Session() as session:
+            session.run(tf1.global_variables_initializer())
+            _typed(lambda: saver.save(session, _in_folder(a), global_step=b))
+            _typed(lambda: saver.restore(session, _in_folder(a)))
+            _typed(lambda: session.run(w.assign(a)))
+            _typed(lambda: session.run(w, {w: a}))

@@ -8,18 +8,23 @@ True
 
 from retrograd.core.errors import (
     FailedPreconditionError,
+    InaccessibleTensorError,
     InvalidArgumentError,
     MissingDependencyError,
+    NotFoundError,
     OpError,
     UnimplementedError,
 )
-from retrograd.training.storage import CheckpointFormatError
+from retrograd.training.storage import CheckpointFormatError, CheckpointNotFoundError
 
 __all__ = [
     "OpError",
     "InvalidArgumentError",
     "UnimplementedError",
     "FailedPreconditionError",
+    "NotFoundError",
     "MissingDependencyError",
+    "InaccessibleTensorError",
     "CheckpointFormatError",
+    "CheckpointNotFoundError",
 ]

@@ -160,7 +160,7 @@ def test_save_and_load_weights_roundtrip_and_mismatch(tmp_path):
 
 def test_compile_errors_and_uncompiled_fit():
     model = _model()
-    with pytest.raises(RuntimeError, match="compile"):
+    with pytest.raises(ValueError, match="compile"):
         model.fit(*_data(), verbose=0)
     with pytest.raises(ValueError, match="optimizer identifier"):
         model.compile("nadamx", "mse")

@@ -152,3 +152,14 @@ ERR = rg.errors.InvalidArgumentError
 def test_bad_arguments_raise_typed_errors_naming_the_op(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("mode", ["CONSTANT", "REFLECT", "SYMMETRIC"])
+def test_a_graph_knows_a_padded_shape_without_computing_it(mode):
+    with rg.Graph().as_default():
+        x = rg.compat.v1.placeholder(rg.float32, [None, 3])
+        if mode == "CONSTANT":
+            huge = rg.pad(x, [[0, 0], [10**10, 10**10]])  # (computed: 80 GB)
+            assert huge.shape.as_list() == [None, 3 + 2 * 10**10]
+        small = rg.pad(rg.ones([2, 3]), [[1, 1], [2, 0]], mode=mode)
+        assert small.shape.as_list() == [4, 5]

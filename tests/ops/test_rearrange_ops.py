@@ -78,3 +78,11 @@ ERR = rg.errors.InvalidArgumentError
 def test_bad_arguments_raise_typed_errors_naming_the_op(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_a_graph_knows_a_tile_shape_without_computing_it():
+    with rg.Graph().as_default():
+        x = rg.compat.v1.placeholder(rg.float32, [None, 3])
+        huge = rg.tile(x, [1, 10**10])  # (computed to learn its shape, it would need 120 GB)
+        assert huge.shape.as_list() == [None, 3 * 10**10]
+        assert rg.tile(rg.ones([2, 1]), [2, 3]).shape.as_list() == [4, 3]

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import nest
+from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
@@ -96,6 +97,11 @@ def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
             symbolic = isinstance(t, Tensor) and type(t) is not Tensor  # a graph tensor
             seeds.append(array_ops.ones_like(t) if symbolic else Tensor(_ones_like(t._value)))
         else:
+            if isinstance(g, Tensor) and g.dtype != t.dtype:
+                raise InvalidArgumentError(  # (TensorFlow's error: the product cannot be made)
+                    f"GradientTape.gradient: output_gradients[{i}] is {g.dtype.name} but target "
+                    f"{i} is {t.dtype.name}: they must have the same dtype"
+                )
             g = convert_to_tensor(g, dtype=t.dtype)
             if g._value.shape != t._value.shape:
                 raise ValueError(

@@ -43,6 +43,21 @@ class UnimplementedError(OpError, NotImplementedError):
     """
 
 
+class NotFoundError(OpError, LookupError):
+    """Something a call names does not exist: a checkpoint file that is not there
+    (TensorFlow's ``tf.errors.NotFoundError``).
+
+    >>> import retrograd as rg
+    >>> import tempfile, os
+    >>> missing = os.path.join(tempfile.mkdtemp(), "ckpt-1")
+    >>> try:
+    ...     rg.train.Checkpoint(v=rg.Variable(1.0)).restore(missing)
+    ... except rg.errors.NotFoundError as error:
+    ...     print(type(error).__name__)
+    CheckpointNotFoundError
+    """
+
+
 class FailedPreconditionError(OpError, RuntimeError):
     """The system is not in a state to run the op: a graph variable read before its
     initializer ran (TensorFlow's ``tf.errors.FailedPreconditionError``).
@@ -71,6 +86,27 @@ class MissingDependencyError(ImportError):
     """
 
 
+class InaccessibleTensorError(ValueError):
+    """A graph tensor used outside the function, branch or loop body that made it (a value
+    appended to a Python list inside a ``while_loop`` body, then read after the loop);
+    TensorFlow's ``InaccessibleTensorError``. Return such values, or carry them as loop
+    variables (a ``TensorArray``).
+
+    >>> import retrograd as rg
+    >>> @rg.function
+    ... def f(x):
+    ...     values = []
+    ...     for i in rg.range(3):
+    ...         values.append(x * rg.cast(i, rg.float32))
+    ...     return values
+    >>> try:
+    ...     f(rg.constant(1.0))
+    ... except rg.errors.InaccessibleTensorError as error:
+    ...     print("out of scope" in str(error), isinstance(error, ValueError))
+    True True
+    """
+
+
 class LookupErrorInRegistry(LookupError):
     """An op type has no registered gradient function."""
 
@@ -80,7 +116,9 @@ __all__ = [
     "InvalidArgumentError",
     "UnimplementedError",
     "FailedPreconditionError",
+    "NotFoundError",
     "MissingDependencyError",
+    "InaccessibleTensorError",
 ]
 
 # Users meet these as ``retrograd.errors.X`` (the public namespace), so tracebacks say that.

@@ -286,6 +286,25 @@ def _checked_cast(array: np.ndarray, dtype: DType, value: Any) -> np.ndarray:
     return array.astype(target)
 
 
+def _numeric(array: np.ndarray, dtype: Any) -> np.ndarray:
+    """``array`` when it holds numbers; an object array is cast to ``dtype`` when one is
+    given (as TensorFlow converts it), else TensorFlow's ValueError; other kinds (strings,
+    dates) are a TypeError. (A tensor of objects would hold nothing an op can compute.)"""
+    if array.dtype.kind in "biufc":
+        return array
+    if array.dtype.kind == "O" and dtype is not None:
+        try:
+            return array.astype(as_dtype(dtype)._np)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"Failed to convert a NumPy array to a Tensor ({error}).") from None
+    if array.dtype.kind == "O":
+        kind = type(array.flat[0]).__name__ if array.size else "object"
+        raise ValueError(
+            f"Failed to convert a NumPy array to a Tensor (Unsupported object type {kind})."
+        )
+    raise TypeError(f"Can't convert a NumPy array of dtype {array.dtype} to a numeric Tensor")
+
+
 def _is_array(value: Any) -> bool:
     return isinstance(value, (np.ndarray, np.generic))
 
@@ -344,7 +363,7 @@ def convert_to_tensor(
     if _is_duck_array(value):
         array = _duck_copy(value)
     elif _is_array(value):
-        array = np.array(value)
+        array = _numeric(np.array(value), target)
     else:
         return _in_graph(Tensor(_held(_python_array(value, target))), None)
     live = (
@@ -407,7 +426,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
             return value  # the tensor itself, as TensorFlow: gradients still flow through it
         array = value._value
     elif _is_array(value) or _is_duck_array(value):
-        array = np.array(value) if _is_array(value) else _duck_copy(value)
+        array = _numeric(np.array(value), dtype) if _is_array(value) else _duck_copy(value)
         if dtype is not None:
             array = array.astype(as_dtype(dtype)._np)
     else:

@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import dtypes
+from retrograd.core import dtypes, nest
 from retrograd.core.dimensions import dimension_value
+from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
@@ -68,6 +69,38 @@ def _to_tensor(value: Any) -> Tensor:
     if isinstance(value, Variable):
         return value.read_value()
     return convert_to_tensor(value)
+
+
+def _int64(value: Any, op: str, name: str) -> int:
+    """An integer argument, as TensorFlow's int64 scalars: TypeError for another type,
+    ValueError beyond int64."""
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"Dataset.{op}: `{name}` must be an integer, got {value!r:.60}")
+    if not -(2**63) <= int(value) < 2**63:
+        raise ValueError(f"Dataset.{op}: `{name}` = {value} does not fit an int64")
+    return int(value)
+
+
+def _concatenated_spec(a: Any, b: Any) -> Any:
+    """The element spec of ``a``'s elements followed by ``b``'s: the same structure and
+    dtypes, the dimensions both have (None where they differ)."""
+    incompatible = TypeError(f"Incompatible dataset elements:\n  {a} vs. {b}")
+    try:
+        nest.assert_same_structure(a, b)
+    except (TypeError, ValueError):
+        raise incompatible from None
+    merged = []
+    for x, y in zip(nest.flatten(a), nest.flatten(b)):
+        if x.dtype != y.dtype:
+            raise incompatible
+        if x.shape.rank is None or y.shape.rank is None or x.shape.rank != y.shape.rank:
+            merged.append(TensorSpec(None, x.dtype))
+        else:
+            dims = [d if d == e else None for d, e in zip(x.shape.as_list(), y.shape.as_list())]
+            merged.append(TensorSpec(dims, x.dtype))
+    return nest.pack_sequence_as(a, merged)
 
 
 def _spec(value: Tensor) -> TensorSpec:
@@ -170,7 +203,7 @@ class Dataset:
     @staticmethod
     def range(*args: int, output_type: Any = dtypes.int64, name: str | None = None) -> Dataset:
         """``range(stop)``, ``range(start, stop)`` or ``range(start, stop, step)``."""
-        numbers = range(*args)
+        numbers = range(*(_int64(a, "range", "argument") for a in args))
         dtype = dtypes.as_dtype(output_type)
 
         def iterate() -> Iterator:
@@ -248,9 +281,11 @@ class Dataset:
         name: str | None = None,
     ) -> Dataset:
         """Stacks ``batch_size`` consecutive elements (the last batch may be smaller)."""
-        batch_size = int(batch_size)
+        batch_size = _int64(batch_size, "batch", "batch_size")
         if batch_size <= 0:
-            raise ValueError(f"Dataset.batch: batch_size must be positive, got {batch_size}")
+            raise InvalidArgumentError(  # (TensorFlow's type; a ValueError too)
+                f"Dataset.batch: batch_size must be greater than zero, got {batch_size}"
+            )
         source = self
 
         def iterate() -> Iterator:
@@ -295,7 +330,7 @@ class Dataset:
         """Shuffles with a buffer of ``buffer_size`` elements (an element is drawn at random
         from the buffer and replaced by the next one). Each pass is a new order unless
         ``reshuffle_each_iteration=False``; all are fixed by ``seed`` or the global seed."""
-        buffer_size = int(buffer_size)
+        buffer_size = _int64(buffer_size, "shuffle", "buffer_size")
         if buffer_size <= 0:
             raise ValueError(f"Dataset.shuffle: buffer_size must be positive, got {buffer_size}")
         if seed is None:
@@ -323,6 +358,7 @@ class Dataset:
     def repeat(self, count: int | None = None, name: str | None = None) -> Dataset:
         """Passes over the data ``count`` times (forever when None or -1)."""
         source = self
+        count = None if count is None else _int64(count, "repeat", "count")
         forever = count is None or count == -1
 
         def iterate() -> Iterator:
@@ -390,7 +426,7 @@ class Dataset:
 
     def take(self, count: int, name: str | None = None) -> Dataset:
         """The first ``count`` elements (all when -1)."""
-        source, count = self, int(count)
+        source, count = self, _int64(count, "take", "count")
 
         def iterate() -> Iterator:
             for i, element in enumerate(source):
@@ -405,7 +441,7 @@ class Dataset:
 
     def skip(self, count: int, name: str | None = None) -> Dataset:
         """All but the first ``count`` elements."""
-        source, count = self, int(count)
+        source, count = self, _int64(count, "skip", "count")
 
         def iterate() -> Iterator:
             for i, element in enumerate(source):
@@ -445,7 +481,12 @@ class Dataset:
         return Dataset(iterate, self._element_spec, self._cardinality)
 
     def concatenate(self, dataset: Dataset, name: str | None = None) -> Dataset:
-        """This dataset's elements, then ``dataset``'s."""
+        """This dataset's elements, then ``dataset``'s; their elements must have the same
+        structure and dtypes (TypeError otherwise, as TensorFlow); shapes that differ
+        become unknown dimensions of the result's ``element_spec``."""
+        if not isinstance(dataset, Dataset):
+            raise TypeError(f"concatenate: expected a Dataset, got {type(dataset).__name__}")
+        spec = _concatenated_spec(self._element_spec, dataset._element_spec)
         first, second = self, dataset
 
         def iterate() -> Iterator:
@@ -454,4 +495,4 @@ class Dataset:
 
         a, b = self._cardinality, dataset._cardinality
         card = a + b if a >= 0 and b >= 0 else (INFINITE if INFINITE in (a, b) else UNKNOWN)
-        return Dataset(iterate, self._element_spec, card)
+        return Dataset(iterate, spec, card)

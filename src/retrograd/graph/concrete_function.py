@@ -65,6 +65,10 @@ class ConcreteFunction:
         self._captured = captured_inputs or []
         self.structured_outputs = outputs
         self.outputs = [t for t in nest.flatten(outputs) if isinstance(t, (Tensor, Variable))]
+        for t in self.outputs:
+            made_in = getattr(getattr(t, "op", None), "graph", None)
+            if made_in is not None and made_in is not graph and not graph._encloses(made_in):
+                raise graph.out_of_scope(t)  # made in a branch or body inside: leaked
         self._single_output = isinstance(outputs, (Tensor, Variable))
         self._shallow_outputs = type(outputs) in (list, tuple) and not any(
             nest.is_nested(v) for v in outputs

@@ -35,74 +35,14 @@ from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
-from retrograd.graph.concrete_function import ConcreteFunction, captured_variables
-from retrograd.graph.graph import Graph, placeholder
+from retrograd.graph import traced_bodies
+from retrograd.graph.concrete_function import ConcreteFunction
+from retrograd.graph.graph import Graph
 from retrograd.ops import array_ops
 
 _T = TypeVar("_T")
 
 __all__ = ["cond", "while_loop", "traced_cond", "trace_branch"]
-
-
-def _trace(fn: Callable, specs: list, name: str) -> tuple[Graph, list, Any]:
-    """Traces ``fn`` on placeholders of ``specs`` in a graph nested in the current one."""
-    graph = Graph(outer=context.graph)
-    with graph.as_default():
-        inputs = [placeholder(dtype, shape, name=name) for dtype, shape in specs]
-        outputs = fn(*inputs)
-    return graph, inputs, outputs
-
-
-def _tensor_leaves(structure: Any, what: str) -> list:
-    leaves = nest.flatten(structure)
-    for leaf in leaves:
-        if leaf is not None and not isinstance(leaf, (Tensor, Variable)):
-            raise TypeError(f"{what} must return tensors, got {type(leaf).__name__}: {leaf!r}")
-    return leaves
-
-
-def _function(
-    graph: Graph, inputs: list, outputs: Any, captures: list, variables: list, name: str
-) -> ConcreteFunction:
-    """A traced branch or body: its inputs are ``inputs`` then the given captures (the union
-    over the traced functions, so every function takes the same inputs)."""
-    own = {id(external): internal for external, internal in graph.external_captures}
-    capture_inputs = []
-    with graph.as_default():
-        for external in captures:
-            internal = own.get(id(external))
-            if internal is None:  # used only by the other branch: an input it ignores
-                internal = placeholder(external.dtype, external._value.shape, name="unused")
-            capture_inputs.append(internal)
-    return ConcreteFunction(
-        graph, [*inputs, *capture_inputs], outputs, name, reads=[], variables=variables
-    )
-
-
-def _union_captures(*graphs: Graph) -> list:
-    seen: dict[int, Any] = {}
-    for graph in graphs:
-        for external, _ in graph.external_captures:
-            seen.setdefault(id(external), external)
-    return list(seen.values())
-
-
-def _union_variables(*graphs: Graph) -> list:
-    seen: dict[int, Variable] = {}
-    for graph in graphs:
-        for v in captured_variables(graph):
-            seen.setdefault(id(v), v)
-    return list(seen.values())
-
-
-def _merged_specs(metas_a: list, metas_b: list) -> list:
-    out = []
-    for (shape_a, dtype), (shape_b, _) in zip(metas_a, metas_b):
-        if shape_a is None or shape_b is None or len(shape_a) != len(shape_b):
-            out.append((None, dtype))
-        else:
-            out.append((tuple(a if a == b else None for a, b in zip(shape_a, shape_b)), dtype))
-    return out
 
 
 # --- cond ------------------------------------------------------------------------------------
@@ -136,16 +76,16 @@ def cond(
         raise TypeError(
             f"cond: pred must be a scalar bool tensor, got {pred.dtype.name}{pred.shape}"
         )
-    then_graph, _, then_out = _trace(lambda: true_fn(), [], "then")
-    else_graph, _, else_out = _trace(lambda: false_fn(), [], "else")
+    then_graph, _, then_out = traced_bodies.trace(lambda: true_fn(), [], "then")
+    else_graph, _, else_out = traced_bodies.trace(lambda: false_fn(), [], "else")
     try:
         nest.assert_same_structure(then_out, else_out)
     except (TypeError, ValueError) as e:
         raise ValueError(
             f"cond: true_fn and false_fn must return the same structure: {e}"
         ) from None
-    then_leaves = _tensor_leaves(then_out, "cond: true_fn")
-    _tensor_leaves(else_out, "cond: false_fn")
+    then_leaves = traced_bodies.tensor_leaves(then_out, "cond: true_fn")
+    traced_bodies.tensor_leaves(else_out, "cond: false_fn")
     flat = traced_cond(pred, (then_graph, then_out), (else_graph, else_out), name)
     results = iter(flat)
     return nest.pack_sequence_as(
@@ -158,16 +98,24 @@ def traced_cond(pred: Tensor, then: tuple, otherwise: tuple, name: str | None = 
     ``otherwise`` are ``(graph, outputs)`` with outputs of the same structure (None leaves
     where neither branch has a value); returns the op's flat outputs."""
     (then_graph, then_out), (else_graph, else_out) = then, otherwise
+    then_out, else_out = (
+        traced_bodies.own_outputs(then_graph, then_out),
+        traced_bodies.own_outputs(else_graph, else_out),
+    )
     then_leaves, else_leaves = nest.flatten(then_out), nest.flatten(else_out)
     for i, (a, b) in enumerate(zip(then_leaves, else_leaves)):
         if (a is None) != (b is None) or (a is not None and a.dtype != b.dtype):
             raise TypeError(
                 f"cond: output {i} of true_fn ({_describe(a)}) and false_fn ({_describe(b)}) differ"
             )
-    captures = _union_captures(then_graph, else_graph)
-    variables = _union_variables(then_graph, else_graph)
-    then_fn = _function(then_graph, [], then_out, captures, variables, "cond_true")
-    else_fn = _function(else_graph, [], else_out, captures, variables, "cond_false")
+    captures = traced_bodies.union_captures(then_graph, else_graph)
+    variables = traced_bodies.union_variables(then_graph, else_graph)
+    then_fn = traced_bodies.traced_function(
+        then_graph, [], then_out, captures, variables, "cond_true"
+    )
+    else_fn = traced_bodies.traced_function(
+        else_graph, [], else_out, captures, variables, "cond_false"
+    )
     attrs = {"then_branch": then_fn, "else_branch": else_fn}
     op = _If if _stateful(then_fn, else_fn) else _StatelessIf
     return execute(op, [pred, *captures, *variables], attrs, name)
@@ -175,7 +123,7 @@ def traced_cond(pred: Tensor, then: tuple, otherwise: tuple, name: str | None = 
 
 def trace_branch(fn: Callable, name: str) -> tuple[Graph, Any]:
     """Traces ``fn()`` in a graph nested in the current one: ``(graph, outputs)``."""
-    graph, _, outputs = _trace(fn, [], name)
+    graph, _, outputs = traced_bodies.trace(fn, [], name)
     return graph, outputs
 
 
@@ -190,7 +138,7 @@ def _if_kernel(
 
 
 def _if_shapes(metas: list, then_branch: ConcreteFunction, else_branch: ConcreteFunction) -> list:
-    return _merged_specs(then_branch.output_specs(), else_branch.output_specs())
+    return traced_bodies.merged_specs(then_branch.output_specs(), else_branch.output_specs())
 
 
 # As in TensorFlow: `If`/`While` are stateful (a branch or body assigns a variable or prints:
@@ -314,19 +262,23 @@ def while_loop(
     def structured(fn: Callable) -> Callable:
         return lambda *xs: fn(*_as_list(nest.pack_sequence_as(loop_vars, list(xs))))
 
-    cond_graph, cond_inputs, cond_out = _trace(structured(cond), specs, "loop_var")
-    body_graph, body_inputs, body_out = _trace(
+    cond_graph, cond_inputs, cond_out = traced_bodies.trace(structured(cond), specs, "loop_var")
+    body_graph, body_inputs, body_out = traced_bodies.trace(
         lambda *xs: nest.flatten(_same_structure(loop_vars, structured(body)(*xs))),
         specs,
         "loop_var",
     )
     _check_body(flat, invariants, body_out)
-    captures = _union_captures(cond_graph, body_graph)
-    variables = _union_variables(cond_graph, body_graph)
-    cond_fn = _function(
-        cond_graph, cond_inputs, [convert_to_tensor(cond_out)], captures, variables, "while_cond"
+    cond_out = traced_bodies.own_outputs(cond_graph, convert_to_tensor(cond_out))
+    body_out = traced_bodies.own_outputs(body_graph, body_out)
+    captures = traced_bodies.union_captures(cond_graph, body_graph)
+    variables = traced_bodies.union_variables(cond_graph, body_graph)
+    cond_fn = traced_bodies.traced_function(
+        cond_graph, cond_inputs, [cond_out], captures, variables, "while_cond"
     )
-    body_fn = _function(body_graph, body_inputs, body_out, captures, variables, "while_body")
+    body_fn = traced_bodies.traced_function(
+        body_graph, body_inputs, body_out, captures, variables, "while_body"
+    )
     attrs = {
         "cond": cond_fn,
         "body": body_fn,

@@ -24,6 +24,7 @@ size), ``reduce_retracing=True`` relaxes the shapes that changed after a retrace
 
 from __future__ import annotations
 
+import collections
 import functools
 import operator
 import threading
@@ -36,11 +37,11 @@ import numpy as np
 
 from retrograd.autodiff.overrides import override_key
 from retrograd.core import nest
-from retrograd.core.errors import UnimplementedError
 from retrograd.core.execute import context
 from retrograd.core.names import valid_name_from
 from retrograd.core.tensor import Tensor
 from retrograd.graph.autograph.conversion import convert
+from retrograd.graph.autograph.transformer import StagingError
 from retrograd.graph.concrete_function import ConcreteFunction
 from retrograd.graph.graph import Graph, placeholder
 from retrograd.graph.signatures import TensorSpec, as_tensor, leaf_key, relaxed, tensor_types
@@ -49,7 +50,8 @@ __all__ = ["function", "Function", "ConcreteFunction", "TensorSpec"]
 
 
 class _Tracing(threading.local):
-    """The ``retrograd.function`` objects this thread is tracing now (no recursion)."""
+    """What this thread is tracing now: ``(function, key)`` pairs (a recursion must change
+    the key)."""
 
     def __init__(self) -> None:
         self.functions: list = []
@@ -64,6 +66,10 @@ _S = TypeVar("_S")
 
 # More traces than this of one function is worth a warning (as TensorFlow gives).
 _RETRACES_BEFORE_WARNING = 5
+# The traces one function keeps: beyond this many, the least recently used is let go (a
+# function called with ever-new Python values would otherwise keep every trace for ever);
+# a call that needs it again traces it again.
+MAX_TRACES = 256
 
 
 class Function:
@@ -96,7 +102,10 @@ class Function:
         self._jit_compile = jit_compile  # accepted; every trace is compiled to a plan anyway
         self._instance = instance  # a weak reference to the object of a method, or None
         self._converted: Callable | None = None
-        self._traces: dict[Hashable, ConcreteFunction] = {}
+        self._traces: collections.OrderedDict[Hashable, ConcreteFunction] = (
+            collections.OrderedDict()
+        )  # least recently used first
+        self._keys_of: dict[ConcreteFunction, int] = {}  # how many keys select each trace
         self._relaxed: list[tuple[list, ConcreteFunction]] = []  # reduce_retracing's traces
         # Calls whose arguments are all tensors, by their dtypes and shapes: the common call
         # finds its trace without flattening arguments or building specs.
@@ -194,17 +203,40 @@ class Function:
             concrete = self._traces.get(key)
             if concrete is None and self._reduce_retracing:
                 concrete, covers = self._relaxed_trace(leaves, specs, scope)
-                if concrete is not None:
-                    self._traces[key] = concrete
-        if concrete is None:
-            traced = self._trace(structure, leaves, specs if covers is None else covers[0])
-            with self._lock:
-                concrete = self._traces.setdefault(key, traced)
-                if concrete is traced:  # (else another thread's trace was kept first)
-                    self._tracing_count += 1
-                    if covers is not None:
-                        self._relaxed.append((covers, traced))
+            if concrete is not None:
+                self._keep(key, concrete)
+                return concrete, tensors
+        traced = self._trace(structure, leaves, specs if covers is None else covers[0], key)
+        with self._lock:
+            concrete = self._traces.get(key)
+            if concrete is None:  # (else another thread's trace was kept first)
+                concrete = traced
+                self._tracing_count += 1
+                if covers is not None:
+                    self._relaxed.append((covers, traced))
+            self._keep(key, concrete)
         return concrete, tensors
+
+    def _keep(self, key: Hashable, concrete: ConcreteFunction) -> None:
+        """Keeps ``concrete`` as the trace of ``key``, the most recently used; beyond
+        ``MAX_TRACES`` the least recently used is let go (under the lock)."""
+        if key not in self._traces:
+            self._keys_of[concrete] = self._keys_of.get(concrete, 0) + 1
+        self._traces[key] = concrete
+        self._traces.move_to_end(key)
+        if len(self._traces) > MAX_TRACES:
+            self._forget(self._traces.popitem(last=False)[1])
+
+    def _forget(self, concrete: ConcreteFunction) -> None:
+        """Lets go of a trace no key selects any more (the fast path's and reduce_retracing's
+        references to it too)."""
+        self._keys_of[concrete] -= 1
+        if self._keys_of[concrete]:
+            return  # (reduce_retracing: other keys still select it)
+        del self._keys_of[concrete]
+        for key in [k for k, kept in self._by_tensor_types.items() if kept is concrete]:
+            del self._by_tensor_types[key]
+        self._relaxed = [entry for entry in self._relaxed if entry[1] is not concrete]
 
     def _relaxed_trace(self, leaves: list, specs: list, scope: tuple) -> tuple[Any, Any]:
         """``(trace, None)`` for a trace whose specs cover these; else ``(None, covers)``: the
@@ -264,20 +296,31 @@ class Function:
             raise ReferenceError(f"{self._name}: the object of this method no longer exists")
         return functools.partial(self._converted, instance)
 
-    def _trace(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
-        if self in _tracing.functions:  # (per thread)
-            raise UnimplementedError(f"function '{self._name}' calls itself while traced")
-        _tracing.functions.append(self)
+    def _trace(self, structure: tuple, leaves: list, specs: list, key: Hashable) -> Any:
+        # A function may call itself while traced with other Python values (a recursion whose
+        # depth Python values fix, each depth a trace of its own), not with the same ones:
+        # that trace would wait for itself. Entries are (function, key) pairs, per thread.
+        tracing = (self, key)
+        if any(f is self and k == key for f, k in _tracing.functions):
+            raise StagingError(
+                f"function '{self._name}' calls itself while traced, with arguments of the "
+                f"same signature: the recursion never ends while traced (recursion must stop "
+                f"on Python values; use a while loop for a depth a tensor decides)"
+            )
+        _tracing.functions.append(tracing)
         try:
             return self._trace_once(structure, leaves, specs)
         finally:
-            _tracing.functions.remove(self)
+            _tracing.functions.remove(tracing)
 
     def _trace_once(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
         count = self._tracing_count + 1  # (counted once kept, by ``_concrete``)
         if count > _RETRACES_BEFORE_WARNING:
             warnings.warn(
-                f"function '{self._name}' has been traced {count} times. Tracing "
+                # (one text per function: Python's warning registry keeps each text it has
+                # shown, so a count in it would keep one entry per trace for ever)
+                f"function '{self._name}' has been traced more than {_RETRACES_BEFORE_WARNING} "
+                f"times (experimental_get_tracing_count() says how many). Tracing "
                 f"is slow; frequent retracing usually means (1) the function is made anew in "
                 f"a loop (make it once, outside), (2) it is called with tensors of changing "
                 f"shapes (give an input_signature with None dimensions, or "

@@ -32,7 +32,7 @@ from retrograd.autodiff.overrides import check_op_types
 from retrograd.core import dtypes
 from retrograd.core import tensor as tensor_module
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
-from retrograd.core.errors import InvalidArgumentError
+from retrograd.core.errors import InaccessibleTensorError, InvalidArgumentError
 from retrograd.core.execute import (
     OpDef,
     context,
@@ -207,9 +207,7 @@ class Graph(GraphState):
                 return value
             if self._encloses(value.op.graph):
                 return self._capture_external(value)
-            raise ValueError(
-                f"Tensor {value.name} must be from the same graph as the op that uses it"
-            )
+            raise self.out_of_scope(value)
         if isinstance(value, Variable):
             return value  # read live when the graph runs (ReadVariableOp)
         return captures.eager_input(self, value)
@@ -233,6 +231,20 @@ class Graph(GraphState):
             )
             self._captures[id(value)] = (value, const)  # keeps `value` alive: its id stays its own
             return const
+
+    def out_of_scope(self, value: SymbolicTensor) -> ValueError:
+        """The error for ``value``, a tensor of another graph, used in this one: an
+        InaccessibleTensorError when it was made in a branch, loop body or function traced
+        in the same outermost graph (it leaked out of it: appended to a Python list there,
+        say), else a ValueError."""
+        if _outermost(value.op.graph) is _outermost(self):
+            return InaccessibleTensorError(
+                f"{value!r} is out of scope and cannot be used here: it was made inside a "
+                f"cond branch, a loop body or a function traced within this one (stored in a "
+                f"Python list, dict or object there, say). Return it from the branch or "
+                f"function, or carry it as a loop variable (tf.TensorArray for a list)"
+            )
+        return ValueError(f"Tensor {value.name} must be from the same graph as the op that uses it")
 
     def _encloses(self, graph: Graph) -> bool:
         outer = self.outer
@@ -287,6 +299,12 @@ class Graph(GraphState):
 
     def __repr__(self) -> str:
         return f"<retrograd.Graph with {len(self._operations)} operations>"
+
+
+def _outermost(graph: Graph) -> Graph:
+    while graph.outer is not None:
+        graph = graph.outer
+    return graph
 
 
 def _unfed_placeholder(dtype, shape, value=None):

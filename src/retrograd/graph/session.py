@@ -114,6 +114,10 @@ class Session:
         operations give None. ``feed_dict`` maps placeholders (or names) to values."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        if not self._plans and not self.graph.get_operations():  # (TensorFlow's check)
+            raise RuntimeError(
+                "The Session graph is empty. Add operations to the graph before calling run()."
+            )
         if feed_dict is not None and not isinstance(feed_dict, Mapping):
             raise TypeError(
                 f"Session.run: feed_dict must be a dictionary, got {type(feed_dict).__name__}: "
@@ -124,6 +128,12 @@ class Session:
             return self._run_with_slices(fetches, flat, feed_dict, options, run_metadata)
         leaves = [self._element(f, "fetch") for f in flat]
         feeds = {self._element(k, "feed"): v for k, v in (feed_dict or {}).items()}
+        for key in feeds:
+            if isinstance(key, Variable):  # (its reads are not inputs a plan is fed)
+                raise TypeError(
+                    f"Session.run: feeding variable {key.name} is not supported by retrograd: "
+                    f"assign it (sess.run(v.assign(value))) or feed a placeholder"
+                )
         feed_tensors = list(feeds)
         outputs = [leaf for leaf in leaves if not isinstance(leaf, GraphOperation)]
         key = (tuple(id(x) for x in leaves), tuple(id(t) for t in feed_tensors))

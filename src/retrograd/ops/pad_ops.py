@@ -45,13 +45,26 @@ def _mirror_pad_grad_kernel(grad, paddings, mode):
     return out
 
 
-_Pad = define_op("Pad", lambda x, paddings: _np_pad(x, paddings))
+def _padded_shape(metas: list, paddings: tuple, **_: object) -> list:
+    """The output's shape without running the kernel (a graph built with large paddings does
+    not allocate the padded array)."""
+    shape = metas[0].shape
+    if shape is None or not paddings:
+        return [(shape, metas[0].dtype)]
+    dims = tuple(None if d is None else d + a + b for d, (a, b) in zip(shape, paddings))
+    return [(dims, metas[0].dtype)]
+
+
+_Pad = define_op("Pad", lambda x, paddings: _np_pad(x, paddings), shape_fn=_padded_shape)
 _PadV2 = define_op(
     "PadV2",
     lambda x, constant_values, paddings: _np_pad(x, paddings, constant_values=constant_values),
+    shape_fn=_padded_shape,
 )
 _MirrorPad = define_op(
-    "MirrorPad", lambda x, paddings, mode: _np_pad(x, paddings, mode=mode.lower())
+    "MirrorPad",
+    lambda x, paddings, mode: _np_pad(x, paddings, mode=mode.lower()),
+    shape_fn=_padded_shape,
 )
 _MirrorPadGrad = define_op("MirrorPadGrad", _mirror_pad_grad_kernel)
 

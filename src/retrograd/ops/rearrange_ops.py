@@ -22,7 +22,17 @@ from retrograd.ops import array_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
 from retrograd.ops.index_args import static_ints
 
-_Tile = define_op("Tile", lambda x, multiples: np.tile(x, multiples))
+
+def _tile_shape(metas: list, multiples: tuple) -> list:
+    """The output's shape without running the kernel (a graph built with a large tile does
+    not allocate it)."""
+    shape = metas[0].shape
+    if shape is None:
+        return [(None, metas[0].dtype)]
+    return [(tuple(None if d is None else d * m for d, m in zip(shape, multiples)), metas[0].dtype)]
+
+
+_Tile = define_op("Tile", lambda x, multiples: np.tile(x, multiples), shape_fn=_tile_shape)
 _ReverseV2 = define_op("ReverseV2", lambda x, axis: np.flip(x, axis))
 _Roll = define_op("Roll", lambda x, shift, axis: np.roll(x, shift, axis))
 

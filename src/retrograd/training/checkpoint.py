@@ -33,16 +33,34 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.variables import Variable
-from retrograd.training import object_graph
+from retrograd.training import checkpoint_state, object_graph
 from retrograd.training.module import Module
 from retrograd.training.object_graph import SLOT_MARK, children, escape, is_trackable, walk
 from retrograd.training.optimizers import Optimizer
-from retrograd.training.storage import read_arrays, write_arrays
+from retrograd.training.storage import ArrayFile, CheckpointFormatError, write_arrays
 
-__all__ = ["Checkpoint", "CheckpointLoadStatus", "InitializationOnlyStatus", "restore_deferred"]
+__all__ = [
+    "Checkpoint",
+    "CheckpointLoadStatus",
+    "InitializationOnlyStatus",
+    "restore_deferred",
+    "restore_from",
+    "prefix_path",
+    "data_file",
+]
 
 _SUFFIX = ".npz"
 _KIND = "retrograd-checkpoint/1"
+
+
+def prefix_path(value: Any, what: str) -> str:
+    """A checkpoint prefix given by a user: a text path ending in a file name."""
+    if not isinstance(value, (str, os.PathLike)) or not isinstance(os.fspath(value), str):
+        raise TypeError(f"{what}: expected a path (str or os.PathLike), got {value!r:.80}")
+    value = os.fspath(value)
+    if not os.path.basename(value):
+        raise ValueError(f"{what}: the path must end in a file name, got {value!r}")
+    return value
 
 
 def data_file(prefix: str) -> str:
@@ -93,23 +111,31 @@ class CheckpointLoadStatus:
 
     # -- matching ------------------------------------------------------------------------
     def _restore_existing(self) -> None:
+        """Matches every saved value to the objects that exist now and checks them all
+        (shapes, dtypes, slots), then assigns: a restore that fails changes nothing."""
         objects = dict(walk(self._roots))
-        for key in self._arrays:
-            if f"/{SLOT_MARK}/" not in key:
-                continue
-            optimizer_path, rest = key.split(f"/{SLOT_MARK}/", 1)
-            variable_path, name = rest.rsplit("/", 1)
-            optimizer = objects.get(optimizer_path)
-            if isinstance(optimizer, Optimizer):
-                self._slots_waiting.setdefault(variable_path, []).append((optimizer, name, key))
+        matched: list[tuple[Variable, str]] = []
+        deferred = []
         for key in self._arrays:
             if f"/{SLOT_MARK}/" in key:
+                optimizer_path, variable_path, name = _slot_parts(self._path, key)
+                optimizer = objects.get(optimizer_path)
+                if isinstance(optimizer, Optimizer):
+                    self._slots_waiting.setdefault(variable_path, []).append((optimizer, name, key))
                 continue
             obj = objects.get(key)
             if isinstance(obj, Variable):
-                self.restore_variable(obj, key)
+                self._check(obj, key)
+                matched.append((obj, key))
             elif obj is None:
-                self._defer(key, objects)
+                deferred.append(key)
+        for variable, key in matched:
+            for optimizer, name, slot_key in self._slots_waiting.get(key, []):
+                optimizer.check_slot_value(variable, name, self._arrays[slot_key], slot_key)
+        for variable, key in matched:
+            self.restore_variable(variable, key)
+        for key in deferred:
+            self._defer(key, objects)
 
     def _defer(self, key: str, objects: Mapping[str, Any]) -> None:
         """Leaves ``key``'s value on its nearest existing module, for when it is attached."""
@@ -122,8 +148,7 @@ class CheckpointLoadStatus:
                     pending["/".join(parts[cut:])] = (key, self)
                 return
 
-    def restore_variable(self, variable: Variable, key: str) -> None:
-        """Assigns the value saved at ``key`` to ``variable`` (and its waiting slots)."""
+    def _check(self, variable: Variable, key: str) -> None:
         value = self._arrays[key]
         if value.shape != variable._value.shape or value.dtype != variable._value.dtype:
             raise ValueError(
@@ -132,7 +157,13 @@ class CheckpointLoadStatus:
                 f"'{variable.name}' at that path is {variable.dtype.name}"
                 f"{list(variable._value.shape)}: shapes and dtypes must match"
             )
-        variable.assign(value)
+
+    def restore_variable(self, variable: Variable, key: str) -> None:
+        """Assigns the value saved at ``key`` to ``variable`` (and its waiting slots)."""
+        self._check(variable, key)
+        for optimizer, name, slot_key in self._slots_waiting.get(key, []):
+            optimizer.check_slot_value(variable, name, self._arrays[slot_key], slot_key)
+        variable.assign(self._arrays[key])
         self._matched.add(key)
         self._restored.add(id(variable))
         for optimizer, name, slot_key in self._slots_waiting.pop(key, []):
@@ -196,6 +227,44 @@ class InitializationOnlyStatus:
 
     def run_restore_ops(self, session: Any = None) -> None:
         """Nothing was restored: nothing to run."""
+
+
+def restore_from(roots: Mapping[str, Any], stored: ArrayFile, label: str) -> CheckpointLoadStatus:
+    """Restores the checkpoint ``stored`` (an open :class:`ArrayFile`; ``label`` names it)
+    into the objects of ``roots``. The values of variables that exist are checked against
+    them before anything is read (a crafted size is refused before it is allocated), then
+    every value is read and checked, and only then assigned."""
+    if stored.metadata.get("kind") != _KIND:
+        raise ValueError(
+            f"{stored.label} holds arrays but not a checkpoint (kind "
+            f"{stored.metadata.get('kind')!r})"
+        )
+    objects = dict(walk(roots))
+    for name in stored.names:
+        variable = objects.get(name)
+        if isinstance(variable, Variable):
+            shape, dtype = stored.spec(name)
+            if shape != variable._value.shape or dtype != variable._value.dtype:
+                raise ValueError(
+                    f"Checkpoint {label!r}: the value saved for {name!r} is "
+                    f"{dtype}{list(shape)} but variable '{variable.name}' at that path is "
+                    f"{variable._value.dtype}{list(variable._value.shape)}: shapes and dtypes "
+                    f"must match"
+                )
+    arrays = {name: stored.read(name) for name in stored.names}
+    return CheckpointLoadStatus(label, arrays, roots)
+
+
+def _slot_parts(path: str, key: str) -> tuple[str, str, str]:
+    """``(optimizer path, variable path, slot name)`` of a slot value's key."""
+    optimizer_path, _, rest = key.partition(f"/{SLOT_MARK}/")
+    variable_path, _, name = rest.rpartition("/")
+    if not optimizer_path or not variable_path or not name:
+        raise CheckpointFormatError(
+            f"Checkpoint {path!r}: {key!r} is not a slot key (expected "
+            f"'<optimizer>/{SLOT_MARK}/<variable path>/<slot name>')"
+        )
+    return optimizer_path, variable_path, name
 
 
 def restore_deferred(owner: Module, name: str, value: Any) -> None:
@@ -274,7 +343,7 @@ class Checkpoint:
 
     def write(self, file_prefix: str) -> str:
         """Writes the objects' state to exactly ``file_prefix``; returns it."""
-        file_prefix = os.fspath(file_prefix)
+        file_prefix = prefix_path(file_prefix, "Checkpoint.write")
         write_arrays(
             data_file(file_prefix),
             collect_arrays(self._checkpoint_children()),
@@ -285,11 +354,10 @@ class Checkpoint:
     def save(self, file_prefix: str) -> str:
         """Increments ``save_counter``, writes ``file_prefix-<save_counter>`` and records it
         as the latest checkpoint of its folder; returns that path."""
+        file_prefix = prefix_path(file_prefix, "Checkpoint.save")
         self.save_counter.assign_add(1)
-        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
-        from retrograd.training.checkpoint_management import update_checkpoint_state
-
-        update_checkpoint_state(os.path.dirname(path), path, [path])
+        path = self.write(f"{file_prefix}-{int(self.save_counter.numpy())}")
+        checkpoint_state.record(os.path.dirname(path) or ".", path, [path], [], "")
         return path
 
     def read(self, save_path: str) -> CheckpointLoadStatus:
@@ -302,10 +370,9 @@ class Checkpoint:
         ``assert_existing_objects_matched()`` and ``expect_partial()``."""
         if save_path is None:
             return InitializationOnlyStatus()
-        path = data_file(save_path)
-        arrays, metadata = read_arrays(path)
-        if metadata.get("kind") != _KIND:
-            raise ValueError(
-                f"{path!r} holds arrays but not a checkpoint (kind {metadata.get('kind')!r})"
+        if not isinstance(save_path, (str, os.PathLike)):
+            raise TypeError(
+                f"Checkpoint.restore: save_path must be a path or None, got {save_path!r}"
             )
-        return CheckpointLoadStatus(os.fspath(save_path), arrays, self._checkpoint_children())
+        with ArrayFile(data_file(save_path)) as stored:
+            return restore_from(self._checkpoint_children(), stored, os.fspath(save_path))

@@ -15,56 +15,29 @@ True
 
 from __future__ import annotations
 
-import json
 import os
-import re
+import time
 from typing import Any
 
-from retrograd.training.checkpoint import Checkpoint, data_file
-from retrograd.training.storage import write_text
+import numpy as np
+
+from retrograd.training import checkpoint_state
+from retrograd.training.checkpoint import Checkpoint
 
 __all__ = ["CheckpointManager", "latest_checkpoint", "update_checkpoint_state"]
 
-_STATE = "checkpoint"
-_FIELD = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths):\s*(".*")\s*$')
-
-
-def _relative(folder: str, path: str) -> str:
-    return os.path.relpath(path, folder) if os.path.dirname(path) == folder else path
-
 
 def update_checkpoint_state(folder: str, latest: str, all_paths: list[str]) -> None:
-    """Records ``latest`` and ``all_paths`` in ``folder/checkpoint``, atomically."""
-    folder = folder or "."
-    lines = [f"model_checkpoint_path: {json.dumps(_relative(folder, latest))}"]
-    lines += [f"all_model_checkpoint_paths: {json.dumps(_relative(folder, p))}" for p in all_paths]
-    write_text(os.path.join(folder, _STATE), "\n".join(lines) + "\n")
-
-
-def _read_state(folder: str) -> tuple[str | None, list[str]]:
-    path = os.path.join(folder, _STATE)
-    if not os.path.isfile(path):
-        return None, []
-    latest, paths = None, []
-    with open(path, encoding="utf-8") as stream:
-        for line in stream:
-            match = _FIELD.match(line.strip())
-            if not match:
-                continue
-            try:
-                value = json.loads(match.group(2))
-            except ValueError:
-                continue
-            value = value if os.path.isabs(value) else os.path.join(folder, value)
-            if match.group(1) == "model_checkpoint_path":
-                latest = value
-            else:
-                paths.append(value)
-    return latest, paths
+    """Records ``latest`` and ``all_paths`` (checkpoints of ``folder``) in
+    ``folder/checkpoint``, atomically, in TensorFlow's text format."""
+    checkpoint_state.record(folder or ".", latest, all_paths, [], "")
 
 
 def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -> str | None:
-    """The path of the newest checkpoint recorded in ``checkpoint_dir``, or None.
+    """The path of the newest checkpoint recorded in ``checkpoint_dir``, or None (also when
+    the state names a file outside the folder, or one whose data is gone). It reads the state
+    file that ``CheckpointManager``, ``Checkpoint.save`` and ``compat.v1.train.Saver`` write
+    (``latest_filename`` names another than ``checkpoint``).
 
     >>> import retrograd as rg
     >>> import tempfile
@@ -76,8 +49,13 @@ def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -
     None
     True
     """
-    latest, _ = _read_state(os.fspath(checkpoint_dir))
-    if latest is None or not os.path.isfile(data_file(latest)):
+    if not isinstance(checkpoint_dir, (str, os.PathLike)) or not isinstance(
+        os.fspath(checkpoint_dir), str
+    ):
+        raise TypeError(f"latest_checkpoint: expected a folder path, got {checkpoint_dir!r:.80}")
+    folder = os.fspath(checkpoint_dir)
+    latest = checkpoint_state.read_state(folder, latest_filename).latest
+    if latest is None or not checkpoint_state.exists_in(folder, latest):
         return None
     return latest
 
@@ -120,13 +98,36 @@ class CheckpointManager:
             raise NotImplementedError(
                 "CheckpointManager: keep_checkpoint_every_n_hours is not supported by retrograd"
             )
+        if not isinstance(checkpoint_name, str) or not checkpoint_state.plain_name(checkpoint_name):
+            raise ValueError(
+                f"CheckpointManager: checkpoint_name must be a file name, got {checkpoint_name!r}"
+            )
         self._checkpoint = checkpoint
+        if not isinstance(directory, (str, os.PathLike)) or not isinstance(
+            os.fspath(directory), str
+        ):
+            raise TypeError(f"CheckpointManager: directory must be a path, got {directory!r:.80}")
         self.directory = os.fspath(directory)
         self._max_to_keep = max_to_keep
+        self._name = checkpoint_name
         self._prefix = os.path.join(self.directory, checkpoint_name)
-        latest, paths = _read_state(self.directory)
-        self._checkpoints = [p for p in paths if os.path.isfile(data_file(p))]
-        self._latest = latest if latest and os.path.isfile(data_file(latest)) else None
+        # The checkpoints an earlier run recorded (only the manager's own <name>-<N>; paths
+        # the state names outside the folder were ignored with a warning).
+        state = checkpoint_state.read_state(self.directory)
+        found = [
+            (p, t)
+            for p, t in zip(state.paths, state.timestamps or [None] * len(state.paths))
+            if checkpoint_state.numbered(checkpoint_name, os.path.basename(p)) is not None
+            and checkpoint_state.exists_in(self.directory, p)
+        ]
+        now = time.time()
+        self._checkpoints = [p for p, _ in found]
+        self._timestamps = [now if t is None else t for _, t in found]
+        self._last_preserved = now if state.last_preserved is None else state.last_preserved
+        latest = state.latest
+        self._latest = (
+            latest if latest and checkpoint_state.exists_in(self.directory, latest) else None
+        )
 
     @property
     def checkpoint(self) -> Checkpoint:
@@ -148,7 +149,18 @@ class CheckpointManager:
 
     def save(self, checkpoint_number: int | None = None) -> str:
         """Saves a new checkpoint (numbered by ``save_counter`` unless given), records it
-        and deletes those beyond ``max_to_keep``; returns its path."""
+        and deletes those beyond ``max_to_keep``; returns its path. It first finishes what a
+        save killed earlier left undone (checkpoints it meant to delete, temporary files)."""
+        if checkpoint_number is not None and (
+            isinstance(checkpoint_number, bool)
+            or not isinstance(checkpoint_number, (int, np.integer))
+            or checkpoint_number < 0
+        ):
+            raise ValueError(
+                f"CheckpointManager.save: checkpoint_number must be a non-negative integer, "
+                f"got {checkpoint_number!r}"
+            )
+        checkpoint_state.finish_interrupted(self.directory, self._name)
         self._checkpoint.save_counter.assign_add(1)
         number = (
             int(self._checkpoint.save_counter.numpy())
@@ -156,18 +168,26 @@ class CheckpointManager:
             else int(checkpoint_number)
         )
         path = self._checkpoint.write(f"{self._prefix}-{number}")
-        self._checkpoints = [p for p in self._checkpoints if p != path] + [path]
+        kept = [(p, t) for p, t in zip(self._checkpoints, self._timestamps) if p != path]
+        kept.append((path, time.time()))
         removed = []
         if self._max_to_keep is not None:
-            while len(self._checkpoints) > self._max_to_keep:
-                removed.append(self._checkpoints.pop(0))
+            while len(kept) > self._max_to_keep:
+                removed.append(kept.pop(0)[0])
+        self._checkpoints = [p for p, _ in kept]
+        self._timestamps = [t for _, t in kept]
         self._latest = path
         # Record first, then delete: an interruption never leaves the state naming a
-        # checkpoint that is gone.
-        update_checkpoint_state(self.directory, path, self._checkpoints)
-        for old in removed:
-            if os.path.isfile(data_file(old)):
-                os.unlink(data_file(old))
+        # checkpoint that is gone (checkpoint_state.record journals what it deletes).
+        checkpoint_state.record(
+            self.directory,
+            path,
+            self._checkpoints,
+            removed,
+            self._name,
+            timestamps=self._timestamps,
+            last_preserved=self._last_preserved,
+        )
         return path
 
     def restore_or_initialize(self) -> str | None:

@@ -178,23 +178,28 @@ class Optimizer(abc.ABC):
     def restore_slot(self, variable: Variable, name: str, value: np.ndarray, path: str) -> None:
         """Sets ``variable``'s slot ``name`` (now, or when the slot is created); ``path``
         names the slot in errors."""
-        if name not in self._slot_names:
-            raise ValueError(
-                f"{self.name}: checkpoint value {path!r} is a {name!r} slot, but this "
-                f"optimizer keeps only {list(self._slot_names)}"
-            )
-        value = np.asarray(value)
-        if value.shape != variable._value.shape or value.dtype != variable._value.dtype:
-            raise ValueError(
-                f"{self.name}: checkpoint value {path!r} is {value.dtype}{list(value.shape)} but "
-                f"its variable '{variable.name}' is {variable._value.dtype}"
-                f"{list(variable._value.shape)}"
-            )
+        self.check_slot_value(variable, name, value, path)
         slots = self._slots.get(Reference(variable))
         if slots is not None:
             slots[name].assign(value)
         else:
             self._pending_slots.setdefault(Reference(variable), {})[name] = value
+
+    def check_slot_value(self, variable: Variable, name: str, value: Any, path: str) -> None:
+        """Raises ValueError unless ``value`` (an array, or anything with ``shape`` and
+        ``dtype``) can be ``variable``'s slot ``name``: what a restore checks before it
+        assigns anything."""
+        if name not in self._slot_names:
+            raise ValueError(
+                f"{self.name}: checkpoint value {path!r} is a {name!r} slot, but this "
+                f"optimizer keeps only {list(self._slot_names)}"
+            )
+        if tuple(value.shape) != variable._value.shape or value.dtype != variable._value.dtype:
+            raise ValueError(
+                f"{self.name}: checkpoint value {path!r} is {value.dtype}{list(value.shape)} but "
+                f"its variable '{variable.name}' is {variable._value.dtype}"
+                f"{list(variable._value.shape)}"
+            )
 
     def apply_gradients(
         self, grads_and_vars: Iterable[tuple[Any, Variable]], name: str | None = None

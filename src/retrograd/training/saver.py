@@ -21,7 +21,6 @@ model-3 [1. 2.]
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -30,12 +29,13 @@ import numpy as np
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import get_default_graph
 from retrograd.graph.variables import GLOBAL_VARIABLES, GraphVariable
-from retrograd.training.storage import CheckpointFormatError, read_arrays, write_arrays, write_text
+from retrograd.training import checkpoint_management, checkpoint_state
+from retrograd.training.checkpoint import prefix_path
+from retrograd.training.storage import ArrayFile, CheckpointFormatError, write_arrays
 
 __all__ = ["Saver", "latest_checkpoint", "checkpoint_exists"]
 
 _SUFFIX = ".npz"
-_STATE = "checkpoint"
 
 
 def _variable_name(var: Any) -> str:
@@ -96,22 +96,33 @@ class Saver:
         save_debug_info: bool = False,
     ) -> str:
         """Writes every variable's current value; returns the checkpoint prefix
-        (``save_path-STEP`` with a global step) for ``restore``."""
-        prefix = os.fspath(save_path)
+        (``save_path-STEP`` with a global step) for ``restore``. With ``write_state``, the
+        folder's ``checkpoint`` state file (or ``latest_filename``) records it before the
+        checkpoints beyond ``max_to_keep`` are deleted, so that a crash at any point leaves
+        the state naming complete checkpoints; a save first finishes what one killed earlier
+        left undone."""
+        prefix = prefix_path(save_path, "Saver.save")
+        folder, base = os.path.dirname(prefix) or ".", os.path.basename(prefix)
+        if not checkpoint_state.plain_name(base):
+            raise ValueError(f"Saver.save: save_path must end in a file name, got {save_path!r}")
+        state_file = checkpoint_state.state_file(folder, latest_filename)  # (checks the name)
         if global_step is not None:
             step = global_step if isinstance(global_step, int) else sess.run(global_step)
             prefix = f"{prefix}-{int(step)}"
+        if write_state:
+            checkpoint_state.finish_interrupted(folder, base, latest_filename)
         names = list(self._variables)
         values = sess.run([self._variables[n] for n in names]) if names else []
         write_arrays(prefix + _SUFFIX, dict(zip(names, values)), {"kind": "tf1-saver"})
         if write_state:
-            self._kept = [p for p in self._kept if p != prefix] + [prefix]
-            if self._max_to_keep and len(self._kept) > self._max_to_keep:
-                for old in self._kept[: -self._max_to_keep]:
-                    if os.path.exists(old + _SUFFIX):
-                        os.remove(old + _SUFFIX)
-                self._kept = self._kept[-self._max_to_keep :]
-            _write_state(os.path.dirname(prefix) or ".", prefix, self._kept, latest_filename)
+            kept = [p for p in self._kept if p != prefix] + [prefix]
+            removed = []
+            if self._max_to_keep and len(kept) > self._max_to_keep:
+                removed, kept = kept[: -self._max_to_keep], kept[-self._max_to_keep :]
+            self._kept = kept
+            checkpoint_state.record(
+                folder, prefix, kept, removed, base, os.path.basename(state_file)
+            )
         return prefix
 
     def restore(self, sess: Any, save_path: str) -> None:
@@ -124,57 +135,49 @@ class Saver:
             path += _SUFFIX
         if not os.path.exists(path):
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
-        arrays, _ = read_arrays(path)
         assigns = []
-        for name, var in self._variables.items():
-            if name not in arrays:
-                raise CheckpointFormatError(
-                    f"Key {name} not found in checkpoint {path} (it holds: {sorted(arrays)})"
-                )
-            value = arrays[name]
-            if tuple(var.shape.as_list()) != value.shape:
-                raise CheckpointFormatError(
-                    f"Variable {name}: the checkpoint {path} holds shape {list(value.shape)}, "
-                    f"the variable has shape {var.shape}"
-                )
-            if np.dtype(var.dtype.as_numpy_dtype) != value.dtype:
-                raise CheckpointFormatError(
-                    f"Variable {name}: the checkpoint {path} holds dtype {value.dtype}, the "
-                    f"variable has dtype {var.dtype.name}"
-                )
-            assigns.append((var, value))
+        with ArrayFile(path) as stored:
+            for name, var in self._variables.items():  # all checked before anything is read
+                if name not in stored.names:
+                    raise CheckpointFormatError(
+                        f"Key {name} not found in checkpoint {path} (it holds: "
+                        f"{sorted(stored.names)})"
+                    )
+                shape, dtype = stored.spec(name)
+                if tuple(var.shape.as_list()) != shape:
+                    raise CheckpointFormatError(
+                        f"Variable {name}: the checkpoint {path} holds shape {list(shape)}, "
+                        f"the variable has shape {var.shape}"
+                    )
+                if np.dtype(var.dtype.as_numpy_dtype) != dtype:
+                    raise CheckpointFormatError(
+                        f"Variable {name}: the checkpoint {path} holds dtype {dtype}, the "
+                        f"variable has dtype {var.dtype.name}"
+                    )
+            for name, var in self._variables.items():
+                assigns.append((var, stored.read(name)))
         for var, value in assigns:
             if isinstance(var, GraphVariable):
                 var._value = np.array(value)  # restoring is the assignment itself
             else:
                 var.assign(value)
 
+    @property
     def last_checkpoints(self) -> list[str]:
+        """The checkpoints this saver keeps (oldest first), as TensorFlow's property."""
         return list(self._kept)
 
 
-def _write_state(folder: str, latest: str, kept: list[str], filename: str | None) -> None:
-    """The ``checkpoint`` file (JSON: the latest prefix and those kept), replaced atomically."""
-    state = {"model_checkpoint_path": latest, "all_model_checkpoint_paths": kept}
-    write_text(os.path.join(folder, filename or _STATE), json.dumps(state))
-
-
 def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -> str | None:
-    """The prefix of the newest checkpoint saved in ``checkpoint_dir`` (None if none)."""
-    path = os.path.join(os.fspath(checkpoint_dir), latest_filename or _STATE)
-    if not os.path.exists(path):
-        return None
-    try:
-        with open(path) as f:
-            state = json.load(f)
-        prefix = state["model_checkpoint_path"]
-    except (ValueError, KeyError, TypeError) as e:
-        raise CheckpointFormatError(f"{path} is not a checkpoint state file: {e}") from None
-    if not isinstance(prefix, str):
-        raise CheckpointFormatError(f"{path}: model_checkpoint_path is not a string")
-    if not os.path.isabs(prefix):
-        prefix = os.path.join(os.fspath(checkpoint_dir), os.path.basename(prefix))
-    return prefix if os.path.exists(prefix + _SUFFIX) else None
+    """The prefix of the newest checkpoint recorded in ``checkpoint_dir`` (None if none):
+    the same function as ``tf.train.latest_checkpoint``, reading the one state-file format
+    that ``Saver``, ``Checkpoint`` and ``CheckpointManager`` write.
+
+    >>> import retrograd as rg, tempfile
+    >>> rg.compat.v1.train.latest_checkpoint(tempfile.mkdtemp()) is None
+    True
+    """
+    return checkpoint_management.latest_checkpoint(checkpoint_dir, latest_filename)
 
 
 def checkpoint_exists(checkpoint_prefix: str) -> bool:

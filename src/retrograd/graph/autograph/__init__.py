@@ -9,6 +9,7 @@ compiles and caches, ``api`` is the public ``retrograd.autograph`` namespace.
 
 __all__ = [
     "api",
+    "composites",
     "conversion",
     "convert_api",
     "experimental",

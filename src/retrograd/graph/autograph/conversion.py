@@ -41,6 +41,7 @@ _converted: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _NEVER_CONVERTED = (types.BuiltinFunctionType, types.BuiltinMethodType, functools.partial)
 _CUSTOM_GRADIENT_CODE = custom_gradient(lambda: None).__code__
 _SKIPPED_PACKAGES = ("numpy",)
+_DEFINED_AS = "ag__converted"
 _RETROGRAD_DIR = os.path.dirname(os.path.dirname(os.path.dirname(__file__))) + os.sep
 # CPython 3.11 keeps the depth of its AST conversions in state all threads share: two
 # threads parsing or compiling an AST at once can fail ("AST constructor recursion depth
@@ -177,11 +178,30 @@ def _converted_tree(f: types.FunctionType) -> tuple[ast.Module, str]:
     return module, code.co_filename
 
 
+def _drop_evaluated_parts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    """Removes what a ``def`` evaluates where it stands: default values (kept as
+    placeholders, so that the arguments stay optional) and annotations."""
+    args = node.args
+    args.defaults = [ast.Constant(None) for _ in args.defaults]
+    args.kw_defaults = [None if d is None else ast.Constant(None) for d in args.kw_defaults]
+    for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+        if arg is not None:
+            arg.annotation = None
+    node.returns = None
+
+
 def _rebuild(f: types.FunctionType) -> types.FunctionType:
     from retrograd.graph.autograph import operators
 
     module, filename = _converted_tree(f)
     node = module.body[0]
+    # Defined inside the factory under its own name, the function would see that name as
+    # the factory's local (a recursive call would look for a cell that does not exist):
+    # it is defined under a name of ours and given its own back below. Defaults and
+    # annotations are the original's values (``def f(x, n=n)`` reads ``n`` where it was
+    # defined, not here), so the definition evaluates none of them.
+    node.name = _DEFINED_AS
+    _drop_evaluated_parts(node)
     # A factory whose locals are the original's free variables (and ``ag__``): compiled
     # inside it, the converted function refers to them as free variables too, and is then
     # rebuilt over the original's cells.
@@ -190,7 +210,7 @@ def _rebuild(f: types.FunctionType) -> types.FunctionType:
     factory = ast.FunctionDef(
         name="ag__factory",
         args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=[local, node, ast.Return(ast.Name(f.__name__, ast.Load()))],
+        body=[local, node, ast.Return(ast.Name(_DEFINED_AS, ast.Load()))],
         decorator_list=[],
         returns=None,
         type_params=[],
@@ -205,10 +225,11 @@ def _rebuild(f: types.FunctionType) -> types.FunctionType:
     made = namespace["ag__factory"]()
     cells = dict(zip(f.__code__.co_freevars, f.__closure__ or ()))
     cells["ag__"] = types.CellType(operators)
-    code = made.__code__
+    code = made.__code__.replace(co_name=f.__code__.co_name, co_qualname=f.__code__.co_qualname)
     closure = tuple(cells[name] for name in code.co_freevars)
     result = types.FunctionType(code, f.__globals__, f.__name__, f.__defaults__, closure)
     result.__kwdefaults__ = f.__kwdefaults__
+    result.__annotations__ = dict(f.__annotations__)
     result.__dict__.update(f.__dict__)
     result.__qualname__, result.__module__, result.__doc__ = f.__qualname__, f.__module__, f.__doc__
     result.__ag_original__ = f  # type: ignore[attr-defined]

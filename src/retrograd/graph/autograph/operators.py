@@ -17,6 +17,7 @@ from retrograd.core import nest
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.graph import control_flow
+from retrograd.graph.autograph.composites import read_part, store_part
 from retrograd.graph.autograph.loops import for_stmt, range_, while_stmt
 from retrograd.graph.autograph.values import (
     ReturnProbe,
@@ -32,6 +33,8 @@ from retrograd.ops import array_ops, comparison_ops, print_ops
 __all__ = [
     "Undefined",
     "ld",
+    "read_part",
+    "store_part",
     "is_symbolic",
     "if_stmt",
     "if_exp",

@@ -32,17 +32,35 @@ from __future__ import annotations
 import ast
 import itertools
 
+from retrograd.core.errors import UnimplementedError
+from retrograd.graph.autograph.composites import parts, root, stored_composites
 from retrograd.graph.autograph.lowering import (
     lower_jumps,
     names_stored,
     walk_scope,
 )
 
-__all__ = ["convert_tree", "AutoGraphError"]
+__all__ = ["convert_tree", "AutoGraphError", "StagingError"]
 
 
 class AutoGraphError(NotImplementedError):
     """A construct AutoGraph cannot convert, naming it and its line."""
+
+
+class StagingError(AutoGraphError, UnimplementedError):
+    """A program that cannot be traced into a graph (TensorFlow's ``StagingError``):
+    recursion that depends on a tensor's value never ends while traced. (Also an
+    ``UnimplementedError``, which a function calling itself raised before.)
+
+    >>> import retrograd as tf
+    >>> def halve(x):
+    ...     return x if x < 1.0 else halve(x / 2.0)
+    >>> try:
+    ...     tf.function(halve)(tf.constant(8.0))
+    ... except StagingError as error:
+    ...     print(type(error).__name__)
+    StagingError
+    """
 
 
 def _name(id_: str, store: bool = False) -> ast.Name:
@@ -61,8 +79,22 @@ def _strings(names: list[str]) -> ast.Tuple:
     return ast.Tuple([ast.Constant(n) for n in names], ast.Load())
 
 
-def _def(name: str, args: list[str], body: list[ast.stmt], nonlocals: list[str]) -> ast.stmt:
-    prelude: list[ast.stmt] = [ast.Nonlocal(names=list(nonlocals))] if nonlocals else []
+def _def(
+    name: str,
+    args: list[str],
+    body: list[ast.stmt],
+    nonlocals: list[str],
+    global_names: frozenset[str] = frozenset(),
+) -> ast.stmt:
+    """A nested function rebinding ``nonlocals`` of the function around it (those that
+    function declares ``global`` are declared ``global`` here too)."""
+    prelude: list[ast.stmt] = []
+    nonlocals = [n for n in nonlocals if n.isidentifier()]  # (items are stored, not bound)
+    own = [n for n in nonlocals if n not in global_names]
+    if own:
+        prelude.append(ast.Nonlocal(names=own))
+    if len(own) < len(nonlocals):
+        prelude.append(ast.Global(names=[n for n in nonlocals if n in global_names]))
     return ast.FunctionDef(
         name=name,
         args=ast.arguments(
@@ -85,49 +117,60 @@ class _Converter(ast.NodeTransformer):
     def __init__(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.func = func
         self.counter = itertools.count(1)
-        self.outer_names = _outer_names(func)  # global/nonlocal declared: not state
+        # Names declared global or nonlocal are state like locals (a tensor if or loop
+        # assigns them through its branches), rebound with the same declaration.
+        self.outer_names = _outer_names(func, (ast.Global, ast.Nonlocal))
+        self.global_names = frozenset(_outer_names(func, (ast.Global,)))
         self.loaded = _loads(func)  # (name, node id) pairs: what is read where
 
     # -- helpers ----------------------------------------------------------------------------
     def _state(self, nodes: list[ast.AST]) -> list[str]:
-        return [
-            n
-            for n in names_stored(nodes)
-            if n not in self.outer_names and n != "ag__" and not n.startswith("ag__if_")
-        ]
+        """The variables ``nodes`` assign, then the items and attributes they assign
+        (``d['a']``: see ``composites``)."""
+        names = [n for n in names_stored(nodes) if n != "ag__" and not n.startswith("ag__if_")]
+        return names + stored_composites(nodes)
 
     def _live(self, stmt: ast.AST, names: list[str]) -> list[str]:
-        """The names of ``names`` read somewhere outside ``stmt`` (so needed after it)."""
+        """The names of ``names`` read somewhere outside ``stmt`` (so needed after it); an
+        item or attribute is needed when its variable is read."""
         inside = {id(n) for n in ast.walk(stmt)}  # (reads in closures inside it included)
-        return [n for n in names if any(name == n and i not in inside for name, i in self.loaded)]
+        read = {name for name, i in self.loaded if i not in inside}
+        return [n for n in names if (n if n.isidentifier() else root(n)) in read]
 
     def _accessors(self, k: int, names: list[str], like: ast.AST) -> list[ast.stmt]:
-        getter = ast.Return(
-            ast.Tuple(
-                [
-                    _call(
-                        _ag("ld"),
-                        ast.Lambda(
-                            args=ast.arguments(
-                                posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]
-                            ),
-                            body=_name(n),
-                        ),
-                        ast.Constant(n),
-                    )
-                    for n in names
-                ],
-                ast.Load(),
-            )
-        )
+        """``ag__get_k()``: the values of ``names``; ``ag__set_k(values)``: binds them
+        (variables first, then items and attributes, which may live in those variables)."""
+        reads: list[ast.expr] = []
+        for n in names:
+            if n.isidentifier():
+                reads.append(_call(_ag("ld"), _thunk(_name(n)), ast.Constant(n)))
+            else:
+                obj, key, item = parts(n)
+                reads.append(
+                    _call(_ag("read_part"), _thunk(obj), key, ast.Constant(item), ast.Constant(n))
+                )
+        getter = ast.Return(ast.Tuple(reads, ast.Load()))
+        variables = [n for n in names if n.isidentifier()]
         if names:
-            target = ast.Tuple([_name(n, store=True) for n in names], ast.Store())
-            setter_body: list[ast.stmt] = [ast.Assign([target], _name("ag__values"))]
+            targets = [
+                _name(n if n.isidentifier() else f"ag__part_{j}", store=True)
+                for j, n in enumerate(names)
+            ]
+            setter_body: list[ast.stmt] = [
+                ast.Assign([ast.Tuple(targets, ast.Store())], _name("ag__values"))
+            ]
+            for j, n in enumerate(names):
+                if not n.isidentifier():
+                    obj, key, item = parts(n)
+                    store = _call(
+                        _ag("store_part"), obj, key, ast.Constant(item), _name(f"ag__part_{j}")
+                    )
+                    setter_body.append(ast.Expr(store))
         else:
             setter_body = [ast.Pass()]
         return [
             _def(f"ag__get_{k}", [], [getter], []),
-            _def(f"ag__set_{k}", ["ag__values"], setter_body, names),
+            _def(f"ag__set_{k}", ["ag__values"], setter_body, variables, self.global_names),
         ]
 
     def _located(self, nodes: list[ast.stmt], like: ast.AST) -> list[ast.stmt]:
@@ -160,8 +203,8 @@ class _Converter(ast.NodeTransformer):
         self.generic_visit(node)
         k = next(self.counter)
         out = [
-            _def(f"ag__if_true_{k}", [], node.body, names),
-            _def(f"ag__if_false_{k}", [], node.orelse, names),
+            _def(f"ag__if_true_{k}", [], node.body, names, self.global_names),
+            _def(f"ag__if_false_{k}", [], node.orelse, names, self.global_names),
             *self._accessors(k, names, node),
             ast.Expr(
                 _call(
@@ -186,7 +229,7 @@ class _Converter(ast.NodeTransformer):
         k = next(self.counter)
         out = [
             _def(f"ag__test_{k}", [], [ast.Return(node.test)], []),
-            _def(f"ag__body_{k}", [], node.body, names),
+            _def(f"ag__body_{k}", [], node.body, names, self.global_names),
             *self._accessors(k, names, node),
             ast.Expr(
                 _call(
@@ -226,7 +269,7 @@ class _Converter(ast.NodeTransformer):
                 ],
                 [],
             ),
-            _def(f"ag__body_{k}", ["ag__item"], [bind, *node.body], names),
+            _def(f"ag__body_{k}", ["ag__item"], [bind, *node.body], names, self.global_names),
             *self._accessors(k, names, node),
             ast.Expr(
                 _call(
@@ -306,10 +349,10 @@ def _thunk(expr: ast.expr) -> ast.Lambda:
     return ast.copy_location(ast.Lambda(args=empty, body=expr), expr)
 
 
-def _outer_names(func: ast.AST) -> set[str]:
+def _outer_names(func: ast.AST, kinds: tuple) -> set[str]:
     found: set[str] = set()
     for node in walk_scope(func):
-        if isinstance(node, (ast.Global, ast.Nonlocal)):
+        if isinstance(node, kinds):
             found.update(node.names)
     return found
 
@@ -331,7 +374,7 @@ def convert_tree(func: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
     declared = [
         n
         for n in converter._state(func.body)
-        if n not in _arguments(func) and n not in converter.outer_names
+        if n.isidentifier() and n not in _arguments(func) and n not in converter.outer_names
     ]
     converter.visit(func)
     if declared:

@@ -312,6 +312,11 @@ class ModelCheckpoint(Callback):
                 "The filepath provided must end in `.keras` (Keras model format). Received: "
                 f"filepath={filepath}"
             )
+        if save_weights_only and not str(filepath).endswith(".weights.h5"):
+            raise ValueError(
+                "When using `save_weights_only=True` in `ModelCheckpoint`, the filepath provided "
+                f"must end in `.weights.h5` (Keras weights format). Received: filepath={filepath}"
+            )
         self.save_weights_only = save_weights_only
         if save_freq != "epoch" and (
             isinstance(save_freq, bool) or not isinstance(save_freq, int) or save_freq < 1

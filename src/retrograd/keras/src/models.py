@@ -11,7 +11,6 @@ array([[6., 6.]], dtype=float32)
 
 from __future__ import annotations
 
-import os
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -19,14 +18,12 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import nest
-from retrograd.keras.src import backend, tf_ops
+from retrograd.core.shapes import TensorShape
+from retrograd.keras.src import backend, tf_ops, weights_files
 from retrograd.keras.src.layers.base import InputLayer, KerasTensor, Layer, Node
 from retrograd.keras.src.trainer import Trainer
-from retrograd.training.storage import read_arrays, write_arrays
 
 __all__ = ["Model", "Sequential"]
-
-_WEIGHTS_KIND = "retrograd-keras-weights/1"
 
 
 def _topological_nodes(outputs: list[KerasTensor]) -> list[Node]:
@@ -190,6 +187,7 @@ class Model(Trainer, Layer):
         values, masks = {}, {}  # masks: the timestep masks of tensors that have one
         for symbolic, value in zip(self.inputs, flat):
             layer = symbolic.input_layer
+            value = adjust_input_rank(value, symbolic.shape.as_list(), layer.name)
             values[id(symbolic)] = layer._cast_inputs(value)
         for node in self._nodes:
             args, kwargs = nest.map_structure(
@@ -324,36 +322,43 @@ class Model(Trainer, Layer):
         saving.save_model(self, filepath, overwrite=overwrite)
 
     def save_weights(self, filepath: str, overwrite: bool = True) -> None:
-        """Writes every weight, in ``weights`` order, to ``filepath`` (NumPy archive with a
-        JSON index; written atomically, read without pickle)."""
-        filepath = os.fspath(filepath)
-        if not overwrite and os.path.exists(filepath):
-            raise FileExistsError(f"save_weights: {filepath!r} exists and overwrite=False")
-        arrays = {f"{i:05d}:{w.name}": w._value for i, w in enumerate(self.weights)}
-        write_arrays(filepath, arrays, {"kind": _WEIGHTS_KIND, "count": len(arrays)})
+        """Writes every weight, in ``weights`` order, to ``filepath`` (``*.weights.h5``;
+        see keras/src/weights_files.py)."""
+        weights_files.save_weights(self, filepath, overwrite)
 
     def load_weights(self, filepath: str, skip_mismatch: bool = False) -> None:
-        """Reads weights written by ``save_weights`` into this model (same architecture)."""
-        arrays, metadata = read_arrays(os.fspath(filepath))
-        if metadata.get("kind") != _WEIGHTS_KIND:
-            raise ValueError(f"load_weights: {filepath!r} was not written by save_weights")
-        saved = [arrays[k] for k in sorted(arrays)]
-        own = self.weights
-        if len(saved) != len(own):
-            raise ValueError(
-                f"load_weights: {filepath!r} holds {len(saved)} weights but model "
-                f"{self.name} has {len(own)} (build the model before loading)"
-            )
-        for (key, value), variable in zip(sorted(arrays.items()), own):
-            if value.shape != variable._value.shape or value.dtype != variable._value.dtype:
-                if skip_mismatch:
-                    continue
-                raise ValueError(
-                    f"load_weights: saved weight {key.split(':', 1)[1]!r} is "
-                    f"{value.dtype}{list(value.shape)} but '{variable.name}' is "
-                    f"{variable._value.dtype}{list(variable._value.shape)}"
-                )
-            variable.assign(value)
+        """Reads weights written by ``save_weights`` (or a ``.keras`` file's) into this model
+        (same architecture), all or nothing."""
+        weights_files.load_weights(self, filepath, skip_mismatch)
+
+
+def adjust_input_rank(value: Any, expected: list, name: str) -> Any:
+    """``value`` fitted to an input of shape ``expected`` as Keras does: a rank one higher
+    whose last dimension is 1 is squeezed, a rank one lower where ``expected`` ends in 1 is
+    expanded; another rank is a ValueError (a (3,) array for an input of (None, 3) was
+    silently taken as one sample)."""
+    if getattr(getattr(value, "_value", None), "ndim", None) == len(expected):
+        return value  # (a tensor of the expected rank: the common call, decided at once)
+    shape = getattr(value, "shape", None)
+    if shape is None and not isinstance(value, (list, tuple)):
+        return value  # (None, dicts, scalars: checked where they are used)
+    try:
+        shape = TensorShape(np.shape(value) if shape is None else shape)
+    except (TypeError, ValueError):
+        return value  # (ragged Python lists: converting them reports the problem)
+    if shape.rank is None:
+        return value
+    dims = shape.as_list()
+    if len(dims) == len(expected):
+        return value
+    if len(dims) == len(expected) + 1 and dims[-1] == 1:
+        return tf_ops.squeeze(value, axis=-1)
+    if len(dims) == len(expected) - 1 and expected[-1] == 1:
+        return tf_ops.expand_dims(value, axis=-1)
+    raise ValueError(
+        f"Invalid input shape for input {value!r} with name '{name}'. Expected shape "
+        f"{tuple(expected)}, but input has incompatible shape {tuple(dims)}"
+    )
 
 
 def call_with_mask(layer: Layer, x: Any, mask: Any, kwargs: dict) -> tuple[Any, Any]:
@@ -434,6 +439,8 @@ class Sequential(Model):
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         x = inputs
+        if self._input_batch_shape is not None:
+            x = adjust_input_rank(x, list(self._input_batch_shape), self.name)
         for layer in self._sublayers:
             x, mask = call_with_mask(layer, x, mask, {"training": training})
         self._keep_output_mask(x, mask)

@@ -38,18 +38,21 @@ import zipfile
 from typing import Any
 
 from retrograd.core import nest
-from retrograd.core.atomic_files import write_atomically
-from retrograd.keras.src import serialization
+from retrograd.core.atomic_files import remove_stale_temporaries, write_atomically
+from retrograd.keras.src import load_limits, serialization
+from retrograd.keras.src.keras_file import CONFIG, METADATA, WEIGHTS, declared_bytes, opened
 from retrograd.keras.src.layers.base import InputLayer, KerasTensor, Layer
 from retrograd.keras.src.models import Model, Sequential
+from retrograd.training import checkpoint as checkpoint_module
 from retrograd.training import optimizers as optimizers_module
 from retrograd.training.checkpoint import Checkpoint
+from retrograd.training.storage import ArrayFile
 
-__all__ = ["save_model", "load_model"]
+__all__ = ["save_model", "load_model", "load_weights_of"]
 
 FORMAT = "retrograd-keras/1"
 KERAS_VERSION = "3.15.1"
-_CONFIG, _METADATA, _WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
+_CONFIG, _METADATA, _WEIGHTS = CONFIG, METADATA, WEIGHTS
 _TENSOR = "__keras_tensor__"
 
 
@@ -314,42 +317,27 @@ def save_model(model: Model, filepath: Any, overwrite: bool = True) -> None:
         archive.writestr(_METADATA, json.dumps(metadata, indent=2))
         archive.writestr(_CONFIG, json.dumps(config, indent=2))
         archive.writestr(_WEIGHTS, weight_bytes)
-    os.makedirs(os.path.dirname(os.path.abspath(filepath)), exist_ok=True)
+    folder = os.path.dirname(os.path.abspath(filepath))
+    os.makedirs(folder, exist_ok=True)
+    remove_stale_temporaries(folder)  # left by saves killed earlier
     write_atomically(filepath, lambda stream: stream.write(buffer.getvalue()), True)
 
 
-def _read(filepath: str) -> tuple[dict, dict, bytes]:
-    if not os.path.isfile(filepath):
-        raise ValueError(f"File not found: filepath={filepath}. Please ensure the file exists.")
+def _rebuilt(config: dict, custom_objects: dict | None, stored: ArrayFile, label: str) -> Model:
+    """The model the config describes, built within the load limits (see load_limits); a
+    malformed config is a ValueError naming the file, whatever Python raised (a TypeError
+    stays one)."""
     try:
-        with zipfile.ZipFile(filepath) as archive:
-            names = set(archive.namelist())
-            if "model.weights.h5" in names:
-                raise ValueError(
-                    f"load_model: {filepath!r} was written by Keras (its weights are HDF5, "
-                    "which retrograd does not read); save the model with retrograd"
-                )
-            missing = {_CONFIG, _METADATA, _WEIGHTS} - names
-            if missing:
-                raise ValueError(
-                    f"load_model: {filepath!r} is not a retrograd .keras file (missing "
-                    f"{sorted(missing)})"
-                )
-            metadata = json.loads(archive.read(_METADATA))
-            config = json.loads(archive.read(_CONFIG))
-            weights = archive.read(_WEIGHTS)
-    except (zipfile.BadZipFile, OSError, json.JSONDecodeError, UnicodeDecodeError) as error:
+        with load_limits.limits(declared_bytes(stored), label):
+            return deserialize_model(config, custom_objects)
+    except (ValueError, TypeError) as error:
+        if str(error).startswith("load_model: " + label):
+            raise
+        raise type(error)(f"load_model: {label}: {error}") from None
+    except (KeyError, AttributeError, IndexError, RecursionError, OverflowError) as error:
         raise ValueError(
-            f"load_model: {filepath!r} is not a .keras file or is corrupt "
-            f"({type(error).__name__}: {error})"
+            f"load_model: {label} holds a malformed model config ({type(error).__name__}: {error})"
         ) from None
-    if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
-        raise ValueError(
-            f"load_model: {filepath!r} has format {metadata.get('format')!r}, expected {FORMAT!r}"
-        )
-    if not isinstance(config, dict):
-        raise ValueError(f"load_model: {filepath!r} holds no model config")
-    return metadata, config, weights
 
 
 def load_model(
@@ -359,6 +347,11 @@ def load_model(
     (custom classes from ``custom_objects`` or the registry), its weights restored, and,
     with ``compile``, compiled as it was, the optimizer continuing where it stopped.
     ``safe_mode`` is accepted for Keras' signature: retrograd never loads code.
+
+    Nothing is trusted: JSON members are read up to a size limit, the weights in place
+    (never inflated), the model is built within limits on what it allocates (see
+    keras/src/load_limits.py), and every weight is checked before any is read. A file that
+    is not one retrograd wrote, or is corrupt or crafted, is a ValueError naming it.
 
     >>> import os, tempfile, retrograd as rg
     >>> inputs = rg.keras.Input((3,))
@@ -373,24 +366,46 @@ def load_model(
         raise ValueError(
             f"load_model: {filepath!r}: the legacy HDF5 format is not supported by retrograd"
         )
-    _, config, weight_bytes = _read(filepath)
-    compile_config = config.pop("compile_config", None)
-    model = deserialize_model(config, custom_objects)
-    if compile and compile_config:
-        _compile(model, compile_config, custom_objects)
-    objects = {"model": model}
-    if compile and compile_config and model.optimizer is not None:
-        objects["optimizer"] = model.optimizer
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "weights")
-        with open(path + ".npz", "wb") as stream:
-            stream.write(weight_bytes)
-        status = Checkpoint(**objects).read(path)
+    label = repr(filepath)
+    with opened(filepath, FORMAT) as (_, config, stored):
+        compile_config = config.pop("compile_config", None)
+        model = _rebuilt(config, custom_objects, stored, label)
+        if compile and isinstance(compile_config, dict):
+            try:
+                _compile(model, compile_config, custom_objects)
+            except (KeyError, AttributeError, IndexError, RecursionError) as error:
+                raise ValueError(
+                    f"load_model: {label} holds malformed compile arguments "
+                    f"({type(error).__name__}: {error})"
+                ) from None
+        objects = {"model": model}
+        if compile and compile_config and model.optimizer is not None:
+            objects["optimizer"] = model.optimizer
+        status = _restore(objects, stored, label)
     try:
         status.assert_existing_objects_matched()
     except AssertionError as error:
         raise ValueError(
-            f"load_model: {filepath!r} does not hold every weight of the model it describes "
-            f"({error})"
+            f"load_model: {label} does not hold every weight of the model it describes ({error})"
         ) from None
     return model
+
+
+def _restore(objects: dict, stored: ArrayFile, label: str) -> Any:
+    return checkpoint_module.restore_from(
+        Checkpoint(**objects)._checkpoint_children(), stored, label
+    )
+
+
+def load_weights_of(model: Model, filepath: str) -> None:
+    """``model.load_weights("m.keras")``: the weights of a ``.keras`` file's model into
+    ``model`` (same architecture), all or nothing."""
+    label = repr(filepath)
+    with opened(filepath, FORMAT) as (_, _, stored):
+        status = _restore({"model": model}, stored, label)
+    try:
+        status.assert_existing_objects_matched()
+    except AssertionError as error:
+        raise ValueError(
+            f"load_weights: {label} does not fit model {model.name} ({error})"
+        ) from None

@@ -113,7 +113,7 @@ class _Batches:
         parts = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
         self.data = _as_batchable(parts)
         self.samples = _num_samples(self.data)
-        self.batch_size = 32 if batch_size is None else int(batch_size)
+        self.batch_size = _batch_size(batch_size)
         self.steps = math.ceil(self.samples / self.batch_size)
         self.shuffle = shuffle
 
@@ -128,6 +128,17 @@ class _Batches:
             order = np.asarray(random_ops.shuffle(tf_ops.constant(order)))
         for start in range(0, self.samples, self.batch_size):
             yield _slice(self.data, order[start : start + self.batch_size])
+
+
+def _batch_size(batch_size: Any) -> int:
+    """``batch_size`` checked; None or 0 is Keras' default of 32."""
+    if batch_size is not None and (
+        isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer))
+    ):
+        raise TypeError(f"batch_size must be an integer or None, got {batch_size!r}")
+    if batch_size is not None and batch_size < 0:
+        raise ValueError(f"batch_size must be a positive integer or None, got {batch_size}")
+    return int(batch_size) if batch_size else 32
 
 
 def _batch_size_of(x: Any) -> int:
@@ -300,7 +311,7 @@ class Trainer:
 
     def _require_compiled(self, what: str) -> None:
         if not self.compiled:
-            raise RuntimeError(f"You must call `compile()` before using the model ({what}).")
+            raise ValueError(f"You must call `compile()` before using the model ({what}).")
 
     # -- steps ---------------------------------------------------------------------------
     def _step(self, kind: str) -> Any:
@@ -362,6 +373,11 @@ class Trainer:
     ):
         """Trains for ``epochs`` passes over the data; returns the ``History``."""
         self._require_compiled("fit")
+        if self.optimizer is None:
+            raise ValueError(
+                "fit: the model was compiled without an optimizer (optimizer=None); compile it "
+                "with one to train"
+            )
         if class_weight is not None and sample_weight is not None:
             raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
         if validation_split and validation_data is None:

@@ -3,6 +3,7 @@ the public namespace."""
 
 __all__ = [
     "activation_layers",
+    "arguments",
     "base",
     "conv",
     "core",

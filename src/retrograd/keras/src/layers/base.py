@@ -26,10 +26,10 @@ from retrograd.core import dtypes, nest
 from retrograd.core.dimensions import dimension_value
 from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
-from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.graph import graph as graph_module
-from retrograd.keras.src import backend, initializers, regularizers, tf_ops
+from retrograd.keras.src import backend, initializers, load_limits, regularizers, tf_ops
+from retrograd.keras.src.layers import arguments
 from retrograd.training.module import Module, ModuleNameScope
 
 __all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor", "add_kernel_and_bias"]
@@ -80,8 +80,14 @@ class Node:
 
 
 def _shape_tuple(value: Any) -> Any:
+    """The build shape of a layer's inputs: a tuple, or a list of them (a dict of inputs is
+    built by its values' shapes, in key order)."""
+    if isinstance(value, dict):
+        return [_shape_tuple(value[k]) for k in sorted(value)]
     if isinstance(value, (list, tuple)):
         return [_shape_tuple(v) for v in value]
+    if value is None or not hasattr(value, "shape"):
+        raise ValueError(f"A layer's inputs must be tensors, got {value!r:.80}")
     return tuple(TensorShape(value.shape).as_list())
 
 
@@ -226,6 +232,7 @@ class Layer(Module):
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
+        load_limits.check_weight(self.name, shape, dtype)  # (a model loaded from a file)
         base = name or "variable"
         key, count = base, 1
         while key in self._weight_names:
@@ -323,23 +330,7 @@ class Layer(Module):
         return cache[argument]
 
     def _cast_inputs(self, value: Any) -> Any:
-        def cast(x: Any) -> Any:
-            if isinstance(x, (Tensor, Variable)):
-                if self.autocast and x.dtype.is_floating and x.dtype.name != self.compute_dtype:
-                    return tf_ops.cast(x, self.compute_dtype)
-                return x
-            if isinstance(x, (np.ndarray, float, int, np.number)) and not isinstance(x, bool):
-                array = np.asarray(x)
-                if array.dtype.kind == "f" or isinstance(x, float):
-                    return tf_ops.constant(array.astype(self.compute_dtype))
-                return tf_ops.constant(array)
-            return x
-
-        if isinstance(value, (list, tuple)) and all(
-            isinstance(x, (int, float)) for x in nest.flatten(value)
-        ):
-            value = np.asarray(value)  # a nested list of numbers is one input
-        return nest.map_structure(cast, value)
+        return arguments.cast_inputs(self, value, tf_ops.constant, tf_ops.cast)
 
     def _maybe_build(self, inputs: Any) -> None:
         if self.built:
@@ -355,7 +346,12 @@ class Layer(Module):
         if any(isinstance(t, KerasTensor) for t in nest.flatten((args, kwargs))):
             return self._symbolic_call(args, kwargs)
         if args:
+            if args[0] is None or (nest.is_nested(args[0]) and not nest.flatten(args[0])):
+                raise ValueError(
+                    f"Layer '{self.name}' was called without input tensors: {args[0]!r}"
+                )
             args = (self._cast_inputs(args[0]),) + args[1:]
+            arguments.check_rank(self, args[0])
         training = kwargs.pop("training", None)
         if training is None:
             training = backend.layer_calls.training
@@ -393,8 +389,11 @@ class Layer(Module):
             if not isinstance(t, KerasTensor):
                 return t
             shape = [1 if d is None else d for d in t.shape.as_list()]
+            load_limits.check_activation(self.name, shape, t.dtype, "take")
             return tf_ops.zeros(shape, dtype=t.dtype)
 
+        if load_limits.active():
+            load_limits.check_call_outputs(self, args, kwargs, KerasTensor)
         c_args, c_kwargs = nest.map_structure(concrete, (args, kwargs))
         if self._accepts("training"):
             c_kwargs["training"] = False

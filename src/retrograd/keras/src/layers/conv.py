@@ -16,6 +16,7 @@ from typing import Any
 from retrograd.core.dimensions import dimension_value
 from retrograd.core.shapes import plain_dims
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src.layers.arguments import int_tuple, positive_int
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 from retrograd.keras.src.serialization import config_value as serialize
 
@@ -30,12 +31,7 @@ __all__ = [
 
 
 def _tuple(value: Any, n: int, what: str) -> tuple[int, ...]:
-    if isinstance(value, int):
-        return (value,) * n
-    value = tuple(int(v) for v in value)
-    if len(value) != n:
-        raise ValueError(f"The `{what}` argument must be a tuple of {n} integers, got {value}")
-    return value
+    return int_tuple(value, n, what)
 
 
 def data_format_of(value: Any, where: str) -> str:
@@ -74,6 +70,10 @@ def _padding(padding: str, allowed: tuple[str, ...]) -> str:
 class _Conv(Layer):
     rank = 2
 
+    @property
+    def input_ndim(self) -> int:  # (checked on every call: Keras' input spec)
+        return self.rank + 2
+
     def __init__(
         self,
         filters: int,
@@ -99,6 +99,7 @@ class _Conv(Layer):
         self.data_format = data_format_of(data_format, name)
         if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
             raise ValueError(f"{name}: groups must be a positive integer, got {groups!r}")
+        filters = positive_int(filters, "filters")
         if filters % groups:
             raise ValueError(
                 f"The number of filters must be evenly divisible by the number of groups. "
@@ -225,6 +226,8 @@ class Conv2D(_Conv):
 
 
 class _Pooling2D(Layer):
+    input_ndim = 4
+
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kw):
         super().__init__(**kw)
         self.data_format = data_format_of(data_format, type(self).__name__)
@@ -282,6 +285,8 @@ class GlobalAveragePooling2D(Layer):
     >>> rg.keras.layers.GlobalAveragePooling2D()(x).numpy().tolist()
     [[7.5]]
     """
+
+    input_ndim = 4
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)

@@ -16,6 +16,7 @@ from retrograd.core import dtypes
 from retrograd.core.dimensions import dimension_value
 from retrograd.keras.src import activations, initializers, regularizers, tf_ops
 from retrograd.keras.src import random as keras_random
+from retrograd.keras.src.layers.arguments import positive_int
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 from retrograd.keras.src.layers.conv import data_format_of, to_channels_last
 from retrograd.keras.src.serialization import config_value as serialize
@@ -33,6 +34,7 @@ __all__ = [
 
 
 class Dense(Layer):
+    min_ndim = 2  # (checked on every call: Keras' input spec)
     """``activation(inputs @ kernel + bias)``, the kernel ``[input_dim, units]``.
 
     >>> import retrograd as rg
@@ -249,7 +251,9 @@ class Embedding(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.input_dim, self.output_dim, self.mask_zero = input_dim, output_dim, mask_zero
+        self.input_dim = positive_int(input_dim, "input_dim")
+        self.output_dim = positive_int(output_dim, "output_dim")
+        self.mask_zero = mask_zero
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from retrograd.core.tensor import Tensor
+from retrograd.core.variables import Variable
 from retrograd.keras.src import tf_ops
 from retrograd.keras.src.layers.base import Layer
 
@@ -27,8 +29,15 @@ __all__ = [
 
 
 def _check_list(layer: Layer, inputs: Any) -> list:
-    if not isinstance(inputs, (list, tuple)) or len(inputs) < 1:
-        raise ValueError(f"A merge layer ({layer.name}) should be called on a list of inputs")
+    if (
+        not isinstance(inputs, (list, tuple))
+        or len(inputs) < 1
+        or not all(isinstance(x, (Tensor, Variable)) for x in inputs)
+    ):
+        raise ValueError(
+            f"A merge layer ({layer.name}) should be called on a list of tensors, got "
+            f"{inputs!r:.80}"
+        )
     return list(inputs)
 
 

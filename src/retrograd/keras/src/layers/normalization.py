@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from retrograd.keras.src import initializers, regularizers, tf_ops
 from retrograd.keras.src.layers.base import Layer
 from retrograd.keras.src.serialization import config_value as serialize
@@ -77,6 +79,8 @@ class BatchNormalization(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+            raise TypeError(f"{type(self).__name__}: axis must be an integer, got {axis!r}")
         self.axis, self.momentum, self.epsilon = int(axis), float(momentum), float(epsilon)
         self.center, self.scale = center, scale
         self.beta_initializer = initializers.get(beta_initializer)

@@ -17,6 +17,7 @@ import numpy as np
 from retrograd.core.dimensions import dimension_value
 from retrograd.keras.src import activations, backend, initializers, regularizers, tf_ops
 from retrograd.keras.src import random as keras_random
+from retrograd.keras.src.layers.arguments import positive_int
 from retrograd.keras.src.layers.base import Layer
 from retrograd.keras.src.serialization import config_value as serialize
 from retrograd.ops import array_ops
@@ -25,6 +26,7 @@ __all__ = ["SimpleRNN", "LSTM", "GRU"]
 
 
 class _Recurrent(Layer):
+    input_ndim = 3  # (checked on every call: Keras' input spec)
     gates = 1
     _seed_first = False  # whether Keras' cell makes its seed generator before its initializers
 
@@ -59,7 +61,7 @@ class _Recurrent(Layer):
             raise ValueError(
                 f"{type(self).__name__}: units must be a positive integer, got {units}"
             )
-        self.units = units
+        self.units = positive_int(units, "units")
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias

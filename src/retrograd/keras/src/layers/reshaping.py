@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.keras.src import tf_ops
+from retrograd.keras.src.layers.arguments import int_tuple, positive_int
 from retrograd.keras.src.layers.base import Layer
 from retrograd.keras.src.layers.conv import data_format_of, from_channels_last, to_channels_last
 
@@ -50,6 +51,7 @@ class Permute(Layer):
 
 
 class RepeatVector(Layer):
+    input_ndim = 2  # (checked on every call: Keras' input spec)
     """``[batch, features]`` to ``[batch, n, features]``.
 
     >>> import retrograd as rg
@@ -59,7 +61,9 @@ class RepeatVector(Layer):
 
     def __init__(self, n: int, **kwargs: Any):
         super().__init__(**kwargs)
-        self.n = int(n)
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"Expected an integer value for `n`, got {type(n).__name__}.")
+        self.n = positive_int(n, "n")
 
     def call(self, inputs):
         return tf_ops.tile(tf_ops.expand_dims(inputs, 1), [1, self.n, 1])
@@ -82,6 +86,7 @@ def _bilinear_axis(size: int, factor: int) -> tuple:
 
 
 class UpSampling2D(Layer):
+    input_ndim = 4
     """Repeats rows and columns ``size`` times (``interpolation='nearest'``) or interpolates
     between them (``'bilinear'``, TensorFlow's half-pixel resize).
 
@@ -98,7 +103,7 @@ class UpSampling2D(Layer):
                 f"UpSampling2D: interpolation={interpolation!r} is not supported (only "
                 "'nearest' and 'bilinear')"
             )
-        self.size = (size, size) if isinstance(size, int) else tuple(size)
+        self.size = int_tuple(size, 2, "size")
         self.data_format = data_format_of(data_format, "UpSampling2D")
         self.interpolation = interpolation
 
@@ -136,6 +141,7 @@ class UpSampling2D(Layer):
 
 
 class ZeroPadding2D(Layer):
+    input_ndim = 4
     """Pads height and width with zeros: ``padding`` is an int, two ints, or two pairs.
 
     >>> import retrograd as rg
@@ -146,11 +152,19 @@ class ZeroPadding2D(Layer):
 
     def __init__(self, padding: Any = (1, 1), data_format=None, **kwargs: Any):
         super().__init__(**kwargs)
-        if isinstance(padding, int):
-            padding = ((padding, padding), (padding, padding))
-        elif all(isinstance(p, int) for p in padding):
-            padding = ((padding[0], padding[0]), (padding[1], padding[1]))
-        self.padding = tuple(tuple(p) for p in padding)
+        if not isinstance(padding, (list, tuple)):
+            padding = (padding, padding)
+        if len(padding) != 2:
+            raise ValueError(
+                f"`padding` should be an int, a tuple of 2 ints or a tuple of 2 tuples of 2 "
+                f"ints. Received: padding={padding!r}"
+            )
+        self.padding = tuple(
+            int_tuple(p, 2, "padding", minimum=0)
+            if isinstance(p, (list, tuple))
+            else (positive_int(p, "padding", 0),) * 2
+            for p in padding
+        )
         self.data_format = data_format_of(data_format, "ZeroPadding2D")
 
     def call(self, inputs):
@@ -164,14 +178,12 @@ class ZeroPadding2D(Layer):
 
 
 class _Pooling1D(Layer):
+    input_ndim = 3
+
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.pool_size = int(pool_size if isinstance(pool_size, int) else pool_size[0])
-        self.strides = (
-            self.pool_size
-            if strides is None
-            else int(strides if isinstance(strides, int) else strides[0])
-        )
+        self.pool_size = int_tuple(pool_size, 1, "pool_size")[0]
+        self.strides = self.pool_size if strides is None else int_tuple(strides, 1, "strides")[0]
         self.padding = padding.upper()
         if self.padding not in ("VALID", "SAME"):
             raise ValueError(f"Invalid padding {padding!r}: expected 'valid' or 'same'")
