@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import argparse
 import ast
-import functools
 import importlib
 import importlib.util
+import inspect
 import os
 import runpy
 import sys
@@ -164,8 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--progress",
         action="store_true",
-        help="count the evaluations of FUNCTION on stderr as the check runs (shown anyway "
-        "when stderr is a terminal; RETROGRAD_PROGRESS=0 silences it)",
+        help="show the check's progress on stderr: steps done of the total and the time left "
+        "(shown anyway on a terminal once a check lasts 2 seconds; RETROGRAD_PROGRESS=0 "
+        "silences it)",
     )
     return parser
 
@@ -328,17 +329,49 @@ def _shape(text: str) -> tuple[int, ...]:
     return shape
 
 
+def _literal(k: int, text: str) -> Any:
+    """One ARG: a Python literal; a UsageError saying what a literal is otherwise."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise UsageError(
+            f"retrograd check: error: argument {k + 1} ({text!r}) is not a Python literal: "
+            f'give numbers or nested lists of numbers, like 1.5 or "[1.0, 2.0]" (or '
+            f"random arrays with --shapes)"
+        ) from None
+
+
 def _arguments(args: argparse.Namespace) -> list[Any]:
     if args.shapes:
         rng = np.random.default_rng(args.seed)
         shapes = [_shape(s) for s in args.shapes]
         return [rng.standard_normal(shape) for shape in shapes]
-    return [ast.literal_eval(a) for a in args.args]
+    return [_literal(k, a) for k, a in enumerate(args.args)]
+
+
+def _check_count(target: str, f: Any, values: list) -> None:
+    """A UsageError when ``f`` cannot be called with ``len(values)`` arguments."""
+    try:
+        signature = inspect.signature(f)
+    except (TypeError, ValueError):  # no signature to read (a builtin): let the call say
+        return
+    try:
+        signature.bind(*values)
+    except TypeError:
+        wanted = [
+            p.name
+            for p in signature.parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+        ]
+        count = f"{len(wanted)} argument{'s' if len(wanted) != 1 else ''}"
+        raise UsageError(
+            f"retrograd check: error: {target!r} takes {count} ({', '.join(wanted) or 'none'}), "
+            f"got {len(values)}: give one ARG (or --shapes entry) per argument"
+        ) from None
 
 
 def run_check(args: argparse.Namespace) -> int:
     from retrograd.checking.gradcheck import GradientCheckError, check_gradients
-    from retrograd.checking.progress import Progress
 
     usage = "retrograd check: error:"
     if args.order > MAX_ORDER:
@@ -356,25 +389,18 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError(f"{usage} give ARG values or --shapes, not both")
     try:
         values = _arguments(args)
-    except (ValueError, SyntaxError, TypeError, MemoryError) as e:
+    except (ValueError, MemoryError) as e:
         raise UsageError(f"{usage} cannot read the arguments: {e}") from None
     try:
         f = load_function(args.target)
     except Exception as e:  # a module that fails to import is the caller's to fix
         raise UsageError(f"{usage} cannot load {args.target!r}: {_one_line(e)}") from None
-    display = Progress(None, f"checking {args.target}:", enabled=True if args.progress else None)
-
-    @functools.wraps(f)
-    def counted(*call_args: Any, **kwargs: Any) -> Any:
-        display.update(note="evaluations of the function")
-        return f(*call_args, **kwargs)
-
+    _check_count(args.target, f, values)
     try:
-        with display:
-            check_gradients(
-                counted, *values, order=args.order, modes=modes, atol=args.atol,
-                rtol=args.rtol, seed=args.seed,
-            )  # fmt: skip
+        check_gradients(
+            f, *values, order=args.order, modes=modes, atol=args.atol, rtol=args.rtol,
+            seed=args.seed, progress=True if args.progress else None,
+        )  # fmt: skip
     except GradientCheckError as e:
         print(f"FAILED: {e}")
         return 1
