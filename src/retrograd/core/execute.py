@@ -269,6 +269,8 @@ class _Context(threading.local):
         self.eager_scope = ""  # the eager name scope ("outer/inner/"), prefixing variable names
         self.layer_training: Any = None  # the `training` flag of the Keras layer call running
         self.keras_symbolic = False  # in a Keras layer's symbolic (functional API) call
+        for hook in list(thread_start.hooks):  # tools that follow a program into its threads
+            hook(self)
 
     @property
     def graph(self) -> Any:
@@ -326,6 +328,16 @@ class _GraphModeByDefault:
 
 
 graph_mode_by_default = _GraphModeByDefault()
+
+
+class _ThreadStart:
+    """Process-wide: ``hooks`` are called with each thread's context when that thread first
+    uses retrograd (``retrograd trace`` adds its observers to the threads a script starts)."""
+
+    hooks: list = []
+
+
+thread_start = _ThreadStart()
 context = _Context()
 
 
