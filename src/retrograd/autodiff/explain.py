@@ -39,14 +39,13 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import os
-import sys
 import warnings
 import weakref
 from collections.abc import Iterator
 from typing import Any
 
 from retrograd.autodiff.backprop import describe_rule
+from retrograd.core import sites
 from retrograd.core.execute import Operation, context
 from retrograd.core.registry import gradient_registry
 from retrograd.core.released_values import is_stand_in
@@ -63,8 +62,6 @@ __all__ = [
     "none_gradient_reasons",
     "explained_walk",
 ]
-
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 _STRAIGHT_THROUGH = (
     "To let a gradient through it (a straight-through estimator), use "
@@ -83,16 +80,8 @@ class NoneGradientWarning(UserWarning):
 
 def user_site(depth: int = 1) -> str:
     """``file:line`` of the innermost calling frame outside retrograd (and outside
-    ``contextlib``, which runs ``with`` blocks): the user's code."""
-    frame = sys._getframe(depth)
-    while frame is not None and (
-        frame.f_code.co_filename.startswith(_PACKAGE)
-        or frame.f_code.co_filename == contextlib.__file__
-    ):
-        frame = frame.f_back
-    if frame is None:
-        return "?"
-    return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+    ``contextlib``, which runs ``with`` blocks): the user's code (``core.sites``)."""
+    return sites.user_site(depth + 1)
 
 
 class SiteLog:

@@ -21,8 +21,6 @@ retrograd.errors.InvalidArgumentError: Detected Infinity in the gradient for inp
 from __future__ import annotations
 
 import contextlib
-import os
-import sys
 import traceback
 import weakref
 from collections.abc import Iterator
@@ -33,12 +31,11 @@ import numpy as np
 from retrograd.autodiff.backprop import describe_rule
 from retrograd.checking.nan_patterns import backward_cause, forward_cause
 from retrograd.checking.observing import inside_gradient_rule, summarize
+from retrograd.core import sites
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import Operation, context
 
 __all__ = ["enable_check_numerics", "disable_check_numerics", "numeric_checks"]
-
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # retrograd/
 
 
 class NumericsChecker:
@@ -98,14 +95,7 @@ class NumericsChecker:
     def _user_stack(self) -> list[tuple]:
         """(code, line) of the calling frames outside retrograd, innermost last; formatted only
         when an error is raised (extracting source lines for every op would be slow)."""
-        frames = []
-        frame = sys._getframe(2)
-        while frame is not None and len(frames) < self.stack_height_limit:
-            if not frame.f_code.co_filename.startswith(_PACKAGE):
-                frames.append((frame.f_code, frame.f_lineno))
-            frame = frame.f_back
-        frames.reverse()
-        return frames
+        return sites.user_stack(self.stack_height_limit, 3)
 
     def _forward_message(self, op: Operation, i: int, y: Any, problem: str) -> str:
         lines = [

@@ -28,7 +28,6 @@ import functools
 import gc
 import operator
 import threading
-import warnings
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
@@ -40,6 +39,7 @@ from retrograd.core import nest
 from retrograd.core.errors import UnimplementedError
 from retrograd.core.execute import context
 from retrograd.core.names import valid_name_from
+from retrograd.core.sites import warn_at_user
 from retrograd.core.tensor import Tensor
 from retrograd.graph.autograph.conversion import convert
 from retrograd.graph.concrete_function import ConcreteFunction
@@ -171,6 +171,11 @@ class Function:
         return self._python_function
 
     @property
+    def name(self) -> str:
+        """The function's name (the Python function's, or ``name=``), as its traces use it."""
+        return self._name
+
+    @property
     def input_signature(self) -> list | None:
         return self._input_signature
 
@@ -262,14 +267,16 @@ class Function:
     def _trace_once(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
         self._tracing_count += 1
         if self._tracing_count > _RETRACES_BEFORE_WARNING:
-            warnings.warn(
-                f"function '{self._name}' has been traced {self._tracing_count} times. Tracing "
-                f"is slow; frequent retracing usually means (1) the function is made anew in "
-                f"a loop (make it once, outside), (2) it is called with tensors of changing "
-                f"shapes (give an input_signature with None dimensions, or "
+            # Attributed to the user's line, with a text that stays the same: Python's
+            # default filter shows it once per line of the program that retraces.
+            warn_at_user(
+                f"function '{self._name}' has been traced more than {_RETRACES_BEFORE_WARNING} "
+                f"times. Tracing is slow; frequent retracing usually means (1) the function is "
+                f"made anew in a loop (make it once, outside), (2) it is called with tensors of "
+                f"changing shapes (give an input_signature with None dimensions, or "
                 f"reduce_retracing=True), or (3) it is called with changing Python values "
                 f"(pass tensors instead).",
-                stacklevel=4,
+                UserWarning,
             )
         python_function = self._callable()
         graph = Graph(outer=context.graph)
@@ -388,6 +395,8 @@ class TracedFunction(Protocol[_P, _R]):
     def experimental_get_tracing_count(self) -> int: ...
     @property
     def python_function(self) -> Callable[_P, _R]: ...
+    @property
+    def name(self) -> str: ...
     @property
     def input_signature(self) -> list[Any] | None: ...
     @overload
