@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import nest
-from retrograd.keras.src import backend, tf_ops
+from retrograd.keras.src import backend, paths, tf_ops
 from retrograd.keras.src.layers.base import InputLayer, KerasTensor, Layer, Node
 from retrograd.keras.src.trainer import Trainer
 from retrograd.training.storage import read_arrays, write_arrays
@@ -421,8 +421,9 @@ class Sequential(Model):
         from retrograd.keras.src.layers.base import Input
 
         x = Input(batch_shape=self._input_batch_shape, dtype=self._input_dtype)
-        for layer in self._sublayers:
-            x = layer(x)
+        with paths.layer_scope(self):  # its layers' paths start with the model's name
+            for layer in self._sublayers:
+                x = layer(x)
         self.built = True
 
     def build(self, input_shape: Any = None) -> None:

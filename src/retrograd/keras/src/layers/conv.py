@@ -72,6 +72,10 @@ def _padding(padding: str, allowed: tuple[str, ...]) -> str:
 class _Conv(Layer):
     rank = 2
 
+    @property
+    def input_rank(self) -> tuple[int, None]:
+        return (self.rank + 2, None)  # Keras: InputSpec(min_ndim=rank + 2)
+
     def __init__(
         self,
         filters: int,
@@ -221,6 +225,8 @@ class Conv2D(_Conv):
 
 
 class _Pooling2D(Layer):
+    input_rank = (4, 4)  # Keras: InputSpec(ndim=4)
+
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kw):
         super().__init__(**kw)
         self.data_format = data_format_of(data_format, type(self).__name__)
@@ -278,6 +284,8 @@ class GlobalAveragePooling2D(Layer):
     >>> rg.keras.layers.GlobalAveragePooling2D()(x).numpy().tolist()
     [[7.5]]
     """
+
+    input_rank = (4, 4)
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)

@@ -40,6 +40,8 @@ class Dense(Layer):
     ([[6.0, 6.0]], [3, 2])
     """
 
+    input_rank = (2, None)  # Keras: InputSpec(min_ndim=2)
+
     supports_masking = True
 
     def __init__(
@@ -127,6 +129,8 @@ class Flatten(Layer):
     >>> rg.keras.layers.Flatten()(rg.zeros([2, 3, 4])).shape.as_list()
     [2, 12]
     """
+
+    input_rank = (1, None)
 
     def __init__(self, data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -25,6 +25,7 @@ __all__ = ["SimpleRNN", "LSTM", "GRU"]
 
 
 class _Recurrent(Layer):
+    input_rank = (3, 3)  # (batch, time, features)
     gates = 1
     _seed_first = False  # whether Keras' cell makes its seed generator before its initializers
 

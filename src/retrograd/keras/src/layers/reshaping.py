@@ -57,6 +57,8 @@ class RepeatVector(Layer):
     [[[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]]]
     """
 
+    input_rank = (2, 2)
+
     def __init__(self, n: int, **kwargs: Any):
         super().__init__(**kwargs)
         self.n = int(n)
@@ -90,6 +92,8 @@ class UpSampling2D(Layer):
     >>> rg.keras.layers.UpSampling2D()(x)[0, :, :, 0].numpy().tolist()
     [[1.0, 1.0, 2.0, 2.0], [1.0, 1.0, 2.0, 2.0], [3.0, 3.0, 4.0, 4.0], [3.0, 3.0, 4.0, 4.0]]
     """
+
+    input_rank = (4, 4)
 
     def __init__(self, size: Any = (2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
@@ -144,6 +148,8 @@ class ZeroPadding2D(Layer):
     [[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0]]
     """
 
+    input_rank = (4, 4)
+
     def __init__(self, padding: Any = (1, 1), data_format=None, **kwargs: Any):
         super().__init__(**kwargs)
         if isinstance(padding, int):
@@ -164,6 +170,8 @@ class ZeroPadding2D(Layer):
 
 
 class _Pooling1D(Layer):
+    input_rank = (3, 3)
+
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
         self.pool_size = int(pool_size if isinstance(pool_size, int) else pool_size[0])
@@ -227,6 +235,8 @@ class GlobalAveragePooling1D(Layer):
     >>> rg.keras.layers.GlobalAveragePooling1D()(x).numpy().tolist()
     [[4.0]]
     """
+
+    input_rank = (3, 3)
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
