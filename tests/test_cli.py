@@ -68,11 +68,12 @@ def test_trace_writes_dot_and_svg_by_extension(files, capsys, suffix, start):
     assert out.read_text(encoding="utf-8").lstrip().startswith(start)
 
 
-def test_a_failing_script_still_gets_its_trace(files, capsys):
+def test_a_script_failing_before_any_backward_pass_writes_nothing(files, capsys):
     page = files / "trace.html"
     assert cli.main(["trace", str(files / "script.py"), "-o", str(page)]) == 1  # no argv[1]
-    assert "IndexError" in capsys.readouterr().err
-    assert page.exists()
+    err = capsys.readouterr().err
+    assert "IndexError" in err and "nothing traced" in err
+    assert not page.exists()
 
 
 def test_check_passes_and_fails_with_exit_status(files, capsys, monkeypatch):

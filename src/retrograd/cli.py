@@ -22,8 +22,8 @@ import importlib.util
 import inspect
 import os
 import runpy
+import shutil
 import sys
-import traceback
 from typing import Any, NoReturn
 
 import numpy as np
@@ -96,10 +96,16 @@ def build_parser() -> argparse.ArgumentParser:
     trace = commands.add_parser(
         "trace",
         help="run a script, recording every backward pass; write it as a page",
-        description="Runs SCRIPT with a trace recording (arguments for it go after --), "
+        description="Runs SCRIPT as `run` does (`import tensorflow` gives retrograd) with a "
+        "trace recording (arguments for it go after --), "
         "writes the forward graph with its gradients to OUTPUT and prints the backward table "
         "and which rules fired or were bypassed. OUTPUT's suffix says the format: "
         f"{', '.join(OUTPUT_FORMATS)}.",
+    )
+    trace.add_argument(
+        "--tf1",
+        action="store_true",
+        help="as `run --tf1`: `tensorflow` is the TensorFlow 1 namespace, in graph mode",
     )
     trace.add_argument("script", help="the Python script to run")
     trace.add_argument("script_args", nargs="*", help="arguments for the script (after --)")
@@ -211,13 +217,21 @@ def _main(argv: list[str] | None) -> int:
         demo.run()
         return 0
     if args.command == "run":
-        from retrograd.compat.runner import run_script
+        from retrograd.compat.runner import print_script_error, run_script
 
         _require_script("run", args.script)
-        run_script(args.script, args.script_args, tf1=args.tf1)
+        try:
+            run_script(args.script, args.script_args, tf1=args.tf1)
+        except BrokenPipeError:  # the reader left: console() ends quietly
+            raise
+        except Exception as error:  # the script's own failure, shown from its first line
+            print_script_error(error, args.script)
+            return 1
         return 0
     if args.command == "trace":
-        return run_trace(args.script, args.script_args + passed_on, args.output, args.max_ops)
+        return run_trace(
+            args.script, args.script_args + passed_on, args.output, args.max_ops, args.tf1
+        )
     return run_check(args)
 
 
@@ -247,35 +261,49 @@ def _output_format(output: str) -> str:
     return extension
 
 
-def run_trace(script: str, script_args: list[str], output: str, max_ops: int) -> int:
-    """Runs ``script`` as ``__main__`` under a trace; writes ``output``; 1 if the script failed.
+def run_trace(
+    script: str, script_args: list[str], output: str, max_ops: int, tf1: bool = False
+) -> int:
+    """Runs ``script`` as ``__main__`` under a trace, as ``run`` runs it (``import
+    tensorflow`` answered, ``tf1``); writes ``output``; returns the script's exit status.
 
     Usage errors (no such script, an output suffix that names no format) raise
-    :class:`UsageError` before anything runs or is written."""
+    :class:`UsageError` before anything runs or is written. ``output`` is resolved before the
+    script runs (a script may change the working folder); nothing is written when the
+    script failed before any backward pass."""
     from retrograd.checking.tracing import trace
+    from retrograd.compat.runner import exit_status, print_script_error, running
 
     extension = _output_format(output)
     _require_script("trace", script)
-    status = 0
-    saved_argv, saved_path = sys.argv, list(sys.path)
-    sys.argv = [script, *script_args]
-    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-    with trace(max_ops) as tr:
+    output = os.path.abspath(output)
+    status, failed = 0, False
+    with trace(max_ops) as tr, running(script, script_args, tf1):
         try:
             runpy.run_path(script, run_name="__main__")
         except SystemExit as e:
-            status = 0 if e.code in (None, 0) else 1
-        except Exception:  # the trace up to the failure is what one wants to see
-            traceback.print_exc()
-            status = 1
-        finally:
-            sys.argv, sys.path[:] = saved_argv, saved_path
+            status = exit_status(e)
+        except BrokenPipeError:
+            raise
+        except Exception as e:  # the trace up to the failure is what one wants to see
+            print_script_error(e, script)
+            status, failed = 1, True
+    if failed and not tr.passes:
+        print(
+            f"retrograd trace: the script failed before any backward pass: nothing traced, "
+            f"{output} not written",
+            file=sys.stderr,
+        )
+        return status
     _write(tr, output, extension)
-    lines = tr.table().splitlines()
+    width = shutil.get_terminal_size((100, 24)).columns
+    lines = tr.table(width=width).splitlines()
     print(f"\nBackward passes: {tr.passes}; gradient records: {len(tr.gradients)}")
     print("\n".join(lines[: TABLE_ROWS + 1]))
     if len(lines) > TABLE_ROWS + 1:
         print(f"... {len(lines) - TABLE_ROWS - 1} more rows in {output}")
+    for note in tr.notes():
+        print(note)
     print(tr.rules())
     print(f"trace written to {output}")
     return status
