@@ -406,3 +406,38 @@ def test_names_cannot_break_the_pages_embedded_json(tmp_path):
     assert "<" not in data and ">" not in data and "&" not in data
     assert "\\u003c/script\\u003e\\u003c!--" in data  # the op's name, kept as data
     assert page.count("<script") == page.count("</script>")
+
+
+@pytest.mark.parametrize("dot", [True, False], ids=["graphviz", "builtin"])
+def test_user_names_never_reach_markup_unescaped(monkeypatch, dot):
+    # A layer, a variable and a function named with markup: every SVG on the page parses as
+    # XML, no id carries user text, and the names appear only escaped.
+    import xml.etree.ElementTree as ElementTree
+
+    if dot and shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot is not installed")
+    if not dot:
+        monkeypatch.setattr(graph, "graphviz", lambda: None)
+    evil = '<img src=x onerror="alert(1)">&'
+
+    class Evil(tf.keras.layers.Layer):
+        def build(self, shape):
+            self.w = self.add_weight(shape=(shape[-1],), initializer="ones", name="w")
+
+        def call(self, x):
+            return x * self.w
+
+    layer = Evil(name=evil)
+    v = tf.Variable([1.0, 2.0], name=evil)
+    with tf.trace() as tr:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(layer(tf.ones((2, 2))) * v)
+        tape.gradient(loss, [v, *layer.trainable_variables])
+    page = tr.to_html()
+    assert evil not in page and "<img" not in page
+    svgs = re.findall(r"<svg.*?</svg>", page, flags=re.DOTALL)
+    assert len(svgs) >= 2
+    for svg in svgs:
+        root = ElementTree.fromstring(svg)  # well-formed: every attribute value escaped
+        for element in root.iter():
+            assert "img" not in element.get("id", "") and "<" not in element.get("id", "")

@@ -78,7 +78,13 @@ def fit_widths(widths: list[int], floors: list[int], width: int, gap: int = 2) -
 
 
 def _cut(cell: str, w: int) -> str:
-    return cell if len(cell) <= w else cell[: max(w - 1, 0)] + "…"
+    """``cell`` in ``w`` characters: cut at a word's end where one fits (``float32[8,4] …``
+    rather than ``float32[8,4] min=-…``), ending in ``…``."""
+    if len(cell) <= w:
+        return cell
+    head = cell[: max(w - 1, 0)]
+    space = head.rfind(" ")
+    return head[:space] + " …" if space > 0 else head + "…"
 
 
 def notes(trace: Any) -> list[str]:
