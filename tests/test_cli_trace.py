@@ -64,7 +64,7 @@ import numpy as np
 import tensorflow as tf
 
 model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4, name="d1"),
-                             tf.keras.layers.Dense(1, name="d2")])
+                             tf.keras.layers.Dense(1, name="d2")], name="net")
 opt = tf.keras.optimizers.SGD(0.1)
 x = tf.constant(np.linspace(-1.0, 1.0, 24).reshape(8, 3), tf.float32)
 y = tf.ones((8, 1))
@@ -94,7 +94,7 @@ def test_a_tf_function_training_step_is_drawn_from_its_graph(tmp_path, capsys):
     text = page.read_text(encoding="utf-8")
     assert "function &#x27;step&#x27;: its graph as traced" in text
     assert "function &#x27;step&#x27; as traced: " in text and "backward)" in text
-    assert "sequential/d1/kernel" in text  # weights by layer path
+    assert "net/d1/kernel" in text  # weights by layer path
     assert "TensorMeta" not in text
 
 
