@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
 from typing import Any
 
+from retrograd.core.execute import context
 from retrograd.graph import graph as graph_module
 
 __all__ = ["layer_scope", "current_path", "layer_path", "weight_parent"]
@@ -31,7 +31,9 @@ __all__ = ["layer_scope", "current_path", "layer_path", "weight_parent"]
 
 class _Stack(threading.local):
     def __init__(self) -> None:
-        self.entries: list[tuple[Any, str]] = []  # (layer, its path), innermost last
+        # [layer, its path, the eager scope before, the graph scope entered, re-entries],
+        # innermost last
+        self.entries: list[list] = []
 
 
 _stack = _Stack()
@@ -39,7 +41,8 @@ _stack = _Stack()
 
 def current_path() -> str:
     """The path of the innermost layer being built or called ('' outside every layer)."""
-    return _stack.entries[-1][1] if _stack.entries else ""
+    entries = _stack.entries
+    return entries[-1][1] if entries else ""
 
 
 def layer_path(layer: Any) -> str:
@@ -61,22 +64,51 @@ def weight_parent(layer: Any) -> str:
     return f"{around}/{layer.name}" if around else layer.name
 
 
-@contextlib.contextmanager
-def layer_scope(layer: Any) -> Iterator[str]:
-    """Builds or calls ``layer`` under its path (see the module docstring); yields it."""
-    entries = _stack.entries
-    if entries and entries[-1][0] is layer:  # the same layer again (build inside call)
-        yield entries[-1][1]
-        return
-    if layer.__dict__.get("_parent_path") is None:
-        layer.__dict__["_parent_path"] = current_path()
-    path = layer_path(layer)
-    entries.append((layer, path))
-    try:
-        with contextlib.ExitStack() as scopes:
+class _Scope:
+    """Entering one layer (made at each call: small). What an entry changes is kept on the
+    per-thread stack, so threads and nested calls of the same layer never share it."""
+
+    __slots__ = ("layer",)
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+
+    def __enter__(self) -> str:
+        entries, layer = _stack.entries, self.layer
+        if entries and entries[-1][0] is layer:  # the same layer again (build inside call)
+            entries[-1][4] += 1
+            return entries[-1][1]
+        attrs = layer.__dict__
+        path = attrs.get("_keras_path")
+        if path is None:  # fixed at the first entry, as Keras does
+            if attrs.get("_parent_path") is None:
+                attrs["_parent_path"] = current_path()
+            path = attrs["_keras_path"] = layer_path(layer)
+        previous, graph_scope = context.eager_scope, None
+        if context.graph is None:  # eager: what name_scope(path + "/") does, directly
+            context.eager_scope = path + "/"
+        else:
+            scope = graph_module.name_scope(path + "/")
             # (a name TensorFlow's rule refuses as a scope: the ops keep plain names)
             with contextlib.suppress(ValueError):
-                scopes.enter_context(graph_module.name_scope(path + "/"))
-            yield path
-    finally:
-        entries.pop()
+                scope.__enter__()
+                graph_scope = scope
+        entries.append([layer, path, previous, graph_scope, 0])
+        return path
+
+    def __exit__(self, *exc: Any) -> None:
+        entry = _stack.entries[-1]
+        if entry[4]:
+            entry[4] -= 1
+            return
+        _stack.entries.pop()
+        if entry[3] is not None:
+            entry[3].__exit__(*exc)
+        else:
+            context.eager_scope = entry[2]
+
+
+def layer_scope(layer: Any) -> _Scope:
+    """Builds or calls ``layer`` under its path (see the module docstring): ``with
+    layer_scope(layer) as path:``."""
+    return _Scope(layer)

@@ -28,6 +28,10 @@ _NAMED = "Exception encountered when calling layer"
 
 
 def _rank(value: Any) -> int | None:
+    inner = getattr(value, "_value", None)  # a tensor's array (or a graph tensor's meta)
+    dims = getattr(inner, "shape", None)
+    if isinstance(dims, tuple):
+        return len(dims)
     shape = getattr(value, "shape", None)
     rank = getattr(shape, "rank", None)
     if rank is None and isinstance(shape, tuple):
@@ -38,8 +42,10 @@ def _rank(value: Any) -> int | None:
 def check_input_rank(layer: Any, value: Any) -> None:
     """ValueError naming ``layer`` when ``value`` (its first input) has a rank it refuses."""
     bounds = layer.input_rank
+    if bounds is None:
+        return
     rank = _rank(value)
-    if bounds is None or rank is None:
+    if rank is None:
         return
     low, high = bounds
     if low <= rank and (high is None or rank <= high):
