@@ -14,7 +14,6 @@ from typing import Any
 
 import griffe
 
-
 _AS_RG = re.compile(r"import retrograd as rg\b")
 _RG = re.compile(r"(?<![\w.])rg\.")
 

@@ -159,7 +159,9 @@ class Reference:
             lines += ["", "## Other members", "", *others]
         if submodules:
             lines += ["", "## Modules", ""]
-            lines += [f"- [`{tf_path(n)}`]({_relative(here, page_of(tf_path(n)))})" for n in submodules]
+            lines += [
+                f"- [`{tf_path(n)}`]({_relative(here, page_of(tf_path(n)))})" for n in submodules
+            ]
         self.pages[here] = "\n".join(lines) + "\n"
 
     def _object_page(self, key: int, full: str, module_name: str) -> str:
@@ -167,7 +169,7 @@ class Reference:
         lines = [f"# {full}", ""]
         known = self.in_tensorflow(full)
         if known is False:
-            lines += ["!!! note \"retrograd only\"", f"    TensorFlow has no `{full}`.", ""]
+            lines += ['!!! note "retrograd only"', f"    TensorFlow has no `{full}`.", ""]
         aliases = self.aliases.get(key, [])
         if aliases:
             lines += ["Also reachable as " + ", ".join(f"`{a}`" for a in aliases) + ".", ""]
@@ -194,7 +196,9 @@ class Reference:
         ]
         for tf_module, module_name in self.modules.items():
             title = tf_path(tf_module)
-            lines.append(f"- [`{title}`]({_relative('api/index.md', page_of(title))}) (`{module_name}`)")
+            lines.append(
+                f"- [`{title}`]({_relative('api/index.md', page_of(title))}) (`{module_name}`)"
+            )
         return "\n".join(lines) + "\n"
 
     def nav(self) -> list:
@@ -259,7 +263,9 @@ def signature_text(name: str, value: Any, width: int = 88) -> str:
             part += f" = {p.default!r}" if p.annotation is not p.empty else f"={p.default!r}"
         parts.append(part)
     empty = inspect.Signature.empty
-    returns = "" if signature.return_annotation is empty else f" -> {text(signature.return_annotation)}"
+    returns = (
+        "" if signature.return_annotation is empty else f" -> {text(signature.return_annotation)}"
+    )
     one_line = f"{name}({', '.join(parts)}){returns}"
     if len(one_line) <= width:
         return one_line

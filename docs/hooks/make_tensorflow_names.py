@@ -46,7 +46,9 @@ def main() -> None:
             n for n in dir(module) if not n.startswith("_")
         )
     (HERE / "tensorflow_names.json").write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
-    print(f"{len(out)} namespaces, {sum(map(len, out.values()))} names, TensorFlow {tf.__version__}")
+    print(
+        f"{len(out)} namespaces, {sum(map(len, out.values()))} names, TensorFlow {tf.__version__}"
+    )
 
 
 if __name__ == "__main__":
