@@ -68,11 +68,12 @@ def test_trace_writes_dot_and_svg_by_extension(files, capsys, suffix, start):
     assert out.read_text(encoding="utf-8").lstrip().startswith(start)
 
 
-def test_a_failing_script_still_gets_its_trace(files, capsys):
+def test_a_script_failing_before_any_backward_pass_writes_nothing(files, capsys):
     page = files / "trace.html"
     assert cli.main(["trace", str(files / "script.py"), "-o", str(page)]) == 1  # no argv[1]
-    assert "IndexError" in capsys.readouterr().err
-    assert page.exists()
+    err = capsys.readouterr().err
+    assert "IndexError" in err and "nothing traced" in err
+    assert not page.exists()
 
 
 def test_check_passes_and_fails_with_exit_status(files, capsys, monkeypatch):
@@ -84,6 +85,13 @@ def test_check_passes_and_fails_with_exit_status(files, capsys, monkeypatch):
     assert out.startswith(
         "FAILED: gradient of 'forgot_upstream' at order 1 is wrong for argument 0"
     )
+    assert (
+        "custom_gradient function 'forgot_upstream' (defined at " in out
+        and "ignores its upstream gradient (dy): its result does not change when dy doubles" in out
+    )
+    # ... at a scalar point too, where a weight of 1 used to let it pass
+    assert cli.main(["check", "functions:forgot_upstream", "1.5"]) == 1
+    assert "ignores its upstream gradient (dy)" in capsys.readouterr().out
     assert cli.main(["check", "functions:product", "--shapes", "30,20", "20,10"]) == 0
 
 
@@ -141,7 +149,14 @@ MISUSES = [
     (["check", "functions:good", "--shapes", "3,x"], "a shape is sizes separated by commas"),
     (["check", "functions:good", "--shapes", "-3"], "a shape is sizes"),
     (["check", "functions:good", "1.0", "--shapes", "3"], "not both"),
-    (["check", "functions:good", "not python"], "cannot read the arguments"),
+    (
+        ["check", "functions:good", "not python"],
+        "argument 1 ('not python') is not a Python literal",
+    ),
+    (["check", "functions:good", "x"], "argument 1 ('x') is not a Python literal"),
+    (["check", "functions:good"], "'functions:good' takes 1 argument (x), got 0"),
+    (["check", "functions:good", "1.0", "2.0"], "takes 1 argument (x), got 2"),
+    (["check", "functions:product", "--shapes", "3"], "takes 2 arguments (a, b), got 1"),
     (["check", "functions:missing", "1.0"], "has no attribute 'missing'"),
     (["check", "no_colon", "1.0"], "expected MODULE:FUNCTION"),
     (["check", "no_such_module:f", "1.0"], "No module named 'no_such_module'"),
@@ -228,7 +243,8 @@ def test_check_shows_progress_on_request(files, monkeypatch, capsys):
     monkeypatch.chdir(files)
     assert cli.main(["check", "functions:good", "[0.5, 2.0]", "--progress"]) == 0
     err = capsys.readouterr().err
-    assert "checking functions:good:  " in err and "evaluations of the function" in err
+    assert "check_gradients('good'):  1/12 [" in err and "12/12" in err
+    assert "order 2, forward mode, argument 0, unit direction e(1,)" in err
 
 
 def test_a_function_that_raises_fails_the_check_in_one_line(files, monkeypatch, capsys):

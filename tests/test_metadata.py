@@ -27,6 +27,16 @@ def test_license_is_stated_once_in_both_forms():
     assert "License :: OSI Approved :: Apache Software License" in PROJECT["classifiers"]
 
 
+def test_the_license_file_is_the_apache_license_the_metadata_names():
+    text = (Path(__file__).parents[1] / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License" in text and "Version 2.0, January 2004" in text
+    assert "TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION" in text
+
+
+def test_authors_are_named():
+    assert PROJECT["authors"] and all(a.get("name") for a in PROJECT["authors"])
+
+
 def test_version_matches_the_package():
     import retrograd
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import argparse
 import ast
-import functools
 import importlib
 import importlib.util
+import inspect
 import os
 import runpy
+import shutil
 import sys
-import traceback
 from typing import Any, NoReturn
 
 import numpy as np
@@ -96,10 +96,16 @@ def build_parser() -> argparse.ArgumentParser:
     trace = commands.add_parser(
         "trace",
         help="run a script, recording every backward pass; write it as a page",
-        description="Runs SCRIPT with a trace recording (arguments for it go after --), "
+        description="Runs SCRIPT as `run` does (`import tensorflow` gives retrograd) with a "
+        "trace recording (arguments for it go after --), "
         "writes the forward graph with its gradients to OUTPUT and prints the backward table "
         "and which rules fired or were bypassed. OUTPUT's suffix says the format: "
         f"{', '.join(OUTPUT_FORMATS)}.",
+    )
+    trace.add_argument(
+        "--tf1",
+        action="store_true",
+        help="as `run --tf1`: `tensorflow` is the TensorFlow 1 namespace, in graph mode",
     )
     trace.add_argument("script", help="the Python script to run")
     trace.add_argument("script_args", nargs="*", help="arguments for the script (after --)")
@@ -164,8 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--progress",
         action="store_true",
-        help="count the evaluations of FUNCTION on stderr as the check runs (shown anyway "
-        "when stderr is a terminal; RETROGRAD_PROGRESS=0 silences it)",
+        help="show the check's progress on stderr: steps done of the total and the time left "
+        "(shown anyway on a terminal once a check lasts 2 seconds; RETROGRAD_PROGRESS=0 "
+        "silences it)",
     )
     return parser
 
@@ -210,13 +217,21 @@ def _main(argv: list[str] | None) -> int:
         demo.run()
         return 0
     if args.command == "run":
-        from retrograd.compat.runner import run_script
+        from retrograd.compat.runner import print_script_error, run_script
 
         _require_script("run", args.script)
-        run_script(args.script, args.script_args, tf1=args.tf1)
+        try:
+            run_script(args.script, args.script_args, tf1=args.tf1)
+        except BrokenPipeError:  # the reader left: console() ends quietly
+            raise
+        except Exception as error:  # the script's own failure, shown from its first line
+            print_script_error(error, args.script)
+            return 1
         return 0
     if args.command == "trace":
-        return run_trace(args.script, args.script_args + passed_on, args.output, args.max_ops)
+        return run_trace(
+            args.script, args.script_args + passed_on, args.output, args.max_ops, args.tf1
+        )
     return run_check(args)
 
 
@@ -246,35 +261,49 @@ def _output_format(output: str) -> str:
     return extension
 
 
-def run_trace(script: str, script_args: list[str], output: str, max_ops: int) -> int:
-    """Runs ``script`` as ``__main__`` under a trace; writes ``output``; 1 if the script failed.
+def run_trace(
+    script: str, script_args: list[str], output: str, max_ops: int, tf1: bool = False
+) -> int:
+    """Runs ``script`` as ``__main__`` under a trace, as ``run`` runs it (``import
+    tensorflow`` answered, ``tf1``); writes ``output``; returns the script's exit status.
 
     Usage errors (no such script, an output suffix that names no format) raise
-    :class:`UsageError` before anything runs or is written."""
+    :class:`UsageError` before anything runs or is written. ``output`` is resolved before the
+    script runs (a script may change the working folder); nothing is written when the
+    script failed before any backward pass."""
     from retrograd.checking.tracing import trace
+    from retrograd.compat.runner import exit_status, print_script_error, running
 
     extension = _output_format(output)
     _require_script("trace", script)
-    status = 0
-    saved_argv, saved_path = sys.argv, list(sys.path)
-    sys.argv = [script, *script_args]
-    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-    with trace(max_ops) as tr:
+    output = os.path.abspath(output)
+    status, failed = 0, False
+    with trace(max_ops) as tr, running(script, script_args, tf1):
         try:
             runpy.run_path(script, run_name="__main__")
         except SystemExit as e:
-            status = 0 if e.code in (None, 0) else 1
-        except Exception:  # the trace up to the failure is what one wants to see
-            traceback.print_exc()
-            status = 1
-        finally:
-            sys.argv, sys.path[:] = saved_argv, saved_path
+            status = exit_status(e)
+        except BrokenPipeError:
+            raise
+        except Exception as e:  # the trace up to the failure is what one wants to see
+            print_script_error(e, script)
+            status, failed = 1, True
+    if failed and not tr.passes:
+        print(
+            f"retrograd trace: the script failed before any backward pass: nothing traced, "
+            f"{output} not written",
+            file=sys.stderr,
+        )
+        return status
     _write(tr, output, extension)
-    lines = tr.table().splitlines()
+    width = shutil.get_terminal_size((100, 24)).columns
+    lines = tr.table(width=width).splitlines()
     print(f"\nBackward passes: {tr.passes}; gradient records: {len(tr.gradients)}")
     print("\n".join(lines[: TABLE_ROWS + 1]))
     if len(lines) > TABLE_ROWS + 1:
         print(f"... {len(lines) - TABLE_ROWS - 1} more rows in {output}")
+    for note in tr.notes():
+        print(note)
     print(tr.rules())
     print(f"trace written to {output}")
     return status
@@ -328,17 +357,49 @@ def _shape(text: str) -> tuple[int, ...]:
     return shape
 
 
+def _literal(k: int, text: str) -> Any:
+    """One ARG: a Python literal; a UsageError saying what a literal is otherwise."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise UsageError(
+            f"retrograd check: error: argument {k + 1} ({text!r}) is not a Python literal: "
+            f'give numbers or nested lists of numbers, like 1.5 or "[1.0, 2.0]" (or '
+            f"random arrays with --shapes)"
+        ) from None
+
+
 def _arguments(args: argparse.Namespace) -> list[Any]:
     if args.shapes:
         rng = np.random.default_rng(args.seed)
         shapes = [_shape(s) for s in args.shapes]
         return [rng.standard_normal(shape) for shape in shapes]
-    return [ast.literal_eval(a) for a in args.args]
+    return [_literal(k, a) for k, a in enumerate(args.args)]
+
+
+def _check_count(target: str, f: Any, values: list) -> None:
+    """A UsageError when ``f`` cannot be called with ``len(values)`` arguments."""
+    try:
+        signature = inspect.signature(f)
+    except (TypeError, ValueError):  # no signature to read (a builtin): let the call say
+        return
+    try:
+        signature.bind(*values)
+    except TypeError:
+        wanted = [
+            p.name
+            for p in signature.parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+        ]
+        count = f"{len(wanted)} argument{'s' if len(wanted) != 1 else ''}"
+        raise UsageError(
+            f"retrograd check: error: {target!r} takes {count} ({', '.join(wanted) or 'none'}), "
+            f"got {len(values)}: give one ARG (or --shapes entry) per argument"
+        ) from None
 
 
 def run_check(args: argparse.Namespace) -> int:
     from retrograd.checking.gradcheck import GradientCheckError, check_gradients
-    from retrograd.checking.progress import Progress
 
     usage = "retrograd check: error:"
     if args.order > MAX_ORDER:
@@ -356,25 +417,18 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError(f"{usage} give ARG values or --shapes, not both")
     try:
         values = _arguments(args)
-    except (ValueError, SyntaxError, TypeError, MemoryError) as e:
+    except (ValueError, MemoryError) as e:
         raise UsageError(f"{usage} cannot read the arguments: {e}") from None
     try:
         f = load_function(args.target)
     except Exception as e:  # a module that fails to import is the caller's to fix
         raise UsageError(f"{usage} cannot load {args.target!r}: {_one_line(e)}") from None
-    display = Progress(None, f"checking {args.target}:", enabled=True if args.progress else None)
-
-    @functools.wraps(f)
-    def counted(*call_args: Any, **kwargs: Any) -> Any:
-        display.update(note="evaluations of the function")
-        return f(*call_args, **kwargs)
-
+    _check_count(args.target, f, values)
     try:
-        with display:
-            check_gradients(
-                counted, *values, order=args.order, modes=modes, atol=args.atol,
-                rtol=args.rtol, seed=args.seed,
-            )  # fmt: skip
+        check_gradients(
+            f, *values, order=args.order, modes=modes, atol=args.atol, rtol=args.rtol,
+            seed=args.seed, progress=True if args.progress else None,
+        )  # fmt: skip
     except GradientCheckError as e:
         print(f"FAILED: {e}")
         return 1

@@ -49,10 +49,17 @@ def test_error_message_says_where():
     f = _custom(lambda x: x * x, lambda dy, x: x * dy)
     with pytest.raises(rg.GradientCheckError) as raised:
         rg.check_gradients(f, 1.5, order=1)
-    assert str(raised.value) == (
-        "gradient of '_custom.<locals>.f' at order 1 is wrong for argument 0 (reverse mode): largest error 1.5 at "
-        "index () (computed 1.5, finite differences 3)"
+    first, how = str(raised.value).splitlines()
+    # The scalar output is weighted by a random w (1.74587 with seed 0), never by 1.
+    assert first == (
+        "gradient of '_custom.<locals>.f' at order 1 is wrong for argument 0 (reverse mode): largest error 2.61881 at "
+        "index () (computed 2.61881, finite differences 5.23762)"
     )
+    assert how.startswith(
+        "How it was checked: s1(x) = sum(w * f(x)), the outputs of '_custom.<locals>.f' weighted at random (w = 1.74587; "
+        "a single value's weight is never 1, so a rule that ignores its upstream gradient cannot pass)"
+    )
+    assert "h = 1e-06 (then 8e-06, 6.4e-05 where that failed)" in how
 
 
 def test_big_inputs_cost_a_few_evaluations_per_direction():
@@ -251,3 +258,106 @@ def test_progress_lines_name_order_mode_argument_and_direction(capsys):
     )
     rg.check_gradients(lambda x: x * x, 1.0, order=1, modes="reverse", progress=True)
     assert "unit direction e()" in capsys.readouterr().err
+
+
+FORGOT_DY = "ignores its upstream gradient (dy): its result does not change when dy doubles"
+
+
+@pytest.mark.parametrize("point", [1.5, [1.5, 2.0], np.linspace(-1.0, 1.0, 50)])
+def test_a_rule_that_ignores_dy_fails_with_the_shared_diagnosis(point):
+    # Seed 000's question: grad_fn returns the local derivative without the upstream factor.
+    # With a weight of exactly 1 on a scalar output, this rule used to pass.
+    @rg.custom_gradient
+    def bad(x):
+        return x * x, lambda dy: 2 * x
+
+    with pytest.raises(rg.GradientCheckError) as raised:
+        rg.check_gradients(bad, point)
+    message = str(raised.value)
+    assert (
+        "gradient of 'test_a_rule_that_ignores_dy_fails_with_the_shared_diagnosis.<locals>.bad' at order 1 is wrong"
+        in message
+    )
+    assert (
+        f"custom_gradient function 'test_a_rule_that_ignores_dy_fails_with_the_shared_diagnosis.<locals>.bad' (defined at {__file__}:"
+        in message
+    )
+    assert FORGOT_DY in message
+
+
+def test_a_rule_that_ignores_dy_is_caught_at_second_order_too():
+    # A first-order rule that is right, whose own gradient (a custom second derivative)
+    # forgets its upstream gradient.
+    @rg.custom_gradient
+    def first_derivative(x):
+        return 2 * x, lambda dy: 2.0 + 0 * x
+
+    @rg.custom_gradient
+    def square(x):
+        return x * x, lambda dy: dy * first_derivative(x)
+
+    with pytest.raises(rg.GradientCheckError, match="at order 2 is wrong") as raised:
+        rg.check_gradients(square, 0.7, order=2)
+    assert FORGOT_DY in str(raised.value)
+
+
+def test_the_weight_of_a_single_value_is_never_one():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        assert 1.3 <= abs(rg.checking.gradcheck.weights_like(rng, (), False).item()) <= 2.0
+        assert 1.3 <= abs(rg.checking.gradcheck.weights_like(rng, (1, 1), True).item()) <= 2.0
+
+
+def test_rounding_noise_is_not_blamed_on_the_rule():
+    # (x + 1e11) - 1e11 has derivative 1, but its finite differences are rounding noise: the
+    # check cannot confirm the gradient and says why, without calling it wrong.
+    for modes in ("reverse", "forward"):
+        with pytest.raises(rg.GradientCheckError) as raised:
+            rg.check_gradients(lambda x: (x + 1e11) - 1e11, [0.3, 0.7], order=1, modes=modes)
+        message = str(raised.value)
+        assert "does not match finite differences" in message and "is wrong" not in message
+        assert "the finite differences change with the step" in message
+        assert "too noisy here to judge the gradient" in message
+
+
+def test_a_kink_is_not_blamed_on_the_rule():
+    with pytest.raises(rg.GradientCheckError) as raised:
+        rg.check_gradients(rg.nn.relu, 0.0, order=1)
+    assert "does not match finite differences" in str(raised.value)
+    assert "is wrong" not in str(raised.value)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_correct_rules_pass_at_a_million_elements_at_second_order(dtype):
+    # Rounding grows with the elements summed: a cumulative sum of 1M values loses ~1e-10 per
+    # element, 1e-4 after dividing by the step; the tolerance accounts for it (and larger
+    # steps confirm). Time is measured, not asserted.
+    import time
+
+    x = np.random.default_rng(3).standard_normal(1_000_000).astype(dtype)
+    start = time.perf_counter()
+    rg.check_gradients(rg.cumsum, x, order=2, progress=False)
+    print(f"cumsum of 1M {dtype.__name__} at order 2: {time.perf_counter() - start:.1f} s")
+
+
+def test_a_function_computing_in_float32_is_held_to_float32s_tolerances():
+    layer = rg.keras.layers.Dense(3, activation="tanh")
+    x = np.random.default_rng(0).standard_normal((4, 5))
+    rg.check_gradients(layer, x, order=2)  # float64 in, float32 inside (Keras casts)
+
+    # ... and a wrong rule is still caught there.
+    @rg.custom_gradient
+    def half(x):
+        return rg.cast(x, rg.float32) * 2.0, lambda dy: rg.cast(dy, rg.float64)
+
+    with pytest.raises(rg.GradientCheckError, match="is wrong.*\n.*rounding in float32"):
+        rg.check_gradients(half, [0.5, 1.0], order=1)
+
+
+def test_progress_counts_to_a_total_with_the_time_left(capsys):
+    rg.check_gradients(lambda x: rg.sin(x) * x, np.arange(10.0), order=2, progress=True)
+    err = capsys.readouterr().err
+    # 2 orders x 2 modes x 3 directions, weighted by order: 6 + 12 steps
+    assert "/18 [" in err and "18/18" in err and "check_gradients('" in err
+    rg.check_gradients(lambda x: rg.sin(x) * x, np.arange(10.0), order=2)
+    assert capsys.readouterr().err == ""  # by default: only on a terminal, after 2 s

@@ -164,7 +164,29 @@ def custom_chain():
     return tr
 
 
-PROGRAMS = {"mlp": mlp_three_steps, "chain": custom_chain}
+def keras_function_step():
+    """A Keras model trained by a @tf.function step: the function's graph is a view."""
+    model = tf.keras.Sequential(
+        [tf.keras.Input((3,)), tf.keras.layers.Dense(4, name="d1"), tf.keras.layers.Dense(1)]
+    )
+    opt = tf.keras.optimizers.SGD(0.1)
+    x, y = tf.ones((8, 3)), tf.zeros((8, 1))
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x) - y))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    with tf.trace() as tr:
+        for _ in range(3):
+            step(x, y)
+    return tr
+
+
+PROGRAMS = {"mlp": mlp_three_steps, "chain": custom_chain, "step": keras_function_step}
 
 
 @pytest.fixture(params=["graphviz", "builtin"])
@@ -189,7 +211,13 @@ def test_every_view_is_legible_and_counts_what_it_draws(tmp_path, program, layou
     dom = _chromium(tmp_path, f"file://{page}{fragment}", "--dump-dom", f"--screenshot={png}")
     assert 'data-ready="true"' in dom  # the script ran to its end
     checks = json.loads(re.search(r'<pre class="rg-selfcheck">([^<]*)</pre>', dom).group(1))
-    views = {"mlp": ["p1", "p2", "p3", "all"], "chain": ["p1", "all"]}[program]
+    views = {
+        "mlp": ["p1", "p2", "p3", "all"],
+        "chain": ["p1", "all"],
+        "step": ["p1", "p2", "f0", "all"],  # tracing pass, the function's gradient, its graph
+    }[program]
+    panel = checks.pop("panel")  # the details panel, showing a node, fits the page
+    assert panel["right"] <= panel["page"] and panel["width"] >= 240 and not panel["cut"], panel
     assert sorted(checks) == sorted(f"{v}-{c}" for v in views for c in "ec")
     for key, seen in checks.items():
         assert seen["nodes"] == seen["caption_nodes"] > 0, (key, seen)
@@ -197,7 +225,10 @@ def test_every_view_is_legible_and_counts_what_it_draws(tmp_path, program, layou
         assert seen["overlapping_texts"] == 0, (key, seen)
         assert seen["texts_outside_nodes"] == 0, (key, seen)
         assert seen["smallest_text_px"] >= 8, (key, seen)  # readable as first shown
-    if program == "mlp":  # one pass: 8 ops (2 matmuls, 2 adds, relu, sub, square, mean)
+        assert seen["fit_smallest_text_px"] >= 8, (key, seen)  # and after "fit"
+    if program == "step":
+        assert checks["f0-c"]["nodes"] < checks["f0-e"]["nodes"]  # layers collapse
+    elif program == "mlp":  # one pass: 8 ops (2 matmuls, 2 adds, relu, sub, square, mean)
         assert checks["p1-e"]["nodes"] == 8 + 4 + 2 + 1  # + 4 variables, 2 inputs, 1 output
         assert checks["p1-c"]["nodes"] < checks["p1-e"]["nodes"]  # dense1/, dense2/ collapsed
     else:
@@ -217,3 +248,14 @@ def test_deep_links_select_a_node_in_the_view_that_draws_it(tmp_path, monkeypatc
     assert len(selected) == 1 and selected[0].endswith(f"-p3-e-n{third.index}")
     details = dom.split('class="rg-details"')[1].split("</div>")[0]
     assert f"<td>n{third.index}</td>" in details and "Gradient records" in details
+
+
+def test_the_details_panel_fits_a_narrow_window(tmp_path, monkeypatch):
+    monkeypatch.setattr(graph, "graphviz", lambda: None)
+    page = tmp_path / "trace.html"
+    mlp_three_steps().to_html(page)
+    dom = _chromium(tmp_path, f"file://{page}#selfcheck", "--dump-dom", "--window-size=640,900")
+    checks = json.loads(re.search(r'<pre class="rg-selfcheck">([^<]*)</pre>', dom).group(1))
+    panel = checks.pop("panel")  # wrapped under the picture, as wide as the page allows
+    assert panel["right"] <= panel["page"] and not panel["cut"], panel
+    assert all(seen["fit_smallest_text_px"] >= 8 for seen in checks.values()), checks

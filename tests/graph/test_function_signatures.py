@@ -56,6 +56,20 @@ def test_more_than_five_traces_warn_about_retracing():
     assert "traced more than 5 times" in str(caught[0].message)
     assert g.experimental_get_tracing_count() == 6
     assert "reduce_retracing=True" in str(caught[0].message)
+    assert caught[0].filename == __file__  # the user's line, not retrograd's
+
+
+def test_the_retracing_warning_is_shown_once_per_line_of_the_program():
+    @tf.function
+    def g(x):
+        return x * 2.0
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        for n in range(9):
+            g(tf.zeros([n]))  # one line retracing 9 times: one warning
+    retracing = [w for w in caught if "traced more than" in str(w.message)]
+    assert len(retracing) == 1 and retracing[0].filename == __file__
 
 
 def test_a_method_is_traced_per_instance():

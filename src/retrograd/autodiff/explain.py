@@ -46,7 +46,7 @@ from typing import Any
 
 from retrograd.autodiff.backprop import describe_rule
 from retrograd.autodiff.state import state as autodiff_state
-from retrograd.core.display import user_frames
+from retrograd.core import sites
 from retrograd.core.execute import Operation, context
 from retrograd.core.records import is_stand_in
 from retrograd.core.registry import gradient_registry
@@ -80,14 +80,10 @@ class NoneGradientWarning(UserWarning):
     """
 
 
-def user_site() -> str:
+def user_site(depth: int = 1) -> str:
     """``file:line`` of the innermost calling frame outside retrograd (and outside
-    ``contextlib``, which runs ``with`` blocks): the user's code."""
-    found = user_frames(limit=1)
-    if not found:
-        return "?"
-    code, line = found[0]
-    return f"{code.co_filename}:{line}"
+    ``contextlib``, which runs ``with`` blocks): the user's code (``core.sites``)."""
+    return sites.user_site(depth + 1)
 
 
 class SiteLog:

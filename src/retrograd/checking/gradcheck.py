@@ -1,15 +1,26 @@
 """Checking gradients against central finite differences, to any order, in both modes.
 
-``check_gradients(f, *args, order=2)`` runs ``f`` on float64 copies of ``args`` and
-compares, argument by argument, the derivative along a few random directions ``v`` with
-the central difference ``(s(x + h v) - s(x - h v)) / 2h``: ⟨gradient, v⟩ in reverse mode,
-the Jacobian-vector product (``ForwardAccumulator``) in forward mode. Each direction costs
-two evaluations of ``f`` however large the argument, so big inputs stay cheap. Order ``k``
-repeats this on the derivative of order ``k - 1`` (nested tapes; forward over reverse),
-which exercises the gradient of every gradient function. A failure raises
-``GradientCheckError`` naming the function, the argument, the order, the mode, the largest
-error and where it is (the element is found by elementwise finite differences when the
-argument is small enough).
+``check_gradients(f, *args, order=2)`` runs ``f`` on float64 copies of ``args`` and turns its
+outputs into one real number ``s(x) = sum(w * f(x))`` with random weights ``w`` — never 1,
+not even for a scalar output, so a rule that ignores its upstream gradient ``dy`` cannot
+pass. Then, argument by argument, it compares the derivative along a few random directions
+``v`` with the central difference ``(s(x + h v) - s(x - h v)) / 2h``: ⟨gradient, v⟩ in
+reverse mode, the Jacobian-vector product (``ForwardAccumulator``) element by element in
+forward mode. Each direction costs three evaluations of ``f`` however large the argument,
+so big inputs stay cheap. Order ``k`` repeats this on the gradient of the order ``k - 1``
+scalar weighted again (nested tapes; forward over reverse), which exercises the gradient of
+every gradient function.
+
+Tolerances follow the arithmetic: rounding in ``s`` grows with the number of elements it
+sums (the check measures ``sum(|w * f(x)|)``) and with the unit roundoff of the precision
+``f`` computes in (a function that works in float32 is held to float32's tolerances and a
+step suited to it); a comparison that fails at the step ``h`` is tried again at larger steps
+before anything is reported. A failure raises ``GradientCheckError`` naming the function,
+the argument, the order, the mode, the error and where it is, says how the check was made
+(the weights, the directions, the step) and blames the rule only when the evidence does: at
+a kink or where the differences themselves are unstable it says so instead, and a rule that
+ignores its upstream gradient is named with the shared diagnosis of
+:mod:`retrograd.checking.upstream`.
 
 Complex arguments follow TensorFlow's convention: for a real scalar ``L(z)`` the gradient is
 ``dL/dRe(z) + i*dL/dIm(z)``, so ⟨gradient, v⟩ is the real inner product of the two as pairs
@@ -17,12 +28,12 @@ of reals, which a central difference along a complex ``v`` gives directly. A com
 ``y`` enters the scalar as ``sum(Re(y) * Re(w) + Im(y) * Im(w))``. Complex values are
 checked in reverse mode.
 
->>> import retrograd as rg
->>> rg.check_gradients(lambda x: rg.sin(x) * x, [0.3, -1.2], order=2)
->>> @rg.custom_gradient
+>>> import retrograd as tf
+>>> tf.check_gradients(lambda x: tf.sin(x) * x, [0.3, -1.2], order=2)
+>>> @tf.custom_gradient
 ... def wrong_square(x):
 ...     return x * x, lambda upstream: upstream * x  # forgot the factor 2
->>> rg.check_gradients(wrong_square, 1.5, order=1)
+>>> tf.check_gradients(wrong_square, 1.5, order=1)
 Traceback (most recent call last):
     ...
 retrograd.GradientCheckError: gradient of 'wrong_square' at order 1 is wrong ...
@@ -31,24 +42,35 @@ retrograd.GradientCheckError: gradient of 'wrong_square' at order 1 is wrong ...
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from retrograd.autodiff.forward import ForwardAccumulator
 from retrograd.autodiff.tape import GradientTape
+from retrograd.checking import gradcheck_report as report
+from retrograd.checking.finite_differences import (
+    STEP_FACTORS,
+    direction_count,
+    directional_difference,
+    directions,
+    float_outputs,
+    numerical_gradient,
+    real_inner,
+)
 from retrograd.checking.progress import Progress
 from retrograd.core import nest
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, constant, convert_to_tensor
-from retrograd.ops import array_ops, complex_ops, reduction_ops
+from retrograd.ops import array_ops, complex_ops, math_ops, reduction_ops
 
 __all__ = [
     "check_gradients",
     "numerical_gradient",
     "GradientCheckError",
     "directional_difference",
+    "WORKING_TOLERANCE",
 ]
 
 # Arguments up to this many elements are checked elementwise when a random direction fails,
@@ -56,16 +78,21 @@ __all__ = [
 LOCATE_LIMIT = 4096
 MODES = ("reverse", "forward")
 MAX_ORDER = 8  # each order nests one more tape: beyond this a check would not end usefully
+# Floors of atol and rtol for a function that computes in a lower precision than float64
+# (JAX's check_grads uses the same): its rounding alone is that large.
+WORKING_TOLERANCE = {"float16": 1e-2, "bfloat16": 5e-2, "float32": 2e-3}
+ROUNDOFF = 8.0  # central differences lose up to ROUNDOFF * eps * sum(|terms|) / h to rounding
+PROGRESS_DELAY = 2.0  # progress appears (on a terminal) once a check has run this long
 
 
 class GradientCheckError(AssertionError):
     """A gradient disagrees with finite differences; the message says where and by how much.
 
-    >>> import retrograd as rg
-    >>> wrong = rg.custom_gradient(lambda x: (x * x, lambda dy: dy))  # should be 2 * x * dy
+    >>> import retrograd as tf
+    >>> wrong = tf.custom_gradient(lambda x: (x * x, lambda dy: dy))  # should be 2 * x * dy
     >>> try:
-    ...     rg.check_gradients(wrong, rg.constant(1.5, rg.float64), order=1)
-    ... except rg.GradientCheckError as error:
+    ...     tf.check_gradients(wrong, tf.constant(1.5, tf.float64), order=1)
+    ... except tf.GradientCheckError as error:
     ...     caught = error
     >>> type(caught).__name__, isinstance(caught, AssertionError)
     ('GradientCheckError', True)
@@ -73,10 +100,6 @@ class GradientCheckError(AssertionError):
 
 
 GradientCheckError.__module__ = "retrograd"  # where users meet it: retrograd.GradientCheckError
-
-
-def _name(f: Callable) -> str:
-    return getattr(f, "__qualname__", getattr(f, "__name__", repr(f)))
 
 
 def _modes(modes: Sequence[str] | str | None) -> tuple[str, ...]:
@@ -94,7 +117,7 @@ def _promote(f: Callable, i: int, value: Any) -> Tensor:
     array = np.asarray(getattr(value, "_value", value))
     if array.dtype.kind not in "biufc":
         raise TypeError(
-            f"check_gradients('{_name(f)}'): argument {i} must hold numbers, got "
+            f"check_gradients('{report.name(f)}'): argument {i} must hold numbers, got "
             f"{type(value).__name__} of dtype {array.dtype}"
         )
     return constant(array.astype(np.complex128 if array.dtype.kind == "c" else np.float64))
@@ -107,43 +130,52 @@ def _evaluate(f: Callable, xs: list[Tensor]) -> list[Tensor]:
         if "same dtype" not in str(e):
             raise
         raise TypeError(
-            f"check_gradients runs '{_name(f)}' on float64 copies of its arguments, and it mixed "
-            f"them with tensors of another dtype: {e}. Create constants inside it with the "
-            f"input's dtype (retrograd.constant(1.0, dtype=x.dtype)) or use Python numbers."
+            f"check_gradients runs '{report.name(f)}' on float64 copies of its arguments, and "
+            f"it mixed them with tensors of another dtype: {e}. Create constants inside it "
+            f"with the input's dtype (retrograd.constant(1.0, dtype=x.dtype)) or use Python "
+            f"numbers."
         ) from e
 
 
-def _float_outputs(values: list) -> list[Tensor]:
-    """The differentiable outputs: floating and complex tensors."""
-    return [y for y in values if isinstance(y, Tensor) and y.dtype.is_trainable]
-
-
 def _inner(y: Tensor, w: np.ndarray) -> Tensor:
-    """The real inner product ``sum(y * w)``, complex values taken as pairs of reals."""
+    """The real inner product ``sum(y * w)`` in float64, complex values taken as pairs of
+    reals (the weights take the output's precision)."""
+    part = np.real(np.zeros((), y._value.dtype)).dtype
     if y.dtype.is_complex:
-        real = reduction_ops.reduce_sum(complex_ops.real(y) * np.real(w))
-        return real + reduction_ops.reduce_sum(complex_ops.imag(y) * np.imag(w))
-    return reduction_ops.reduce_sum(y * w)
+        total = reduction_ops.reduce_sum(complex_ops.real(y) * np.real(w).astype(part))
+        total = total + reduction_ops.reduce_sum(complex_ops.imag(y) * np.imag(w).astype(part))
+    else:
+        total = reduction_ops.reduce_sum(y * w.astype(part))
+    return total if part == np.float64 else math_ops.cast(total, np.float64)
 
 
-def _real_inner(g: np.ndarray, v: np.ndarray) -> float:
-    """⟨g, v⟩ with complex numbers as pairs of reals: Re(conj(g) v)."""
-    return float(np.sum(np.real(g) * np.real(v) + np.imag(g) * np.imag(v)))
+def weights_like(rng: np.random.Generator, shape: tuple, is_complex: bool) -> np.ndarray:
+    """Random weights for the outputs of one order: standard normals, and for a single
+    value a magnitude from 1.3 to 2 with a random sign (or phase): never 1, so that a rule
+    returning the local derivative without its upstream gradient cannot agree.
 
-
-def _random_like(rng: np.random.Generator, shape: tuple, is_complex: bool) -> np.ndarray:
-    """Standard normal values (complex ones for complex values)."""
-    w = rng.standard_normal(shape)
-    return w + 1j * rng.standard_normal(shape) if is_complex else w
+    >>> w = weights_like(np.random.default_rng(0), (), False)
+    >>> 1.3 <= abs(float(w)) <= 2.0
+    True
+    """
+    if int(np.prod(shape, dtype=np.int64)) != 1:
+        w = rng.standard_normal(shape)
+        return w + 1j * rng.standard_normal(shape) if is_complex else w
+    size = rng.uniform(1.3, 2.0)
+    turn = np.exp(2j * np.pi * rng.uniform()) if is_complex else rng.choice([-1.0, 1.0])
+    return np.full(shape, size * turn)
 
 
 def _weighted_sum(f: Callable, weights: list[np.ndarray]) -> Callable:
-    """``x -> sum_i <f(x)_i, weights_i>`` over the differentiable outputs: a real scalar."""
+    """``x -> (sum_i <f(x)_i, weights_i>, sum_i <|f(x)_i|, |weights_i|>)`` over the
+    differentiable outputs: the real scalar checked, and the size of what it sums (which
+    bounds the rounding in it)."""
 
-    def scalar(*xs: Tensor) -> Tensor:
-        outputs = _float_outputs(nest.flatten(f(*xs)))
+    def scalar(*xs: Tensor) -> tuple[Tensor, Tensor]:
+        outputs = float_outputs(nest.flatten(f(*xs)))
         terms = [_inner(y, w) for y, w in zip(outputs, weights)]
-        return terms[0] if len(terms) == 1 else sum(terms[1:], terms[0])
+        scale = sum(float(np.sum(np.abs(y._value) * np.abs(w))) for y, w in zip(outputs, weights))
+        return (terms[0] if len(terms) == 1 else sum(terms[1:], terms[0])), constant(scale)
 
     return scalar
 
@@ -154,7 +186,7 @@ def _gradient_of(scalar: Callable) -> Callable:
     def gradient(*xs: Tensor) -> list[Tensor]:
         with GradientTape() as tape:
             tape.watch(list(xs))
-            value = scalar(*xs)
+            value = scalar(*xs)[0]
         grads = tape.gradient(value, list(xs))
         # (a sparse gradient, an IndexedSlices, is compared as its dense tensor)
         return [
@@ -165,91 +197,10 @@ def _gradient_of(scalar: Callable) -> Callable:
     return gradient
 
 
-def _reverse_gradients(scalar: Callable, args: list[Tensor]) -> list[np.ndarray]:
-    return [np.asarray(g._value) for g in _gradient_of(scalar)(*args)]
-
-
-def numerical_gradient(
-    scalar: Callable, args: list[Tensor], index: int, delta: float
-) -> np.ndarray:
-    """Central differences of a real scalar function with respect to argument ``index``.
-
-    For a complex argument the result is ``dL/dRe + i*dL/dIm``, TensorFlow's gradient.
-    """
-    base = args[index].numpy()
-    is_complex = np.iscomplexobj(base)
-    dtype = np.complex128 if is_complex else np.float64
-    out = np.zeros(base.shape, dtype)
-    for position in np.ndindex(base.shape):
-        for unit in (1, 1j) if is_complex else (1,):
-            values = []
-            for step in (delta, -delta):
-                moved = np.array(base, dtype=dtype)
-                moved[position] += step * unit
-                shifted = [*args[:index], constant(moved), *args[index + 1 :]]
-                values.append(float(np.real(scalar(*shifted).numpy())))
-            out[position] += unit * (values[0] - values[1]) / (2 * delta)
-    return out
-
-
-class Differences:
-    """Finite differences along one direction, one array per floating output: ``central``,
-    ``ahead`` = (f(x + h v) - f(x)) / h and ``behind`` = (f(x) - f(x - h v)) / h (the
-    one-sided ones computed when asked for, to keep memory small), and ``value`` = f(x)."""
-
-    def __init__(self, plus: list, value: list, minus: list, delta: float) -> None:
-        self.central = [(p - m) / (2 * delta) for p, m in zip(plus, minus)]
-        self.value = value
-        self._plus, self._minus, self._delta = plus, minus, delta
-
-    @property
-    def ahead(self) -> list[np.ndarray]:
-        return [(p - c) / self._delta for p, c in zip(self._plus, self.value)]
-
-    @property
-    def behind(self) -> list[np.ndarray]:
-        return [(c - m) / self._delta for c, m in zip(self.value, self._minus)]
-
-
-def directional_difference(
-    fn: Callable, args: list[Tensor], index: int, direction: np.ndarray, delta: float
-) -> Differences:
-    """Differences of ``fn``'s float outputs along ``direction`` in argument ``index``."""
-    base = args[index]._value
-    values = []
-    for step in (delta, 0.0, -delta):
-        moved = constant((base + step * direction).astype(base.dtype, copy=False))
-        outputs = nest.flatten(fn(*[*args[:index], moved, *args[index + 1 :]]))
-        moved = None  # (freed before the next evaluation)
-        values.append(
-            [
-                np.asarray(y._value, dtype=np.result_type(y._value, np.float64))
-                for y in _float_outputs(outputs)
-            ]
-        )
-        outputs = None
-    plus, mid, minus = values
-    return Differences(plus, mid, minus, delta)
-
-
-def _directions(
-    rng: np.random.Generator, shape: tuple, count: int, is_complex: bool = False
-) -> Iterator[tuple[str, np.ndarray]]:
-    """(description, direction) pairs: unit vectors (real and imaginary ones for complex
-    arguments) when there are at most ``count`` of them, else ``count`` random normals. Made
-    one at a time, so memory stays O(size of the argument)."""
-    shape = plain_dims(shape)  # (ints: a TensorFlow 1 shape's items are Dimensions)
-    size = int(np.prod(shape, dtype=np.int64))
-    if size * (2 if is_complex else 1) <= count:
-        for unit in (1, 1j) if is_complex else (1,):
-            for k in range(size):
-                v = np.zeros(size, np.complex128 if is_complex else np.float64)
-                v[k] = unit
-                index = tuple(int(n) for n in np.unravel_index(k, shape))
-                yield f"unit direction {'i*' if unit == 1j else ''}e{index}", v.reshape(shape)
-        return
-    for k in range(count):
-        yield f"random direction {k + 1} of {count}", _random_like(rng, shape, is_complex)
+def _working_precision(outputs: list[Tensor]) -> np.dtype:
+    """The least precise real type among the outputs (complex64 counts as float32)."""
+    reals = [np.real(np.zeros((), y._value.dtype)).dtype for y in outputs]
+    return max(reals, key=lambda d: np.finfo(d).eps)
 
 
 def check_gradients(
@@ -259,10 +210,10 @@ def check_gradients(
     modes: Sequence[str] | str | None = None,
     atol: float = 1e-6,
     rtol: float = 1e-5,
-    delta: float = 1e-6,
+    delta: float | None = None,
     seed: int = 0,
     directions: int = 3,
-    progress: bool | Callable[[str], Any] = False,
+    progress: bool | Callable[[str], Any] | None = None,
 ) -> None:
     """Raises GradientCheckError unless ``f``'s derivatives up to ``order`` match finite
     differences.
@@ -274,63 +225,66 @@ def check_gradients(
         modes: ``"reverse"`` (tapes) and/or ``"forward"``
             (``retrograd.autodiff.ForwardAccumulator``); by default both (forward on real
             values only).
-        atol: The absolute tolerance: an error larger than ``atol + rtol * magnitude``
-            fails, and so does a NaN or infinite gradient or difference.
+        atol: The absolute tolerance: an error larger than ``atol + rtol * magnitude`` plus
+            the rounding the differences suffer fails, and so does a NaN or infinite
+            gradient or difference. A function computing in float32 (or float16) is held
+            to at least ``2e-3`` (``1e-2``): ``WORKING_TOLERANCE``.
         rtol: The relative tolerance.
-        delta: The step of the central differences.
-        seed: Seeds the random directions.
+        delta: The step ``h`` of the central differences; by default 1e-6, or the cube
+            root of the unit roundoff when ``f`` computes in a lower precision than float64.
+            A failing comparison is tried again at 8 and 64 times the step.
+        seed: Seeds the random weights and directions.
         directions: Random directions tried per argument and order (drawn one at a time:
             memory stays proportional to the arguments).
-        progress: True shows progress on stderr (the shared display of checking.progress, a
-            step per direction); a callable receives each line instead.
+        progress: True shows progress (steps done of the total, time left) on stderr; by
+            default it appears on a terminal once the check has run for 2 seconds; False
+            never; a callable receives one line per direction instead.
 
     Raises:
         GradientCheckError: A derivative disagrees; the message says where and by how much.
 
-    >>> import retrograd as rg
-    >>> @rg.custom_gradient
+    >>> import retrograd as tf
+    >>> @tf.custom_gradient
     ... def cube(x):
     ...     return x ** 3, lambda dy: dy * 3 * x ** 2
-    >>> rg.check_gradients(cube, rg.constant([0.5, -1.0], rg.float64))  # passes: returns None
+    >>> tf.check_gradients(cube, tf.constant([0.5, -1.0], tf.float64))  # passes: returns None
     """
     order, directions = _check_arguments(order, atol, rtol, delta, directions, seed)
     chosen = _modes(modes)
     rng = np.random.default_rng(seed)
     xs = [_promote(f, i, a) for i, a in enumerate(args)]
-    outputs = _float_outputs(_evaluate(f, xs))
+    outputs = float_outputs(_evaluate(f, xs))
     if not outputs:
-        raise ValueError(f"check_gradients: '{_name(f)}' returned no floating-point tensor")
+        raise ValueError(f"check_gradients: '{report.name(f)}' returned no floating-point tensor")
     complex_values = any(y.dtype.is_complex for y in outputs) or any(x.dtype.is_complex for x in xs)
     if "forward" in chosen and complex_values:
         if modes is not None:
             raise TypeError(
-                f"check_gradients('{_name(f)}'): forward mode is checked on real values only; "
-                f"use modes=('reverse',) for complex arguments or outputs"
+                f"check_gradients('{report.name(f)}'): forward mode is checked on real values "
+                f"only; use modes=('reverse',) for complex arguments or outputs"
             )
         chosen = tuple(m for m in chosen if m != "forward")
-    # A real scalar output is weighted by 1 (messages show its plain derivative), others randomly.
-    weights = [
-        np.ones(())
-        if y.ndim == 0 and not y.dtype.is_complex
-        else _random_like(rng, plain_dims(y.shape), y.dtype.is_complex)
-        for y in outputs
-    ]
-    check = _Check(f, xs, rng, atol, rtol, delta, directions)
-    # progress=True: the shared one-line display (checking.progress), one step per direction
-    display = Progress(None, "", enabled=True) if progress and not callable(progress) else None
-    if progress:
-        check.progress = progress if display is None else (lambda line: display.update(note=line))
+    weights = [weights_like(rng, y.shape, y.dtype.is_complex) for y in outputs]
+    check = _Check(f, xs, rng, (atol, rtol, delta), directions, _working_precision(outputs))
+    total = sum(
+        level * direction_count(x.shape, directions, x.dtype.is_complex)
+        for level in range(1, order + 1)
+        for _ in chosen
+        for x in xs
+    )
+    display = check.start_progress(progress, total)
     try:
         level_fn: Callable = f
-        for level in range(1, int(order) + 1):
+        for level in range(1, order + 1):
+            check.weights.append(weights)
             scalar = _weighted_sum(level_fn, weights)
             if "reverse" in chosen:
                 check.reverse(level, scalar)
             if "forward" in chosen:
-                check.forward(level, level_fn)
+                check.forward(level, level_fn, scalar)
             if level < order:
                 level_fn = _gradient_of(scalar)
-                weights = [_random_like(rng, plain_dims(x.shape), x.dtype.is_complex) for x in xs]
+                weights = [weights_like(rng, x.shape, x.dtype.is_complex) for x in xs]
     finally:
         if display is not None:
             display.close()
@@ -358,7 +312,8 @@ def _check_arguments(order, atol, rtol, delta, directions, seed) -> tuple[int, i
             wanted = "a finite number > 0" if positive else "a finite number >= 0"
             raise ValueError(f"check_gradients: {name} must be {wanted}, got {value!r}")
 
-    real("delta", delta, positive=True)
+    if delta is not None:
+        real("delta", delta, positive=True)
     real("atol", atol, positive=False)
     real("rtol", rtol, positive=False)
     if seed is not None:
@@ -366,28 +321,55 @@ def _check_arguments(order, atol, rtol, delta, directions, seed) -> tuple[int, i
     return integer("order", order, 1, MAX_ORDER), integer("directions", directions, 1)
 
 
-def _not_finite(value: Any) -> str:
-    """'NaN', 'infinity' or 'NaN and infinity' when ``value`` holds such numbers, else ''."""
-    found = [
-        name for name, test in (("NaN", np.isnan), ("infinity", np.isinf)) if np.any(test(value))
-    ]
-    return " and ".join(found)
-
-
 class _Check:
     """One check_gradients call: the point, the tolerances, and how failures are reported."""
 
-    def __init__(self, f, xs, rng, atol, rtol, delta, directions) -> None:
+    def __init__(self, f, xs, rng, tolerances, directions, working: np.dtype) -> None:
+        atol, rtol, delta = tolerances
         self.f, self.xs, self.rng = f, xs, rng
-        self.atol, self.rtol, self.delta, self.directions = atol, rtol, delta, int(directions)
+        floor = WORKING_TOLERANCE.get(np.dtype(working).name, 0.0)
+        self.atol, self.rtol = max(atol, floor), max(rtol, floor)
+        self.eps = float(np.finfo(working).eps)
+        lower = np.dtype(working) != np.float64
+        self.delta = delta if delta is not None else (self.eps ** (1 / 3) if lower else 1e-6)
+        self.working = np.dtype(working).name
+        self.directions = int(directions)
+        self.weights: list[list[np.ndarray]] = []  # the weights of each order
         self.progress: Callable[[str], Any] | None = None
+        self.display: Progress | None = None
+
+    def start_progress(self, progress: Any, total: int) -> Progress | None:
+        """The display of ``progress`` (see check_gradients), or None."""
+        if callable(progress) and not isinstance(progress, bool):
+            self.progress = progress
+            return None
+        if progress is False:
+            return None
+        label = f"check_gradients('{report.name(self.f)}'):"
+        if progress is True:
+            self.display = Progress(total, label, enabled=True)
+        else:
+            self.display = Progress(total, label, enabled=None, delay=PROGRESS_DELAY)
+        return self.display
 
     def _report(self, level: int, mode: str, i: int, described: str) -> None:
         if self.progress is not None:
             self.progress(
-                f"check_gradients('{_name(self.f)}'): order {level}, {mode} mode, argument {i}, "
-                f"{described}"
+                f"check_gradients('{report.name(self.f)}'): order {level}, {mode} mode, "
+                f"argument {i}, {described}"
             )
+        if self.display is not None:
+            self.display.update(
+                level, note=f"order {level}, {mode} mode, argument {i}, {described}"
+            )
+
+    def _fail(self, level: int, mode: str, text: str, scalar: Callable | None) -> None:
+        """Raises the error: ``text``, the rules found ignoring dy, and how it was checked."""
+        lines = [text]
+        if scalar is not None:
+            lines += report.upstream_lines(scalar, self.xs, _gradient_of)
+        lines.append(report.how(self, level, mode))
+        raise GradientCheckError("\n".join(lines))
 
     def _non_finite(self, level, mode, i, described, computed, expected) -> None:
         """Fails when the computed gradient or the finite difference is NaN or infinite."""
@@ -395,79 +377,86 @@ class _Check:
             ("the computed derivative", computed),
             ("finite differences", expected),
         ):
-            found = _not_finite(value)
+            found = report.not_finite(value)
             if found:
-                raise GradientCheckError(
-                    f"gradient of '{_name(self.f)}' at order {level} is not finite for argument "
-                    f"{i} ({mode} mode): {what} along {described} gave {found} (computed "
-                    f"{_summary(computed)}, finite differences {_summary(expected)})"
+                self._fail(
+                    level,
+                    mode,
+                    f"gradient of '{report.name(self.f)}' at order {level} is not finite for "
+                    f"argument {i} ({mode} mode): {what} along {described} gave {found} "
+                    f"(computed {report.summary(computed)}, finite differences "
+                    f"{report.summary(expected)})",
+                    None,
                 )
 
-    def _tolerance(self, magnitude: Any, values: Any) -> Any:
-        # Central differences lose about eps * |value| / delta to rounding.
-        roundoff = 4 * np.finfo(np.float64).eps * np.abs(values) / self.delta
-        return self.atol + self.rtol * magnitude + roundoff
+    def _tolerance(self, magnitude: Any, scale: Any, step: float) -> Any:
+        return self.atol + self.rtol * magnitude + ROUNDOFF * self.eps * np.abs(scale) / step
+
+    def _larger_steps(self, fn: Callable, i: int, v: np.ndarray, agrees: Callable) -> Any:
+        """Differences at larger steps until ``agrees(central, step)``: None when one does,
+        else the ``(step, central)`` pairs tried (the evidence the report weighs)."""
+        tried = []
+        for factor in STEP_FACTORS:
+            step = self.delta * factor
+            d = directional_difference(fn, self.xs, i, v, step, with_value=False)
+            if agrees(d.central, step):
+                return None
+            tried.append((step, d.central))
+        return tried
 
     def reverse(self, level: int, scalar: Callable) -> None:
-        grads = _reverse_gradients(scalar, self.xs)
+        grads = [np.asarray(g._value) for g in _gradient_of(scalar)(*self.xs)]
         for i, (x, g) in enumerate(zip(self.xs, grads)):
-            found = _not_finite(g)
+            found = report.not_finite(g)
             if found:
                 where = tuple(int(n) for n in np.argwhere(~np.isfinite(g))[0]) if g.ndim else ()
-                raise GradientCheckError(
-                    f"gradient of '{_name(self.f)}' at order {level} is not finite for argument "
-                    f"{i} (reverse mode): it holds {found}, first at index {where}"
+                self._fail(
+                    level,
+                    "reverse",
+                    f"gradient of '{report.name(self.f)}' at order {level} is not finite for "
+                    f"argument {i} (reverse mode): it holds {found}, first at index {where}",
+                    None,
                 )
-            for described, v in _directions(self.rng, x.shape, self.directions, x.dtype.is_complex):
+            for described, v in directions(self.rng, x.shape, self.directions, x.dtype.is_complex):
                 self._report(level, "reverse", i, described)
                 d = directional_difference(scalar, self.xs, i, v, self.delta)
-                computed, expected = _real_inner(g, v), float(np.real(d.central[0]))
+                computed, expected = real_inner(g, v), float(np.real(d.central[0]))
                 self._non_finite(level, "reverse", i, described, computed, expected)
                 magnitude = max(abs(expected), float(np.sum(np.abs(g) * np.abs(v))))
-                tolerance = self._tolerance(magnitude, d.value[0])
-                if not abs(computed - expected) <= tolerance:
-                    message = self._locate(level, i, scalar, g, v, computed, expected)
-                    error = abs(computed - expected)
-                    kink = _kink_note(self.f, d.ahead[0], d.behind[0], tolerance, error)
-                    raise GradientCheckError(message + kink)
+                scale = float(d.value[1])
 
-    def _locate(self, level, i, scalar, g, v, computed, expected) -> str:
-        head = (
-            f"gradient of '{_name(self.f)}' at order {level} is wrong for argument {i} "
-            f"(reverse mode)"
-        )
-        x = self.xs[i]
-        is_unit = np.count_nonzero(v) == 1 and np.max(np.abs(v)) == 1.0
-        if is_unit or int(x._value.size) <= LOCATE_LIMIT:
-            numeric = numerical_gradient(scalar, self.xs, i, self.delta)
-            error = np.abs(g - numeric)
-            bad = error > self.atol + self.rtol * np.abs(numeric)
-            if np.any(bad):
-                where = np.unravel_index(np.argmax(np.where(bad, error, -1)), error.shape)
-                return (
-                    f"{head}: largest error {float(error[where]):.6g} at index "
-                    f"{tuple(int(k) for k in where)} (computed {_number(g[where])}, finite "
-                    f"differences {_number(numeric[where])})"
+                def agrees(central: list, step: float, c=computed, m=magnitude, s=scale) -> bool:
+                    tolerance = self._tolerance(m, s, step)
+                    return bool(abs(c - float(np.real(central[0]))) <= tolerance)
+
+                if agrees(d.central, self.delta):
+                    continue
+                tried = self._larger_steps(scalar, i, v, agrees)
+                if tried is None:
+                    continue
+                finding = report.Finding(
+                    abs(computed - expected),
+                    self._tolerance(magnitude, scale, self.delta),
+                    [(s, float(np.real(c[0]))) for s, c in tried],
+                    expected,
+                    d.ahead[0],
+                    d.behind[0],
                 )
-            reason = "no single element is off by more than the tolerance"
-        else:
-            reason = f"the argument has {x._value.size} elements, too many to locate one"
-        return (
-            f"{head}: along a random direction the error is {abs(computed - expected):.6g} "
-            f"(computed ⟨gradient, v⟩ = {computed:.6g}, finite differences {expected:.6g}); "
-            f"{reason}"
-        )
+                text = report.reverse_failure(
+                    self, level, i, scalar, g, v, computed, finding, LOCATE_LIMIT
+                )
+                self._fail(level, "reverse", text, scalar if finding.blames else None)
 
-    def forward(self, level: int, level_fn: Callable) -> None:
+    def forward(self, level: int, level_fn: Callable, scalar: Callable) -> None:
         for i, x in enumerate(self.xs):
-            for described, v in _directions(self.rng, x.shape, self.directions):
+            for described, v in directions(self.rng, x.shape, self.directions):
                 self._report(level, "forward", i, described)
                 tangents = [
                     constant(v) if j == i else constant(np.zeros(plain_dims(t.shape)))
                     for j, t in enumerate(self.xs)
                 ]
                 with ForwardAccumulator(self.xs, tangents) as acc:
-                    outputs = _float_outputs(nest.flatten(level_fn(*self.xs)))
+                    outputs = float_outputs(nest.flatten(level_fn(*self.xs)))
                 jvps = [acc.jvp(y) for y in outputs]
                 computed = [
                     np.zeros(plain_dims(y.shape)) if t is None else np.asarray(t._value)
@@ -477,44 +466,37 @@ class _Check:
                 d = directional_difference(level_fn, self.xs, i, v, self.delta)
                 for c, e in zip(computed, d.central):
                     self._non_finite(level, "forward", i, described, c, e)
-                self._compare_jvp(level, i, computed, d)
+                self._compare_jvp(level, i, v, level_fn, scalar, computed, d)
 
-    def _compare_jvp(self, level: int, i: int, computed: list, d: Differences) -> None:
+    def _compare_jvp(self, level, i, v, level_fn, scalar, computed, d) -> None:
+        """Element by element; the failing elements are tried again at larger steps."""
         for k, (c, e, y) in enumerate(zip(computed, d.central, d.value)):
+            c, e, y = c.reshape(-1), e.reshape(-1), y.reshape(-1)
             error = np.abs(c - e)
-            tolerance = self._tolerance(np.maximum(np.abs(e), np.abs(c)), y)
-            bad = ~(error <= tolerance)
-            if np.any(bad):
-                where = np.unravel_index(np.argmax(np.where(bad, error, -1)), error.shape)
-                index = tuple(int(n) for n in where)
-                a, b = d.ahead[k][where], d.behind[k][where]
-                kink = _kink_note(self.f, a, b, tolerance[where], error[where])
-                raise GradientCheckError(
-                    f"gradient of '{_name(self.f)}' at order {level} is wrong for argument {i} "
-                    f"(forward mode): along a random direction the largest error of the "
-                    f"Jacobian-vector product is {float(error[where]):.6g}, at output {k} index "
-                    f"{index} (computed {float(c[where]):.6g}, finite differences "
-                    f"{float(e[where]):.6g})" + kink
-                )
-
-
-def _summary(value: Any) -> str:
-    value = np.asarray(value)
-    return _number(value) if value.size == 1 else f"an array of shape {value.shape}"
-
-
-def _number(value: Any) -> str:
-    """A number for a message: real ones as ``1.5``, complex ones as ``1.5+2j``."""
-    value = complex(value)
-    return f"{value.real:.6g}" if value.imag == 0 else f"{value.real:.6g}{value.imag:+.6g}j"
-
-
-def _kink_note(f: Callable, ahead: Any, behind: Any, tolerance: Any, error: Any) -> str:
-    """A note when one-sided differences disagree (by more than the error they would explain):
-    the point may be a kink, not a bug. Where f is smooth they differ by O(delta) only."""
-    if abs(float(ahead) - float(behind)) <= max(float(tolerance), 0.5 * float(error)):
-        return ""
-    return (
-        f"; the one-sided differences disagree ({float(ahead):.6g} ahead, {float(behind):.6g} "
-        f"behind): '{_name(f)}' may not be differentiable at this point"
-    )
+            magnitude = np.maximum(np.abs(e), np.abs(c))
+            failing = np.nonzero(~(error <= self._tolerance(magnitude, y, self.delta)))[0]
+            tried = []
+            for factor in STEP_FACTORS:
+                if not failing.size:
+                    break
+                step = self.delta * factor
+                again = directional_difference(level_fn, self.xs, i, v, step, with_value=False)
+                e2 = again.central[k].reshape(-1)
+                tried.append((step, e2))
+                size = np.maximum(np.abs(e2[failing]), np.abs(c[failing]))
+                tolerance = self._tolerance(size, y[failing], step)
+                failing = failing[~(np.abs(c[failing] - e2[failing]) <= tolerance)]
+            if not failing.size:
+                continue
+            worst = int(failing[np.argmax(error[failing])])
+            finding = report.Finding(
+                float(error[worst]),
+                float(self._tolerance(magnitude[worst], y[worst], self.delta)),
+                [(step, float(e2[worst])) for step, e2 in tried],
+                float(e[worst]),
+                d.ahead[k].reshape(-1)[worst],
+                d.behind[k].reshape(-1)[worst],
+            )
+            index = tuple(int(n) for n in np.unravel_index(worst, d.central[k].shape))
+            text = report.forward_failure(self, level, i, k, index, float(c[worst]), finding)
+            self._fail(level, "forward", text, scalar if finding.blames else None)

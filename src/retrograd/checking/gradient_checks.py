@@ -33,10 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.autodiff.backprop import call_rule, describe_rule
+from retrograd.autodiff.rule_checks import call_rule, describe_rule
 from retrograd.autodiff.state import state as autodiff_state
 from retrograd.checking.gradcheck import GradientCheckError
 from retrograd.checking.observing import paused, summarize
+from retrograd.checking.upstream import FIX, diagnosis, ignores_upstream
 from retrograd.core import nest
 from retrograd.core.execute import OP_DEFS, Operation, execute
 from retrograd.core.records import is_stand_in
@@ -301,10 +302,14 @@ class _RuleCheck:
         if hint:
             lines.append(hint)
         name = rule._f.__name__ if self.custom else op.type
+        if not hint.startswith("The rule ignores"):
+            lines.append(
+                "A gradient function must return upstream times the local derivative, one per "
+                "input."
+            )
         lines.append(
-            "A gradient function must return upstream times the local derivative, one per "
-            "input. If this rule deliberately differs from the derivative (a straight-through "
-            f"or surrogate gradient), leave it out: enable_gradient_checks(skip=['{name}'])."
+            "If this rule deliberately differs from the derivative (a straight-through or "
+            f"surrogate gradient), leave it out: enable_gradient_checks(skip=['{name}'])."
         )
         return "\n".join(lines)
 
@@ -328,21 +333,8 @@ class _RuleCheck:
     def _hint(self, computed: float, expected: float) -> str:
         if expected != 0 and abs(computed + expected) <= 1e-3 * abs(expected):
             return "The sign looks flipped."
-        doubled = [None if u is None else u * 2 for u in self.upstream]
-        try:
-            again = call_rule(self.rule, self.op, doubled)
-        except Exception:  # a hint must never hide the failure itself
-            return ""
-        same = all(
-            (a is None and b is None)
-            or (a is not None and b is not None and np.allclose(a._value, b._value))
-            for a, b in zip(again, self.grads)
-        )
-        if same and any(g is not None and np.any(g._value != 0) for g in self.grads):
-            return (
-                "Its result does not change when the upstream gradient doubles: it ignores "
-                "upstream (multiply the local derivative by it)."
-            )
+        if ignores_upstream(self.rule, self.op, self.upstream, list(self.grads)):
+            return f"{diagnosis('The rule')}. {FIX}"
         return ""
 
 

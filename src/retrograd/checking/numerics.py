@@ -34,7 +34,7 @@ from retrograd.autodiff.backprop import describe_rule
 from retrograd.autodiff.state import state as autodiff_state
 from retrograd.checking.nan_patterns import backward_cause, forward_cause
 from retrograd.checking.observing import inside_gradient_rule, summarize
-from retrograd.core.display import user_frames
+from retrograd.core import sites
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import Operation, context
 
@@ -110,9 +110,7 @@ class NumericsChecker:
     def _user_stack(self) -> list[tuple]:
         """(code, line) of the calling frames outside retrograd, innermost last; formatted only
         when an error is raised (extracting source lines for every op would be slow)."""
-        frames = user_frames(limit=self.stack_height_limit)
-        frames.reverse()
-        return frames
+        return sites.user_stack(self.stack_height_limit, 3)
 
     def _forward_message(self, op: Operation, i: int, y: Any, problem: str) -> str:
         lines = [

@@ -3,7 +3,9 @@
 ``paused()`` runs code unseen by tapes and observers (a checker's finite differences must
 not be recorded, traced or checked again). ``inside_gradient_rule()`` tells whether the op
 now running is part of a gradient computation rather than of the forward program.
-``summarize`` renders a value in one short line, whatever its size.
+``summarize`` renders a value in one short line, whatever its size; a graph tensor (in a
+function being traced, or a TensorFlow 1 graph) has no value yet and is shown by its dtype
+and shape, marked symbolic (:class:`Symbolic`).
 
 >>> import numpy as np
 >>> summarize(np.arange(3.0)), summarize(np.float32(16.0))
@@ -23,9 +25,10 @@ import numpy as np
 from retrograd.autodiff.state import state as autodiff_state
 from retrograd.core.execute import context
 from retrograd.core.records import is_stand_in
+from retrograd.graph.graph_tensors import TensorMeta
 from retrograd.ops.print_ops import format_value
 
-__all__ = ["paused", "inside_gradient_rule", "summarize", "as_array"]
+__all__ = ["paused", "inside_gradient_rule", "summarize", "as_array", "Symbolic"]
 
 
 @contextlib.contextmanager
@@ -58,11 +61,37 @@ def inside_gradient_rule() -> bool:
     return context.rule_depth > 0
 
 
-def as_array(value: Any) -> np.ndarray | None:
-    """The array a tensor, variable or array-like holds (None stays None)."""
+class Symbolic:
+    """What is known of a graph tensor's value before it runs: dtype and shape (None for an
+    unknown dimension or rank).
+
+    >>> str(Symbolic((None, 3), np.float32))
+    'float32[?,3] symbolic'
+    """
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape: Any, dtype: Any) -> None:
+        self.shape = shape
+        self.dtype = np.dtype(dtype)
+
+    def __str__(self) -> str:
+        if self.shape is None:
+            return f"{self.dtype.name}[unknown rank] symbolic"
+        dims = ",".join("?" if d is None else str(d) for d in self.shape)
+        return f"{self.dtype.name}[{dims}] symbolic"
+
+
+def as_array(value: Any) -> Any:
+    """The array a tensor, variable or array-like holds (None stays None); a graph tensor's
+    :class:`Symbolic` description."""
     if value is None:
         return None
     inner = getattr(value, "_value", value)
+    if isinstance(inner, Symbolic):
+        return inner
+    if isinstance(inner, TensorMeta):
+        return Symbolic(inner.shape, inner.dtype)
     return np.asarray(inner)
 
 
@@ -71,6 +100,8 @@ def summarize(value: Any, limit: int = 6) -> str:
     a = as_array(value)
     if a is None:
         return "None"
+    if isinstance(a, Symbolic):
+        return str(a)
     if a.ndim == 0:
         return str(a[()])
     if a.size <= limit:

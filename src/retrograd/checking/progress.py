@@ -4,7 +4,9 @@
 ``interval`` seconds: ``label  12/40 [######------] 30%  3.1 s, about 7 s left  note``
 (without a total: the count and the time). It draws only where someone watches: on a
 terminal, or wherever ``RETROGRAD_PROGRESS=1`` asks for it (``0`` silences it everywhere);
-``enabled=`` decides for one display. Off a terminal each redraw is a line of its own.
+``enabled=`` decides for one display, and ``delay=`` keeps it silent until the work has
+lasted that many seconds (short work shows nothing). Off a terminal each redraw is a line of
+its own.
 :func:`progress` wraps an iterable. Tools that run long loops (Keras ``fit``,
 ``check_gradients``) take a ``Progress`` or build one from here, so there is one way to
 show progress.
@@ -55,6 +57,7 @@ class Progress:
         stream: IO[str] | None = None,
         enabled: bool | None = None,
         interval: float = 0.2,
+        delay: float = 0.0,
     ) -> None:
         if total is not None and (not isinstance(total, int) or total < 0):
             raise ValueError(f"Progress: total must be a non-negative int or None, got {total!r}")
@@ -63,6 +66,7 @@ class Progress:
         self.stream = sys.stderr if stream is None else stream
         self.enabled = wanted(self.stream) if enabled is None else bool(enabled)
         self.interval = float(interval)
+        self.delay = float(delay)
         self.done = 0
         self.note = ""
         self._start = time.perf_counter()
@@ -75,7 +79,7 @@ class Progress:
         self.done += steps
         self.note = note or self.note
         now = time.perf_counter()
-        if self.enabled and now - self._drawn >= self.interval:
+        if self.enabled and now - self._drawn >= self.interval and now - self._start >= self.delay:
             self._drawn = now
             self._draw(now)
 
@@ -111,8 +115,10 @@ class Progress:
             self.enabled = False
 
     def close(self) -> None:
-        """Draws the final state and ends the line."""
-        if self.enabled:
+        """Draws the final state and ends the line (nothing if nothing was drawn yet because
+        of ``delay``)."""
+        shown = self._drawn > -float("inf") or time.perf_counter() - self._start >= self.delay
+        if self.enabled and shown:
             self._draw(time.perf_counter())
             if self._terminal:
                 try:

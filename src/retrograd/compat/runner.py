@@ -29,10 +29,20 @@ import importlib.machinery
 import os
 import runpy
 import sys
+import traceback
 from collections.abc import Iterator
 from types import ModuleType
 
-__all__ = ["MODULES", "tensorflow_alias", "run_script"]
+from retrograd.core.sites import script_traceback
+
+__all__ = [
+    "MODULES",
+    "tensorflow_alias",
+    "running",
+    "run_script",
+    "print_script_error",
+    "exit_status",
+]
 
 # TensorFlow module path -> the retrograd module that stands for it.
 MODULES: dict[str, str] = {
@@ -204,9 +214,11 @@ def _tensorflow_modules() -> list[str]:
     return [n for n in sys.modules if _aliased(n)]
 
 
-def run_script(script: str, args: list[str] | None = None, tf1: bool = False) -> None:
-    """Runs ``script`` as ``__main__`` with ``tensorflow`` aliased to retrograd (the TF1
-    namespace in graph mode with ``tf1=True``); ``sys.argv`` is ``[script, *args]``."""
+@contextlib.contextmanager
+def running(script: str, args: list[str] | None = None, tf1: bool = False) -> Iterator[None]:
+    """What a TensorFlow program sees while it runs on retrograd, restored afterwards:
+    ``sys.argv`` is ``[script, *args]``, the script's folder is first on ``sys.path``, and
+    ``tensorflow`` is aliased to retrograd (the TF1 namespace in graph mode with ``tf1``)."""
     from retrograd.compat.graph_ops import disable_v2_behavior, enable_v2_behavior
 
     saved_argv, saved_path = sys.argv, list(sys.path)
@@ -216,8 +228,38 @@ def run_script(script: str, args: list[str] | None = None, tf1: bool = False) ->
         disable_v2_behavior()
     try:
         with tensorflow_alias(tf1=tf1):
-            runpy.run_path(script, run_name="__main__")
+            yield
     finally:
         if tf1:
             enable_v2_behavior()
         sys.argv, sys.path[:] = saved_argv, saved_path
+
+
+def run_script(script: str, args: list[str] | None = None, tf1: bool = False) -> None:
+    """Runs ``script`` as ``__main__`` with ``tensorflow`` aliased to retrograd (the TF1
+    namespace in graph mode with ``tf1=True``); ``sys.argv`` is ``[script, *args]``."""
+    with running(script, args, tf1):
+        runpy.run_path(script, run_name="__main__")
+
+
+def print_script_error(error: BaseException, script: str) -> None:
+    """Prints ``error``'s traceback as Python would, from the script's first frame on: the
+    launcher's frames (the command line, ``runpy``, this module) are not the user's."""
+    tb = script_traceback(error.__traceback__, script)
+    traceback.print_exception(type(error), error, tb, file=sys.stderr)
+
+
+def exit_status(error: SystemExit) -> int:
+    """The status ``sys.exit(code)`` gives the process, as Python computes it (any other
+    object is printed on stderr and gives 1).
+
+    >>> exit_status(SystemExit(3)), exit_status(SystemExit()), exit_status(SystemExit(-1))
+    (3, 0, 255)
+    """
+    code = error.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code % 256
+    print(code, file=sys.stderr)
+    return 1

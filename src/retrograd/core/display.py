@@ -4,9 +4,7 @@
 with shape and dtype, the values summarised as NumPy prints big arrays, and min / max /
 mean for big ones). ``source_location(filename, line)`` is ``file:line``, or
 ``In [3], line 2`` for the cells of an IPython session or Jupyter notebook, whose files are
-temporary names nobody can open. ``user_frames()`` finds the lines of the user's program
-that called into retrograd: the one place that reads the interpreter's frames, for
-messages (error sites, explanations, traces) only, never to decide behaviour.
+temporary names nobody can open (``core.sites`` finds the user's lines).
 
 >>> import numpy as np
 >>> view = value_html("retrograd.Tensor", np.arange(3.0, dtype=np.float32))
@@ -18,17 +16,14 @@ messages (error sites, explanations, traces) only, never to decide behaviour.
 
 from __future__ import annotations
 
-import contextlib
 import html
-import os
 import re
 import sys
-from types import CodeType, FrameType
 from typing import Any
 
 import numpy as np
 
-__all__ = ["value_html", "source_location", "notebook_cell", "user_frames"]
+__all__ = ["value_html", "source_location", "notebook_cell"]
 
 SUMMARY_THRESHOLD = 100  # more elements than this: NumPy's "..." summary and statistics
 
@@ -75,25 +70,3 @@ def source_location(filename: str, line: int) -> str:
     """``file:line``, or ``In [3], line 2`` for a notebook cell."""
     number = notebook_cell(filename)
     return f"{filename}:{line}" if number is None else f"In [{number}], line {line}"
-
-
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # retrograd/
-
-
-def user_frames(limit: int | None = None) -> list[tuple[CodeType, int]]:
-    """``(code, line)`` of the frames calling this one that run outside retrograd (the
-    user's program, its tests, a documentation example), innermost first, at most ``limit``
-    of them. ``contextlib``'s frames, which run ``with`` blocks, are skipped too.
-
-    >>> code, line = user_frames(limit=1)[0]
-    >>> code.co_filename.startswith("<doctest"), line
-    (True, 1)
-    """
-    found: list[tuple[CodeType, int]] = []
-    frame: FrameType | None = sys._getframe(1)
-    while frame is not None and (limit is None or len(found) < limit):
-        filename = frame.f_code.co_filename
-        if not filename.startswith(_PACKAGE) and filename != contextlib.__file__:
-            found.append((frame.f_code, frame.f_lineno))
-        frame = frame.f_back
-    return found

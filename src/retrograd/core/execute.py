@@ -256,6 +256,8 @@ class _Context(threading.local):
         factory = graph_mode_by_default.factory
         if factory is not None:
             self.default_graph = self.graph = factory()
+        for hook in list(thread_start.hooks):  # tools that follow a program into its threads
+            hook(self)
 
     @property
     def graph(self) -> Any:
@@ -303,6 +305,16 @@ class _GraphModeByDefault:
 
 
 graph_mode_by_default = _GraphModeByDefault()
+
+
+class _ThreadStart:
+    """Process-wide: ``hooks`` are called with each thread's context when that thread first
+    uses retrograd (``retrograd trace`` adds its observers to the threads a script starts)."""
+
+    hooks: list = []
+
+
+thread_start = _ThreadStart()
 context = _Context()
 
 

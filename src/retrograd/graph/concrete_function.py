@@ -90,6 +90,11 @@ class ConcreteFunction:
         self._plan_saving: Plan | None = None
 
     @property
+    def forward_operations(self) -> list:
+        """The ops its trace created; those added to its graph later compute its gradients."""
+        return self.graph.get_operations()[: self._forward_ops]
+
+    @property
     def captured_inputs(self) -> list:
         """The values from outside the function that every call passes in: the tensors it
         closes over (fed as inputs, so gradients reach them), then the variables it uses."""

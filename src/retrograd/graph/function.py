@@ -28,7 +28,6 @@ import collections
 import functools
 import operator
 import threading
-import warnings
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
@@ -39,6 +38,7 @@ from retrograd.autodiff.overrides import override_key
 from retrograd.core import nest
 from retrograd.core.execute import context
 from retrograd.core.names import valid_name_from
+from retrograd.core.sites import warn_at_user
 from retrograd.core.tensor import Tensor
 from retrograd.graph.autograph.conversion import convert
 from retrograd.graph.autograph.transformer import StagingError
@@ -46,7 +46,7 @@ from retrograd.graph.concrete_function import ConcreteFunction
 from retrograd.graph.graph import Graph, placeholder
 from retrograd.graph.signatures import TensorSpec, as_tensor, leaf_key, relaxed, tensor_types
 
-__all__ = ["function", "Function", "ConcreteFunction", "TensorSpec"]
+__all__ = ["function", "Function", "ConcreteFunction", "TensorSpec", "functions_tracing"]
 
 
 class _Tracing(threading.local):
@@ -58,6 +58,16 @@ class _Tracing(threading.local):
 
 
 _tracing = _Tracing()
+
+
+def functions_tracing() -> list[Function]:
+    """The functions this thread is tracing now, the innermost last.
+
+    >>> functions_tracing()
+    []
+    """
+    return [function for function, _ in _tracing.functions]
+
 
 _P = ParamSpec("_P")
 _Q = ParamSpec("_Q")
@@ -189,6 +199,11 @@ class Function:
         return self._python_function
 
     @property
+    def name(self) -> str:
+        """The function's name (the Python function's, or ``name=``), as its traces use it."""
+        return self._name
+
+    @property
     def input_signature(self) -> list | None:
         return self._input_signature
 
@@ -316,17 +331,16 @@ class Function:
     def _trace_once(self, structure: tuple, leaves: list, specs: list) -> ConcreteFunction:
         count = self._tracing_count + 1  # (counted once kept, by ``_concrete``)
         if count > _RETRACES_BEFORE_WARNING:
-            warnings.warn(
-                # (one text per function: Python's warning registry keeps each text it has
-                # shown, so a count in it would keep one entry per trace for ever)
+            # Attributed to the user's line, with a text that stays the same: Python's
+            # default filter shows it once per line of the program that retraces.
+            warn_at_user(
                 f"function '{self._name}' has been traced more than {_RETRACES_BEFORE_WARNING} "
-                f"times (experimental_get_tracing_count() says how many). Tracing "
-                f"is slow; frequent retracing usually means (1) the function is made anew in "
-                f"a loop (make it once, outside), (2) it is called with tensors of changing "
-                f"shapes (give an input_signature with None dimensions, or "
+                f"times. Tracing is slow; frequent retracing usually means (1) the function is "
+                f"made anew in a loop (make it once, outside), (2) it is called with tensors of "
+                f"changing shapes (give an input_signature with None dimensions, or "
                 f"reduce_retracing=True), or (3) it is called with changing Python values "
                 f"(pass tensors instead).",
-                stacklevel=4,
+                UserWarning,
             )
         python_function = self._callable()
         graph = Graph(outer=context.graph)
@@ -383,6 +397,8 @@ class TracedFunction(Protocol[_P, _R]):
     def experimental_get_tracing_count(self) -> int: ...
     @property
     def python_function(self) -> Callable[_P, _R]: ...
+    @property
+    def name(self) -> str: ...
     @property
     def input_signature(self) -> list[Any] | None: ...
     @overload

@@ -19,15 +19,17 @@ STYLE = """
 .rg-trace .rg-bar { display: flex; flex-wrap: wrap; gap: 8px; align-items: center;
   margin: 6px 0; }
 .rg-trace .rg-bar button, .rg-trace .rg-bar select { font-size: 13px; padding: 2px 8px; }
-.rg-trace .rg-main { display: flex; gap: 10px; align-items: stretch; }
-.rg-trace .rg-canvas { flex: 1 1 auto; min-width: 0; border: 1px solid #ccd;
+.rg-trace .rg-main { display: flex; flex-wrap: wrap; gap: 10px; align-items: stretch; }
+.rg-trace .rg-canvas { flex: 1 1 480px; min-width: 0; border: 1px solid #ccd;
   height: 540px; position: relative; overflow: hidden; background: #fff; cursor: grab; }
 .rg-trace .rg-canvas.rg-dragging { cursor: grabbing; }
 .rg-trace .rg-canvas svg { display: block; user-select: none; }
 .rg-trace .rg-caption { position: absolute; left: 6px; bottom: 4px; font-size: 12px;
   background: rgba(255,255,255,0.85); padding: 1px 4px; pointer-events: none; }
-.rg-trace .rg-details { flex: 0 0 340px; border: 1px solid #ccd; padding: 8px;
-  font-size: 12px; height: 540px; box-sizing: border-box; overflow: auto; }
+.rg-trace .rg-details { flex: 0 1 340px; min-width: 240px; max-width: 100%;
+  border: 1px solid #ccd; padding: 8px; font-size: 12px; height: 540px;
+  box-sizing: border-box; overflow: auto; }
+.rg-trace .rg-notes { font-size: 13px; margin: 4px 0; }
 .rg-trace .rg-node { cursor: pointer; }
 .rg-trace .rg-node:hover path, .rg-trace .rg-node:hover polygon,
 .rg-trace .rg-node:hover ellipse, .rg-trace .rg-node:hover rect,
@@ -47,6 +49,8 @@ STYLE = """
 .rg-trace .rg-key span { display: inline-block; padding: 1px 6px; margin: 2px 6px 2px 0;
   border: 1px solid #999; border-radius: 4px; font-size: 12px; }
 .rg-trace [hidden] { display: none !important; }
+.rg-trace .rg-details td { white-space: pre-wrap; overflow-wrap: anywhere; }
+.rg-trace .rg-details table { width: 100%; table-layout: fixed; }
 """
 
 SCRIPT = r"""
@@ -79,11 +83,19 @@ SCRIPT = r"""
     state.svg.setAttribute("viewBox", [state.vx, state.vy, cw / state.scale,
                                        ch / state.scale].join(" "));
   }
-  function fit() {
+  var LEGIBLE = 0.75;  // 11 px text drawn at 8 px at least
+  function fit() {  // the whole picture if its text stays legible, else its width, from the top
     var cw = canvas.clientWidth, ch = canvas.clientHeight;
-    state.scale = Math.min(cw / state.w, ch / state.h, 2);
-    state.vx = state.x - (cw / state.scale - state.w) / 2;
-    state.vy = state.y - (ch / state.scale - state.h) / 2;
+    var s = Math.min(cw / state.w, ch / state.h, 2);
+    if (s >= LEGIBLE) {
+      state.scale = s;
+      state.vx = state.x - (cw / s - state.w) / 2;
+      state.vy = state.y - (ch / s - state.h) / 2;
+    } else {
+      state.scale = Math.max(Math.min(cw / state.w, 2), LEGIBLE);
+      state.vx = state.x - Math.max(0, (cw / state.scale - state.w) / 2);
+      state.vy = state.y;
+    }
     apply();
   }
   function readable() {  // whole picture if its text stays readable, else 1:1 from the top
@@ -211,7 +223,14 @@ SCRIPT = r"""
     return a.left < b.right - 1 && b.left < a.right - 1 &&
            a.top < b.bottom - 1 && b.top < a.bottom - 1;
   }
-  function measure() {  // #selfcheck: what each view looks like when first shown
+  function smallestText(box) {
+    var smallest = 1e9;
+    box.querySelectorAll(".rg-node text").forEach(function (t) {
+      smallest = Math.min(smallest, t.getBoundingClientRect().height);
+    });
+    return Math.round(smallest * 10) / 10;
+  }
+  function measure() {  // #selfcheck: what each view looks like when first shown, and fit
     var out = {};
     root.querySelectorAll(".rg-picture").forEach(function (box) {
       var key = box.getAttribute("data-key");
@@ -237,13 +256,22 @@ SCRIPT = r"""
           }
         }
       }
+      var shownScale = state.scale;
+      fit();
       out[key] = {nodes: box.querySelectorAll(".rg-node").length,
                   edges: box.querySelectorAll(".rg-edge").length,
                   caption_nodes: Number(box.getAttribute("data-nodes")),
                   caption_edges: Number(box.getAttribute("data-edges")),
                   overlapping_texts: crossing, texts_outside_nodes: outside,
-                  smallest_text_px: Math.round(smallest * 10) / 10, scale: state.scale};
+                  smallest_text_px: Math.round(smallest * 10) / 10, scale: shownScale,
+                  fit_smallest_text_px: smallestText(box)};
     });
+    var first = root.querySelector(".rg-picture:not([hidden]) .rg-node");
+    if (first) { details(nodeId(first), false); }
+    var page = document.documentElement.clientWidth;
+    var p = panel.getBoundingClientRect();
+    out.panel = {right: Math.round(p.right), page: page, width: Math.round(p.width),
+                 cut: panel.scrollWidth > panel.clientWidth + 1};
     var pre = document.createElement("pre");
     pre.className = "rg-selfcheck";
     pre.textContent = JSON.stringify(out);

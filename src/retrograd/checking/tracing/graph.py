@@ -21,7 +21,7 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Any
 
-from retrograd.checking.observing import as_array, summarize
+from retrograd.checking.observing import Symbolic, as_array, summarize
 from retrograd.core.variables import Variable
 
 __all__ = [
@@ -91,6 +91,8 @@ class View:
     edges: list[Edge] = field(default_factory=list)
     groups: dict[str, str] = field(default_factory=dict)  # cluster id -> its title
     cut: bool = False  # stopped at MAX_NODES
+    title: str = ""  # what it shows when not a backward pass or every op (a function's graph)
+    note: str = ""  # said after the counts (what is symbolic)
 
     def counts(self) -> dict[str, int]:
         """What is drawn: nodes by kind, edges, and edges that carried a gradient back."""
@@ -105,6 +107,8 @@ class View:
         c = self.counts()
         ops = sum(c.get(k, 0) for k in ("op", "custom", "backward"))
         parts = [_count(ops, "op")]
+        if self.title and c.get("backward"):
+            parts[0] += f" ({c['backward']} backward)"
         for kind, word in (
             ("scope", "group"),
             ("variable", "variable"),
@@ -116,7 +120,8 @@ class View:
         parts.append(f"{_count(c['edges'], 'edge')} ({c['gradient edges']} carried gradients back)")
         where = "every op recorded" if self.pass_index is None else f"pass {self.pass_index}"
         cut = f"; stopped at {MAX_NODES} nodes" if self.cut else ""
-        return f"{where}: {', '.join(parts)} drawn{cut}"
+        note = f"; {self.note}" if self.note else ""
+        return f"{self.title or where}: {', '.join(parts)} drawn{cut}{note}"
 
 
 _TEXTS: dict[int, tuple[Any, str]] = {}  # id(array) -> (array, summary), per build
@@ -135,6 +140,8 @@ def _count(n: int, word: str) -> str:
 
 
 def _shape_text(a: Any) -> str:
+    if isinstance(a, Symbolic):
+        return str(a)
     return f"{a.dtype.name}[{','.join(str(d) for d in a.shape)}]"
 
 
@@ -143,6 +150,8 @@ def _short(value: Any, limit: int = 3) -> str:
     a = as_array(value)
     if a is None:
         return "None"
+    if isinstance(a, Symbolic):
+        return str(a)
     text = summarize(a) if a.size <= limit else _shape_text(a)
     return text if len(text) <= 28 else text[:27] + "…"
 
@@ -161,13 +170,15 @@ def records_by_pass(trace: Any) -> dict[int | None, list]:
 
 
 def has_groups(trace: Any) -> bool:
-    """Whether collapsing changes anything: a name scope, or a custom gradient's own ops."""
+    """Whether collapsing changes anything: a name scope, or a custom gradient's own ops
+    (in the ops recorded, or in a traced function's graph)."""
     return any(
         "/" in r.label
+        or r.scope
         or (r.custom and r.children)
-        or (r.op.type == "ReadVariableOp" and "/" in getattr(r.op.inputs[0], "name", ""))
+        or (r.op.type == "ReadVariableOp" and "/" in variable_name(r.op.inputs[0]))
         for r in trace.ops
-    )
+    ) or any("/" in op.name for f in trace.functions() for op in f.graph.get_operations())
 
 
 def _descendants(record: Any) -> list:
@@ -180,8 +191,20 @@ def _descendants(record: Any) -> list:
 
 
 def _scope(record: Any) -> str:
+    """The name scope (a Keras layer's path) the op ran in: recorded eagerly, else its name's."""
+    if record.scope:
+        return record.scope
     name = record.label
-    return name.split("/", 1)[0] if "/" in name else ""
+    return name.rsplit("/", 1)[0] if "/" in name else ""
+
+
+def variable_name(v: Any) -> str:
+    """A variable as the trace names it: its Keras path (``sequential/d1/kernel``), else its
+    name without ``:0``."""
+    path = getattr(v, "path", None)
+    if path:
+        return path
+    return v.name[:-2] if v.name.endswith(":0") else v.name
 
 
 def _gradients(record: Any, pass_index: int | None) -> list:
@@ -232,8 +255,10 @@ class _Builder:
     def source(self, value: Any, array: Any, tracked: bool) -> str:
         node_id = f"s{len(self.kept)}"
         self.kept.append(value)
-        if tracked or as_array(array).size > 1:  # a scalar constant: a copy per use, as in
-            self.producer[id(value)] = node_id  # TensorBoard, instead of edges from afar
+        shown = as_array(array)
+        # A scalar constant: a copy per use, as in TensorBoard, instead of edges from afar.
+        if tracked or isinstance(shown, Symbolic) or shown.size > 1:
+            self.producer[id(value)] = node_id
         name = "watched" if tracked else "constant"
         self.add_node(Node(node_id, "source", name, [_short(array)], None, _text(array)))
         return node_id
@@ -241,9 +266,9 @@ class _Builder:
     def variable(self, record: Any) -> None:
         """A read of a variable is drawn as the variable, by name (one node per variable)."""
         v = record.op.inputs[0]
-        name = v.name[:-2] if v.name.endswith(":0") else v.name
+        name = variable_name(v)
         if self.view.collapse and "/" in name:  # a variable of a name scope joins its group
-            node_id = self._scope_node(name.split("/", 1)[0], name, "variable")
+            node_id = self._scope_node(name.rsplit("/", 1)[0], name, "variable")
             self.producer[id(record.op.outputs[0])] = node_id
             self.kept.append(record.op.outputs[0])
             return
@@ -256,7 +281,7 @@ class _Builder:
                 name,
                 [_shape_text(value)],
                 record,
-                f"Variable {v.name}\nvalue read: {_text(value)}",
+                f"Variable {name} ({v.name})\nvalue read: {_text(value)}",
             )
             self.variable_nodes[id(v)] = node
             self.add_node(node)
@@ -282,6 +307,8 @@ class _Builder:
             lines = [f"→ {outputs}", _upstream_text(_gradients(r, self.pass_index))]
             if r.custom and not self.view.collapse and r.children:
                 group = f"n{r.index}"  # the call is drawn in the box of its forward ops
+            elif not group and _scope(r):  # a layer's (name scope's) ops: in its box
+                group = self._layer_group(_scope(r))
             node = Node(f"n{r.index}", kind, label, lines, r, _op_title(r), group)
             node_id = node.id
         sources = []
@@ -319,10 +346,21 @@ class _Builder:
             for c in ends[-1:]:  # what the function returned (as the call's outputs)
                 self.edge(self.producer[id(c.op.outputs[0])], node_id, "returned", False)
 
+    def _layer_group(self, scope: str) -> str:
+        """The cluster of name scope ``scope`` in the expanded view (ids from a counter:
+        user names never become ids)."""
+        for key, title in self.view.groups.items():
+            if title == f"{scope}/":
+                return key
+        key = f"l{len(self.view.groups)}"
+        self.view.groups[key] = f"{scope}/"
+        return key
+
     def _scope_node(self, scope: str, member: str, kind: str) -> str:
         node = self.scope_nodes.get(scope)
         if node is None:
-            node = Node(f"g_{scope}", "scope", f"{scope}/", [], None, f"name scope {scope}")
+            node_id = f"g{len(self.scope_nodes)}"
+            node = Node(node_id, "scope", f"{scope}/", [], None, f"name scope {scope}")
             self.scope_members[scope] = {"op": 0, "variable": 0}
             self.scope_nodes[scope] = node
             self.add_node(node)
@@ -366,7 +404,7 @@ def build(
     _TEXTS.clear()
     for n in b.view.nodes:  # what reached each input, summed over the ops that used it
         parts = b.received.get(n.id)
-        if parts and all(p.shape == parts[0].shape for p in parts):
+        if parts and all(not isinstance(p, Symbolic) and p.shape == parts[0].shape for p in parts):
             n.lines = [n.lines[0], f"∇ {_short(sum(parts[1:], parts[0]))}"]
     return b.view
 

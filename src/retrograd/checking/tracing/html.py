@@ -16,6 +16,7 @@ from typing import Any
 
 from retrograd.checking.observing import summarize
 from retrograd.checking.tracing.assets import SCRIPT, STYLE
+from retrograd.checking.tracing.functions import function_view
 from retrograd.checking.tracing.graph import (
     COLORS,
     GRADIENT_COLOR,
@@ -72,10 +73,17 @@ def _node_data(nodes: list) -> dict:
     return out
 
 
-def _views(trace: Any) -> list[tuple[str, str, int | None]]:
-    """(key, title, pass index) of each view: one per backward pass, then every op."""
-    views = [(f"p{p}", f"backward pass {p}", p) for p in range(1, min(trace.passes, MAX_VIEWS) + 1)]
-    views.append(("all", "every op recorded (all passes)", None))
+def _views(trace: Any) -> list[tuple[str, str, int | None, Any]]:
+    """(key, title, pass index, traced function) of each view: one per backward pass, one
+    per traced function (its graph), then every op."""
+    views = []
+    for p in range(1, min(trace.passes, MAX_VIEWS) + 1):
+        note = trace.pass_notes.get(p)
+        title = f"backward pass {p}" + (f" ({note.split(':')[0]})" if note else "")
+        views.append((f"p{p}", title, p, None))
+    for k, record in enumerate(trace.functions()):
+        views.append((f"f{k}", f"function '{record.name}': its graph as traced", None, record))
+    views.append(("all", "every op recorded (all passes)", None, None))
     return views
 
 
@@ -97,14 +105,22 @@ def _picture(root: str, key: str, view: Any, svg: str) -> str:
     prefix = f"{root}-{key}-"
     c = view.counts()
     nodes = sum(v for k, v in c.items() if k not in ("edges", "gradient edges"))
+    esc = html.escape
     return (
-        f'<div class="rg-picture" data-key="{key}" data-view="{key[:-2]}" '
-        f'data-prefix="{prefix}" data-nodes="{nodes}" data-edges="{c["edges"]}" hidden>'
-        f'{svg}<div class="rg-caption">{html.escape(view.caption())}</div></div>'
+        f'<div class="rg-picture" data-key="{esc(key)}" data-view="{esc(key[:-2])}" '
+        f'data-prefix="{esc(prefix)}" data-nodes="{nodes}" data-edges="{c["edges"]}" hidden>'
+        f'{svg}<div class="rg-caption">{esc(view.caption())}</div></div>'
     )
 
 
-def _rows(trace: Any, key: str, pass_index: int | None) -> str:
+def _rows(trace: Any, key: str, pass_index: int | None, function: Any = None) -> str:
+    if function is not None:
+        return (
+            f'<div class="rg-rows" data-view="{key}" hidden><p>The ops of a traced function '
+            f"run inside its compiled runs, not one by one: the graph shows them with their "
+            f"shapes; the rules of its backward ops ran while it was traced (symbolic "
+            f"passes).</p></div>"
+        )
     rows = table_rows(trace, pass_index=pass_index)
     esc = html.escape
     body = "".join(
@@ -132,23 +148,16 @@ def fragment(trace: Any) -> str:
     views = _views(trace)
     records = records_by_pass(trace)
     groups = has_groups(trace)  # the switch is there when something can collapse
-    built = [
-        (
-            key,
-            title,
-            p,
-            build(trace, p, False, records),
-            build(trace, p, True, records) if groups else None,
-        )
-        for key, title, p in views
-    ]
     options, tables, drawn = [], [], []
-    for key, title, p, expanded, collapsed in built:
-        options.append(f'<option value="{key}">{esc(title)}</option>')
-        drawn.append((f"{key}-e", expanded))
-        if groups:
-            drawn.append((f"{key}-c", collapsed))
-        tables.append(_rows(trace, key, p))
+    for key, title, p, function in views:
+        options.append(f'<option value="{esc(key)}">{esc(title)}</option>')
+        for collapse in (False, True) if groups else (False,):
+            if function is None:
+                view = build(trace, p, collapse, records)
+            else:
+                view = function_view(function, int(key[1:]), collapse)
+            drawn.append((f"{key}-{'c' if collapse else 'e'}", view))
+        tables.append(_rows(trace, key, p, function))
     svgs = _drawings(root, drawn)
     pictures = [_picture(root, key, view, svg) for (key, view), svg in zip(drawn, svgs)]
     all_nodes = [n for _, view in drawn for n in view.nodes]
@@ -162,6 +171,8 @@ def fragment(trace: Any) -> str:
         + (f" (recording stopped at {trace.max_ops} ops)" if trace.truncated else "")
         + (f"; the first {MAX_VIEWS} passes have views" if trace.passes > MAX_VIEWS else "")
     )
+    notes = "".join(f"<li>{esc(note)}</li>" for note in trace.notes())
+    notes = f'<ul class="rg-notes">{notes}</ul>' if notes else ""
     key = "".join(
         f'<span style="background:{COLORS[k]}">{esc(KIND_NAMES[k])}</span>' for k in COLORS
     ) + (
@@ -178,7 +189,7 @@ def fragment(trace: Any) -> str:
 <style>{STYLE}</style>
 <h1>retrograd trace</h1>
 <p>{esc(summary)}. Click a node (or open the page with <code>#node=n12</code>, its id) for its
-values and gradient records; hover for a summary; drag to pan, wheel to zoom.</p>
+values and gradient records; hover for a summary; drag to pan, wheel to zoom.</p>{notes}
 <div class="rg-bar"><select class="rg-view" aria-label="view">{"".join(options)}</select>
 {toggle}<button class="rg-zoom-out" title="zoom out">−</button>
 <button class="rg-zoom-in" title="zoom in">+</button><button class="rg-fit">fit</button>

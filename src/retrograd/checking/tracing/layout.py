@@ -139,9 +139,9 @@ def layout_svg(view: View, prefix: str = "") -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}pt" height="{height:.0f}pt"'
         f' viewBox="0 0 {width:.1f} {height:.1f}" font-family="monospace" font-size="11">',
         "<defs>",
-        f'<marker id="{prefix}arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" '
+        f'<marker id="{esc(prefix)}arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" '
         'markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#666"/></marker>',
-        f'<marker id="{prefix}garrow" viewBox="0 0 10 10" refX="0" refY="5" markerWidth="7" '
+        f'<marker id="{esc(prefix)}garrow" viewBox="0 0 10 10" refX="0" refY="5" markerWidth="7" '
         f'markerHeight="7" orient="auto"><path d="M10,0 L0,5 L10,10" fill="none" '
         f'stroke="{GRADIENT_COLOR}" stroke-width="1.5"/></marker>',
         "</defs>",
@@ -160,11 +160,11 @@ def layout_svg(view: View, prefix: str = "") -> str:
                 f'<text x="{x + w / 2:.1f}" y="{y + PAD_Y + LINE * (k + 1) - 4:.1f}" '
                 f'text-anchor="middle"{weight}>{esc(line)}</text>'
             )
-        parts.append(
-            f'<g id="{prefix}{n.id}" class="node rg-node rg-{n.kind}"><title>{esc(n.title)}'
-            f'</title><rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-            f'rx="{round_:.1f}" fill="{COLORS[n.kind]}" stroke="{stroke}" stroke-width="{sw}"'
-            f"{extra}/>{''.join(text)}</g>"
+        parts.append(  # every attribute value escaped, ids included (no user text in them)
+            f'<g id="{esc(prefix + n.id)}" class="node rg-node rg-{esc(n.kind)}"><title>'
+            f'{esc(n.title)}</title><rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
+            f'height="{h:.1f}" rx="{round_:.1f}" fill="{esc(COLORS[n.kind])}" '
+            f'stroke="{esc(stroke)}" stroke-width="{sw}"{extra}/>{"".join(text)}</g>'
         )
     parts.append("</svg>")
     return "\n".join(parts)
@@ -186,11 +186,11 @@ def _edge(k: int, e: Any, a: tuple, b: tuple, lane: Any, prefix: str, esc: Any) 
     if e.gradient:
         style = (
             f'stroke="{GRADIENT_COLOR}" stroke-width="1.6" stroke-dasharray="5,3" '
-            f'marker-start="url(#{prefix}garrow)"'
+            f'marker-start="url(#{esc(prefix)}garrow)"'
         )
     else:
         style = 'stroke="#666" stroke-width="1"'
     return (
-        f'<g id="{prefix}e{k}" class="edge rg-edge"><title>{esc(e.title)}</title>'
-        f'<path d="{path}" fill="none" {style} marker-end="url(#{prefix}arrow)"/></g>'
+        f'<g id="{esc(prefix)}e{k}" class="edge rg-edge"><title>{esc(e.title)}</title>'
+        f'<path d="{path}" fill="none" {style} marker-end="url(#{esc(prefix)}arrow)"/></g>'
     )

@@ -8,7 +8,7 @@ from typing import Any
 from retrograd.checking.observing import summarize
 from retrograd.core.registry import function_location, gradient_registry
 
-__all__ = ["table", "table_rows", "RulesReport"]
+__all__ = ["table", "table_rows", "fit_widths", "notes", "RulesReport"]
 
 HEADER = ("step", "op", "x", "upstream", "local", "downstream")
 
@@ -40,25 +40,79 @@ def _selected(trace: Any, custom_only: bool, pass_index: int | None) -> list:
     ]
 
 
-def table(trace: Any, custom_only: bool = False, pass_index: int | None = None) -> str:
+def table(
+    trace: Any, custom_only: bool = False, pass_index: int | None = None, width: int | None = None
+) -> str:
     """The rows of ``table_rows`` under a header, in aligned columns.
 
-    With several backward passes, steps are numbered ``pass.step``.
+    With several backward passes, steps are numbered ``pass.step``. ``width``: the lines
+    fit in that many characters (a terminal's), the widest columns cut first, each cut
+    cell ending in ``…``.
     """
     rows = [HEADER, *table_rows(trace, custom_only, pass_index)]
     widths = [max(len(r[k]) for r in rows) for k in range(len(HEADER))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
+    if width is not None:
+        widths = fit_widths(widths, [len(h) for h in HEADER], width)
+    lines = ["  ".join(_cut(cell, w).ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
     if trace.truncated:
         lines.append(f"(recording stopped after {trace.max_ops} ops)")
     return "\n".join(lines)
 
 
+def fit_widths(widths: list[int], floors: list[int], width: int, gap: int = 2) -> list[int]:
+    """Column widths whose sum (with ``gap`` between columns) fits ``width``: the widest
+    column narrowed first, none below its floor (its header's length).
+
+    >>> fit_widths([4, 30, 10], [4, 2, 2], 30)
+    [4, 12, 10]
+    """
+    widths = list(widths)
+    excess = sum(widths) + gap * (len(widths) - 1) - width
+    while excess > 0:
+        k = max(range(len(widths)), key=lambda c: (widths[c] - floors[c] > 0, widths[c]))
+        if widths[k] <= floors[k]:
+            break
+        widths[k] -= 1
+        excess -= 1
+    return widths
+
+
+def _cut(cell: str, w: int) -> str:
+    """``cell`` in ``w`` characters: cut at a word's end where one fits (``float32[8,4] …``
+    rather than ``float32[8,4] min=-…``), ending in ``…``."""
+    if len(cell) <= w:
+        return cell
+    head = cell[: max(w - 1, 0)]
+    space = head.rfind(" ")
+    return head[:space] + " …" if space > 0 else head + "…"
+
+
+def notes(trace: Any) -> list[str]:
+    """What the table cannot show by itself: ops recorded from other threads, the traced
+    functions (``@function``) that ran, truncation."""
+    out = [f"Backward pass {p}: {note}" for p, note in sorted(trace.pass_notes.items())]
+    for f in trace.functions():
+        runs = len(f.calls)
+        out.append(
+            f"Function '{f.name}': {runs} compiled run{'s' if runs != 1 else ''}, each recorded "
+            f"as one op with its input and output values; the ops inside a compiled run are "
+            f"not recorded one by one: the page's view \"function '{f.name}'\" draws them from "
+            f"the traced graph, with shapes"
+        )
+    if trace.threads:
+        named = ", ".join(f"{name} ({count} ops)" for name, count in trace.threads.items())
+        out.append(f"Recorded from threads the program started, beside its own: {named}")
+    return out
+
+
 class RulesReport:
     """Which gradient rules ran (custom and registered, with counts and where they are
-    defined), and which custom-gradient functions ran forward but no gradient ever reached.
+    defined), and which custom-gradient functions a tape recorded (or that ran inside
+    another's forward) but no gradient ever reached.
 
     ``fired``: list of ``(kind, name, calls, defined_at)``; ``bypassed``: list of
-    ``(name, called_at, reason)``.
+    ``(name, called_at, reason)``; ``unrecorded``: how many calls ran where no tape
+    recorded, which are not counted as bypassed.
     """
 
     def __init__(self, trace: Any) -> None:
@@ -71,11 +125,16 @@ class RulesReport:
             counts[key] = counts.get(key, 0) + 1
         self.passes = trace.passes
         self.fired = [(kind, name, n, where) for (kind, name, where), n in counts.items()]
+        # Only forward calls a tape recorded (or that ran inside another custom function's
+        # forward) count: a call no tape watched (a model built on zeros, inference) was
+        # never meant to be differentiated.
+        unused = [r for r in trace.ops if r.custom and not r.in_backward and not r.gradients]
         self.bypassed = [
             (r.label, r.created_at, _why_bypassed(r))
-            for r in trace.ops
-            if r.custom and not r.in_backward and not r.gradients
+            for r in unused
+            if r.recorded or r.parent is not None
         ]
+        self.unrecorded = len(unused) - len(self.bypassed)
 
     def __str__(self) -> str:
         lines = [f"Rules fired in {self.passes} backward pass(es):"]
@@ -89,11 +148,17 @@ class RulesReport:
                 f"{'defined' if kind == 'custom' else 'registered'} at {where}"
             )
         if self.bypassed:
-            lines.append("Custom-gradient functions that ran forward but whose rule never ran:")
+            lines.append("Custom-gradient functions that a tape recorded but whose rule never ran:")
             for name, called_at, reason in self.bypassed:
                 lines.append(f"  {name} (called at {called_at}): {reason}")
         else:
-            lines.append("Every custom-gradient function that ran forward had its rule called.")
+            lines.append("Every custom-gradient function that a tape recorded had its rule called.")
+        if self.unrecorded:
+            lines.append(
+                f"({self.unrecorded} call{'s' if self.unrecorded != 1 else ''} of "
+                f"custom-gradient functions ran where no tape recorded (building a model, "
+                f"inference): not counted.)"
+            )
         return "\n".join(lines)
 
     def __repr__(self) -> str:

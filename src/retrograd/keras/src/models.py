@@ -19,7 +19,7 @@ import numpy as np
 
 from retrograd.core import nest
 from retrograd.core.shapes import TensorShape
-from retrograd.keras.src import backend, tf_ops, weights_files
+from retrograd.keras.src import backend, paths, tf_ops, weights_files
 from retrograd.keras.src.layers.base import InputLayer, KerasTensor, Layer, Node
 from retrograd.keras.src.trainer import Trainer
 
@@ -426,8 +426,9 @@ class Sequential(Model):
         from retrograd.keras.src.layers.base import Input
 
         x = Input(batch_shape=self._input_batch_shape, dtype=self._input_dtype)
-        for layer in self._sublayers:
-            x = layer(x)
+        with paths.layer_scope(self):  # its layers' paths start with the model's name
+            for layer in self._sublayers:
+                x = layer(x)
         self.built = True
 
     def build(self, input_shape: Any = None) -> None:

@@ -22,7 +22,7 @@ from retrograd.core import nest
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 
-__all__ = ["positive_int", "int_tuple", "cast_inputs", "check_rank"]
+__all__ = ["positive_int", "int_tuple", "cast_inputs"]
 
 
 def positive_int(value: Any, name: str, minimum: int = 1) -> int:
@@ -94,24 +94,3 @@ def cast_inputs(layer: Any, value: Any, constant: Any, cast: Any) -> Any:
     ):
         value = np.asarray(value)  # a nested list of numbers is one input
     return nest.map_structure(one, value)
-
-
-def check_rank(layer: Any, inputs: Any) -> None:
-    """Keras' input check: a layer with ``input_ndim`` (exact) or ``min_ndim`` takes one
-    tensor of that rank."""
-    exact, least = getattr(layer, "input_ndim", None), getattr(layer, "min_ndim", None)
-    if exact is None and least is None:
-        return
-    if not isinstance(inputs, (Tensor, Variable)):
-        raise ValueError(
-            f"Layer '{layer.name}' expects 1 input, but it received "
-            f"{len(nest.flatten(inputs))} input tensors: {inputs!r:.80}"
-        )
-    rank = inputs.shape.rank
-    if rank is None or (exact is not None and rank == exact) or (exact is None and rank >= least):
-        return
-    expected = f"ndim={exact}" if exact is not None else f"min_ndim={least}"
-    raise ValueError(
-        f'Input 0 of layer "{layer.name}" is incompatible with the layer: expected '
-        f"{expected}, found ndim={rank}. Full shape received: {tuple(inputs.shape.as_list())}"
-    )

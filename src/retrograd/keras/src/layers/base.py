@@ -28,55 +28,13 @@ from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.variables import Variable
 from retrograd.graph import graph as graph_module
-from retrograd.keras.src import backend, initializers, load_limits, regularizers, tf_ops
+from retrograd.keras.src import backend, initializers, load_limits, paths, regularizers, tf_ops
 from retrograd.keras.src.layers import arguments
+from retrograd.keras.src.layers.calls import check_input_rank, named_error
+from retrograd.keras.src.layers.keras_tensor import KerasTensor, Node, is_keras_tensor
 from retrograd.training.module import Module, ModuleNameScope
 
 __all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor", "add_kernel_and_bias"]
-
-
-class KerasTensor:
-    """A symbolic tensor of the functional API: a shape (batch dimension None), a dtype, and
-    the layer call that produced it (``None`` for an ``Input``).
-
-    >>> import retrograd as rg
-    >>> inputs = rg.keras.Input(shape=(3,))
-    >>> type(inputs).__name__, inputs.shape.as_list()
-    ('KerasTensor', [None, 3])
-    """
-
-    def __init__(self, shape: Any, dtype: Any, node: Any = None, index: int = 0, name=None):
-        self.shape = TensorShape(shape)
-        self.dtype = dtypes.as_dtype(dtype)
-        self.node, self.index, self.name = node, index, name
-
-    @property
-    def ndim(self) -> int:
-        return self.shape.rank
-
-    def __repr__(self) -> str:
-        return f"<KerasTensor shape={tuple(self.shape.as_list())}, dtype={self.dtype.name}>"
-
-    def __bool__(self) -> bool:
-        raise TypeError(
-            "A KerasTensor is symbolic: it has no value. Use Keras layers (or Lambda) to "
-            "transform it."
-        )
-
-
-def is_keras_tensor(value: Any) -> bool:
-    return isinstance(value, KerasTensor)
-
-
-class Node:
-    """One symbolic layer call: the layer, its arguments (KerasTensors inside) and outputs."""
-
-    def __init__(self, layer: Layer, args: tuple, kwargs: dict) -> None:
-        self.layer, self.args, self.kwargs = layer, args, kwargs
-        self.outputs: Any = None
-
-    def inputs(self) -> list[KerasTensor]:
-        return [t for t in nest.flatten((self.args, self.kwargs)) if isinstance(t, KerasTensor)]
 
 
 def _shape_tuple(value: Any) -> Any:
@@ -237,9 +195,11 @@ class Layer(Module):
         key, count = base, 1
         while key in self._weight_names:
             key, count = f"{base}_{count}", count + 1
-        # Keras 3 names a weight by itself ("kernel"), whatever scope it is created in
+        # Keras 3 names a weight by itself ("kernel"), whatever scope it is created in, and
+        # gives it the path of its layer (sequential/d1/kernel)
         with graph_module.name_scope(""):
             variable = Variable(init(shape, dtype=dtype), trainable=trainable, name=key)
+        variable._path = f"{paths.weight_parent(self)}/{key}"
         (self._trainable_own if trainable else self._non_trainable_own).append(variable)
         self._weight_names[key] = variable
         if regularizer is not None:
@@ -351,7 +311,7 @@ class Layer(Module):
                     f"Layer '{self.name}' was called without input tensors: {args[0]!r}"
                 )
             args = (self._cast_inputs(args[0]),) + args[1:]
-            arguments.check_rank(self, args[0])
+            check_input_rank(self, args[0])
         training = kwargs.pop("training", None)
         if training is None:
             training = backend.layer_calls.training
@@ -360,11 +320,12 @@ class Layer(Module):
         outer = backend.layer_calls.training
         backend.layer_calls.training = training
         try:
-            if not self.built:
-                with self._name_scope:
-                    self._maybe_build(args[0] if args else None)
-            self._call_losses = []
-            outputs = self.call(*args, **kwargs)
+            with paths.layer_scope(self):  # ops run under the layer's path (sequential/d1)
+                if not self.built:
+                    with self._name_scope:
+                        self._maybe_build(args[0] if args else None)
+                self._call_losses = []
+                outputs = self.call(*args, **kwargs)
             if self.activity_regularizer is not None:
                 for output in nest.flatten(outputs):
                     penalty = self.activity_regularizer(output)
@@ -372,6 +333,11 @@ class Layer(Module):
                         penalty = penalty / float(dimension_value(output.shape[0]) or 1)
                     self.add_loss(penalty)
             return outputs
+        except Exception as error:  # named after this layer (the innermost one), same type
+            named = named_error(self, error)
+            if named is error:
+                raise
+            raise named.with_traceback(error.__traceback__) from error.__cause__
         finally:
             backend.layer_calls.training = outer
 
@@ -379,6 +345,11 @@ class Layer(Module):
         """A call on KerasTensors: builds the layer, finds the output shapes by running
         ``call`` on zeros (batch size 1), and returns KerasTensors for the outputs."""
         first = args[0] if args else None
+        check_input_rank(self, first)
+        with paths.layer_scope(self):
+            return self._symbolic_outputs(args, kwargs, first)
+
+    def _symbolic_outputs(self, args: tuple, kwargs: dict, first: Any) -> Any:
         if not self.built:
             self._build_shape = _shape_tuple(first)
             with self._name_scope:
@@ -425,6 +396,7 @@ class Layer(Module):
         return tuple(self._symbolic_call((inputs,), {}).shape.as_list())
 
     supports_masking = False  # whether the layer passes a timestep mask on (Keras' rule)
+    input_rank: Any = None  # (lowest, highest) rank of the first input (Keras' InputSpec)
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         """The mask of the outputs: the inputs' where the layer supports masking."""

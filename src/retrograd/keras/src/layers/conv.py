@@ -71,8 +71,8 @@ class _Conv(Layer):
     rank = 2
 
     @property
-    def input_ndim(self) -> int:  # (checked on every call: Keras' input spec)
-        return self.rank + 2
+    def input_rank(self) -> tuple[int, None]:
+        return (self.rank + 2, None)  # Keras: InputSpec(min_ndim=rank + 2)
 
     def __init__(
         self,
@@ -226,7 +226,7 @@ class Conv2D(_Conv):
 
 
 class _Pooling2D(Layer):
-    input_ndim = 4
+    input_rank = (4, 4)  # Keras: InputSpec(ndim=4)
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kw):
         super().__init__(**kw)
@@ -286,7 +286,7 @@ class GlobalAveragePooling2D(Layer):
     [[7.5]]
     """
 
-    input_ndim = 4
+    input_rank = (4, 4)
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)

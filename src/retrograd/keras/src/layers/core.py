@@ -34,7 +34,6 @@ __all__ = [
 
 
 class Dense(Layer):
-    min_ndim = 2  # (checked on every call: Keras' input spec)
     """``activation(inputs @ kernel + bias)``, the kernel ``[input_dim, units]``.
 
     >>> import retrograd as rg
@@ -42,6 +41,8 @@ class Dense(Layer):
     >>> dense(rg.constant([[1.0, 2.0, 3.0]])).numpy().tolist(), dense.kernel.shape.as_list()
     ([[6.0, 6.0]], [3, 2])
     """
+
+    input_rank = (2, None)  # Keras: InputSpec(min_ndim=2)
 
     supports_masking = True
 
@@ -130,6 +131,8 @@ class Flatten(Layer):
     >>> rg.keras.layers.Flatten()(rg.zeros([2, 3, 4])).shape.as_list()
     [2, 12]
     """
+
+    input_rank = (1, None)
 
     def __init__(self, data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -26,7 +26,7 @@ __all__ = ["SimpleRNN", "LSTM", "GRU"]
 
 
 class _Recurrent(Layer):
-    input_ndim = 3  # (checked on every call: Keras' input spec)
+    input_rank = (3, 3)  # (batch, time, features)
     gates = 1
     _seed_first = False  # whether Keras' cell makes its seed generator before its initializers
 

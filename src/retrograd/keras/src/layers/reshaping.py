@@ -51,13 +51,14 @@ class Permute(Layer):
 
 
 class RepeatVector(Layer):
-    input_ndim = 2  # (checked on every call: Keras' input spec)
     """``[batch, features]`` to ``[batch, n, features]``.
 
     >>> import retrograd as rg
     >>> rg.keras.layers.RepeatVector(3)(rg.constant([[1.0, 2.0]])).numpy().tolist()
     [[[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]]]
     """
+
+    input_rank = (2, 2)
 
     def __init__(self, n: int, **kwargs: Any):
         super().__init__(**kwargs)
@@ -86,7 +87,6 @@ def _bilinear_axis(size: int, factor: int) -> tuple:
 
 
 class UpSampling2D(Layer):
-    input_ndim = 4
     """Repeats rows and columns ``size`` times (``interpolation='nearest'``) or interpolates
     between them (``'bilinear'``, TensorFlow's half-pixel resize).
 
@@ -95,6 +95,8 @@ class UpSampling2D(Layer):
     >>> rg.keras.layers.UpSampling2D()(x)[0, :, :, 0].numpy().tolist()
     [[1.0, 1.0, 2.0, 2.0], [1.0, 1.0, 2.0, 2.0], [3.0, 3.0, 4.0, 4.0], [3.0, 3.0, 4.0, 4.0]]
     """
+
+    input_rank = (4, 4)
 
     def __init__(self, size: Any = (2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
@@ -141,7 +143,6 @@ class UpSampling2D(Layer):
 
 
 class ZeroPadding2D(Layer):
-    input_ndim = 4
     """Pads height and width with zeros: ``padding`` is an int, two ints, or two pairs.
 
     >>> import retrograd as rg
@@ -149,6 +150,8 @@ class ZeroPadding2D(Layer):
     >>> rg.keras.layers.ZeroPadding2D(1)(x)[0, :, :, 0].numpy().tolist()
     [[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0]]
     """
+
+    input_rank = (4, 4)
 
     def __init__(self, padding: Any = (1, 1), data_format=None, **kwargs: Any):
         super().__init__(**kwargs)
@@ -178,7 +181,7 @@ class ZeroPadding2D(Layer):
 
 
 class _Pooling1D(Layer):
-    input_ndim = 3
+    input_rank = (3, 3)
 
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -239,6 +242,8 @@ class GlobalAveragePooling1D(Layer):
     >>> rg.keras.layers.GlobalAveragePooling1D()(x).numpy().tolist()
     [[4.0]]
     """
+
+    input_rank = (3, 3)
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
