@@ -37,6 +37,8 @@ PUBLIC_NAMESPACES = [
     "retrograd.compat",
     "retrograd.compat.v1",
     "retrograd.compat.v1.app",
+    "retrograd.compat.v1.initializers",
+    "retrograd.compat.v1.losses",
     "retrograd.compat.v1.logging",
     "retrograd.compat.v1.nn",
     "retrograd.compat.v1.summary",

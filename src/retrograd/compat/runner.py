@@ -65,6 +65,8 @@ MODULES: dict[str, str] = {
     "tensorflow.compat.v1.linalg": "retrograd.linalg",
     "tensorflow.compat.v1.random": "retrograd.random",
     "tensorflow.compat.v1.errors": "retrograd.errors",
+    "tensorflow.compat.v1.losses": "retrograd.compat.v1.losses",
+    "tensorflow.compat.v1.initializers": "retrograd.compat.v1.initializers",
     "tensorflow.python": "retrograd.compat.tf_python",
     "tensorflow.python.framework": "retrograd.compat.tf_python.framework",
     "tensorflow.python.framework.ops": "retrograd.compat.tf_python.framework.ops",
@@ -115,6 +117,8 @@ _TF1_MODULES = {
     "tensorflow.logging": "retrograd.compat.v1.logging",
     "tensorflow.app": "retrograd.compat.v1.app",
     "tensorflow.train": "retrograd.compat.v1.train",
+    "tensorflow.losses": "retrograd.compat.v1.losses",
+    "tensorflow.initializers": "retrograd.compat.v1.initializers",
 }
 
 

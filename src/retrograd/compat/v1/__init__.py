@@ -24,6 +24,7 @@ from retrograd.compat.delegation import shared_names as _shared_names
 from retrograd.compat.delegation import shared_value as _shared_value
 from retrograd.compat.graph_collections import (
     add_to_collection,
+    add_to_collections,
     get_collection,
     get_collection_ref,
     global_variables,
@@ -32,7 +33,10 @@ from retrograd.compat.graph_collections import (
     initialize_all_variables,
     local_variables,
     local_variables_initializer,
+    model_variables,
+    moving_average_variables,
     no_op,
+    tables_initializer,
     trainable_variables,
     variables_initializer,
 )
@@ -68,15 +72,32 @@ from retrograd.compat.initializers import (
     constant_initializer,
     glorot_normal_initializer,
     glorot_uniform_initializer,
+    identity_initializer,
     ones_initializer,
+    orthogonal_initializer,
     random_normal_initializer,
     random_uniform_initializer,
     truncated_normal_initializer,
+    uniform_unit_scaling_initializer,
     variance_scaling_initializer,
     xavier_initializer,
     zeros_initializer,
 )
-from retrograd.compat.v1 import app, logging, nn, summary, train
+from retrograd.compat.tf1_functions import (
+    all_variables,
+    get_local_variable,
+    initialize_all_tables,
+    initialize_local_variables,
+    initialize_variables,
+    is_variable_initialized,
+    make_template,
+    op_scope,
+    py_func,
+    to_complex64,
+    to_complex128,
+    variable_op_scope,
+)
+from retrograd.compat.v1 import app, initializers, logging, losses, nn, summary, train
 from retrograd.compat.v1_signatures import (
     arg_max,
     arg_min,
@@ -112,6 +133,7 @@ from retrograd.compat.variable_scopes import (
     variable_scope,
 )
 from retrograd.core.dimensions import Dimension, dimension_value
+from retrograd.core.registry import no_gradient as NoGradient
 from retrograd.core.shapes import (
     dimension_at_index,
     disable_v2_tensorshape,
@@ -127,8 +149,32 @@ from retrograd.graph.graph import (
 )
 from retrograd.graph.session import InteractiveSession, Session, get_default_session
 from retrograd.ops.operators import disable_tensor_equality, enable_tensor_equality
+from retrograd.ops.safe_math_ops import divide_no_nan as div_no_nan
 
 __all__ = [
+    "add_to_collections",
+    "model_variables",
+    "moving_average_variables",
+    "tables_initializer",
+    "identity_initializer",
+    "orthogonal_initializer",
+    "uniform_unit_scaling_initializer",
+    "all_variables",
+    "get_local_variable",
+    "initialize_all_tables",
+    "initialize_local_variables",
+    "initialize_variables",
+    "is_variable_initialized",
+    "make_template",
+    "op_scope",
+    "py_func",
+    "to_complex64",
+    "to_complex128",
+    "variable_op_scope",
+    "initializers",
+    "losses",
+    "NoGradient",
+    "div_no_nan",
     "add_to_collection",
     "arg_max",
     "arg_min",
