@@ -22,12 +22,14 @@ __all__ = ["shared_names", "shared_value"]
 def _sources(part: str) -> list[Any]:
     import retrograd  # the top level: imported when a name is asked for, never at import
 
-    return [retrograd.nn] if part == "nn" else [retrograd, retrograd.math]
+    if part:
+        return [getattr(retrograd, part)]
+    return [retrograd, retrograd.math]
 
 
 def shared_names(part: str = "") -> list[str]:
-    """The names reachable through the sources of ``part`` (``""``: the top level,
-    ``"nn"``: ``tf.nn``)."""
+    """The names reachable through the sources of ``part`` (``""``: the top level and
+    ``math``; else that namespace of retrograd: ``"nn"`` for ``tf.nn``)."""
     names: set[str] = set()
     for module in _sources(part):
         names.update(module.__all__)

@@ -15,8 +15,6 @@ import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-import numpy as np
-
 from retrograd.compat.graph_collections import (
     global_variables,
     local_variables_initializer,
@@ -31,9 +29,8 @@ from retrograd.compat.variable_scopes import (
     variable_scope,
 )
 from retrograd.core import dtypes
-from retrograd.core.execute import context, define_op, execute
-from retrograd.core.registry import no_gradient
 from retrograd.ops import math_ops, numpy_function_ops
+from retrograd.training.v1_variable_state import is_variable_initialized
 
 __all__ = [
     "all_variables",
@@ -314,34 +311,3 @@ def to_complex128(x: Any, name: str = "ToComplex128") -> Any:
     'complex128'
     """
     return math_ops.cast(x, dtypes.complex128, name=name)
-
-
-def _is_initialized_kernel(*, variable: Any) -> Any:
-    return np.array(variable.is_initialized_now)
-
-
-_IsVariableInitialized = define_op(
-    "IsVariableInitialized",
-    _is_initialized_kernel,
-    stateful=True,
-    shape_fn=lambda metas, variable: [((), np.bool_)],
-)
-no_gradient("IsVariableInitialized")
-
-
-def is_variable_initialized(variable: Any) -> Any:
-    """A boolean scalar: whether ``variable`` holds a value when the op runs.
-
-    >>> import retrograd as rg, retrograd.compat.v1 as tf1
-    >>> with rg.Graph().as_default():
-    ...     v = tf1.Variable(1.0)
-    ...     ready = tf1.is_variable_initialized(v)
-    ...     with tf1.Session() as sess:
-    ...         before = sess.run(ready)
-    ...         sess.run(v.initializer)
-    ...         print(before, sess.run(ready))
-    False True
-    """
-    if context.graph is None:
-        return math_ops.cast(True, dtypes.bool)
-    return execute(_IsVariableInitialized, (), {"variable": variable}, "IsVariableInitialized")

@@ -193,3 +193,139 @@ with tf.Session() as sess:
     result = [[v.name for v in tf.global_variables()], sess.run([y1, y2, y3])]
 """,
 }
+
+# compat.v1.train: optimizers' trajectories, schedules, moving averages, the global step
+_TRAJECTORY = """
+w = tf.get_variable('w', initializer=np.float32([[0.5, -1.5], [2.0, 0.25]]))
+b = tf.get_variable('b', initializer=np.float32([0.1, -0.3]))
+x = tf.constant(np.float32([[1.0, -2.0], [0.5, 3.0], [-1.0, 0.2]]))
+loss = tf.reduce_sum(tf.square(tf.matmul(x, w) + b - 0.3))
+opt = {optimizer}
+train = opt.minimize(loss, global_step=tf.train.get_or_create_global_step())
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(6):
+        sess.run(train)
+    result = [sess.run([w, b, loss]), sorted(v.name for v in tf.global_variables()),
+              sess.run(tf.train.get_global_step())]
+"""
+OPTIMIZERS = {
+    "adadelta": "tf.train.AdadeltaOptimizer(1.0)",
+    "adadelta_rho": "tf.train.AdadeltaOptimizer(0.5, rho=0.8, epsilon=1e-4)",
+    "ftrl": "tf.train.FtrlOptimizer(0.3)",
+    "ftrl_l1_l2": "tf.train.FtrlOptimizer(0.3, l1_regularization_strength=0.05, "
+    "l2_regularization_strength=0.1)",
+    "ftrl_power_shrinkage_beta": "tf.train.FtrlOptimizer(0.2, learning_rate_power=-0.7, "
+    "initial_accumulator_value=0.5, l2_shrinkage_regularization_strength=0.05, beta=0.3, "
+    "accum_name='acc', linear_name='lin')",
+    "proximal_gd": "tf.train.ProximalGradientDescentOptimizer(0.1, "
+    "l1_regularization_strength=0.02, l2_regularization_strength=0.05)",
+    "proximal_adagrad": "tf.train.ProximalAdagradOptimizer(0.3, l1_regularization_strength=0.01, "
+    "l2_regularization_strength=0.02)",
+    "proximal_adagrad_plain": "tf.train.ProximalAdagradOptimizer(0.3, initial_accumulator_value=1.0)",
+}
+GRAPH.update(
+    {f"optimizer_{name}": _TRAJECTORY.format(optimizer=code) for name, code in OPTIMIZERS.items()}
+)
+GRAPH.update(
+    {
+        "schedules": """
+step = tf.placeholder(tf.int64, [])
+rates = [
+    tf.train.natural_exp_decay(0.1, step, 5, 0.5),
+    tf.train.natural_exp_decay(0.1, step, 5, 0.5, staircase=True),
+    tf.train.cosine_decay(0.1, step, 20, alpha=0.1),
+    tf.train.cosine_decay_restarts(0.1, step, 4),
+    tf.train.cosine_decay_restarts(0.1, step, 4, t_mul=1.0, m_mul=0.5, alpha=0.05),
+    tf.train.linear_cosine_decay(0.1, step, 20, num_periods=2.0, alpha=0.1, beta=0.01),
+    tf.train.noisy_linear_cosine_decay(0.1, step, 20, initial_variance=0.0),
+    tf.train.piecewise_constant_decay(step, [3, 9], [1.0, 0.5, 0.25]),
+]
+with tf.Session() as sess:
+    result = [sess.run(rates, {step: s}) for s in [0, 1, 3, 4, 7, 12, 25, 40]]
+""",
+        "moving_average": """
+w = tf.Variable(np.float32([1.0, 2.0]), name='w')
+v = tf.Variable(5.0, name='v')
+t = tf.multiply(tf.reduce_sum(w), 2.0, name='t')
+step = tf.Variable(0, name='step', trainable=False)
+ema = tf.train.ExponentialMovingAverage(0.9, num_updates=step)
+update = ema.apply([w, v, t])
+debiased = tf.train.ExponentialMovingAverage(0.8, zero_debias=True, name='debias')
+update2 = debiased.apply([t])
+with tf.control_dependencies([update, update2]):
+    train = tf.group(tf.assign_add(w, [1.0, -1.0]), tf.assign_add(step, 1))
+names = [ema.average(w).name, ema.average_name(v), ema.average(t).name,
+         sorted(ema.variables_to_restore().keys()),
+         [x.name for x in tf.moving_average_variables()]]
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    seen = [sess.run([ema.average(w), ema.average(v), ema.average(t), debiased.average(t)])]
+    for _ in range(4):
+        sess.run(train)
+        seen.append(sess.run([ema.average(w), ema.average(v), ema.average(t),
+                              debiased.average(t)]))
+    result = [names, seen]
+""",
+        "global_step_helpers": """
+s = tf.train.get_or_create_global_step()
+inc = tf.assign_add(s, 5)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(inc)
+    result = [tf.train.global_step(sess, s), s.name, s.dtype.name,
+              tf.train.get_global_step() is s]
+tf.train.assert_global_step(s)
+""",
+        "assert_global_step_float": "tf.train.assert_global_step(tf.Variable(1.0))",
+    }
+)
+EAGER.update(
+    {
+        "coordinator_keeps_first_exception": """
+import threading
+coord = tf.train.Coordinator()
+def worker(i):
+    with coord.stop_on_exception():
+        if i == 1:
+            raise ValueError('worker 1 failed')
+        while not coord.should_stop():
+            coord.wait_for_stop(0.01)
+threads = [threading.Thread(target=worker, args=(i,)) for i in range(3)]
+for t in threads:
+    t.start()
+try:
+    coord.join(threads)
+    result = 'no error'
+except ValueError as e:
+    result = [str(e), coord.should_stop(), coord.joined]
+""",
+        "coordinator_clear_stop": """
+coord = tf.train.Coordinator()
+coord.request_stop()
+before = coord.should_stop()
+coord.clear_stop()
+result = [before, coord.should_stop(), coord.wait_for_stop(0.01)]
+""",
+        "looper_thread": """
+coord = tf.train.Coordinator()
+ticks = []
+def tick(n):
+    ticks.append(n)
+    if len(ticks) == 4:
+        coord.request_stop()
+t = tf.train.LooperThread.loop(coord, None, tick, args=(7,))
+coord.join([t])
+result = [ticks, t.is_alive()]
+""",
+        "ema_eager": """
+w = tf.Variable([1.0, 3.0])
+ema = tf.train.ExponentialMovingAverage(0.5)
+ema.apply([w])
+w.assign([3.0, 1.0])
+ema.apply([w])
+result = [ema.average(w).numpy(), ema.average(w).name]
+""",
+        "ema_eager_tensor": "tf.train.ExponentialMovingAverage(0.5).apply([tf.constant(1.0)])",
+    }
+)

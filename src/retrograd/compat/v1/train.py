@@ -1,6 +1,28 @@
-"""``retrograd.compat.v1.train``: TensorFlow 1's optimizers, global step and Saver."""
+"""``retrograd.compat.v1.train``: TensorFlow 1's optimizers, schedules, global step,
+moving averages, thread coordination and Saver; TensorFlow 2's ``tf.train`` names
+(``Checkpoint``, ``CheckpointManager``, ...) are here too, as in TensorFlow.
 
+>>> import retrograd as rg
+>>> rg.compat.v1.train.Checkpoint is rg.train.Checkpoint
+True
+"""
+
+from retrograd.compat.delegation import shared_names as _shared_names
+from retrograd.compat.delegation import shared_value as _shared_value
 from retrograd.training.saver import Saver, checkpoint_exists, latest_checkpoint
+from retrograd.training.v1_coordination import (
+    Coordinator,
+    LooperThread,
+    assert_global_step,
+    global_step,
+)
+from retrograd.training.v1_more_optimizers import (
+    AdadeltaOptimizer,
+    FtrlOptimizer,
+    ProximalAdagradOptimizer,
+    ProximalGradientDescentOptimizer,
+)
+from retrograd.training.v1_moving_averages import ExponentialMovingAverage
 from retrograd.training.v1_optimizers import (
     AdagradOptimizer,
     AdamOptimizer,
@@ -13,27 +35,57 @@ from retrograd.training.v1_optimizers import (
     get_or_create_global_step,
 )
 from retrograd.training.v1_schedules import (
+    cosine_decay,
+    cosine_decay_restarts,
     exponential_decay,
     inverse_time_decay,
+    linear_cosine_decay,
+    natural_exp_decay,
+    noisy_linear_cosine_decay,
     piecewise_constant,
     polynomial_decay,
 )
+from retrograd.training.v1_schedules import piecewise_constant as piecewise_constant_decay
 
 __all__ = [
+    "AdadeltaOptimizer",
     "AdagradOptimizer",
     "AdamOptimizer",
+    "Coordinator",
+    "ExponentialMovingAverage",
+    "FtrlOptimizer",
     "GradientDescentOptimizer",
+    "LooperThread",
     "MomentumOptimizer",
     "Optimizer",
+    "ProximalAdagradOptimizer",
+    "ProximalGradientDescentOptimizer",
     "RMSPropOptimizer",
     "Saver",
+    "assert_global_step",
     "checkpoint_exists",
+    "cosine_decay",
+    "cosine_decay_restarts",
     "create_global_step",
     "exponential_decay",
     "get_global_step",
     "get_or_create_global_step",
+    "global_step",
     "inverse_time_decay",
     "latest_checkpoint",
+    "linear_cosine_decay",
+    "natural_exp_decay",
+    "noisy_linear_cosine_decay",
     "piecewise_constant",
+    "piecewise_constant_decay",
     "polynomial_decay",
 ]
+
+
+def __getattr__(name):
+    """The rest of ``retrograd.train`` (TensorFlow 2's ``tf.train``)."""
+    return _shared_value(name, "tf.compat.v1.train", "train")
+
+
+def __dir__():
+    return sorted(set(__all__) | set(_shared_names("train")))
