@@ -39,6 +39,7 @@ PUBLIC_NAMESPACES = [
     "retrograd.compat.v1.app",
     "retrograd.compat.v1.initializers",
     "retrograd.compat.v1.losses",
+    "retrograd.compat.v1.math",
     "retrograd.compat.v1.logging",
     "retrograd.compat.v1.nn",
     "retrograd.compat.v1.summary",

@@ -61,7 +61,7 @@ MODULES: dict[str, str] = {
     "tensorflow.compat.v1.summary": "retrograd.compat.v1.summary",
     "tensorflow.compat.v1.logging": "retrograd.compat.v1.logging",
     "tensorflow.compat.v1.app": "retrograd.compat.v1.app",
-    "tensorflow.compat.v1.math": "retrograd.math",
+    "tensorflow.compat.v1.math": "retrograd.compat.v1.math",
     "tensorflow.compat.v1.linalg": "retrograd.linalg",
     "tensorflow.compat.v1.random": "retrograd.random",
     "tensorflow.compat.v1.errors": "retrograd.errors",
@@ -118,6 +118,7 @@ _TF1_MODULES = {
     "tensorflow.app": "retrograd.compat.v1.app",
     "tensorflow.train": "retrograd.compat.v1.train",
     "tensorflow.losses": "retrograd.compat.v1.losses",
+    "tensorflow.math": "retrograd.compat.v1.math",
     "tensorflow.initializers": "retrograd.compat.v1.initializers",
 }
 

@@ -329,3 +329,75 @@ result = [ema.average(w).numpy(), ema.average(w).name]
         "ema_eager_tensor": "tf.train.ExponentialMovingAverage(0.5).apply([tf.constant(1.0)])",
     }
 )
+
+# tf.nn's TF1 spellings and the functions TensorFlow 2 dropped
+IMG = "np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2) / 10.0"
+KER = "np.linspace(-1, 1, 24, dtype=np.float32).reshape(2, 2, 2, 3)"
+EAGER.update(
+    {
+        "nn_conv2d_filter": f"result = tf.nn.conv2d({IMG}, filter={KER}, strides=[1, 2, 1, 1], "
+        "padding='SAME', use_cudnn_on_gpu=False)",
+        "nn_conv2d_dilations": f"result = tf.nn.conv2d({IMG}, filters={KER}, strides=1, "
+        "padding='VALID', dilations=[1, 2, 1, 1])",
+        "nn_conv1d_value": "result = tf.nn.conv1d(value=np.float32([[[1, 2], [3, 4], [5, 6]]]), "
+        "filters=np.float32([[[1], [0]], [[0.5], [-1]]]), stride=1, padding='SAME')",
+        "nn_conv2d_transpose_value": "result = tf.nn.conv2d_transpose(value=np.ones([1, 2, 2, 3], "
+        f"np.float32), filter={KER}, output_shape=[1, 4, 4, 2], strides=[1, 2, 2, 1])",
+        "nn_conv2d_backprop_input": f"result = tf.nn.conv2d_backprop_input([1, 4, 4, 2], {KER}, "
+        "np.ones([1, 3, 3, 3], np.float32), [1, 1, 1, 1], 'VALID')",
+        "nn_conv2d_backprop_filter": f"result = tf.nn.conv2d_backprop_filter({IMG}, [2, 2, 2, 3], "
+        "np.ones([1, 2, 4, 3], np.float32), [1, 2, 1, 1], 'SAME')",
+        "nn_pools_value": f"result = [tf.nn.max_pool(value={IMG}, ksize=[1, 2, 2, 1], "
+        f"strides=[1, 2, 2, 1], padding='VALID'), tf.nn.avg_pool({IMG}, [1, 3, 3, 1], [1, 1, 1, 1], "
+        f"'SAME'), tf.nn.avg_pool2d({IMG}, ksize=2, strides=2, padding='VALID')]",
+        "nn_avg_pool2d_needs_value": f"tf.nn.avg_pool2d(input={IMG}, ksize=2, strides=2, padding='VALID')",
+        "nn_pools_v2": f"result = [tf.nn.max_pool_v2({IMG}, 2, 2, 'VALID'), "
+        "tf.nn.avg_pool_v2(np.float32([[[1], [2], [4]]]), 2, 1, 'VALID')]",
+        "nn_moments_keep_dims": f"result = tf.nn.moments({IMG}, [0, 1, 2], keep_dims=True)",
+        "nn_weighted_xent_targets": "result = tf.nn.weighted_cross_entropy_with_logits("
+        "targets=[1.0, 0.0, 1.0], logits=[0.5, -1.0, 2.0], pos_weight=3.0)",
+        "nn_xw_plus_b": "result = tf.nn.xw_plus_b(np.float32([[1, 2], [3, -4]]), "
+        "np.float32([[0.5, -1], [1, 2]]), np.float32([0.1, -0.2]))",
+        "nn_relu_layer": "result = tf.nn.relu_layer(np.float32([[1, 2], [3, -4]]), "
+        "np.float32([[0.5, -1], [1, 2]]), np.float32([0.1, -0.2]))",
+        "nn_in_top_k": "result = [tf.nn.in_top_k(np.float32([[0.1, 0.8, 0.1], [0.3, 0.3, 0.4], "
+        "[0.5, 0.5, 0.0], [np.nan, 1, 2]]), [1, 0, 1, 0], 1), tf.math.in_top_k("
+        "np.float32([[0.1, 0.8, 0.1], [0.3, 0.3, 0.4]]), [0, 0], k=2)]",
+        "nn_embedding_mod": "shards = [np.float32([[0, 0], [3, 3], [6, 6]]), np.float32([[1, 1], [4, 4]]), "
+        "np.float32([[2, 2], [5, 5]])]\n"
+        "result = [tf.nn.embedding_lookup(shards, [0, 4, 5, 6, 2]), "
+        "tf.nn.embedding_lookup(shards, [[1, 3]], partition_strategy='div')]",
+        "nn_embedding_max_norm": "result = tf.nn.embedding_lookup(np.float32([[3, 4], [0.3, 0.4]]), "
+        "[0, 1], max_norm=1.0)",
+        "nn_fused_batch_norm_training": f"result = tf.nn.fused_batch_norm({IMG}, [1.0, 2.0], [0.0, 0.5])",
+        "nn_fused_batch_norm_average": f"result = tf.nn.fused_batch_norm({IMG}, [1.0, 2.0], [0.0, 0.5], "
+        "mean=[1.0, 1.0], variance=[2.0, 2.0], exponential_avg_factor=0.3)",
+        "nn_fused_batch_norm_inference": f"result = tf.nn.fused_batch_norm({IMG}, [1.0, 2.0], [0.0, 0.5], "
+        "mean=[1.0, 1.5], variance=[0.5, 2.0], epsilon=0.0, is_training=False)",
+        "nn_fused_batch_norm_nchw": "result = tf.nn.fused_batch_norm("
+        f"np.transpose({IMG}, (0, 3, 1, 2)), [1.0, 2.0], [0.0, 0.5], data_format='NCHW')",
+        "nn_batch_norm_global": "result = [tf.nn.batch_norm_with_global_normalization("
+        "np.float32([1, 2, 3]), 1.0, 4.0, 0.5, 3.0, 0.001, True), "
+        "tf.nn.batch_norm_with_global_normalization(input=np.float32([1, 2, 3]), mean=1.0, "
+        "variance=4.0, beta=0.5, gamma=3.0, variance_epsilon=0.001, scale_after_normalization=False)]",
+        "math_v1_reductions": "x = np.float32([[1, 5, 3], [4, 2, 6]])\n"
+        "result = [tf.math.reduce_sum(x, reduction_indices=[1], keep_dims=True), "
+        "tf.math.reduce_max(x, 0), tf.math.argmax(x, dimension=1), tf.math.softmax(x, dim=0)]",
+    }
+)
+GRAPH.update(
+    {
+        "nn_graph_gradients": f"""
+x = tf.placeholder(tf.float32, [None, 4, 4, 2])
+k = tf.get_variable('k', initializer={KER})
+y = tf.nn.conv2d(x, filter=k, strides=[1, 1, 1, 1], padding='SAME')
+z, m, v = tf.nn.fused_batch_norm(y, tf.ones([3]), tf.zeros([3]))
+loss = tf.reduce_sum(tf.square(tf.nn.relu_layer(tf.reshape(z, [-1, 3]), tf.ones([3, 2]), [0.1, 0.2])))
+grads = tf.gradients(loss, [x, k])
+back = tf.nn.conv2d_backprop_filter(x, [2, 2, 2, 3], tf.ones_like(y), [1, 1, 1, 1], 'SAME')
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    result = sess.run([loss, grads, m, back], {{x: {IMG}}})
+""",
+    }
+)

@@ -97,7 +97,7 @@ from retrograd.compat.tf1_functions import (
     to_complex128,
     variable_op_scope,
 )
-from retrograd.compat.v1 import app, initializers, logging, losses, nn, summary, train
+from retrograd.compat.v1 import app, initializers, logging, losses, math, nn, summary, train
 from retrograd.compat.v1_signatures import (
     arg_max,
     arg_min,
@@ -173,6 +173,7 @@ __all__ = [
     "variable_op_scope",
     "initializers",
     "losses",
+    "math",
     "NoGradient",
     "div_no_nan",
     "add_to_collection",
