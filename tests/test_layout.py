@@ -38,6 +38,7 @@ PUBLIC_NAMESPACES = [
     "retrograd.compat.v1",
     "retrograd.compat.v1.app",
     "retrograd.compat.v1.initializers",
+    "retrograd.compat.v1.layers",
     "retrograd.compat.v1.losses",
     "retrograd.compat.v1.math",
     "retrograd.compat.v1.logging",

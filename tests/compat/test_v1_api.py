@@ -17,7 +17,7 @@ from retrograd.compat import v1
 
 DATA = pathlib.Path(__file__).parent / "data"
 sys.path.insert(0, str(DATA))
-from v1_api_cases import EAGER, GRAPH  # noqa: E402
+from v1_api_cases import EAGER, GRAPH, LAYERS  # noqa: E402
 
 GOLDENS = json.loads((DATA / "v1_api_goldens.json").read_text())
 
@@ -54,7 +54,7 @@ def _same(got, want) -> bool:
 
 
 def test_every_case_has_a_golden():
-    assert sorted(GOLDENS) == sorted({**EAGER, **GRAPH})
+    assert sorted(GOLDENS) == sorted({**EAGER, **GRAPH, **LAYERS})
 
 
 @pytest.mark.parametrize("name", sorted(EAGER))
@@ -89,3 +89,9 @@ def test_losses_name_the_missing_argument():
 def test_get_total_loss_without_losses_says_so():
     with rg.Graph().as_default(), pytest.raises(ValueError, match="no losses"):
         v1.losses.get_total_loss()
+
+
+@pytest.mark.parametrize("name", sorted(LAYERS))
+def test_layers_snippet_gives_what_tensorflow_gave(name):
+    got = _outcome(LAYERS[name], graph=True)
+    assert _same(got, GOLDENS[name]), (got, GOLDENS[name])

@@ -66,6 +66,7 @@ MODULES: dict[str, str] = {
     "tensorflow.compat.v1.random": "retrograd.random",
     "tensorflow.compat.v1.errors": "retrograd.errors",
     "tensorflow.compat.v1.losses": "retrograd.compat.v1.losses",
+    "tensorflow.compat.v1.layers": "retrograd.compat.v1.layers",
     "tensorflow.compat.v1.initializers": "retrograd.compat.v1.initializers",
     "tensorflow.python": "retrograd.compat.tf_python",
     "tensorflow.python.framework": "retrograd.compat.tf_python.framework",
@@ -119,6 +120,7 @@ _TF1_MODULES = {
     "tensorflow.train": "retrograd.compat.v1.train",
     "tensorflow.losses": "retrograd.compat.v1.losses",
     "tensorflow.math": "retrograd.compat.v1.math",
+    "tensorflow.layers": "retrograd.compat.v1.layers",
     "tensorflow.initializers": "retrograd.compat.v1.initializers",
 }
 

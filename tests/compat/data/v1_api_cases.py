@@ -401,3 +401,110 @@ with tf.Session() as sess:
 """,
     }
 )
+
+# tf.layers (TensorFlow 2.21 routes tf.compat.v1.layers to tf_keras' legacy layers: the
+# goldens are made with TF_USE_LEGACY_KERAS=1 and tf_keras 2.21, see make_v1_api_goldens.py)
+LAYERS = {
+    "layers_dense_mlp": """
+x = tf.placeholder(tf.float32, [None, 3])
+h = tf.layers.dense(x, 4, activation=tf.nn.relu, kernel_initializer=tf.constant_initializer(
+    np.linspace(-1, 1, 12).reshape(3, 4)), bias_initializer=tf.constant_initializer(0.1))
+y = tf.layers.dense(h, 2, kernel_initializer=tf.initializers.identity(),
+                    kernel_regularizer=lambda w: 0.1 * tf.reduce_sum(tf.abs(w)), name='out')
+loss = tf.reduce_mean(tf.square(y)) + tf.losses.get_regularization_loss()
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    feed = {x: np.float32([[1, 2, 3], [-1, 0.5, 2]])}
+    before = sess.run(loss, feed)
+    for _ in range(3):
+        sess.run(train, feed)
+    result = [[v.name for v in tf.trainable_variables()], y.shape.as_list(), before,
+              sess.run([loss, y], feed), len(tf.losses.get_regularization_losses())]
+""",
+    "layers_dense_reuse_and_class": """
+x = tf.constant(np.float32([[1, 2], [3, 4]]))
+init = tf.constant_initializer([[0.5, -1.0], [1.5, 2.0]])
+a = tf.layers.dense(x, 2, kernel_initializer=init, name='shared')
+b = tf.layers.dense(x * 2.0, 2, name='shared', reuse=True)
+c = tf.layers.dense(tf.ones([1, 2, 2]), 2, kernel_initializer=init)
+layer = tf.layers.Dense(1, use_bias=False, kernel_initializer=tf.ones_initializer())
+d1, d2 = layer(x), layer.apply(x + 1.0)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    result = [[v.name for v in tf.global_variables()], sess.run([a, b, c, d1, d2]),
+              layer.name, [w.name for w in layer.trainable_weights], c.shape.as_list()]
+""",
+    "layers_conv_pool_flatten": """
+x = tf.constant(np.arange(2 * 6 * 6 * 2, dtype=np.float32).reshape(2, 6, 6, 2) / 50.0)
+k = tf.constant_initializer(np.linspace(-0.5, 0.5, 3 * 3 * 2 * 4))
+h = tf.layers.conv2d(x, 4, 3, padding='same', activation=tf.nn.relu, kernel_initializer=k)
+p = tf.layers.max_pooling2d(h, 2, 2)
+q = tf.layers.average_pooling2d(h, pool_size=3, strides=2, padding='same')
+s = tf.layers.conv2d(x, 3, [2, 3], strides=(2, 1), kernel_initializer=tf.ones_initializer(),
+                     bias_initializer=tf.constant_initializer(-1.0), name='strided')
+f = tf.layers.flatten(p)
+t = tf.layers.conv2d_transpose(p, 2, 2, strides=2, kernel_initializer=tf.ones_initializer())
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    result = [[v.name for v in tf.global_variables()],
+              [a.shape.as_list() for a in (h, p, q, s, f, t)], sess.run([f, q, s, t])]
+""",
+    "layers_conv1d_pool1d": """
+x = tf.constant(np.linspace(-1, 1, 2 * 7 * 3, dtype=np.float32).reshape(2, 7, 3))
+h = tf.layers.conv1d(x, 2, 3, kernel_initializer=tf.constant_initializer(
+    np.linspace(-1, 1, 18)), dilation_rate=2)
+p = tf.layers.max_pooling1d(x, 2, 2, padding='same')
+a = tf.layers.average_pooling1d(x, 3, 1)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    result = [h.shape.as_list(), sess.run([h, p, a])]
+""",
+    "layers_batch_norm_training": """
+x = tf.placeholder(tf.float32, [None, 3])
+training = tf.placeholder_with_default(False, [])
+y = tf.layers.batch_normalization(x, momentum=0.9, training=training,
+                                  gamma_initializer=tf.constant_initializer(2.0))
+loss = tf.reduce_sum(tf.square(y - 1.0))
+update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+with tf.control_dependencies(update_ops):
+    train = tf.train.GradientDescentOptimizer(0.05).minimize(loss)
+data = np.float32([[1, 2, 3], [2, 0, 1], [4, 1, -1], [0, 3, 2]])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    seen = []
+    for _ in range(3):
+        _, l = sess.run([train, loss], {x: data, training: True})
+        seen.append(l)
+    names = sorted(v.name for v in tf.global_variables())
+    result = [names, len(update_ops), seen, sess.run(y, {x: data}),
+              sess.run([v for v in tf.global_variables() if 'moving' in v.name])]
+""",
+    "layers_batch_norm_conv_fused": """
+x = tf.constant(np.linspace(-2, 3, 2 * 3 * 3 * 2, dtype=np.float32).reshape(2, 3, 3, 2))
+bn = tf.layers.BatchNormalization(momentum=0.5)
+y = bn(x, training=True)
+with tf.control_dependencies(bn.updates):
+    done = tf.identity(y)
+z = bn(x, training=False)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(done)
+    result = [sess.run([bn.moving_mean, bn.moving_variance]), sess.run(z)[0, 0],
+              len(bn.updates), [w.name for w in bn.weights], bn.name]
+""",
+    "layers_dropout": """
+x = tf.constant(np.float32([[1, 2], [3, 4]]))
+d0 = tf.layers.dropout(x, 0.5)
+d1 = tf.layers.dropout(x, rate=0.25, training=tf.constant(False))
+kept = tf.layers.dropout(tf.ones([1000]), 0.5, training=True, seed=3)
+with tf.Session() as sess:
+    k = sess.run(kept)
+    result = [sess.run([d0, d1]), sorted(set(np.round(k, 4).tolist())),
+              bool(300 < np.count_nonzero(k) < 700)]
+""",
+    "layers_dense_needs_known_last_dimension": """
+tf.layers.dense(tf.placeholder(tf.float32, [None, None]), 2)
+""",
+    "layers_conv_bad_padding": "tf.layers.conv2d(tf.ones([1, 4, 4, 1]), 1, 2, padding='full')",
+}

@@ -97,7 +97,17 @@ from retrograd.compat.tf1_functions import (
     to_complex128,
     variable_op_scope,
 )
-from retrograd.compat.v1 import app, initializers, logging, losses, math, nn, summary, train
+from retrograd.compat.v1 import (
+    app,
+    initializers,
+    layers,
+    logging,
+    losses,
+    math,
+    nn,
+    summary,
+    train,
+)
 from retrograd.compat.v1_signatures import (
     arg_max,
     arg_min,
@@ -172,6 +182,7 @@ __all__ = [
     "to_complex128",
     "variable_op_scope",
     "initializers",
+    "layers",
     "losses",
     "math",
     "NoGradient",
