@@ -19,7 +19,7 @@ from typing import Any
 from retrograd.compat.initializers import zeros_initializer
 from retrograd.compat.tf1_layers import InputSpec, Layer, _activation
 from retrograd.core.shapes import TensorShape
-from retrograd.ops import array_ops, conv_ops, nn_layer_ops, pool_ops
+from retrograd.ops import conv_ops, nn_layer_ops, pool_ops
 
 __all__ = [
     "AveragePooling1D",
@@ -218,7 +218,6 @@ class Conv2DTranspose(Conv2D):
     def _convolve(self, inputs: Any) -> Any:
         first = self.data_format == "channels_first"
         h_axis, w_axis = (2, 3) if first else (1, 2)
-        dynamic = array_ops.shape(inputs)
         dims = inputs.shape.as_list()
         sizes = [
             _out_length(dims[a], k, s, self.padding)
@@ -226,10 +225,8 @@ class Conv2DTranspose(Conv2D):
         ]
         if None in sizes:
             raise ValueError("Conv2DTranspose: the inputs' height and width must be known")
-        batch = dims[0] if dims[0] is not None else dynamic[0]
+        batch = dims[0]  # None in a graph: the inputs' batch when it runs
         out = [batch, self.filters, *sizes] if first else [batch, *sizes, self.filters]
-        if dims[0] is None:
-            out = array_ops.stack(out)
         return conv_ops.conv2d_transpose(
             inputs, self.kernel, out, list(self.strides), self.padding, self._format
         )
