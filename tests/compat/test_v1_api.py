@@ -95,3 +95,18 @@ def test_get_total_loss_without_losses_says_so():
 def test_layers_snippet_gives_what_tensorflow_gave(name):
     got = _outcome(LAYERS[name], graph=True)
     assert _same(got, GOLDENS[name]), (got, GOLDENS[name])
+
+
+def test_v1_names_with_another_tf2_home_are_those_objects():
+    from retrograd.compat.delegation import V1_HOMES
+
+    own = set(v1.__all__) | set(rg.__all__) | set(rg.math.__all__)  # found before the homes
+    found = [name for name in V1_HOMES if name in dir(v1) and name not in own]
+    assert {"matrix_inverse", "cholesky", "svd", "check_numerics"} <= set(found)
+    for name in found:
+        target = rg
+        for part in V1_HOMES[name].split("."):
+            target = getattr(target, part)
+        assert getattr(v1, name) is target, name
+    with pytest.raises(AttributeError, match="does not implement tf.compat.v1.fft"):
+        v1.fft  # noqa: B018 (its home, retrograd.signal, does not exist)

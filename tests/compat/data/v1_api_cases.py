@@ -508,3 +508,17 @@ tf.layers.dense(tf.placeholder(tf.float32, [None, None]), 2)
 """,
     "layers_conv_bad_padding": "tf.layers.conv2d(tf.ones([1, 4, 4, 1]), 1, 2, padding='full')",
 }
+
+# TF1 names whose TF2 home is another namespace (compat.v1 reaches them there)
+EAGER.update(
+    {
+        "v1_linalg_names": "m = np.float32([[4, 1], [1, 3]])\n"
+        "result = [tf.matrix_inverse(m), tf.matrix_determinant(m), tf.self_adjoint_eigvals(m), "
+        "tf.matrix_transpose(np.float32([[1, 2]])), tf.matrix_band_part(np.ones((3, 3), "
+        "np.float32), 0, 1), tf.matrix_diag([1.0, 2.0]), tf.matrix_diag_part(m), "
+        "tf.cholesky(m), tf.matrix_solve(m, np.float32([[1], [2]])), "
+        "tf.matrix_triangular_solve(np.float32([[2, 0], [1, 1]]), np.float32([[2], [3]])), "
+        "tf.global_norm([np.float32([3, 4]), np.float32([12])]), tf.svd(m, compute_uv=False)]",
+        "v1_check_numerics": "tf.check_numerics(np.float32([1, np.nan]), 'found a NaN')",
+    }
+)
