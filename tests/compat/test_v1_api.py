@@ -49,7 +49,7 @@ def _same(got, want) -> bool:
     if isinstance(want, list):
         return isinstance(got, list) and len(got) == len(want) and all(map(_same, got, want))
     if isinstance(want, float) and not isinstance(got, (str, bool)) and got is not None:
-        return bool(np.isclose(got, want, rtol=1e-5, atol=1e-5))
+        return bool(np.isclose(got, want, rtol=1e-5, atol=1e-5, equal_nan=True))
     return got == want and type(got) is type(want)
 
 

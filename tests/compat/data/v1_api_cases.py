@@ -522,3 +522,63 @@ EAGER.update(
         "v1_check_numerics": "tf.check_numerics(np.float32([1, np.nan]), 'found a NaN')",
     }
 )
+
+# monitored sessions and their hooks
+GRAPH.update(
+    {
+        "hooks_nan_loss_fails": """
+c = tf.placeholder(tf.float32, [])
+loss = tf.log(c)
+values = iter([2.0, 1.0, -1.0, 3.0])
+seen = []
+hooks = [tf.train.NanTensorHook(loss), tf.train.FeedFnHook(lambda: {c: next(values)})]
+try:
+    with tf.train.MonitoredSession(hooks=hooks) as sess:
+        while not sess.should_stop():
+            seen.append(sess.run(loss))
+except tf.train.NanLossDuringTrainingError as error:
+    result = [seen, str(error)]
+""",
+        "hooks_nan_loss_stops": """
+c = tf.placeholder(tf.float32, [])
+loss = tf.log(c)
+values = iter([2.0, 1.0, -1.0, 3.0])
+hooks = [tf.train.NanTensorHook(loss, False), tf.train.FeedFnHook(lambda: {c: next(values)})]
+seen = []
+with tf.train.SingularMonitoredSession(hooks=hooks) as sess:
+    while not sess.should_stop():
+        seen.append(sess.run(loss))
+    raw = sess.raw_session()
+    result = [seen, raw.run(loss, {c: 1.0}), sess.should_stop()]
+""",
+        "monitored_stop_iteration_and_scaffold": """
+v = tf.get_variable('v', initializer=5.0)
+step = tf.train.get_or_create_global_step()
+inc = tf.assign_add(step, 1)
+calls = []
+scaffold = tf.train.Scaffold(init_fn=lambda scaffold, sess: calls.append(sess.run(v)))
+with tf.train.MonitoredSession(tf.train.ChiefSessionCreator(scaffold=scaffold)) as sess:
+    for _ in range(10):
+        if sess.run(inc) == 3:
+            raise StopIteration
+result = [calls, sess.should_stop(), scaffold.init_op.type]
+""",
+        "hooks_feed_conflict": """
+x = tf.placeholder(tf.float32, [])
+with tf.train.MonitoredSession(hooks=[tf.train.FeedFnHook(lambda: {x: 1.0})]) as sess:
+    sess.run(x * 2.0, feed_dict={x: 3.0})
+""",
+        "stop_at_step_needs_global_step": "tf.train.StopAtStepHook(num_steps=2).begin()",
+    }
+)
+EAGER.update(
+    {
+        "stop_at_step_arguments": "tf.train.StopAtStepHook(num_steps=2, last_step=4)",
+        "timer_arguments": "tf.train.SecondOrStepTimer()",
+        "timer_steps": "t = tf.train.SecondOrStepTimer(every_steps=2)\n"
+        "a = [t.should_trigger_for_step(s) for s in range(3)]\n"
+        "first = t.update_last_triggered_step(1)\n"
+        "result = [a, list(first), [t.should_trigger_for_step(s) for s in range(1, 5)], "
+        "t.last_triggered_step()]",
+    }
+)
