@@ -48,18 +48,20 @@ for run in range(2):
         loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
         step = tf.train.get_or_create_global_step()
         train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step)
-        counter = iter(range(1000))
 
-        def feed():
-            bx, by = batches[next(counter) % len(batches)]
-            return {x: bx, y: by}
+        def feeder(x, y, counter):
+            def feed():
+                bx, by = batches[next(counter) % len(batches)]
+                return {x: bx, y: by}
+
+            return feed
 
         recorder, listener = LossRecorder(loss), Listener()
         final = tf.train.FinalOpsHook([w, step])
         hooks = [
             tf.train.StopAtStepHook(last_step=6 * (run + 1)),
             tf.train.NanTensorHook(loss),
-            tf.train.FeedFnHook(feed),
+            tf.train.FeedFnHook(feeder(x, y, iter(range(1000)))),
             recorder,
             final,
             tf.train.CheckpointSaverHook(folder, save_steps=4, listeners=[listener]),
