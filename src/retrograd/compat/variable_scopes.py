@@ -420,11 +420,13 @@ def _true_getter(
             f"Variable {full} does not exist, or was not created with tf.get_variable(). Did "
             f"you mean to set reuse=tf.AUTO_REUSE in VarScope?"
         )
-    dtype = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype
+    resolved = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype
     init = initializer if initializer is not None else scope.initializer
     if init is None:
-        init = glorot_uniform_initializer() if dtype.is_floating else zeros_initializer()
-    initial = _initial_value(init, shape, dtype, full)
+        init = glorot_uniform_initializer() if resolved.is_floating else zeros_initializer()
+    initial = _initial_value(init, shape, resolved, full)
+    if callable(initial):  # made by an initializer: of the resolved dtype; a value keeps its own
+        dtype = resolved
     with graph.name_scope(None):
         variable = GraphVariable(
             initial,

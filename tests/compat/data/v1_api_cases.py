@@ -582,3 +582,62 @@ EAGER.update(
         "t.last_triggered_step()]",
     }
 )
+
+# sparse variable updates and the other v1 variable helpers
+EAGER.update(
+    {
+        "scatter_eager": "v = tf.Variable([1.0, 2.0, 3.0, 4.0])\n"
+        "a = tf.scatter_update(v, [0, 2], [10.0, 30.0]).numpy()\n"
+        "b = tf.scatter_add(v, [1, 1, 3], [1.0, 2.0, 3.0]).numpy()\n"
+        "c = tf.scatter_sub(v, [0], [5.0]).numpy()\n"
+        "m = tf.Variable([[1.0, 2.0], [3.0, 4.0]])\n"
+        "d = tf.scatter_nd_update(m, [[0, 1], [1, 0]], [7.0, 8.0]).numpy()\n"
+        "e = tf.scatter_nd_add(m, [[1]], [[1.0, 1.0]]).numpy()\n"
+        "f = tf.scatter_nd_sub(m, [[0, 0]], [0.5]).numpy()\n"
+        "result = [a, b, c, d, e, f, v.numpy(), m.numpy()]",
+        "tensor_scatter_v1_names": "t = np.float32([1, 2, 3])\n"
+        "result = [tf.tensor_scatter_update(t, [[1]], [9.0]), tf.tensor_scatter_add(t, [[0], [0]], "
+        "[1.0, 1.0]), tf.tensor_scatter_sub(t, [[2]], [3.0])]",
+        "reverse_where_v2": "result = [tf.reverse_v2(np.float32([[1, 2], [3, 4]]), [1]), "
+        "tf.where_v2([True, False], [1.0, 2.0], 0.0)]",
+        "count_up_to_eager": "c = tf.Variable(0)\n"
+        "result = [int(tf.count_up_to(c, 3)) for _ in range(3)] + [int(c.numpy())]",
+        "no_regularizer": "result = tf.no_regularizer(np.float32([1.0]))",
+        "colocate_and_container": "with tf.colocate_with(None, ignore_existing=True):\n"
+        "    with tf.container('box') as name:\n"
+        "        result = [name, float(tf.constant(1.0) + 1.0)]",
+    }
+)
+GRAPH.update(
+    {
+        "scatter_graph": """
+v = tf.get_variable('v', initializer=np.float32([1, 2, 3, 4]))
+up = tf.scatter_update(v, [3, 0], [40.0, 10.0])
+add = tf.scatter_add(v, tf.constant([1, 1]), [0.5, 0.25])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    result = [sess.run(up), sess.run(add), sess.run(v)]
+""",
+        "count_up_to_graph": """
+c = tf.get_variable('c', initializer=0)
+nxt = tf.count_up_to(c, 2)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    values = [sess.run(nxt), sess.run(nxt)]
+    try:
+        sess.run(nxt)
+        result = [values, 'no error']
+    except Exception:
+        result = [values, 'error', sess.run(c)]
+""",
+        "assert_variables_initialized_graph": """
+a = tf.Variable(1.0)
+b = tf.Variable(2.0)
+check = tf.assert_variables_initialized([a, b])
+one = tf.assert_variables_initialized([a])
+with tf.Session() as sess:
+    sess.run([a.initializer, b.initializer])
+    result = [sess.run(check), sess.run(one), tf.assert_variables_initialized([]) is None]
+""",
+    }
+)

@@ -97,6 +97,22 @@ from retrograd.compat.tf1_functions import (
     to_complex128,
     variable_op_scope,
 )
+from retrograd.compat.tf1_variable_ops import (
+    assert_variables_initialized,
+    colocate_with,
+    container,
+    count_up_to,
+    no_regularizer,
+    scatter_add,
+    scatter_nd_add,
+    scatter_nd_sub,
+    scatter_nd_update,
+    scatter_sub,
+    scatter_update,
+    tensor_scatter_add,
+    tensor_scatter_sub,
+    tensor_scatter_update,
+)
 from retrograd.compat.v1 import (
     app,
     initializers,
@@ -158,10 +174,28 @@ from retrograd.graph.graph import (
     reset_default_graph,
 )
 from retrograd.graph.session import InteractiveSession, Session, get_default_session
+from retrograd.ops.array_ops import where as where_v2
 from retrograd.ops.operators import disable_tensor_equality, enable_tensor_equality
+from retrograd.ops.rearrange_ops import reverse as reverse_v2
 from retrograd.ops.safe_math_ops import divide_no_nan as div_no_nan
 
 __all__ = [
+    "assert_variables_initialized",
+    "colocate_with",
+    "container",
+    "count_up_to",
+    "no_regularizer",
+    "scatter_add",
+    "scatter_nd_add",
+    "scatter_nd_sub",
+    "scatter_nd_update",
+    "scatter_sub",
+    "scatter_update",
+    "tensor_scatter_add",
+    "tensor_scatter_sub",
+    "tensor_scatter_update",
+    "reverse_v2",
+    "where_v2",
     "add_to_collections",
     "model_variables",
     "moving_average_variables",
