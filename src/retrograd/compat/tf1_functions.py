@@ -91,6 +91,8 @@ def get_local_variable(
     use_resource: Any = None,
     custom_getter: Any = None,
     constraint: Any = None,
+    synchronization: Any = None,
+    aggregation: Any = None,
 ) -> Any:
     """``get_variable`` for a local variable: in ``GraphKeys.LOCAL_VARIABLES`` (added to
     ``collections``), not trainable, not saved by default.
@@ -103,6 +105,7 @@ def get_local_variable(
     """
     if trainable:
         raise ValueError(f"get_local_variable: a local variable is not trainable ({name})")
+    _one_replica("get_local_variable", synchronization, aggregation)
     collections = [*(collections or []), GraphKeys.LOCAL_VARIABLES]
     return get_variable(
         name,
@@ -119,6 +122,20 @@ def get_local_variable(
         custom_getter,
         constraint,
     )
+
+
+def _one_replica(who: str, synchronization: Any, aggregation: Any) -> None:
+    """Variables' synchronization and aggregation across replicas: retrograd runs one
+    replica, where only TensorFlow's defaults (AUTO, NONE) mean anything."""
+    for argument, value, default in (
+        ("synchronization", synchronization, "AUTO"),
+        ("aggregation", aggregation, "NONE"),
+    ):
+        if value is not None and getattr(value, "name", value) != default:
+            raise ValueError(
+                f"{who}: {argument}={value!r} needs several replicas; retrograd runs one "
+                f"(only {default} is meaningful)"
+            )
 
 
 class _Template:

@@ -139,20 +139,58 @@ class VariableScope:
 
     def __init__(
         self,
-        name: str,
-        reuse: Any = None,
+        reuse: Any,
+        name: str = "",
         initializer: Any = None,
-        dtype: Any = None,
         regularizer: Any = None,
+        caching_device: Any = None,
+        partitioner: Any = None,
         custom_getter: Any = None,
+        name_scope: str = "",
+        dtype: Any = dtypes.float32,
+        use_resource: Any = None,
+        constraint: Any = None,
     ) -> None:
+        _refuse_unsupported("VariableScope", partitioner=partitioner, constraint=constraint)
         self.name = name
         self.reuse = reuse
         self.initializer = initializer
         self.dtype = dtypes.float32 if dtype is None else dtypes.as_dtype(dtype)
         self.regularizer = regularizer
         self.custom_getter = custom_getter
-        self.original_name_scope = ""
+        self.caching_device, self.use_resource = caching_device, use_resource
+        self.partitioner, self.constraint = partitioner, constraint
+        self.original_name_scope = name_scope
+
+    def set_initializer(self, initializer: Any) -> None:
+        """The default initializer of ``get_variable`` in this scope."""
+        self.initializer = initializer
+
+    def set_dtype(self, dtype: Any) -> None:
+        """The default dtype of ``get_variable`` in this scope."""
+        self.dtype = dtypes.as_dtype(dtype)
+
+    def set_regularizer(self, regularizer: Any) -> None:
+        """The default regularizer of ``get_variable`` in this scope."""
+        self.regularizer = regularizer
+
+    def set_custom_getter(self, custom_getter: Any) -> None:
+        """The custom getter of ``get_variable`` in this scope."""
+        self.custom_getter = custom_getter
+
+    def set_use_resource(self, use_resource: Any) -> None:
+        """Accepted: retrograd's variables are all of one kind."""
+        self.use_resource = use_resource
+
+    def set_caching_device(self, caching_device: Any) -> None:
+        """Accepted: retrograd runs on one device."""
+        self.caching_device = caching_device
+
+    def get_variable(self, var_store: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+        """``get_variable(name, ...)`` inside this scope (``var_store`` is TensorFlow's
+        internal store, unused here)."""
+        with variable_scope(self):
+            return get_variable(name, *args, **kwargs)
 
     def reuse_variables(self) -> None:
         """From now on, ``get_variable`` in this scope returns existing variables."""
@@ -173,7 +211,7 @@ def get_variable_scope() -> VariableScope:
     """
     graph = get_default_graph()
     if graph._variable_scope is None:
-        graph._variable_scope = VariableScope("")
+        graph._variable_scope = VariableScope(None, "")
     return graph._variable_scope
 
 
@@ -221,12 +259,12 @@ def variable_scope(
     if reuse is None or reuse is False:
         reuse = True if parent.reuse is True else (parent.reuse if reuse is None else None)
     scope = VariableScope(
-        full,
         reuse,
-        initializer if initializer is not None else inherited.initializer,
-        dtype if dtype is not None else inherited.dtype,
-        regularizer if regularizer is not None else inherited.regularizer,
-        _nested_getter(custom_getter, inherited.custom_getter),
+        full,
+        initializer=initializer if initializer is not None else inherited.initializer,
+        regularizer=regularizer if regularizer is not None else inherited.regularizer,
+        custom_getter=_nested_getter(custom_getter, inherited.custom_getter),
+        dtype=dtype if dtype is not None else inherited.dtype,
     )
     graph._variable_scope = scope
     try:
@@ -409,10 +447,11 @@ def _true_getter(
                 f"Trying to share variable {full}, but specified shape {TensorShape(shape)} "
                 f"and found shape {existing.shape}."
             )
-        if dtype is not None and dtypes.as_dtype(dtype) != existing.dtype:
+        wanted = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype  # (TF's rule)
+        if wanted != existing.dtype:
             raise ValueError(
-                f"Trying to share variable {full}, but specified dtype {dtypes.as_dtype(dtype)}"
-                f" and found dtype {existing.dtype}."
+                f"Trying to share variable {full}, but specified dtype {wanted.name} and found "
+                f"dtype {existing.dtype.name}."
             )
         return existing
     if scope.reuse is True:

@@ -641,3 +641,42 @@ with tf.Session() as sess:
 """,
     }
 )
+
+# TF1's signatures of functions TF2 changed, and VariableScope's methods
+EAGER.update(
+    {
+        "v1_constant_verify_shape": "result = [tf.constant([1.0, 2.0], shape=[2], "
+        "verify_shape=True), tf.constant(7.0, shape=[2, 2])]",
+        "v1_constant_verify_shape_fails": "tf.constant([1.0, 2.0], shape=[4], verify_shape=True)",
+        "v1_convert_preferred_dtype": "result = [tf.convert_to_tensor(3, preferred_dtype=tf.int64)"
+        ".dtype.name, tf.convert_to_tensor(3.0, preferred_dtype=tf.int64).dtype.name]",
+        "v1_norm_keep_dims": "result = [tf.norm(np.float32([[3, 4], [6, 8]]), axis=1, keep_dims=True), "
+        "tf.norm(np.float32([1, -2]), ord=1)]",
+        "v1_like_and_trace": "result = [tf.ones_like(tensor=np.int32([[1, 2]])), "
+        "tf.zeros_like([1.5], dtype=tf.float64, optimize=False), "
+        "tf.trace(np.float32([[[1, 2], [3, 4]], [[5, 0], [0, 5]]]))]",
+        "v1_tensor_scatter_policy": "result = [tf.tensor_scatter_add([1.0, 2.0], [[0], [5], [1]], "
+        "[1.0, 7.0, 2.0], bad_indices_policy='IGNORE'), tf.tensor_scatter_sub(np.float32([[1, 2], "
+        "[3, 4]]), [[1], [-1]], np.float32([[1, 1], [9, 9]]), bad_indices_policy='IGNORE')]",
+        "v1_tensor_scatter_policy_unknown": "tf.tensor_scatter_add([1.0], [[0]], [1.0], "
+        "bad_indices_policy='SKIP')",
+    }
+)
+GRAPH.update(
+    {
+        "variable_scope_object_methods": """
+with tf.variable_scope('block') as scope:
+    scope.set_initializer(tf.constant_initializer(3.0))
+    scope.set_regularizer(lambda v: tf.reduce_sum(v))
+    a = tf.get_variable('a', [2])
+    scope.set_dtype(tf.float64)
+    b = tf.get_variable('b', [1])
+with tf.variable_scope(scope, reuse=True):
+    c = tf.get_variable('a')
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    result = [scope.name, scope.reuse, a.name, b.dtype.name, c.name, sess.run([a, b, c]),
+              len(tf.losses.get_regularization_losses())]
+""",
+    }
+)

@@ -109,8 +109,6 @@ from retrograd.compat.tf1_variable_ops import (
     scatter_nd_update,
     scatter_sub,
     scatter_update,
-    tensor_scatter_add,
-    tensor_scatter_sub,
     tensor_scatter_update,
 )
 from retrograd.compat.v1 import (
@@ -148,6 +146,17 @@ from retrograd.compat.v1_signatures import (
     to_int32,
     to_int64,
 )
+from retrograd.compat.v1_tensor_signatures import (
+    constant,
+    convert_to_tensor,
+    enable_eager_execution,
+    norm,
+    ones_like,
+    tensor_scatter_add,
+    tensor_scatter_sub,
+    trace,
+    zeros_like,
+)
 from retrograd.compat.variable_scopes import (
     AUTO_REUSE,
     GraphKeys,
@@ -167,7 +176,6 @@ from retrograd.core.shapes import (
 )
 from retrograd.graph.graph import (
     disable_eager_execution,
-    enable_eager_execution,
     executing_eagerly,
     get_default_graph,
     placeholder,
@@ -180,6 +188,12 @@ from retrograd.ops.rearrange_ops import reverse as reverse_v2
 from retrograd.ops.safe_math_ops import divide_no_nan as div_no_nan
 
 __all__ = [
+    "constant",
+    "convert_to_tensor",
+    "norm",
+    "ones_like",
+    "trace",
+    "zeros_like",
     "assert_variables_initialized",
     "colocate_with",
     "container",
