@@ -680,3 +680,37 @@ with tf.Session() as sess:
 """,
     }
 )
+
+# TF1's assertions (data= shows extra items on failure)
+EAGER.update(
+    {
+        "v1_asserts_pass": "result = [tf.assert_less(1.0, 2.0), tf.assert_greater_equal([2, 3], 2), "
+        "tf.assert_near(1.0, 1.0 + 1e-8, data=['close']), tf.assert_non_negative([0.0, 1.0], "
+        "data=['x']), tf.assert_none_equal(1, 2, data=[]), tf.assert_integer([1, 2]), "
+        "tf.assert_rank_at_least([[1.0]], 2), tf.assert_rank_in([1.0], (1, 3)), "
+        "tf.assert_scalar(3.0).numpy()]",
+        "v1_assert_data_fails": "tf.assert_equal([1, 2], [1, 3], data=['mismatch', tf.constant(7)])",
+        "v1_assert_positive_fails": "tf.assert_positive([1.0, -1.0], message='bad')",
+        "v1_assert_integer_fails": "tf.assert_integer([1.0])",
+        "v1_assert_scalar_fails": "tf.assert_scalar([1.0, 2.0])",
+        "v1_assert_rank_at_least_fails": "tf.assert_rank_at_least([1.0], 2)",
+        "v1_assert_rank_in_fails": "tf.assert_rank_in([1.0], (0, 2))",
+    }
+)
+GRAPH.update(
+    {
+        "v1_assert_in_graph": """
+x = tf.placeholder(tf.float32, [None])
+check = tf.assert_less(x, 5.0, data=['x too large', x])
+with tf.control_dependencies([check]):
+    y = tf.identity(x) * 2.0
+with tf.Session() as sess:
+    ok = sess.run(y, {x: [1.0, 2.0]})
+    try:
+        sess.run(y, {x: [1.0, 9.0]})
+        result = [ok, 'no error']
+    except tf.errors.InvalidArgumentError:
+        result = [ok, 'InvalidArgumentError']
+""",
+    }
+)

@@ -122,6 +122,24 @@ from retrograd.compat.v1 import (
     summary,
     train,
 )
+from retrograd.compat.v1_asserts import (
+    assert_equal,
+    assert_greater,
+    assert_greater_equal,
+    assert_integer,
+    assert_less,
+    assert_less_equal,
+    assert_near,
+    assert_negative,
+    assert_non_negative,
+    assert_non_positive,
+    assert_none_equal,
+    assert_positive,
+    assert_rank_at_least,
+    assert_rank_in,
+    assert_scalar,
+    assert_type,
+)
 from retrograd.compat.v1_signatures import (
     arg_max,
     arg_min,
@@ -188,6 +206,22 @@ from retrograd.ops.rearrange_ops import reverse as reverse_v2
 from retrograd.ops.safe_math_ops import divide_no_nan as div_no_nan
 
 __all__ = [
+    "assert_equal",
+    "assert_greater",
+    "assert_greater_equal",
+    "assert_integer",
+    "assert_less",
+    "assert_less_equal",
+    "assert_near",
+    "assert_negative",
+    "assert_non_negative",
+    "assert_non_positive",
+    "assert_none_equal",
+    "assert_positive",
+    "assert_rank_at_least",
+    "assert_rank_in",
+    "assert_scalar",
+    "assert_type",
     "constant",
     "convert_to_tensor",
     "norm",
