@@ -57,13 +57,24 @@ class InputSpec:
     """
 
     def __init__(
-        self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None, axes=None
+        self,
+        dtype=None,
+        shape=None,
+        ndim=None,
+        max_ndim=None,
+        min_ndim=None,
+        axes=None,
+        allow_last_axis_squeeze=False,
+        name=None,
+        optional=False,
     ) -> None:
         self.dtype = None if dtype is None else dtypes.as_dtype(dtype)
         self.shape = shape
         self.ndim = len(shape) if shape is not None else ndim
         self.max_ndim, self.min_ndim = max_ndim, min_ndim
         self.axes = dict(axes or {})
+        self.allow_last_axis_squeeze, self.name = allow_last_axis_squeeze, name
+        self.optional = optional
 
     def check(self, shape: TensorShape, layer: str) -> None:
         """A ValueError naming ``layer`` when ``shape`` does not fit."""

@@ -714,3 +714,36 @@ with tf.Session() as sess:
 """,
     }
 )
+
+# more TF1 names: space/depth blocks, lin_space, count_nonzero, clipping, finiteness
+EAGER.update(
+    {
+        "v1_space_depth": "x = np.arange(2 * 4 * 4 * 3, dtype=np.float32).reshape(2, 4, 4, 3)\n"
+        "s = tf.space_to_depth(x, 2)\n"
+        "result = [s, tf.depth_to_space(s, 2), tf.nn.depth_to_space(x, 2).shape.as_list()]",
+        "v1_space_depth_gradient": "x = tf.constant(np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1))\n"
+        "with tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n"
+        "    y = tf.reduce_sum(tf.space_to_depth(x, 2) * np.arange(4, dtype=np.float32))\n"
+        "result = tape.gradient(y, x)",
+        "v1_lin_space_count_nonzero": "result = [tf.lin_space(1.0, 2.0, 5), "
+        "tf.count_nonzero([[0, 1, 2], [0, 0, 3]], reduction_indices=1, keep_dims=True), "
+        "tf.count_nonzero(input=[0.0, 1.5], dtype=tf.int32), tf.math.count_nonzero([1, 0, 1])]",
+        "v1_clip_by_average_norm": "result = [tf.clip_by_average_norm(np.float32([3, 4]), 1.0), "
+        "tf.clip_by_average_norm(np.float32([[0.3, 0.4]]), 1.0)]",
+        "v1_verify_finite": "tf.verify_tensor_all_finite(np.float32([1, np.inf]), 'not finite')",
+    }
+)
+GRAPH.update(
+    {
+        "adam_own_namescope": """
+w = tf.get_variable('w', initializer=np.float32([1.0, 2.0]))
+opt = tf.train.AdamOptimizer(0.1, use_own_namescope_for_non_slot_vars=True)
+train = opt.minimize(tf.reduce_sum(tf.square(w)))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(train)
+    result = [sorted(v.name for v in tf.global_variables()), sess.run(w)]
+""",
+    }
+)

@@ -122,6 +122,14 @@ from retrograd.compat.v1 import (
     summary,
     train,
 )
+from retrograd.compat.v1_array_functions import (
+    clip_by_average_norm,
+    count_nonzero,
+    depth_to_space,
+    lin_space,
+    space_to_depth,
+    verify_tensor_all_finite,
+)
 from retrograd.compat.v1_asserts import (
     assert_equal,
     assert_greater,
@@ -206,6 +214,12 @@ from retrograd.ops.rearrange_ops import reverse as reverse_v2
 from retrograd.ops.safe_math_ops import divide_no_nan as div_no_nan
 
 __all__ = [
+    "clip_by_average_norm",
+    "count_nonzero",
+    "depth_to_space",
+    "lin_space",
+    "space_to_depth",
+    "verify_tensor_all_finite",
     "assert_equal",
     "assert_greater",
     "assert_greater_equal",

@@ -11,6 +11,7 @@ True
 
 from retrograd.compat.delegation import shared_names as _shared_names
 from retrograd.compat.delegation import shared_value as _shared_value
+from retrograd.compat.v1_array_functions import depth_to_space, space_to_depth
 from retrograd.compat.v1_nn import (
     avg_pool,
     avg_pool2d,
@@ -40,6 +41,8 @@ from retrograd.compat.v1_signatures import (
 )
 
 __all__ = [
+    "depth_to_space",
+    "space_to_depth",
     "avg_pool",
     "avg_pool2d",
     "avg_pool_v2",
