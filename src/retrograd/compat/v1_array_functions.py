@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from retrograd.core import dtypes
+from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.tensor import convert_to_tensor
 from retrograd.ops import (
     array_ops,
@@ -60,7 +61,7 @@ def space_to_depth(input, block_size, name=None, data_format="NHWC"):
         raise ValueError(f"space_to_depth: block_size must be at least 2, got {block_size}")
     n, h, w, c = x.shape.as_list()
     if h is None or w is None or c is None or h % b or w % b:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"space_to_depth: height and width must be known and divisible by {b}, got "
             f"shape {x.shape}"
         )
@@ -83,7 +84,7 @@ def depth_to_space(input, block_size, name=None, data_format="NHWC"):
         raise ValueError(f"depth_to_space: block_size must be at least 2, got {block_size}")
     n, h, w, c = x.shape.as_list()
     if h is None or w is None or c is None or c % (b * b):
-        raise ValueError(
+        raise InvalidArgumentError(
             f"depth_to_space: the depth must be known and divisible by {b * b}, got shape {x.shape}"
         )
     y = array_ops.reshape(x, [-1, h, w, b, b, c // (b * b)])

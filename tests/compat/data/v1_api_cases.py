@@ -720,7 +720,9 @@ EAGER.update(
     {
         "v1_space_depth": "x = np.arange(2 * 4 * 4 * 3, dtype=np.float32).reshape(2, 4, 4, 3)\n"
         "s = tf.space_to_depth(x, 2)\n"
-        "result = [s, tf.depth_to_space(s, 2), tf.nn.depth_to_space(x, 2).shape.as_list()]",
+        "result = [s, tf.depth_to_space(s, 2)]",
+        "v1_depth_to_space_indivisible": "tf.nn.depth_to_space(np.ones((1, 2, 2, 3), np.float32), 2)",
+        "v1_space_to_depth_indivisible": "tf.space_to_depth(np.ones((1, 3, 4, 1), np.float32), 2)",
         "v1_space_depth_gradient": "x = tf.constant(np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1))\n"
         "with tf.GradientTape() as tape:\n"
         "    tape.watch(x)\n"
