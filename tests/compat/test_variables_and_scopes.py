@@ -94,7 +94,10 @@ def test_get_variable_reuse_rules(graph):
         scope = tf.get_variable_scope()
         assert scope.name == "outer/inner"
     with tf.variable_scope(scope, reuse=True):
-        assert tf.get_variable("z") is z
+        assert tf.get_variable("z", dtype=rg.float64) is z
+        # as TensorFlow: the wanted dtype defaults to the scope's (float32), not the found one
+        with pytest.raises(ValueError, match=r"specified dtype float32 and found dtype float64"):
+            tf.get_variable("z")
     assert (w.name, u.name, z.name, z.dtype) == (
         "net/w:0",
         "net/u:0",

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from retrograd.compat.variable_scopes import GraphKeys
-from retrograd.core.execute import define_op, execute
+from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import no_gradient
 from retrograd.graph.graph import get_default_graph
 from retrograd.graph.graph_tensors import GraphOperation
@@ -34,6 +34,10 @@ __all__ = [
     "global_variables_initializer",
     "local_variables_initializer",
     "initialize_all_variables",
+    "add_to_collections",
+    "model_variables",
+    "moving_average_variables",
+    "tables_initializer",
 ]
 
 
@@ -47,6 +51,20 @@ def add_to_collection(name: str, value: Any) -> None:
     1
     """
     get_default_graph().add_to_collection(name, value)
+
+
+def add_to_collections(names: Any, value: Any) -> None:
+    """Adds ``value`` to each collection of ``names`` (one name or several).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     tf1.add_to_collections(['a', 'b'], 1.0)
+    ...     print(tf1.get_collection('a'), tf1.get_collection('b'))
+    [1.0] [1.0]
+    """
+    names = (names,) if isinstance(names, str) else set(names)
+    for name in names:
+        add_to_collection(name, value)
 
 
 def get_collection(key: str, scope: str | None = None) -> list[Any]:
@@ -97,6 +115,30 @@ def local_variables(scope: str | None = None) -> list[GraphVariable]:
     ['v:0']
     """
     return get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def model_variables(scope: str | None = None) -> list[GraphVariable]:
+    """The variables in ``GraphKeys.MODEL_VARIABLES``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     v = tf1.get_variable('v', [], collections=[tf1.GraphKeys.MODEL_VARIABLES])
+    ...     print([x.name for x in tf1.model_variables()])
+    ['v:0']
+    """
+    return get_collection(GraphKeys.MODEL_VARIABLES, scope)
+
+
+def moving_average_variables(scope: str | None = None) -> list[GraphVariable]:
+    """The variables an ``ExponentialMovingAverage`` averages
+    (``GraphKeys.MOVING_AVERAGE_VARIABLES``).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     print(tf1.moving_average_variables())
+    []
+    """
+    return get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
 
 
 def trainable_variables(scope: str | None = None) -> list[GraphVariable]:
@@ -207,3 +249,17 @@ def initialize_all_variables() -> GraphOperation:
     3.0
     """
     return global_variables_initializer()
+
+
+def tables_initializer(name: str = "init_all_tables") -> GraphOperation | None:
+    """The op initialising the graph's lookup tables: retrograd has no lookup tables, so it
+    is a no-op in a graph and None eagerly, as TensorFlow's with no tables.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> with rg.Graph().as_default():
+    ...     print(tf1.tables_initializer().type)
+    NoOp
+    """
+    if context.graph is None:
+        return None
+    return no_op(name)

@@ -18,7 +18,14 @@ import numpy as np
 from retrograd.core import dtypes
 from retrograd.core.shapes import TensorShape
 from retrograd.graph.graph import constant
-from retrograd.ops import array_ops, random_ops
+from retrograd.ops import (
+    array_ops,
+    decomposition_ops,
+    linalg_ops,
+    math_ops,
+    matrix_diag_ops,
+    random_ops,
+)
 
 __all__ = [
     "Initializer",
@@ -32,7 +39,21 @@ __all__ = [
     "glorot_normal_initializer",
     "variance_scaling_initializer",
     "xavier_initializer",
+    "he_normal",
+    "he_uniform",
+    "identity_initializer",
+    "lecun_normal",
+    "lecun_uniform",
+    "orthogonal_initializer",
+    "uniform_unit_scaling_initializer",
 ]
+
+
+def _float(dtype: Any, who: str) -> dtypes.DType:
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError(f"{who}: expected floating point type, got {dtype.name}.")
+    return dtype
 
 
 def _dims(shape: Any, who: str) -> list[int]:
@@ -250,3 +271,131 @@ def xavier_initializer(
     if uniform:
         return glorot_uniform_initializer(seed, dtype)
     return glorot_normal_initializer(seed, dtype)
+
+
+def he_normal(seed: int | None = None) -> Initializer:
+    """Truncated normal with deviation ``sqrt(2 / fan_in)`` (He et al.).
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.initializers.he_normal(seed=1)([4, 3]).shape.as_list()
+    [4, 3]
+    """
+    return variance_scaling_initializer(2.0, "fan_in", "truncated_normal", seed)
+
+
+def he_uniform(seed: int | None = None) -> Initializer:
+    """Uniform in ``±sqrt(6 / fan_in)``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> w = tf1.initializers.he_uniform(seed=1)([24, 3])
+    >>> bool(rg.reduce_max(rg.abs(w)) <= 0.5)
+    True
+    """
+    return variance_scaling_initializer(2.0, "fan_in", "uniform", seed)
+
+
+def lecun_normal(seed: int | None = None) -> Initializer:
+    """Truncated normal with deviation ``sqrt(1 / fan_in)``.
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.initializers.lecun_normal(seed=1)([4, 3]).shape.as_list()
+    [4, 3]
+    """
+    return variance_scaling_initializer(1.0, "fan_in", "truncated_normal", seed)
+
+
+def lecun_uniform(seed: int | None = None) -> Initializer:
+    """Uniform in ``±sqrt(3 / fan_in)``.
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> w = tf1.initializers.lecun_uniform(seed=1)([12, 3])
+    >>> bool(rg.reduce_max(rg.abs(w)) <= 0.5)
+    True
+    """
+    return variance_scaling_initializer(1.0, "fan_in", "uniform", seed)
+
+
+class identity_initializer(Initializer):  # noqa: N801
+    """``gain`` times the identity matrix (two-dimensional shapes only).
+
+    >>> import retrograd.compat.v1 as tf1
+    >>> tf1.initializers.identity(gain=2.0)([2, 3]).numpy().tolist()
+    [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0]]
+    """
+
+    def __init__(self, gain: float = 1.0, dtype: Any = dtypes.float32) -> None:
+        super().__init__(_float(dtype, "identity_initializer"))
+        self.gain = gain
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        dims = _dims(shape, "identity_initializer")
+        if len(dims) != 2:
+            raise ValueError(
+                "Identity matrix initializer can only be used for 2D matrices. "
+                f"Received: shape={dims} of rank {len(dims)}."
+            )
+        dtype = self._dtype(dtype)
+        return math_ops.multiply(
+            math_ops.cast(self.gain, dtype), matrix_diag_ops.eye(dims[0], dims[1], dtype=dtype)
+        )
+
+    def get_config(self) -> dict:
+        return {"gain": self.gain, "dtype": self.dtype.name}
+
+
+class orthogonal_initializer(Initializer):  # noqa: N801
+    """A random orthogonal matrix (of the shape flattened to rows x its last dimension)
+    times ``gain``: the Q of a normal matrix's QR, with R's diagonal signs.
+
+    >>> import numpy as np, retrograd.compat.v1 as tf1
+    >>> q = tf1.orthogonal_initializer(seed=1)([4, 3]).numpy()
+    >>> np.allclose(q.T @ q, np.eye(3), atol=1e-5)
+    True
+    """
+
+    def __init__(self, gain: float = 1.0, seed: int | None = None, dtype=dtypes.float32):
+        super().__init__(_float(dtype, "orthogonal_initializer"))
+        self.gain, self.seed = gain, seed
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        dims = _dims(shape, "orthogonal_initializer")
+        if len(dims) < 2:
+            raise ValueError(
+                "The tensor to initialize, specified by argument `shape` must be at least "
+                f"two-dimensional. Received shape={dims}"
+            )
+        dtype = self._dtype(dtype)
+        rows, cols = math.prod(dims[:-1]), dims[-1]
+        flat = (cols, rows) if rows < cols else (rows, cols)
+        q, r = decomposition_ops.qr(random_ops.normal(flat, 0.0, 1.0, dtype, self.seed))
+        q = math_ops.multiply(q, math_ops.sign(matrix_diag_ops.diag_part(r)))
+        if rows < cols:
+            q = linalg_ops.matrix_transpose(q)
+        return math_ops.multiply(math_ops.cast(self.gain, dtype), array_ops.reshape(q, dims))
+
+    def get_config(self) -> dict:
+        return {"gain": self.gain, "seed": self.seed, "dtype": self.dtype.name}
+
+
+class uniform_unit_scaling_initializer(Initializer):  # noqa: N801
+    """Uniform in ``±factor * sqrt(3 / input_size)``, the input size being the product of
+    every dimension but the last (TF1's deprecated initializer).
+
+    >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> w = tf1.uniform_unit_scaling_initializer(seed=1)([12, 4])
+    >>> bool(rg.reduce_max(rg.abs(w)) <= 0.5)
+    True
+    """
+
+    def __init__(self, factor: float = 1.0, seed: int | None = None, dtype=dtypes.float32):
+        super().__init__(_float(dtype, "uniform_unit_scaling_initializer"))
+        self.factor, self.seed = factor, seed
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        dims = _dims(shape, "uniform_unit_scaling_initializer")
+        input_size = max(float(math.prod(dims[:-1])), 1.0)
+        limit = math.sqrt(3 / input_size) * self.factor
+        return random_ops.uniform(dims, -limit, limit, self._dtype(dtype), self.seed)
+
+    def get_config(self) -> dict:
+        return {"factor": self.factor, "seed": self.seed, "dtype": self.dtype.name}

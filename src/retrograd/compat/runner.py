@@ -71,10 +71,13 @@ MODULES: dict[str, str] = {
     "tensorflow.compat.v1.summary": "retrograd.compat.v1.summary",
     "tensorflow.compat.v1.logging": "retrograd.compat.v1.logging",
     "tensorflow.compat.v1.app": "retrograd.compat.v1.app",
-    "tensorflow.compat.v1.math": "retrograd.math",
+    "tensorflow.compat.v1.math": "retrograd.compat.v1.math",
     "tensorflow.compat.v1.linalg": "retrograd.linalg",
     "tensorflow.compat.v1.random": "retrograd.random",
     "tensorflow.compat.v1.errors": "retrograd.errors",
+    "tensorflow.compat.v1.losses": "retrograd.compat.v1.losses",
+    "tensorflow.compat.v1.layers": "retrograd.compat.v1.layers",
+    "tensorflow.compat.v1.initializers": "retrograd.compat.v1.initializers",
     "tensorflow.python": "retrograd.compat.tf_python",
     "tensorflow.python.framework": "retrograd.compat.tf_python.framework",
     "tensorflow.python.framework.ops": "retrograd.compat.tf_python.framework.ops",
@@ -125,6 +128,10 @@ _TF1_MODULES = {
     "tensorflow.logging": "retrograd.compat.v1.logging",
     "tensorflow.app": "retrograd.compat.v1.app",
     "tensorflow.train": "retrograd.compat.v1.train",
+    "tensorflow.losses": "retrograd.compat.v1.losses",
+    "tensorflow.math": "retrograd.compat.v1.math",
+    "tensorflow.layers": "retrograd.compat.v1.layers",
+    "tensorflow.initializers": "retrograd.compat.v1.initializers",
 }
 
 

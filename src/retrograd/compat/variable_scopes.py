@@ -21,6 +21,7 @@ the initializer ops are in :mod:`retrograd.compat.graph_collections`.
 from __future__ import annotations
 
 import contextlib
+import inspect
 from collections.abc import Iterator
 from typing import Any
 
@@ -52,17 +53,39 @@ class GraphKeys:
     ('variables', 'trainable_variables')
     """
 
-    GLOBAL_VARIABLES = GLOBAL_VARIABLES
-    TRAINABLE_VARIABLES = TRAINABLE_VARIABLES
-    LOCAL_VARIABLES = "local_variables"
-    MODEL_VARIABLES = "model_variables"
+    ACTIVATIONS = "activations"
+    ASSET_FILEPATHS = "asset_filepaths"
+    BIASES = "biases"
+    CONCATENATED_VARIABLES = "concatenated_variables"
+    COND_CONTEXT = "cond_context"
+    EVAL_STEP = "eval_step"
     GLOBAL_STEP = "global_step"
+    GLOBAL_VARIABLES = GLOBAL_VARIABLES
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    LOCAL_RESOURCES = "local_resources"
+    LOCAL_VARIABLES = "local_variables"
     LOSSES = "losses"
+    METRIC_VARIABLES = "metric_variables"
+    MODEL_VARIABLES = "model_variables"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    QUEUE_RUNNERS = "queue_runners"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
+    READY_OP = "ready_op"
     REGULARIZATION_LOSSES = "regularization_losses"
-    UPDATE_OPS = "update_ops"
+    RESOURCES = "resources"
+    SAVEABLE_OBJECTS = "saveable_objects"
+    SAVERS = "savers"
     SUMMARIES = "summaries"
+    SUMMARY_OP = "summary_op"
+    TABLE_INITIALIZERS = "table_initializer"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
+    TRAINABLE_VARIABLES = TRAINABLE_VARIABLES
     TRAIN_OP = "train_op"
+    UPDATE_OPS = "update_ops"
     VARIABLES = GLOBAL_VARIABLES
+    WEIGHTS = "weights"
+    WHILE_CONTEXT = "while_context"
 
 
 class _AutoReuse:
@@ -116,20 +139,58 @@ class VariableScope:
 
     def __init__(
         self,
-        name: str,
-        reuse: Any = None,
+        reuse: Any,
+        name: str = "",
         initializer: Any = None,
-        dtype: Any = None,
         regularizer: Any = None,
+        caching_device: Any = None,
+        partitioner: Any = None,
         custom_getter: Any = None,
+        name_scope: str = "",
+        dtype: Any = dtypes.float32,
+        use_resource: Any = None,
+        constraint: Any = None,
     ) -> None:
+        _refuse_unsupported("VariableScope", partitioner=partitioner, constraint=constraint)
         self.name = name
         self.reuse = reuse
         self.initializer = initializer
         self.dtype = dtypes.float32 if dtype is None else dtypes.as_dtype(dtype)
         self.regularizer = regularizer
         self.custom_getter = custom_getter
-        self.original_name_scope = ""
+        self.caching_device, self.use_resource = caching_device, use_resource
+        self.partitioner, self.constraint = partitioner, constraint
+        self.original_name_scope = name_scope
+
+    def set_initializer(self, initializer: Any) -> None:
+        """The default initializer of ``get_variable`` in this scope."""
+        self.initializer = initializer
+
+    def set_dtype(self, dtype: Any) -> None:
+        """The default dtype of ``get_variable`` in this scope."""
+        self.dtype = dtypes.as_dtype(dtype)
+
+    def set_regularizer(self, regularizer: Any) -> None:
+        """The default regularizer of ``get_variable`` in this scope."""
+        self.regularizer = regularizer
+
+    def set_custom_getter(self, custom_getter: Any) -> None:
+        """The custom getter of ``get_variable`` in this scope."""
+        self.custom_getter = custom_getter
+
+    def set_use_resource(self, use_resource: Any) -> None:
+        """Accepted: retrograd's variables are all of one kind."""
+        self.use_resource = use_resource
+
+    def set_caching_device(self, caching_device: Any) -> None:
+        """Accepted: retrograd runs on one device."""
+        self.caching_device = caching_device
+
+    def get_variable(self, var_store: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+        """``get_variable(name, ...)`` inside this scope (``var_store`` is TensorFlow's
+        internal store, unused here)."""
+        with variable_scope(self):
+            return get_variable(name, *args, **kwargs)
 
     def reuse_variables(self) -> None:
         """From now on, ``get_variable`` in this scope returns existing variables."""
@@ -150,7 +211,7 @@ def get_variable_scope() -> VariableScope:
     """
     graph = get_default_graph()
     if graph._variable_scope is None:
-        graph._variable_scope = VariableScope("")
+        graph._variable_scope = VariableScope(None, "")
     return graph._variable_scope
 
 
@@ -198,12 +259,12 @@ def variable_scope(
     if reuse is None or reuse is False:
         reuse = True if parent.reuse is True else (parent.reuse if reuse is None else None)
     scope = VariableScope(
-        full,
         reuse,
-        initializer if initializer is not None else inherited.initializer,
-        dtype if dtype is not None else inherited.dtype,
-        regularizer if regularizer is not None else inherited.regularizer,
-        _nested_getter(custom_getter, inherited.custom_getter),
+        full,
+        initializer=initializer if initializer is not None else inherited.initializer,
+        regularizer=regularizer if regularizer is not None else inherited.regularizer,
+        custom_getter=_nested_getter(custom_getter, inherited.custom_getter),
+        dtype=dtype if dtype is not None else inherited.dtype,
     )
     graph._variable_scope = scope
     try:
@@ -265,13 +326,16 @@ def get_variable(
     custom_getter: Any = None,
     constraint: Any = None,
     **kwargs: Any,
-) -> GraphVariable:
+) -> GraphVariable | EagerVariable:
     """The variable ``scope/name``: an existing one when the scope reuses, else a new one
     made with ``initializer`` (the scope's, else Glorot uniform for floats, zeros else). A
     ``custom_getter`` (this call's, else the scope's) is called as TensorFlow calls it:
-    ``custom_getter(getter, name, *args, **kwargs)`` with the full name.
+    ``custom_getter(getter, name, *args, **kwargs)`` with the full name. Eagerly (as
+    TensorFlow 2) each call makes a new ``retrograd.Variable``.
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
+    >>> tf1.get_variable('v', [2], initializer=tf1.ones_initializer()).numpy().tolist()
+    [1.0, 1.0]
     >>> with rg.Graph().as_default():
     ...     w = tf1.get_variable('w', [2, 3], initializer=tf1.ones_initializer())
     ...     with tf1.Session() as sess:
@@ -279,14 +343,11 @@ def get_variable(
     ...         print(w.name, sess.run(w).sum())
     w:0 6.0
     """
-    if context.graph is None:
-        raise RuntimeError(
-            "get_variable() builds graph variables: call it while building a graph "
-            "(compat.v1.disable_eager_execution() or `with graph.as_default():`)"
-        )
     _refuse_unsupported("get_variable", partitioner=partitioner, constraint=constraint)
     scope = get_variable_scope()
     full = f"{scope.name}/{name}" if scope.name else name
+    if context.graph is None:
+        return _eager_variable(full, shape, dtype, initializer, trainable, scope)
     arguments = dict(
         shape=shape,
         dtype=dtype,
@@ -300,6 +361,63 @@ def get_variable(
     if getter is not None:
         return getter(_true_getter, full, **arguments, **kwargs)
     return _true_getter(full, **arguments)
+
+
+def _eager_variable(
+    full: str, shape: Any, dtype: Any, initializer: Any, trainable: Any, scope: VariableScope
+) -> EagerVariable:
+    """TensorFlow 2's eager ``get_variable``: a new variable on every call (eagerly nothing
+    is shared or collected), made as the graph's would be."""
+    resolved = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype
+    init = initializer if initializer is not None else scope.initializer
+    if init is None:
+        init = glorot_uniform_initializer() if resolved.is_floating else zeros_initializer()
+    initial = _initial_value(init, shape, resolved, full)
+    if callable(initial):  # made by an initializer: of the resolved dtype
+        initial, dtype = initial(), resolved
+    return EagerVariable(
+        initial,
+        trainable=True if trainable is None else trainable,
+        name=full,
+        dtype=dtype,
+        shape=shape,
+    )
+
+
+def _initial_value(init: Any, shape: Any, dtype: dtypes.DType, full: str) -> Any:
+    """What makes the initial value, as TensorFlow's variable store does: a class is
+    instantiated; a callable is called ``init(shape, dtype=dtype)`` (with
+    ``partition_info=None`` too when it takes that argument) once the shape is known, or with
+    no arguments when it needs none; a tensor or value is its own initial value."""
+    if isinstance(init, type):
+        init = init()
+    if not callable(init):
+        return init
+    if shape is not None and TensorShape(shape).is_fully_defined():
+        dims = TensorShape(shape).as_list()
+        try:
+            takes_partition = "partition_info" in inspect.signature(init).parameters
+        except (TypeError, ValueError):  # a callable without a signature: no partition_info
+            takes_partition = False
+        if takes_partition:
+            return lambda: init(dims, dtype=dtype, partition_info=None)
+        return lambda: init(dims, dtype=dtype)
+    if _needs_no_arguments(init):
+        return init
+    raise ValueError(
+        f"get_variable: the initializer of new variable {full} needs the variable's shape: "
+        f"give a fully defined shape (got {shape}), or an initializer that takes no arguments"
+    )
+
+
+def _needs_no_arguments(init: Any) -> bool:
+    try:
+        parameters = inspect.signature(init).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return all(
+        p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters
+    )
 
 
 def _true_getter(
@@ -329,10 +447,11 @@ def _true_getter(
                 f"Trying to share variable {full}, but specified shape {TensorShape(shape)} "
                 f"and found shape {existing.shape}."
             )
-        if dtype is not None and dtypes.as_dtype(dtype) != existing.dtype:
+        wanted = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype  # (TF's rule)
+        if wanted != existing.dtype:
             raise ValueError(
-                f"Trying to share variable {full}, but specified dtype {dtypes.as_dtype(dtype)}"
-                f" and found dtype {existing.dtype}."
+                f"Trying to share variable {full}, but specified dtype {wanted.name} and found "
+                f"dtype {existing.dtype.name}."
             )
         return existing
     if scope.reuse is True:
@@ -340,19 +459,13 @@ def _true_getter(
             f"Variable {full} does not exist, or was not created with tf.get_variable(). Did "
             f"you mean to set reuse=tf.AUTO_REUSE in VarScope?"
         )
-    dtype = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype
+    resolved = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype
     init = initializer if initializer is not None else scope.initializer
     if init is None:
-        init = glorot_uniform_initializer() if dtype.is_floating else zeros_initializer()
-    if callable(init):
-        if shape is None:
-            raise ValueError(f"get_variable: the shape of new variable {full} must be given")
-
-        def initial():
-            return init(shape, dtype)
-
-    else:
-        initial = init  # a tensor or a value: its own shape
+        init = glorot_uniform_initializer() if resolved.is_floating else zeros_initializer()
+    initial = _initial_value(init, shape, resolved, full)
+    if callable(initial):  # made by an initializer: of the resolved dtype; a value keeps its own
+        dtype = resolved
     with graph.name_scope(None):
         variable = GraphVariable(
             initial,

@@ -74,7 +74,7 @@ def reshape(tensor: TensorLike, shape: ShapeLike, name: str | None = None) -> Te
             raise InvalidArgumentError(
                 f"Reshape: Size {i} must be non-negative, not {d} (shape {list(target)})"
             )
-    if target == tuple(x._value.shape):
+    if x._value.shape is not None and target == tuple(x._value.shape):  # (None: unknown rank)
         return x
     return execute(_Reshape, (x,), {"shape": target}, name)
 

@@ -20,6 +20,7 @@ conv1d is conv2d on a height-1 image, as in TensorFlow.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -249,6 +250,15 @@ def conv2d(
     return y
 
 
+def _unknown_batch(output_shape: Any) -> bool:
+    """An output shape ``[batch, h, w, c]`` whose batch is None or a run-time scalar (a
+    graph's ``tf.shape(x)[0]``), the rest known."""
+    if not isinstance(output_shape, (list, tuple)) or not output_shape:
+        return False
+    batch = output_shape[0]
+    return batch is None or (isinstance(batch, Tensor) and batch.shape.rank == 0)
+
+
 def conv2d_transpose(
     input: TensorLike,
     filters: TensorLike,
@@ -263,7 +273,7 @@ def conv2d_transpose(
 
     ``filters`` is ``[height, width, output_channels, in_channels]``; ``output_shape`` is the
     4-D shape of the result, which must be one that conv2d with the same arguments maps to
-    ``input``'s shape.
+    ``input``'s shape (its batch may be None or a run-time scalar: it is the input's).
 
     >>> import retrograd as rg
     >>> y = rg.nn.conv2d_transpose(rg.ones([1, 2, 2, 1]), rg.ones([3, 3, 1, 1]), [1, 4, 4, 1], 2)
@@ -273,7 +283,10 @@ def conv2d_transpose(
     dy, w = tensor_pair("Conv2DBackpropInput", input, filters, FLOAT)
     op_type = "Conv2DBackpropInput"
     first = window.channels_first(op_type, data_format, 2)
-    sizes = broadcast.static_shape(output_shape, op_type)
+    if _unknown_batch(output_shape):  # the batch is the input's: taken from it when it runs
+        sizes = (None, *broadcast.static_shape(list(output_shape[1:]), op_type))
+    else:
+        sizes = broadcast.static_shape(output_shape, op_type)
     if dy._value.ndim != 4 or w._value.ndim != 4 or len(sizes) != 4:
         raise InvalidArgumentError(
             f"{op_type}: input, filters and output_shape must all be 4-D, got input shape "
@@ -284,7 +297,7 @@ def conv2d_transpose(
         sizes = (sizes[0], sizes[2], sizes[3], sizes[1])
     kh, kw, out_channels, in_channels = _shape(w)
     _check_depth(op_type, _shape(dy)[3], in_channels)
-    if sizes[0] != _shape(dy)[0] or sizes[3] != out_channels:
+    if sizes[0] not in (None, _shape(dy)[0]) or sizes[3] != out_channels:
         raise InvalidArgumentError(
             f"{op_type}: output_shape {list(sizes)} (as NHWC) must have the input's batch size "
             f"{_shape(dy)[0]} and the filters' output channels {out_channels}"

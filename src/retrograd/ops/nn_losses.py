@@ -148,7 +148,12 @@ def sparse_softmax_cross_entropy_with_logits(
     logits = tensor_arg("SparseSoftmaxCrossEntropyWithLogits", logits, FLOAT, "logits")
     labels = tensor_arg("SparseSoftmaxCrossEntropyWithLogits", labels, INTEGER, "labels")
     shape, label_shape = tuple(logits._value.shape), tuple(labels._value.shape)
-    if not shape or label_shape != shape[:-1]:
+    known = zip(label_shape, shape[:-1])  # a graph's unknown dimension (None) fits any
+    if (
+        not shape
+        or len(label_shape) != len(shape) - 1
+        or any(a is not None and b is not None and a != b for a, b in known)
+    ):
         raise InvalidArgumentError(
             f"SparseSoftmaxCrossEntropyWithLogits: labels must have the shape of logits without "
             f"its last dimension; got labels {label_shape} and logits {shape}"

@@ -96,8 +96,11 @@ class Optimizer:
     """Base of the TF1 optimizers: subclasses give ``_create_slots``, ``_apply_dense`` (one
     variable's update, returning the assign op) and optionally ``_finish``."""
 
-    def __init__(self, use_locking: bool, name: str) -> None:
+    def __init__(
+        self, use_locking: bool, name: str, use_own_namescope_for_non_slot_vars: bool = False
+    ) -> None:
         self._name = name
+        self._own_scope = use_own_namescope_for_non_slot_vars  # beta1_power -> Adam/beta1_power
         self._slots: dict[str, dict[int, Any]] = {}
         self._non_slots: dict[str, Any] = {}
 
@@ -215,7 +218,8 @@ class Optimizer:
 
     def _non_slot(self, name: str, initial: float, dtype: Any) -> Any:
         if name not in self._non_slots:
-            self._non_slots[name] = _new_variable(convert_to_tensor(initial, dtype=dtype), name)
+            full = f"{self._name}/{name}" if self._own_scope else name
+            self._non_slots[name] = _new_variable(convert_to_tensor(initial, dtype=dtype), full)
         return self._non_slots[name]
 
     def _create_slots(self, variables: list) -> None:
@@ -308,8 +312,9 @@ class AdamOptimizer(Optimizer):
         epsilon: float = 1e-8,
         use_locking: bool = False,
         name: str = "Adam",
+        use_own_namescope_for_non_slot_vars: bool = False,
     ) -> None:
-        super().__init__(use_locking, name)
+        super().__init__(use_locking, name, use_own_namescope_for_non_slot_vars)
         _check_not_none(
             name, learning_rate=learning_rate, beta1=beta1, beta2=beta2, epsilon=epsilon
         )

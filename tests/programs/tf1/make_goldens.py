@@ -1,8 +1,13 @@
 """Makes goldens/<program>.txt: what each TF1 program here prints when run by real
 TensorFlow. Run with the TensorFlow venv (never imported by the test suite):
 
-    TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3 /work/tfenv/bin/python \\
-        tests/programs/tf1/make_goldens.py
+    TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3 TF1_LEGACY_KERAS=/path/to/tf_keras_2.21 \\
+        /work/tfenv/bin/python tests/programs/tf1/make_goldens.py [program.py ...]
+
+(only the programs named, when some are). TensorFlow 2.21 has ``tf.layers`` (compat.v1's)
+only with tf_keras' legacy layers (TF_USE_LEGACY_KERAS=1; with Keras 3 every layer is "not
+available"): with TF1_LEGACY_KERAS set to a folder holding tf_keras 2.21 (``pip install
+--target DIR tf-keras==2.21.0``), the programs run with it on the path and that variable set.
 
 Programs written as `import tensorflow as tf` (run by `retrograd run --tf1`) are run with
 `tensorflow` aliased to `tensorflow.compat.v1` with v2 behaviour disabled, as `--tf1` does;
@@ -10,6 +15,7 @@ programs importing `tensorflow.compat.v1` themselves run as they are. Each progr
 its own process.
 """
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -26,13 +32,21 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 """
 
 
+def _env() -> dict:
+    legacy = os.environ.get("TF1_LEGACY_KERAS")
+    if not legacy:
+        return dict(os.environ)
+    return dict(os.environ, TF_USE_LEGACY_KERAS="1", PYTHONPATH=legacy)
+
+
 def main() -> None:
     (HERE / "goldens").mkdir(exist_ok=True)
+    chosen = set(sys.argv[1:])
     for program in sorted(HERE.glob("*.py")):
-        if program.name == "make_goldens.py":
+        if program.name == "make_goldens.py" or (chosen and program.name not in chosen):
             continue
         command = [sys.executable, "-c", ALIAS, str(program)]
-        result = subprocess.run(command, capture_output=True, text=True, cwd=HERE)
+        result = subprocess.run(command, capture_output=True, text=True, cwd=HERE, env=_env())
         if result.returncode != 0:
             raise SystemExit(f"{program.name} failed on TensorFlow:\n{result.stderr}")
         (HERE / "goldens" / (program.stem + ".txt")).write_text(result.stdout)

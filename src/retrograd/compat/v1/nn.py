@@ -1,6 +1,8 @@
 """``retrograd.compat.v1.nn``: TensorFlow 1's ``tf.nn``: its v1 spellings
 (``softmax_cross_entropy_with_logits`` without gradients into the labels, ``..._v2``,
-``dropout(keep_prob=)``, ``softmax(dim=)``) and every function of ``retrograd.nn``.
+``dropout(keep_prob=)``, ``softmax(dim=)``, ``conv2d(filter=)``, ``moments(keep_dims=)``,
+``embedding_lookup``'s "mod" shards), the functions TensorFlow 2 dropped (``xw_plus_b``,
+``fused_batch_norm``, ...) and every other function of ``retrograd.nn``.
 
 >>> import retrograd as rg
 >>> rg.compat.v1.nn.relu is rg.nn.relu
@@ -9,6 +11,27 @@ True
 
 from retrograd.compat.delegation import shared_names as _shared_names
 from retrograd.compat.delegation import shared_value as _shared_value
+from retrograd.compat.v1_array_functions import depth_to_space, space_to_depth
+from retrograd.compat.v1_nn import (
+    avg_pool,
+    avg_pool2d,
+    avg_pool_v2,
+    batch_norm_with_global_normalization,
+    conv1d,
+    conv2d,
+    conv2d_backprop_filter,
+    conv2d_backprop_input,
+    conv2d_transpose,
+    embedding_lookup,
+    fused_batch_norm,
+    in_top_k,
+    max_pool,
+    max_pool_v2,
+    moments,
+    relu_layer,
+    weighted_cross_entropy_with_logits,
+    xw_plus_b,
+)
 from retrograd.compat.v1_signatures import (
     dropout,
     log_softmax,
@@ -18,6 +41,26 @@ from retrograd.compat.v1_signatures import (
 )
 
 __all__ = [
+    "depth_to_space",
+    "space_to_depth",
+    "avg_pool",
+    "avg_pool2d",
+    "avg_pool_v2",
+    "batch_norm_with_global_normalization",
+    "conv1d",
+    "conv2d",
+    "conv2d_backprop_filter",
+    "conv2d_backprop_input",
+    "conv2d_transpose",
+    "embedding_lookup",
+    "fused_batch_norm",
+    "in_top_k",
+    "max_pool",
+    "max_pool_v2",
+    "moments",
+    "relu_layer",
+    "weighted_cross_entropy_with_logits",
+    "xw_plus_b",
     "dropout",
     "log_softmax",
     "softmax",
