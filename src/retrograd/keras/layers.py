@@ -1,7 +1,7 @@
 """``tf.keras.layers``: the layers custom-gradient programs use, and ``Layer`` to subclass."""
 
 from retrograd.keras.src.layers.activation_layers import ELU, LeakyReLU, ReLU, Softmax
-from retrograd.keras.src.layers.base import Input, InputLayer, KerasTensor, Layer
+from retrograd.keras.src.layers.base import KerasTensor, Layer
 from retrograd.keras.src.layers.conv import (
     AveragePooling2D,
     Conv1D,
@@ -20,6 +20,7 @@ from retrograd.keras.src.layers.core import (
     Masking,
     Reshape,
 )
+from retrograd.keras.src.layers.input_layer import Input, InputLayer
 from retrograd.keras.src.layers.merge import (
     Add,
     Average,

@@ -6,6 +6,7 @@ package defines them all.
 from retrograd.ops import (  # noqa: F401  (import order settles the modules' cycle)
     activation_ops,
     array_ops,
+    bit_ops,
     broadcast,
     clip_ops,
     comparison_ops,
@@ -53,6 +54,7 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
 __all__ = [
     "activation_ops",
     "array_ops",
+    "bit_ops",
     "broadcast",
     "clip_ops",
     "comparison_ops",

@@ -108,6 +108,13 @@ def _takes_step(learning_rate: Callable) -> bool:
         return False
 
 
+def _apply_constraint(variable: Variable) -> None:
+    """Projects a variable made with a ``constraint`` (Keras' weights) after its update."""
+    constraint = getattr(variable, "constraint", None)
+    if constraint is not None:
+        variable.assign(constraint(variable))
+
+
 class Optimizer(abc.ABC):
     """Base class: validates gradients, keeps per-variable slots, counts ``iterations``.
 
@@ -243,6 +250,7 @@ class Optimizer(abc.ABC):
             xp = _NUMPY if squared is None else _squaring_to(_NUMPY, g, squared)
             new = self._update(variable._value, g, dt(lr), dt(step), arrays, dt, xp)
             variable.assign(new)
+            _apply_constraint(variable)
             for n, slot in slots.items():
                 slot._value = arrays[n]  # arrays are never mutated in place: sharing is safe
         self.iterations.assign_add(1)
@@ -289,6 +297,7 @@ class Optimizer(abc.ABC):
             xp = _OPS if squared is None else _squaring_to(_OPS, g, squared)
             new = self._update(variable.read_value(), g, rate, step, values, dt, xp)
             variable.assign(new)
+            _apply_constraint(variable)
             for n, slot in slots.items():
                 slot.assign(values[n])
         self.iterations.assign_add(1)

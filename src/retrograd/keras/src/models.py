@@ -20,7 +20,9 @@ import numpy as np
 
 from retrograd.core import nest
 from retrograd.keras.src import backend, tf_ops
-from retrograd.keras.src.layers.base import InputLayer, KerasTensor, Layer, Node
+from retrograd.keras.src.layers import building
+from retrograd.keras.src.layers.base import KerasTensor, Layer, Node
+from retrograd.keras.src.layers.input_layer import InputLayer
 from retrograd.keras.src.trainer import Trainer
 from retrograd.training.storage import read_arrays, write_arrays
 
@@ -152,15 +154,16 @@ class Model(Trainer, Layer):
         self._input_layers = [t.input_layer for t in flat_inputs]
         self._ordered_layers = _layers_by_depth(self._nodes, flat_outputs)
         for layer in self._ordered_layers:
-            if not isinstance(layer, InputLayer) and layer not in self._sublayers:
+            is_layer = isinstance(layer, Layer) and not isinstance(layer, InputLayer)
+            if is_layer and layer not in self._sublayers:
                 self._sublayers.append(layer)
         self.built = True
 
     @property
     def layers(self) -> list[Layer]:
         """The model's layers (a functional model's ``InputLayer``s first)."""
-        if self._functional:
-            return list(self._ordered_layers)
+        if self._functional:  # (the graph's operations, ops.add and the like, are no layers)
+            return [layer for layer in self._ordered_layers if isinstance(layer, Layer)]
         return list(self._sublayers)
 
     def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
@@ -197,12 +200,15 @@ class Model(Trainer, Layer):
                 (node.args, node.kwargs),
             )
             kwargs = dict(kwargs)
-            kwargs.setdefault("training", training)
             mask = None
-            if len(args) == 1 and isinstance(node.args[0], KerasTensor):
+            if not isinstance(node.layer, Layer):  # an operation of keras.ops
+                result = node.layer(*args, **kwargs)
+            elif len(args) == 1 and isinstance(node.args[0], KerasTensor):
+                kwargs.setdefault("training", training)
                 mask = masks.get(id(node.args[0]))
                 result, mask = call_with_mask(node.layer, args[0], mask, kwargs)
             else:
+                kwargs.setdefault("training", training)
                 result = node.layer(*args, **kwargs)
             outputs = nest.flatten(node.outputs)
             out_masks = mask if isinstance(mask, list) else [mask] * len(outputs)
@@ -223,6 +229,7 @@ class Model(Trainer, Layer):
         else:
             self._latest_output_mask = (weakref.ref(outputs), mask)
 
+    @building.default_build
     def build(self, input_shape: Any) -> None:
         """Creates the weights of a subclassed model by calling it once on zeros (a list or
         dict of shapes for several inputs)."""
@@ -277,7 +284,7 @@ class Model(Trainer, Layer):
         ]
         layers = [layer for layer in self.layers if not isinstance(layer, InputLayer)]
         if self._functional:
-            layers = self.layers
+            layers = list(self._ordered_layers)
         for i, layer in enumerate(layers):
             shape = getattr(layer, "_last_output_shape", None)
             if isinstance(layer, InputLayer):
@@ -288,7 +295,9 @@ class Model(Trainer, Layer):
                     [
                         f"{layer.name} ({type(layer).__name__})",
                         text,
-                        str(layer.count_params() if layer.built else 0),
+                        str(
+                            layer.count_params() if isinstance(layer, Layer) and layer.built else 0
+                        ),
                     ]
                 )
             )
@@ -418,7 +427,7 @@ class Sequential(Model):
         return {**super()._checkpoint_children(), "layers": list(self._sublayers)}
 
     def _build_symbolic(self) -> None:
-        from retrograd.keras.src.layers.base import Input
+        from retrograd.keras.src.layers.input_layer import Input
 
         x = Input(batch_shape=self._input_batch_shape, dtype=self._input_dtype)
         for layer in self._sublayers:
@@ -439,5 +448,5 @@ class Sequential(Model):
         self._keep_output_mask(x, mask)
         return x
 
-    def _maybe_build(self, inputs: Any) -> None:
+    def _maybe_build(self, args: tuple, kwargs: dict) -> None:
         self.built = True

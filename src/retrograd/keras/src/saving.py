@@ -40,7 +40,8 @@ from typing import Any
 from retrograd.core import nest
 from retrograd.core.atomic_files import write_atomically
 from retrograd.keras.src import serialization
-from retrograd.keras.src.layers.base import InputLayer, KerasTensor, Layer
+from retrograd.keras.src.layers.base import KerasTensor, Layer
+from retrograd.keras.src.layers.input_layer import InputLayer
 from retrograd.keras.src.models import Model, Sequential
 from retrograd.training import optimizers as optimizers_module
 from retrograd.training.checkpoint import Checkpoint
@@ -74,7 +75,7 @@ def serialize_model(model: Model) -> dict:
         config = {"name": model.name, "trainable": model.trainable, "layers": layers}
         if model._input_batch_shape is not None:
             config["build_input_shape"] = list(model._input_batch_shape)
-            config["input_dtype"] = None if model._input_dtype is None else model._input_dtype.name
+            config["input_dtype"] = model._input_dtype
         return {"module": "keras", "class_name": "Sequential", "config": config}
     if type(model) is Model and model._functional:
         return {"module": "keras", "class_name": "Functional", "config": _functional(model)}

@@ -97,35 +97,26 @@ def get_registered_object(name: str, custom_objects: dict | None = None) -> Any:
 
 
 def _builtin_tables() -> list[tuple[str, Any]]:
-    """Keras' own classes and functions, by namespace (imported when first needed)."""
-    from retrograd.keras.src import (
+    """Keras' own classes and functions, by public namespace (imported when first needed)."""
+    from retrograd.keras import (
         activations,
+        constraints,
         initializers,
+        layers,
         losses,
         metrics,
+        optimizers,
         regularizers,
-        schedules,
     )
-    from retrograd.keras.src.layers import (
-        activation_layers,
-        base,
-        conv,
-        core,
-        merge,
-        normalization,
-        recurrent,
-        reshaping,
-    )
-    from retrograd.training import optimizers
 
     return [
-        ("keras.layers", (base, core, conv, merge, normalization, recurrent, reshaping)),
-        ("keras.layers", (activation_layers,)),
+        ("keras.layers", (layers,)),
         ("keras.initializers", (initializers,)),
         ("keras.regularizers", (regularizers,)),
+        ("keras.constraints", (constraints,)),
         ("keras.losses", (losses,)),
         ("keras.metrics", (metrics,)),
-        ("keras.optimizers.schedules", (schedules,)),
+        ("keras.optimizers.schedules", (optimizers.schedules,)),
         ("keras.optimizers", (optimizers,)),
         ("keras.activations", (activations,)),
     ]

@@ -4,8 +4,10 @@ the public namespace."""
 __all__ = [
     "activation_layers",
     "base",
+    "building",
     "conv",
     "core",
+    "input_layer",
     "merge",
     "normalization",
     "recurrent",

@@ -27,55 +27,15 @@ from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
-from retrograd.graph import graph as graph_module
-from retrograd.keras.src import backend, initializers, regularizers, tf_ops
+from retrograd.keras.src import backend, constraints, initializers, regularizers, tf_ops
+from retrograd.keras.src.keras_tensor import KerasTensor, Node, any_symbolic, is_keras_tensor
+from retrograd.keras.src.layers import building
+from retrograd.keras.src.ops.operation import Operation
+from retrograd.keras.src.variables import Variable as KerasVariable
+from retrograd.keras.src.variables import scope_path
 from retrograd.training.module import Module, ModuleNameScope
 
-__all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor", "add_kernel_and_bias"]
-
-
-class KerasTensor:
-    """A symbolic tensor of the functional API: a shape (batch dimension None), a dtype, and
-    the layer call that produced it (``None`` for an ``Input``).
-
-    >>> import retrograd as rg
-    >>> inputs = rg.keras.Input(shape=(3,))
-    >>> type(inputs).__name__, inputs.shape.as_list()
-    ('KerasTensor', [None, 3])
-    """
-
-    def __init__(self, shape: Any, dtype: Any, node: Any = None, index: int = 0, name=None):
-        self.shape = TensorShape(shape)
-        self.dtype = dtypes.as_dtype(dtype)
-        self.node, self.index, self.name = node, index, name
-
-    @property
-    def ndim(self) -> int:
-        return self.shape.rank
-
-    def __repr__(self) -> str:
-        return f"<KerasTensor shape={tuple(self.shape.as_list())}, dtype={self.dtype.name}>"
-
-    def __bool__(self) -> bool:
-        raise TypeError(
-            "A KerasTensor is symbolic: it has no value. Use Keras layers (or Lambda) to "
-            "transform it."
-        )
-
-
-def is_keras_tensor(value: Any) -> bool:
-    return isinstance(value, KerasTensor)
-
-
-class Node:
-    """One symbolic layer call: the layer, its arguments (KerasTensors inside) and outputs."""
-
-    def __init__(self, layer: Layer, args: tuple, kwargs: dict) -> None:
-        self.layer, self.args, self.kwargs = layer, args, kwargs
-        self.outputs: Any = None
-
-    def inputs(self) -> list[KerasTensor]:
-        return [t for t in nest.flatten((self.args, self.kwargs)) if isinstance(t, KerasTensor)]
+__all__ = ["Layer", "KerasTensor", "Node", "is_keras_tensor", "add_kernel_and_bias"]
 
 
 def _shape_tuple(value: Any) -> Any:
@@ -84,7 +44,7 @@ def _shape_tuple(value: Any) -> Any:
     return tuple(TensorShape(value.shape).as_list())
 
 
-class Layer(Module):
+class Layer(Module, Operation):
     """Base class of Keras layers (see the module docstring).
 
     >>> import retrograd as rg
@@ -229,9 +189,15 @@ class Layer(Module):
         key, count = base, 1
         while key in self._weight_names:
             key, count = f"{base}_{count}", count + 1
-        # Keras 3 names a weight by itself ("kernel"), whatever scope it is created in
-        with graph_module.name_scope(""):
-            variable = Variable(init(shape, dtype=dtype), trainable=trainable, name=key)
+        variable = KerasVariable(
+            init(shape, dtype=dtype),
+            trainable=trainable,
+            autocast=autocast,
+            aggregation=aggregation,
+            name=key,
+            constraint=constraints.get(constraint),
+            path=scope_path() + key,
+        )
         (self._trainable_own if trainable else self._non_trainable_own).append(variable)
         self._weight_names[key] = variable
         if regularizer is not None:
@@ -304,6 +270,7 @@ class Layer(Module):
         return found
 
     # -- calling -------------------------------------------------------------------------
+    @building.default_build
     def build(self, input_shape: Any) -> None:
         """Creates the weights, given the input's shape (called once, before the first call)."""
         self.built = True
@@ -340,21 +307,24 @@ class Layer(Module):
             value = np.asarray(value)  # a nested list of numbers is one input
         return nest.map_structure(cast, value)
 
-    def _maybe_build(self, inputs: Any) -> None:
+    def _maybe_build(self, args: tuple, kwargs: dict) -> None:
+        """Builds the layer for a call on ``args``/``kwargs`` (see ``building``)."""
         if self.built:
             return
-        shape = _shape_tuple(inputs) if inputs is not None else None
-        self._build_shape = shape
-        self.build(shape)
+        with self._name_scope:
+            building.build_on_call(self, args, kwargs)
         self.built = True
+
+    def _cast_arguments(self, args: tuple) -> tuple:
+        """The positional arguments, float tensors and arrays cast to the compute dtype."""
+        return tuple(self._cast_inputs(a) if a is not None else a for a in args)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not args and "inputs" in kwargs:
             args = (kwargs.pop("inputs"),)
-        if any(isinstance(t, KerasTensor) for t in nest.flatten((args, kwargs))):
+        if any_symbolic(args, kwargs):
             return self._symbolic_call(args, kwargs)
-        if args:
-            args = (self._cast_inputs(args[0]),) + args[1:]
+        args = self._cast_arguments(args)
         training = kwargs.pop("training", None)
         if training is None:
             training = context.layer_training
@@ -364,8 +334,7 @@ class Layer(Module):
         context.layer_training = training
         try:
             if not self.built:
-                with self._name_scope:
-                    self._maybe_build(args[0] if args else None)
+                self._maybe_build(args, kwargs)
             self._call_losses = []
             outputs = self.call(*args, **kwargs)
             if self.activity_regularizer is not None:
@@ -383,18 +352,16 @@ class Layer(Module):
         ``call`` on zeros (batch size 1), and returns KerasTensors for the outputs."""
         first = args[0] if args else None
         if not self.built:
-            self._build_shape = _shape_tuple(first)
-            with self._name_scope:
-                self.build(self._build_shape)
-            self.built = True
+            self._maybe_build(args, kwargs)
 
         def concrete(t: Any) -> Any:
             if not isinstance(t, KerasTensor):
                 return t
-            shape = [1 if d is None else d for d in t.shape.as_list()]
+            shape = [1 if d is None else d for d in t.shape]
             return tf_ops.zeros(shape, dtype=t.dtype)
 
         c_args, c_kwargs = nest.map_structure(concrete, (args, kwargs))
+        c_args = self._cast_arguments(c_args)
         if self._accepts("training"):
             c_kwargs["training"] = False
         outer, context.keras_symbolic = context.keras_symbolic, True
@@ -405,24 +372,23 @@ class Layer(Module):
             context.keras_symbolic = outer
         self._call_losses = []
         node = Node(self, args, kwargs)
-        batch_unknown = first is not None and any(
-            isinstance(t, KerasTensor) and t.shape.rank and t.shape[0] is None
-            for t in nest.flatten(first)
+        batch_unknown = any(
+            isinstance(t, KerasTensor) and t.shape and t.shape[0] is None
+            for t in nest.flatten(first if first is not None else (args, kwargs))
         )
-        leaves = nest.flatten(outputs)
         symbolic = []
-        for i, out in enumerate(leaves):
+        for i, out in enumerate(nest.flatten(outputs)):
             shape = TensorShape(out.shape).as_list()
             if batch_unknown and shape:
                 shape[0] = None
-            symbolic.append(KerasTensor(shape, out.dtype, node, i))
+            symbolic.append(KerasTensor(shape, out.dtype, node=node, index=i))
         node.outputs = nest.pack_sequence_as(outputs, symbolic)
-        self._last_output_shape = tuple(symbolic[0].shape.as_list()) if symbolic else None
+        self._last_output_shape = tuple(symbolic[0].shape) if symbolic else None
         return node.outputs
 
     def compute_output_shape(self, input_shape: Any) -> Any:
-        inputs = KerasTensor(input_shape, self.compute_dtype)
-        return tuple(self._symbolic_call((inputs,), {}).shape.as_list())
+        inputs = KerasTensor(input_shape, self.compute_dtype, name="spec")
+        return tuple(self._symbolic_call((inputs,), {}).shape)
 
     supports_masking = False  # whether the layer passes a timestep mask on (Keras' rule)
 
@@ -448,44 +414,6 @@ def _unique(variables: list[Variable]) -> list[Variable]:
             seen.add(id(v))
             found.append(v)
     return found
-
-
-class InputLayer(Layer):
-    """The layer an ``Input`` tensor comes from (its output is the input itself).
-
-    >>> import retrograd as rg
-    >>> layer = rg.keras.layers.InputLayer(shape=(3,))
-    >>> layer.batch_shape, layer.output.shape.as_list()
-    ((None, 3), [None, 3])
-    """
-
-    def __init__(
-        self, shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs
-    ):
-        if "input_shape" in kwargs and shape is None:
-            shape = kwargs.pop("input_shape")
-        super().__init__(name=name or backend.unique_name("input_layer"), dtype=dtype, **kwargs)
-        if batch_shape is None:
-            if shape is None:
-                raise ValueError("InputLayer: give `shape` (without the batch dimension)")
-            batch_shape = (batch_size, *tuple(shape))
-        self.batch_shape = tuple(batch_shape)
-        self.output = KerasTensor(self.batch_shape, dtype or backend.floatx(), None, 0, self.name)
-        self.output.input_layer = self
-        self.built = True
-
-    def get_config(self):
-        return {"batch_shape": self.batch_shape, "dtype": self.compute_dtype, "name": self.name}
-
-
-def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs):
-    """A symbolic input of the functional API, of shape ``(batch_size, *shape)``.
-
-    >>> import retrograd as rg
-    >>> rg.keras.Input((3,))
-    <KerasTensor shape=(None, 3), dtype=float32>
-    """
-    return InputLayer(shape, batch_size, dtype, name, batch_shape, **kwargs).output
 
 
 def add_kernel_and_bias(layer: Layer, kernel_shape: tuple, bias_size: int) -> None:
