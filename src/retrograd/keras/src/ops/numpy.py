@@ -1,12 +1,17 @@
 """The functions of ``keras.ops.numpy`` gathered from the modules that define them (the
-public namespace ``retrograd.keras.ops.numpy`` and the KerasTensor operators read them
-here).
+KerasTensor operators read them here).
 
 >>> from retrograd.keras.src.ops import numpy
 >>> numpy.add(1.0, 2.0).numpy()
 np.float32(3.0)
 """
 
+from retrograd.keras.src.ops.core import (  # noqa: A004
+    get_item,
+)
+from retrograd.keras.src.ops.linalg import (  # noqa: A004
+    slogdet,
+)
 from retrograd.keras.src.ops.numpy_binary import (  # noqa: A004
     add,
     arctan2,
@@ -112,6 +117,19 @@ from retrograd.keras.src.ops.numpy_logic import (  # noqa: A004
     select,
     where,
 )
+from retrograd.keras.src.ops.numpy_nan import (  # noqa: A004
+    nanargmax,
+    nanargmin,
+    nancumprod,
+    nancumsum,
+    nanmax,
+    nanmean,
+    nanmin,
+    nanprod,
+    nanstd,
+    nansum,
+    nanvar,
+)
 from retrograd.keras.src.ops.numpy_products import (  # noqa: A004
     corrcoef,
     correlate,
@@ -123,12 +141,9 @@ from retrograd.keras.src.ops.numpy_products import (  # noqa: A004
     kron,
     matmul,
     outer,
-    polar,
     tensordot,
     trapezoid,
     vdot,
-    view_as_complex,
-    view_as_real,
 )
 from retrograd.keras.src.ops.numpy_reduce import (  # noqa: A004
     all,
@@ -141,21 +156,9 @@ from retrograd.keras.src.ops.numpy_reduce import (  # noqa: A004
     count_nonzero,
     cumprod,
     cumsum,
-    logsumexp,
     max,
     mean,
     min,
-    nanargmax,
-    nanargmin,
-    nancumprod,
-    nancumsum,
-    nanmax,
-    nanmean,
-    nanmin,
-    nanprod,
-    nanstd,
-    nansum,
-    nanvar,
     prod,
     ptp,
     std,
@@ -329,6 +332,7 @@ __all__ = [
     "full_like",
     "gcd",
     "geomspace",
+    "get_item",
     "greater",
     "greater_equal",
     "hamming",
@@ -368,7 +372,6 @@ __all__ = [
     "logical_or",
     "logical_xor",
     "logspace",
-    "logsumexp",
     "matmul",
     "max",
     "maximum",
@@ -405,7 +408,6 @@ __all__ = [
     "outer",
     "pad",
     "percentile",
-    "polar",
     "power",
     "prod",
     "ptp",
@@ -428,6 +430,7 @@ __all__ = [
     "sinc",
     "sinh",
     "size",
+    "slogdet",
     "sort",
     "split",
     "sqrt",
@@ -456,8 +459,6 @@ __all__ = [
     "vander",
     "var",
     "vdot",
-    "view_as_complex",
-    "view_as_real",
     "vsplit",
     "vstack",
     "where",

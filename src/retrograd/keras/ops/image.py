@@ -1,0 +1,4 @@
+"""``keras.ops.image``: Keras' image functions (resizing, colour spaces,
+transforms, patches)."""
+
+__all__ = []
