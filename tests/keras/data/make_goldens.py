@@ -91,12 +91,20 @@ def loss_case(case, seed):
     }
 
 
+def _array(values):
+    """A metric update's argument as an array: floats as float32, ints as int32."""
+    array = np.asarray(values)
+    return array.astype("float32" if array.dtype.kind == "f" else "int32")
+
+
 def metric_case(case):
     metric = eval(case["metric"], {"metrics": tf.keras.metrics})
     results = []
     for update in case["updates"]:
-        metric.update_state(*update)
+        metric.update_state(*(_array(a) for a in update))
         results.append(float(metric.result()))
+    metric.reset_state()
+    results.append(float(metric.result()))  # after reset_state
     return results
 
 
