@@ -12,6 +12,7 @@ bare name (``'kernel'``, no ``':0'``), ``path`` the layer's path to it
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,25 @@ from retrograd.core.variables import Variable as _BackendVariable
 from retrograd.graph import graph as graph_module
 from retrograd.keras.src import backend
 
-__all__ = ["Variable", "scope_path"]
+__all__ = ["Variable", "scope_path", "AutocastScope"]
+
+_STATE = threading.local()  # the dtype Keras variables are read in (a layer's compute dtype)
+
+
+class AutocastScope:
+    """Inside, Keras variables made with ``autocast=True`` read as ``dtype`` (a mixed
+    precision layer's compute dtype) when they are floats of another dtype."""
+
+    def __init__(self, dtype: Any) -> None:
+        self.dtype = None if dtype is None else dtypes.as_dtype(dtype).name
+
+    def __enter__(self) -> AutocastScope:
+        self._outer = getattr(_STATE, "dtype", None)
+        _STATE.dtype = self.dtype
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _STATE.dtype = self._outer
 
 
 def scope_path() -> str:
@@ -99,6 +118,19 @@ class Variable(_BackendVariable):
     @property
     def path(self) -> str:
         return self._keras_path
+
+    def read_value(self) -> Tensor:
+        """The current value (cast to the compute dtype inside a mixed precision layer)."""
+        value = super().read_value()
+        dtype = getattr(_STATE, "dtype", None)
+        if dtype and self.autocast and value.dtype.is_floating and value.dtype.name != dtype:
+            from retrograd.ops import math_ops
+
+            return math_ops.cast(value, dtype)
+        return value
+
+    def _as_tensor(self) -> Tensor:
+        return self.read_value()
 
     @property
     def value(self) -> Tensor:

@@ -27,12 +27,19 @@ from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
-from retrograd.keras.src import backend, constraints, initializers, regularizers, tf_ops
+from retrograd.keras.src import (
+    backend,
+    constraints,
+    dtype_policies,
+    initializers,
+    regularizers,
+    tf_ops,
+)
 from retrograd.keras.src.keras_tensor import KerasTensor, Node, any_symbolic, is_keras_tensor
 from retrograd.keras.src.layers import building
 from retrograd.keras.src.ops.operation import Operation
+from retrograd.keras.src.variables import AutocastScope, scope_path
 from retrograd.keras.src.variables import Variable as KerasVariable
-from retrograd.keras.src.variables import scope_path
 from retrograd.training.module import Module, ModuleNameScope
 
 __all__ = ["Layer", "KerasTensor", "Node", "is_keras_tensor", "add_kernel_and_bias"]
@@ -90,7 +97,11 @@ class Layer(Module, Operation):
         self._regularized: list[tuple[Variable, Any]] = []
         self._call_losses: list[Any] = []
         self._weight_names: dict[str, Variable] = {}
-        self.compute_dtype = backend.floatx() if dtype is None else dtypes.as_dtype(dtype).name
+        self.dtype_policy = (
+            dtype_policies.dtype_policy() if dtype is None else dtype_policies.get(dtype)
+        )
+        self.compute_dtype = self.dtype_policy.compute_dtype
+        self.variable_dtype = self.dtype_policy.variable_dtype
         self.autocast = autocast
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
@@ -135,7 +146,8 @@ class Layer(Module, Operation):
 
     @property
     def dtype(self) -> str:
-        return self.compute_dtype
+        """The dtype of the layer's variables (Keras 3: the policy's variable dtype)."""
+        return self.variable_dtype
 
     @property
     def trainable(self) -> bool:
@@ -181,7 +193,7 @@ class Layer(Module, Operation):
         if kwargs:
             raise TypeError(f"{type(self).__name__}.add_weight: unexpected arguments {kwargs}")
         shape = () if shape is None else tuple(int(d) for d in shape)
-        dtype = dtypes.as_dtype(dtype or self.compute_dtype)
+        dtype = dtypes.as_dtype(dtype or self.variable_dtype)
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
@@ -336,7 +348,8 @@ class Layer(Module, Operation):
             if not self.built:
                 self._maybe_build(args, kwargs)
             self._call_losses = []
-            outputs = self.call(*args, **kwargs)
+            with AutocastScope(self.compute_dtype if self.autocast else None):
+                outputs = self.call(*args, **kwargs)
             if self.activity_regularizer is not None:
                 for output in nest.flatten(outputs):
                     penalty = self.activity_regularizer(output)
@@ -397,7 +410,8 @@ class Layer(Module, Operation):
         return mask if self.supports_masking else None
 
     def get_config(self) -> dict:
-        return {"name": self.name, "trainable": self.trainable, "dtype": self.compute_dtype}
+        dtype = self.dtype_policy.name if self.compute_dtype != self.variable_dtype else self.dtype
+        return {"name": self.name, "trainable": self.trainable, "dtype": dtype}
 
     @classmethod
     def from_config(cls, config: dict) -> Layer:
