@@ -36,13 +36,6 @@ from retrograd.training import optimizers as optimizers_module
 
 __all__ = ["Trainer", "unpack_x_y_sample_weight"]
 
-_OPTIMIZERS = {
-    "sgd": optimizers_module.SGD,
-    "adam": optimizers_module.Adam,
-    "rmsprop": optimizers_module.RMSprop,
-    "adagrad": optimizers_module.Adagrad,
-}
-
 
 def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
     """``(x, y, sample_weight)`` from a batch: ``x``, ``(x,)``, ``(x, y)`` or
@@ -166,10 +159,16 @@ class Trainer:
             "metrics": metrics,
             "weighted_metrics": weighted_metrics,
         }
-        if isinstance(optimizer, str):
-            if optimizer.lower() not in _OPTIMIZERS:
-                raise ValueError(f"Could not interpret optimizer identifier: {optimizer!r}")
-            optimizer = _OPTIMIZERS[optimizer.lower()]()
+        if isinstance(optimizer, (str, dict)):
+            from retrograd.keras.src import optimizers_more
+
+            optimizer = optimizers_more.get(optimizer)
+        if auto_scale_loss and getattr(self, "dtype_policy", None) is not None:
+            if self.dtype_policy.name == "mixed_float16" and optimizer is not None:
+                from retrograd.keras.src.loss_scale_optimizer import LossScaleOptimizer
+
+                if not isinstance(optimizer, LossScaleOptimizer):
+                    optimizer = LossScaleOptimizer(optimizer, name="loss_scale_optimizer")
         if optimizer is not None and not isinstance(optimizer, optimizers_module.Optimizer):
             raise TypeError(f"compile: optimizer must be an Optimizer or a name, got {optimizer!r}")
         names = output_names(self)
@@ -268,6 +267,9 @@ class Trainer:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
             self._loss_tracker.update_state(loss, sample_weight=_batch_size_of(x))
+            scale_loss = getattr(self.optimizer, "scale_loss", None)
+            if scale_loss is not None:  # (Keras' loss scaling: the optimizer unscales)
+                loss = scale_loss(loss)
         variables = self.trainable_weights
         if variables:
             gradients = tape.gradient(loss, variables)
@@ -363,6 +365,9 @@ class Trainer:
             callback_list.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break
+        finalize = getattr(self.optimizer, "finalize_variable_values", None)
+        if finalize is not None and epochs > 0:  # (moving averages replace the weights)
+            finalize(self.trainable_weights)
         callback_list.on_train_end(logs)
         return history
 
