@@ -163,12 +163,12 @@ class Trainer:
             from retrograd.keras.src import optimizers_more
 
             optimizer = optimizers_more.get(optimizer)
-        if auto_scale_loss and getattr(self, "dtype_policy", None) is not None:
-            if self.dtype_policy.name == "mixed_float16" and optimizer is not None:
-                from retrograd.keras.src.loss_scale_optimizer import LossScaleOptimizer
+        policy = getattr(self, "dtype_policy", None)
+        if auto_scale_loss and optimizer is not None and policy is not None:
+            from retrograd.keras.src.loss_scale_optimizer import LossScaleOptimizer
 
-                if not isinstance(optimizer, LossScaleOptimizer):
-                    optimizer = LossScaleOptimizer(optimizer, name="loss_scale_optimizer")
+            if policy.name == "mixed_float16" and not isinstance(optimizer, LossScaleOptimizer):
+                optimizer = LossScaleOptimizer(optimizer, name="loss_scale_optimizer")
         if optimizer is not None and not isinstance(optimizer, optimizers_module.Optimizer):
             raise TypeError(f"compile: optimizer must be an Optimizer or a name, got {optimizer!r}")
         names = output_names(self)
