@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from retrograd.keras.src import backend
+from retrograd.keras.src.dtype_rules import standardize_dtype
 
 __all__ = [
     "DTypePolicy",
@@ -25,8 +26,6 @@ __all__ = [
     "set_global_policy",
     "get",
 ]
-
-_FLOATS = ("float16", "float32", "float64", "bfloat16")
 
 
 class DTypePolicy:
@@ -43,12 +42,15 @@ class DTypePolicy:
             name = backend.floatx()
         if isinstance(name, DTypePolicy):
             name = name.name
-        name = getattr(name, "name", name)
-        if not isinstance(name, str) or (
-            name not in _FLOATS and name not in ("mixed_float16", "mixed_bfloat16")
-        ):
+        given = name = getattr(name, "name", name)
+        if name not in ("mixed_float16", "mixed_bfloat16"):
+            try:
+                name = standardize_dtype(name)
+            except ValueError:
+                name = None
+        if name is None:
             raise ValueError(
-                f"Cannot convert '{name}' to a mixed precision DTypePolicy. Valid policies "
+                f"Cannot convert '{given}' to a mixed precision DTypePolicy. Valid policies "
                 "include 'mixed_float16', 'mixed_bfloat16', and the name of any float dtype "
                 "such as 'float32'."
             )

@@ -160,9 +160,9 @@ class Trainer:
             "weighted_metrics": weighted_metrics,
         }
         if isinstance(optimizer, (str, dict)):
-            from retrograd.keras.src import optimizers_more
+            from retrograd.keras.src import optimizer_names
 
-            optimizer = optimizers_more.get(optimizer)
+            optimizer = optimizer_names.get(optimizer)
         policy = getattr(self, "dtype_policy", None)
         if auto_scale_loss and optimizer is not None and policy is not None:
             from retrograd.keras.src.loss_scale_optimizer import LossScaleOptimizer
