@@ -27,7 +27,13 @@ __all__ = ["LossScaleOptimizer"]
 
 
 class LossScaleOptimizer(Optimizer):
-    """Dynamic loss scaling around ``inner_optimizer`` (see the module docstring)."""
+    """Dynamic loss scaling around ``inner_optimizer`` (see the module docstring).
+
+    >>> import retrograd as rg
+    >>> opt = rg.keras.optimizers.LossScaleOptimizer(rg.keras.optimizers.SGD(), initial_scale=8.0)
+    >>> float(opt.scale_loss(rg.constant(0.5)))
+    4.0
+    """
 
     def __init__(
         self,

@@ -110,7 +110,7 @@ class Metric:
     1
     """
 
-    def __init__(self, name: str | None = None, dtype: Any = None) -> None:
+    def __init__(self, dtype: Any = None, name: str | None = None) -> None:
         self.name = name or backend.snake_case(type(self).__name__)
         self.dtype = dtypes.as_dtype(dtype or backend.floatx())
         self._metric_variables: list[Variable] = []
@@ -162,7 +162,7 @@ class Sum(Metric):
     """
 
     def __init__(self, name="sum", dtype=None):
-        super().__init__(name, dtype)
+        super().__init__(name=name, dtype=dtype)
         self.total = self.add_variable(name="total")
 
     def update_state(self, values, sample_weight=None):
@@ -215,7 +215,7 @@ class Mean(Metric):
     """
 
     def __init__(self, name="mean", dtype=None):
-        super().__init__(name, dtype)
+        super().__init__(name=name, dtype=dtype)
         self.total = self.add_variable(name="total")
         self.count = self.add_variable(name="count")
 

@@ -24,7 +24,7 @@ class Nadam(_Slots):
     >>> w = rg.Variable(1.0)
     >>> _ = rg.keras.optimizers.Nadam(0.1).apply_gradients([(rg.constant(0.5), w)])
     >>> round(float(w.numpy()), 4)
-    0.8659
+    0.8937
     """
 
     _slot_kinds = ("momentum", "velocity")
@@ -165,7 +165,7 @@ class Ftrl(_Slots):
     >>> w = rg.Variable(1.0)
     >>> _ = rg.keras.optimizers.Ftrl(0.1).apply_gradients([(rg.constant(0.5), w)])
     >>> round(float(w.numpy()), 4)
-    0.9303
+    0.381
     """
 
     _slot_kinds = ("accumulator", "linear")

@@ -19,7 +19,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.execute import context
-from retrograd.core.tensor import Tensor
+from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable as _BackendVariable
 from retrograd.graph import graph as graph_module
 from retrograd.keras.src import backend
@@ -120,8 +120,11 @@ class Variable(_BackendVariable):
         return self._keras_path
 
     def read_value(self) -> Tensor:
-        """The current value (cast to the compute dtype inside a mixed precision layer)."""
-        value = super().read_value()
+        """The current value (cast to the compute dtype inside a mixed precision layer; the
+        scope's value inside a StatelessScope)."""
+        scope = _stateless_scope()
+        found = None if scope is None else scope.get_current_value(self)
+        value = super().read_value() if found is None else found
         dtype = getattr(_STATE, "dtype", None)
         if dtype and self.autocast and value.dtype.is_floating and value.dtype.name != dtype:
             from retrograd.ops import math_ops
@@ -131,6 +134,26 @@ class Variable(_BackendVariable):
 
     def _as_tensor(self) -> Tensor:
         return self.read_value()
+
+    def assign(self, value: Any, use_locking: Any = False, name: Any = None, read_value=True):
+        scope = _stateless_scope()
+        if scope is None:
+            return super().assign(value, use_locking, name, read_value)
+        from retrograd.ops import math_ops
+
+        new = math_ops.cast(convert_to_tensor(value), self.dtype)
+        scope.add_update((self, new))  # (collected, not applied, as Keras does)
+        return new
+
+    def assign_add(self, delta: Any, use_locking: Any = False, name: Any = None, read_value=True):
+        if _stateless_scope() is None:
+            return super().assign_add(delta, use_locking, name, read_value)
+        return self.assign(self.read_value() + convert_to_tensor(delta, dtype=self.dtype))
+
+    def assign_sub(self, delta: Any, use_locking: Any = False, name: Any = None, read_value=True):
+        if _stateless_scope() is None:
+            return super().assign_sub(delta, use_locking, name, read_value)
+        return self.assign(self.read_value() - convert_to_tensor(delta, dtype=self.dtype))
 
     @property
     def value(self) -> Tensor:
@@ -145,6 +168,12 @@ class Variable(_BackendVariable):
         )
 
     __str__ = __repr__
+
+
+def _stateless_scope() -> Any:
+    from retrograd.keras.src import scopes
+
+    return scopes.get_stateless_scope()
 
 
 def _default_dtype(initializer: Any) -> Any:
