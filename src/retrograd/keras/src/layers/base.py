@@ -438,6 +438,7 @@ def add_kernel_and_bias(layer: Layer, kernel_shape: tuple, bias_size: int) -> No
         shape=kernel_shape,
         initializer=layer.kernel_initializer,
         regularizer=layer.kernel_regularizer,
+        constraint=getattr(layer, "kernel_constraint", None),
         name="kernel",
     )
     layer.bias = (
@@ -445,6 +446,7 @@ def add_kernel_and_bias(layer: Layer, kernel_shape: tuple, bias_size: int) -> No
             shape=(bias_size,),
             initializer=layer.bias_initializer,
             regularizer=layer.bias_regularizer,
+            constraint=getattr(layer, "bias_constraint", None),
             name="bias",
         )
         if layer.use_bias

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src import activations, constraints, initializers, regularizers, tf_ops
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 from retrograd.keras.src.serialization import config_value as serialize
 
@@ -115,6 +115,8 @@ class _Conv(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
 
     def build(self, input_shape):
         channels = input_shape[-1 if self.data_format == "channels_last" else 1]
@@ -166,6 +168,8 @@ class _Conv(Layer):
             "kernel_regularizer": serialize(self.kernel_regularizer),
             "bias_regularizer": serialize(self.bias_regularizer),
             "activity_regularizer": serialize(self.activity_regularizer),
+            "kernel_constraint": serialize(self.kernel_constraint),
+            "bias_constraint": serialize(self.bias_constraint),
         }
 
 
