@@ -11,6 +11,7 @@ array([[6., 6.]], dtype=float32)
 
 from __future__ import annotations
 
+import inspect
 import os
 import weakref
 from collections.abc import Callable
@@ -203,12 +204,15 @@ class Model(Trainer, Layer):
             mask = None
             if not isinstance(node.layer, Layer):  # an operation of keras.ops
                 result = node.layer(*args, **kwargs)
-            elif len(args) == 1 and isinstance(node.args[0], KerasTensor):
+            elif len(args) == 1 and _all_symbolic(node.args[0]):
                 kwargs.setdefault("training", training)
-                mask = masks.get(id(node.args[0]))
+                mask = nest.map_structure(lambda t: masks.get(id(t)), node.args[0])
+                if all(m is None for m in nest.flatten(mask)):
+                    mask = None
                 result, mask = call_with_mask(node.layer, args[0], mask, kwargs)
             else:
                 kwargs.setdefault("training", training)
+                kwargs.update(_argument_masks(node, masks))
                 result = node.layer(*args, **kwargs)
             outputs = nest.flatten(node.outputs)
             out_masks = mask if isinstance(mask, list) else [mask] * len(outputs)
@@ -363,6 +367,30 @@ class Model(Trainer, Layer):
                     f"{variable._value.dtype}{list(variable._value.shape)}"
                 )
             variable.assign(value)
+
+
+def _all_symbolic(value: Any) -> bool:
+    leaves = nest.flatten(value)
+    return bool(leaves) and all(isinstance(t, KerasTensor) for t in leaves)
+
+
+def _argument_masks(node: Node, masks: dict) -> dict:
+    """Keras' masks for a call of several tensors: ``<name>_mask`` for each tensor argument
+    ``<name>`` that has a mask, where ``call`` takes it and it was not given
+    (MultiHeadAttention's ``query_mask``, ``value_mask``)."""
+    try:
+        parameters = inspect.signature(node.layer.call).parameters
+        bound = inspect.signature(node.layer.call).bind_partial(*node.args, **node.kwargs)
+    except TypeError:
+        return {}
+    found = {}
+    for name, value in bound.arguments.items():
+        key = f"{name}_mask"
+        if isinstance(value, KerasTensor) and key in parameters and key not in bound.arguments:
+            mask = masks.get(id(value))
+            if mask is not None:
+                found[key] = mask
+    return found
 
 
 def call_with_mask(layer: Layer, x: Any, mask: Any, kwargs: dict) -> tuple[Any, Any]:

@@ -131,6 +131,10 @@ class Layer(Module, Operation):
         for leaf in nest.flatten(value) if isinstance(value, (list, tuple, dict)) else [value]:
             if isinstance(leaf, Layer) and leaf is not self and leaf not in sublayers:
                 sublayers.append(leaf)
+            elif isinstance(leaf, KerasVariable):  # Keras tracks variables set as attributes
+                own = self._trainable_own if leaf.trainable else self._non_trainable_own
+                if all(leaf is not v for v in self._trainable_own + self._non_trainable_own):
+                    own.append(leaf)
 
     def _checkpoint_children(self) -> dict[str, Any]:
         ignored = self._TF_MODULE_IGNORED_PROPERTIES | Module._INTERNAL_PROPERTIES

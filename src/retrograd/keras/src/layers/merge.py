@@ -1,4 +1,5 @@
-"""Layers that combine a list of inputs: Concatenate, Add, Multiply.
+"""Layers that combine a list of inputs: Concatenate, Add, Subtract, Multiply, Average,
+Maximum, Minimum, Dot, and their functional forms.
 
 >>> import retrograd as rg
 >>> rg.keras.layers.Add()([rg.constant([1.0]), rg.constant([2.0])]).numpy()
@@ -11,6 +12,8 @@ from typing import Any
 
 from retrograd.keras.src import tf_ops
 from retrograd.keras.src.layers.base import Layer
+from retrograd.keras.src.ops import nn_activations
+from retrograd.keras.src.ops import numpy as knp
 
 __all__ = [
     "Concatenate",
@@ -20,9 +23,15 @@ __all__ = [
     "Average",
     "Maximum",
     "Minimum",
+    "Dot",
     "concatenate",
     "add",
+    "subtract",
     "multiply",
+    "average",
+    "maximum",
+    "minimum",
+    "dot",
 ]
 
 
@@ -180,3 +189,110 @@ def multiply(inputs: list, **kwargs: Any) -> Any:
     [6.0]
     """
     return Multiply(**kwargs)(inputs)
+
+
+class Dot(Layer):
+    """The dot product of two samples' tensors along ``axes`` (an int for both, or one
+    axis each), batch by batch; ``normalize`` L2-normalises them first (cosine proximity).
+    Two ``[batch, n]`` inputs give ``[batch, 1]``.
+
+    >>> import retrograd as rg
+    >>> a, b = rg.constant([[1.0, 2.0]]), rg.constant([[3.0, 4.0]])
+    >>> rg.keras.layers.Dot(axes=1)([a, b]).numpy().tolist()
+    [[11.0]]
+    """
+
+    def __init__(self, axes: Any, normalize: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if not isinstance(axes, int):
+            if not isinstance(axes, (list, tuple)) or len(axes) != 2:
+                raise TypeError(
+                    "Invalid type for argument `axes`: it should be a list or an int. "
+                    f"Received: axes={axes}"
+                )
+            if not all(isinstance(a, int) for a in axes):
+                raise ValueError(
+                    f"Invalid format for argument `axes`: list elements should be integers. "
+                    f"Received: axes={axes}"
+                )
+        self.axes, self.normalize = axes, normalize
+
+    def call(self, inputs):
+        inputs = _check_list(self, inputs)
+        if len(inputs) != 2:
+            raise ValueError(
+                f"A `Dot` layer should be called on exactly 2 inputs. Received: inputs={inputs}"
+            )
+        x, y = inputs
+        ranks = (x.shape.rank, y.shape.rank)
+        axes = (self.axes, self.axes) if isinstance(self.axes, int) else tuple(self.axes)
+        axes = tuple(a % r for a, r in zip(axes, ranks))
+        if min(ranks) < 2 or 0 in axes:
+            raise ValueError(
+                f"Dot: both inputs need a batch axis and at least one more, and the batch "
+                f"axis cannot be reduced. Received: shapes {x.shape}, {y.shape}, axes={axes}"
+            )
+        if self.normalize:
+            x = nn_activations.normalize(x, axis=axes[0])
+            y = nn_activations.normalize(y, axis=axes[1])
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        xs, ys = list(letters[: ranks[0]]), list(letters[ranks[0] : ranks[0] + ranks[1]])
+        ys[0], ys[axes[1]] = xs[0], xs[axes[0]]
+        out = [xs[0], *(c for i, c in enumerate(xs) if i not in (0, axes[0]))]
+        out += [c for i, c in enumerate(ys) if i not in (0, axes[1])]
+        result = knp.einsum(f"{''.join(xs)},{''.join(ys)}->{''.join(out)}", x, y)
+        return knp.expand_dims(result, 1) if len(out) == 1 else result
+
+    def get_config(self):
+        return {**super().get_config(), "axes": self.axes, "normalize": self.normalize}
+
+
+def subtract(inputs: list, **kwargs: Any) -> Any:
+    """``Subtract()(inputs)``: the first input minus the second.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.subtract([rg.constant([5.0]), rg.constant([2.0])]).numpy().tolist()
+    [3.0]
+    """
+    return Subtract(**kwargs)(inputs)
+
+
+def average(inputs: list, **kwargs: Any) -> Any:
+    """``Average()(inputs)``: the elementwise mean.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.average([rg.constant([1.0]), rg.constant([2.0])]).numpy().tolist()
+    [1.5]
+    """
+    return Average(**kwargs)(inputs)
+
+
+def maximum(inputs: list, **kwargs: Any) -> Any:
+    """``Maximum()(inputs)``: the elementwise maximum.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.maximum([rg.constant([1.0]), rg.constant([2.0])]).numpy().tolist()
+    [2.0]
+    """
+    return Maximum(**kwargs)(inputs)
+
+
+def minimum(inputs: list, **kwargs: Any) -> Any:
+    """``Minimum()(inputs)``: the elementwise minimum.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.minimum([rg.constant([1.0]), rg.constant([2.0])]).numpy().tolist()
+    [1.0]
+    """
+    return Minimum(**kwargs)(inputs)
+
+
+def dot(inputs: list, axes: Any = -1, **kwargs: Any) -> Any:
+    """``Dot(axes)(inputs)``: the batchwise dot product of two tensors.
+
+    >>> import retrograd as rg
+    >>> a, b = rg.constant([[1.0, 2.0]]), rg.constant([[3.0, 4.0]])
+    >>> rg.keras.layers.dot([a, b], axes=-1).numpy().tolist()
+    [[11.0]]
+    """
+    return Dot(axes=axes, **kwargs)(inputs)
