@@ -10,7 +10,7 @@ classes, the classes registered with :func:`register_keras_serializable` and the
 >>> import retrograd as rg
 >>> config = rg.keras.saving.serialize_keras_object(rg.keras.initializers.HeNormal(seed=3))
 >>> config["class_name"], config["config"]
-('HeNormal', {'seed': 3})
+('HeNormal', {'seed': 3, 'input_axes': None, 'output_axes': None})
 >>> rg.keras.saving.deserialize_keras_object(config).seed
 3
 """
