@@ -44,6 +44,11 @@ from retrograd.keras.src.layers.conv import (
 from retrograd.keras.src.layers.conv import (
     MaxPooling2D as MaxPool2D,
 )
+from retrograd.keras.src.layers.conv_lstm import (
+    ConvLSTM1D,
+    ConvLSTM2D,
+    ConvLSTM3D,
+)
 from retrograd.keras.src.layers.conv_more import (
     Conv1DTranspose,
     Conv2DTranspose,
@@ -89,6 +94,10 @@ from retrograd.keras.src.layers.einsum_dense import (
 from retrograd.keras.src.layers.input_layer import (
     Input,
     InputLayer,
+)
+from retrograd.keras.src.layers.layer_config import (
+    deserialize,
+    serialize,
 )
 from retrograd.keras.src.layers.merge import (
     Add,
@@ -206,6 +215,7 @@ from retrograd.keras.src.layers.wrappers import (
     TimeDistributed,
     Wrapper,
 )
+from retrograd.keras.src.scopes import InputSpec
 
 __all__ = [
     "Activation",
@@ -236,6 +246,9 @@ __all__ = [
     "Conv2DTranspose",
     "Conv3D",
     "Conv3DTranspose",
+    "ConvLSTM1D",
+    "ConvLSTM2D",
+    "ConvLSTM3D",
     "Convolution1D",
     "Convolution1DTranspose",
     "Convolution2D",
@@ -275,6 +288,7 @@ __all__ = [
     "Identity",
     "Input",
     "InputLayer",
+    "InputSpec",
     "KerasTensor",
     "LSTM",
     "LSTMCell",
@@ -327,9 +341,11 @@ __all__ = [
     "add",
     "average",
     "concatenate",
+    "deserialize",
     "dot",
     "maximum",
     "minimum",
     "multiply",
+    "serialize",
     "subtract",
 ]
