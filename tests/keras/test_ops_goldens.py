@@ -40,7 +40,7 @@ def test_op_matches_keras(index):
     with rg.GradientTape(persistent=True) as tape:
         for k in floats:
             tape.watch(inputs[k])
-        out = eval(expression, {"ops": ops, "np": np, **inputs})
+        out = eval(expression, {"ops": ops, "K": rg.keras.backend, "np": np, **inputs})
         leaves = _flatten(out)
         rng = np.random.default_rng(index + 500)
         loss = None

@@ -35,7 +35,7 @@ def run(index, case):
     with tf.GradientTape(persistent=True) as tape:
         for k in floats:
             tape.watch(inputs[k])
-        out = eval(expression, {"ops": ops, "np": np, **inputs})
+        out = eval(expression, {"ops": ops, "K": keras.backend, "np": np, **inputs})
         leaves = [v for v in tf.nest.flatten(out)]
         rng = np.random.default_rng(index + 500)
         loss = None

@@ -2,7 +2,7 @@
 expression, inputs)``; ``inputs`` names the arguments of the expression and how to make them
 (``"a=f32[2,3]"``: float32 normal values of shape (2, 3); ``+`` after the shape: positive
 values in [0.5, 2]; ``u``: uniform in (-0.9, 0.9); ``<5``: ints in [0, 5); dtypes f32, f64,
-i32, i64, u8, bool). ``ops`` and ``np`` are in scope. make_ops_goldens.py (run on
+i32, i64, u8, bool). ``ops``, ``K`` (``tf.keras.backend``) and ``np`` are in scope. make_ops_goldens.py (run on
 TensorFlow) and test_ops_goldens.py read this file; the inputs are tensors, and the
 gradient of ``sum(output * upstream)`` for every float input is compared too, unless the
 case name ends in ``!`` (no gradient: integer or piecewise-constant outputs).
@@ -560,4 +560,115 @@ CASES = [
     ("norm_nuc", "ops.norm(a, ord='nuc', axis=(0, 1))", "a=f32[3,2]"),
     ("eigh_values", "ops.eigh(a + ops.transpose(a))[0]", "a=f32[3,3]"),
     ("jvp", "ops.jvp(lambda x: ops.sin(x) * x, (a,), (b,))", "a=f32[3] b=f32[3]"),
+    # -- tf.keras.backend (Keras 2's functions, ``K``) ------------------------------------
+    ("K.mean_bool!", "K.mean(a, axis=0)", "a=bool[3,2]"),
+    ("K.mean_int!", "K.mean(a)", "a=i32[5]"),
+    ("K.std", "K.std(a, axis=1, keepdims=True)", "a=f32[2,3]"),
+    ("K.var", "K.var(a)", "a=f32[4]"),
+    ("K.sqrt_negatives", "K.sqrt(a)", "a=f32[6]"),
+    ("K.clip_swapped", "K.clip(a, 0.5, -0.5)", "a=f32[5]"),
+    ("K.clip_none", "K.clip(a, None, 0.2)", "a=f32[5]"),
+    ("K.round!", "K.round(a * 2.0)", "a=f32[6]"),
+    ("K.cumprod", "K.cumprod(a, axis=1)", "a=f32[2,3]+"),
+    ("K.batch_dot_default", "K.batch_dot(a, b)", "a=f32[2,3,4] b=f32[2,4,5]"),
+    ("K.batch_dot_2d", "K.batch_dot(a, b, axes=1)", "a=f32[3,4] b=f32[3,4]"),
+    ("K.batch_dot_axes", "K.batch_dot(a, b, axes=(1, 1))", "a=f32[2,3,4] b=f32[2,3,5]"),
+    ("K.batch_dot_3d_2d", "K.batch_dot(a, b)", "a=f32[2,3,4] b=f32[2,4]"),
+    ("K.dot_nd", "K.dot(a, b)", "a=f32[2,3] b=f32[4,3,5]"),
+    ("K.batch_flatten", "K.batch_flatten(a)", "a=f32[2,3,2]"),
+    ("K.repeat_elements", "K.repeat_elements(a, 3, 1)", "a=f32[2,2]"),
+    ("K.repeat", "K.repeat(a, 2)", "a=f32[2,3]"),
+    ("K.switch_tensor", "K.switch(c, a, b)", "c=bool[2,3] a=f32[2,3,4] b=f32[2,3,4]"),
+    ("K.switch_vector", "K.switch(c, a, b)", "c=bool[3] a=f32[2,3] b=f32[2,3]"),
+    ("K.elu_alpha", "K.elu(a, alpha=0.5)", "a=f32[6]"),
+    ("K.hard_sigmoid", "K.hard_sigmoid(a * 3.0)", "a=f32[6]"),
+    ("K.relu_leaky", "K.relu(a, alpha=0.1)", "a=f32[6]"),
+    ("K.relu_threshold_max", "K.relu(a, alpha=0.2, max_value=0.5, threshold=0.1)", "a=f32[6]"),
+    ("K.relu6", "K.relu(a * 5.0, max_value=6)", "a=f32[6]"),
+    ("K.softmax_axes", "K.softmax(a, axis=(1, 2))", "a=f32[2,2,3]"),
+    ("K.binary_crossentropy", "K.binary_crossentropy(t, a)", "t=f32[2,3]+ a=f32[2,3]u"),
+    (
+        "K.binary_crossentropy_logits",
+        "K.binary_crossentropy(t, a, from_logits=True)",
+        "t=f32[4] a=f32[4]",
+    ),
+    (
+        "K.binary_focal",
+        "K.binary_focal_crossentropy(t, a, apply_class_balancing=True)",
+        "t=f32[4]u a=f32[4]+",
+    ),
+    ("K.categorical_crossentropy", "K.categorical_crossentropy(t, a)", "t=f32[2,3]+ a=f32[2,3]+"),
+    # values only: TensorFlow's gradient of softmax_cross_entropy_with_logits along an axis
+    # other than the last disagrees with its own finite differences (retrograd's agrees)
+    (
+        "K.categorical_crossentropy_logits!",
+        "K.categorical_crossentropy(t, a, True, axis=0)",
+        "t=f32[3,2]+ a=f32[3,2]",
+    ),
+    ("K.categorical_focal", "K.categorical_focal_crossentropy(t, a)", "t=f32[2,3]+ a=f32[2,3]+"),
+    (
+        "K.sparse_categorical_crossentropy",
+        "K.sparse_categorical_crossentropy(t, a)",
+        "t=i32[3]<4 a=f32[3,4]+",
+    ),
+    (
+        "K.sparse_categorical_crossentropy_logits_axis",
+        "K.sparse_categorical_crossentropy(t, a, from_logits=True, axis=1)",
+        "t=i32[2,3]<4 a=f32[2,4,3]",
+    ),
+    ("K.bias_add_first", "K.bias_add(a, b, data_format='channels_first')", "a=f32[2,3,4] b=f32[3]"),
+    (
+        "K.conv1d_causal",
+        "K.conv1d(a, b, padding='causal', dilation_rate=2)",
+        "a=f32[2,6,3] b=f32[2,3,4]",
+    ),
+    (
+        "K.conv2d_same_strided",
+        "K.conv2d(a, b, strides=(2, 2), padding='same')",
+        "a=f32[1,5,5,2] b=f32[3,3,2,3]",
+    ),
+    (
+        "K.conv2d_transpose",
+        "K.conv2d_transpose(a, b, (1, 6, 6, 2), strides=(2, 2), padding='same')",
+        "a=f32[1,3,3,3] b=f32[3,3,2,3]",
+    ),
+    (
+        "K.depthwise_conv2d",
+        "K.depthwise_conv2d(a, b, padding='same')",
+        "a=f32[1,4,4,2] b=f32[3,3,2,2]",
+    ),
+    (
+        "K.separable_conv2d",
+        "K.separable_conv2d(a, b, c)",
+        "a=f32[1,4,4,2] b=f32[2,2,2,1] c=f32[1,1,2,3]",
+    ),
+    ("K.pool2d_avg_same", "K.pool2d(a, (2, 2), (2, 2), 'same', pool_mode='avg')", "a=f32[1,5,5,2]"),
+    ("K.pool3d_max", "K.pool3d(a, (2, 2, 2), (1, 1, 1))", "a=f32[1,3,3,3,1]"),
+    ("K.temporal_padding", "K.temporal_padding(a, (2, 1))", "a=f32[1,2,2]"),
+    (
+        "K.spatial_2d_padding_first",
+        "K.spatial_2d_padding(a, ((1, 0), (0, 2)), 'channels_first')",
+        "a=f32[1,2,2,2]",
+    ),
+    (
+        "K.resize_images_bilinear",
+        "K.resize_images(a, 2, 3, 'channels_last', 'bilinear')",
+        "a=f32[1,2,3,2]",
+    ),
+    ("K.resize_volumes", "K.resize_volumes(a, 2, 1, 2, 'channels_first')", "a=f32[1,2,1,2,2]"),
+    ("K.l2_normalize", "K.l2_normalize(a, axis=1)", "a=f32[2,3]"),
+    ("K.in_top_k!", "K.in_top_k(a, t, 2)", "a=f32[3,4] t=i32[3]<4"),
+    ("K.foldl", "K.foldl(lambda acc, x: acc * x + 1.0, a)", "a=f32[4,2]"),
+    ("K.foldr_init", "K.foldr(lambda acc, x: acc - x, a, initializer=b)", "a=f32[3,2] b=f32[2]"),
+    (
+        "K.rnn_masked",
+        "K.rnn(lambda x, s: (x * s[0] + 1.0, [x + s[0]]), a, [b], mask=m)",
+        "a=f32[2,4,3] b=f32[2,3] m=bool[2,4]",
+    ),
+    (
+        "K.rnn_backwards_zero_mask",
+        "K.rnn(lambda x, s: (ops.tanh(x + s[0]), [x - s[0]]), a, [b], go_backwards=True, mask=m, "
+        "zero_output_for_mask=True)",
+        "a=f32[2,3,2] b=f32[2,2] m=bool[2,3]",
+    ),
 ]

@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from retrograd.keras.src import activations, constraints, initializers, regularizers, tf_ops
+from retrograd.keras.src import (
+    activations,
+    backend,
+    constraints,
+    initializers,
+    regularizers,
+    tf_ops,
+)
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 from retrograd.keras.src.serialization import config_value as serialize
 
@@ -37,8 +44,8 @@ def _tuple(value: Any, n: int, what: str) -> tuple[int, ...]:
 
 
 def data_format_of(value: Any, where: str) -> str:
-    """'channels_last' (the default, for None) or 'channels_first'."""
-    value = "channels_last" if value is None else str(value).lower()
+    """'channels_last' or 'channels_first' (None: ``backend.image_data_format()``)."""
+    value = backend.image_data_format() if value is None else str(value).lower()
     if value not in ("channels_last", "channels_first"):
         raise ValueError(
             f"{where}: The `data_format` argument must be one of {{'channels_first', "

@@ -32,6 +32,7 @@ __all__ = [
     "maximum",
     "minimum",
     "dot",
+    "batch_contract",
 ]
 
 
@@ -227,24 +228,38 @@ class Dot(Layer):
         ranks = (x.shape.rank, y.shape.rank)
         axes = (self.axes, self.axes) if isinstance(self.axes, int) else tuple(self.axes)
         axes = tuple(a % r for a, r in zip(axes, ranks))
-        if min(ranks) < 2 or 0 in axes:
-            raise ValueError(
-                f"Dot: both inputs need a batch axis and at least one more, and the batch "
-                f"axis cannot be reduced. Received: shapes {x.shape}, {y.shape}, axes={axes}"
-            )
         if self.normalize:
             x = nn_activations.normalize(x, axis=axes[0])
             y = nn_activations.normalize(y, axis=axes[1])
-        letters = "abcdefghijklmnopqrstuvwxyz"
-        xs, ys = list(letters[: ranks[0]]), list(letters[ranks[0] : ranks[0] + ranks[1]])
-        ys[0], ys[axes[1]] = xs[0], xs[axes[0]]
-        out = [xs[0], *(c for i, c in enumerate(xs) if i not in (0, axes[0]))]
-        out += [c for i, c in enumerate(ys) if i not in (0, axes[1])]
-        result = knp.einsum(f"{''.join(xs)},{''.join(ys)}->{''.join(out)}", x, y)
-        return knp.expand_dims(result, 1) if len(out) == 1 else result
+        return batch_contract(x, y, axes)
 
     def get_config(self):
         return {**super().get_config(), "axes": self.axes, "normalize": self.normalize}
+
+
+def batch_contract(x: Any, y: Any, axes: tuple) -> Any:
+    """Keras' batch dot: per batch entry, ``x``'s axis ``axes[0]`` contracted with ``y``'s
+    ``axes[1]``; the result's axes are ``x``'s others then ``y``'s others (a lone batch
+    axis gets a trailing axis of 1).
+
+    >>> import retrograd as rg
+    >>> batch_contract(rg.ones([2, 3, 4]), rg.ones([2, 5, 4]), (2, 2)).shape.as_list()
+    [2, 3, 5]
+    """
+    ranks = (x.shape.rank, y.shape.rank)
+    axes = tuple(a % r for a, r in zip(axes, ranks))
+    if min(ranks) < 2 or 0 in axes:
+        raise ValueError(
+            f"batch_dot: both inputs need a batch axis and at least one more, and the batch "
+            f"axis cannot be reduced. Received: shapes {x.shape}, {y.shape}, axes={axes}"
+        )
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    xs, ys = list(letters[: ranks[0]]), list(letters[ranks[0] : ranks[0] + ranks[1]])
+    ys[0], ys[axes[1]] = xs[0], xs[axes[0]]
+    out = [xs[0], *(c for i, c in enumerate(xs) if i not in (0, axes[0]))]
+    out += [c for i, c in enumerate(ys) if i not in (0, axes[1])]
+    result = knp.einsum(f"{''.join(xs)},{''.join(ys)}->{''.join(out)}", x, y)
+    return knp.expand_dims(result, 1) if len(out) == 1 else result
 
 
 def subtract(inputs: list, **kwargs: Any) -> Any:

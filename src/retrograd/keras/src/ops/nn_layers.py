@@ -49,7 +49,7 @@ __all__ = [
 
 
 def _format(data_format: Any) -> str:
-    value = "channels_last" if data_format is None else str(data_format).lower()
+    value = backend.image_data_format() if data_format is None else str(data_format).lower()
     if value not in ("channels_last", "channels_first"):
         raise ValueError(
             "The `data_format` argument must be one of {'channels_first', 'channels_last'}. "
