@@ -12,6 +12,10 @@ from retrograd.keras.src.backend import (
     set_floatx,
     set_image_data_format,
 )
+from retrograd.keras.src.legacy_control import *  # noqa: F403
+from retrograd.keras.src.legacy_control import __all__ as _control
+from retrograd.keras.src.legacy_conv import *  # noqa: F403
+from retrograd.keras.src.legacy_conv import __all__ as _conv
 from retrograd.keras.src.legacy_math import *  # noqa: F403
 from retrograd.keras.src.legacy_math import __all__ as _math
 from retrograd.keras.src.legacy_nn import *  # noqa: F403
@@ -30,6 +34,8 @@ __all__ = [
     "set_epsilon",
     "set_floatx",
     "set_image_data_format",
+    *_control,
+    *_conv,
     *_math,
     *_nn,
     *_state,

@@ -10,7 +10,6 @@ shaping, joining and indexing tensors, ``batch_dot``, ``switch`` and the folds.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,15 +17,12 @@ import numpy as np
 from retrograd.core import dtypes
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
-from retrograd.graph import control_flow
 from retrograd.graph.graph import constant as tf_constant
-from retrograd.graph.map_fn import map_fn as tf_map_fn
 from retrograd.keras.src import backend
 from retrograd.keras.src.layers.merge import batch_contract
 from retrograd.keras.src.variables import Variable as KerasVariable
 from retrograd.ops import (
     array_ops,
-    comparison_ops,
     creation_ops,
     gather_ops,
     join_ops,
@@ -50,12 +46,9 @@ __all__ = [
     "expand_dims",
     "eye",
     "flatten",
-    "foldl",
-    "foldr",
     "gather",
     "int_shape",
     "is_sparse",
-    "map_fn",
     "ndim",
     "one_hot",
     "ones",
@@ -68,7 +61,6 @@ __all__ = [
     "shape",
     "squeeze",
     "stack",
-    "switch",
     "tile",
     "to_dense",
     "transpose",
@@ -248,39 +240,6 @@ def flatten(x: Any) -> Any:
     return array_ops.reshape(x, [-1])
 
 
-def _fold(fn: Callable, elems: Any, initializer: Any, reverse: bool) -> Any:
-    items = join_ops.unstack(convert_to_tensor(elems), axis=0)
-    if reverse:
-        items = items[::-1]
-    if initializer is None:
-        accumulator, items = items[0], items[1:]
-    else:
-        accumulator = initializer
-    for item in items:
-        accumulator = fn(accumulator, item)
-    return accumulator
-
-
-def foldl(fn: Callable, elems: Any, initializer: Any = None, name: str | None = None) -> Any:
-    """``fn(fn(init, e0), e1)...`` over the first axis of ``elems``, left to right.
-
-    >>> import retrograd as rg
-    >>> float(rg.keras.backend.foldl(lambda a, e: a + e, rg.constant([1.0, 2.0, 3.0])))
-    6.0
-    """
-    return _fold(fn, elems, initializer, False)
-
-
-def foldr(fn: Callable, elems: Any, initializer: Any = None, name: str | None = None) -> Any:
-    """``fn`` folded over the first axis of ``elems``, right to left.
-
-    >>> import retrograd as rg
-    >>> float(rg.keras.backend.foldr(lambda a, e: a - e, rg.constant([1.0, 2.0, 10.0])))
-    7.0
-    """
-    return _fold(fn, elems, initializer, True)
-
-
 def gather(reference: Any, indices: Any) -> Any:
     """Rows of ``reference`` by index.
 
@@ -320,16 +279,6 @@ def to_dense(tensor: Any) -> Any:
     [1.0, 1.0]
     """
     return tensor
-
-
-def map_fn(fn: Callable, elems: Any, name: str | None = None, dtype: Any = None) -> Any:
-    """``fn`` applied to each entry of ``elems`` along the first axis.
-
-    >>> import retrograd as rg
-    >>> rg.keras.backend.map_fn(lambda t: t * 2.0, rg.constant([1.0, 2.0])).numpy().tolist()
-    [2.0, 4.0]
-    """
-    return tf_map_fn(fn, elems, name=name, dtype=dtype)
 
 
 def ndim(x: Any) -> int:
@@ -477,44 +426,6 @@ def stack(x: list, axis: int = 0) -> Any:
     [2, 2]
     """
     return join_ops.stack(list(x), axis=axis)
-
-
-def switch(condition: Any, then_expression: Any, else_expression: Any) -> Any:
-    """``then_expression`` where ``condition`` holds, else ``else_expression``: a scalar
-    condition picks a branch (callables are called); a tensor one is broadcast along the
-    trailing axes.
-
-    >>> import retrograd as rg
-    >>> K = rg.keras.backend
-    >>> K.switch(rg.constant([True, False]), rg.ones([2]), rg.zeros([2])).numpy().tolist()
-    [1.0, 0.0]
-    >>> K.switch(rg.constant([[True], [False]]), rg.ones([2, 2]), rg.zeros([2, 2])).numpy()
-    array([[1., 1.],
-           [0., 0.]], dtype=float32)
-    """
-    condition = convert_to_tensor(condition)
-    if condition.dtype != dtypes.bool:
-        condition = math_ops.cast(condition, "bool")
-    if not condition.shape.rank:
-
-        def branch(value: Any) -> Callable:
-            return value if callable(value) else (lambda: value)
-
-        return control_flow.cond(condition, branch(then_expression), branch(else_expression))
-    then_value = then_expression() if callable(then_expression) else then_expression
-    else_value = else_expression() if callable(else_expression) else else_expression
-    then_value, else_value = convert_to_tensor(then_value), convert_to_tensor(else_value)
-    if condition.shape.rank > then_value.shape.rank:
-        raise ValueError(
-            "Rank of `condition` should be less than or equal to rank of `then_expression` "
-            f"and `else_expression`. ndim(condition)={condition.shape.rank}, "
-            f"ndim(then_expression)={then_value.shape.rank}"
-        )
-    if condition.shape.rank > 1:  # Keras 2: trailing axes of 1 (a 1-D one broadcasts as is)
-        while condition.shape.rank < then_value.shape.rank:
-            condition = array_ops.expand_dims(condition, -1)
-        condition = comparison_ops.logical_and(condition, array_ops.ones_like(then_value, "bool"))
-    return array_ops.where(condition, then_value, else_value)
 
 
 def tile(x: Any, n: Any) -> Any:
