@@ -167,6 +167,11 @@ class KerasOptions:
             for variable in variables:
                 variable.assign(self._averages[Reference(variable)].read_value())
 
+    def average_of(self, variable: Variable) -> Variable | None:
+        """The moving average kept for ``variable`` with ``use_ema`` (None before its first
+        update or without ``use_ema``)."""
+        return self._averages.get(Reference(variable))
+
     def finalize_variable_values(self, var_list: Iterable[Variable]) -> None:
         """With ``use_ema``, sets the variables to their moving averages (Keras does this at
         the end of ``fit``)."""
