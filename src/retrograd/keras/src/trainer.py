@@ -78,8 +78,9 @@ def _slice(data: Any, index: Any) -> Any:
 
 def _is_dataset(value: Any) -> bool:
     from retrograd.data.dataset import Dataset
+    from retrograd.keras.src.py_dataset import PyDataset
 
-    return isinstance(value, Dataset)
+    return isinstance(value, (Dataset, PyDataset))
 
 
 class _Batches:
@@ -91,7 +92,8 @@ class _Batches:
         if self.dataset is not None:
             if y is not None:
                 raise ValueError("`y` must not be given when `x` is a dataset")
-            self.steps = None
+            self.steps = x.num_batches if hasattr(x, "num_batches") else None  # PyDataset
+            self.shuffle = shuffle
             return
         parts = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
         self.data = _as_batchable(parts)
@@ -102,7 +104,8 @@ class _Batches:
 
     def __iter__(self):
         if self.dataset is not None:
-            yield from iter(self.dataset)
+            epoch = getattr(self.dataset, "epoch", None)  # a PyDataset shuffles its batches
+            yield from epoch(self.shuffle) if epoch else iter(self.dataset)
             return
         order = np.arange(self.samples)
         if self.shuffle:
@@ -334,6 +337,8 @@ class Trainer:
         callback_list = callbacks_module.CallbackList(given + logger + [history], self, params)
         self.stop_training = False
         callback_list.on_train_begin()
+        # BackupAndRestore sets the epoch to resume from in on_train_begin, as in Keras
+        initial_epoch = self.__dict__.pop("_initial_epoch", None) or initial_epoch
         logs: dict = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
@@ -354,6 +359,7 @@ class Trainer:
             epoch_logs = dict(logs)
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
                 val = validation_data if _is_dataset(validation_data) else None
+                callback_list.on_test_begin()  # as Keras' evaluate inside fit
                 if val is None:
                     vx, vy, vw = unpack_x_y_sample_weight(tuple(validation_data))
                     val_logs = self._evaluate_logs(
@@ -361,6 +367,7 @@ class Trainer:
                     )
                 else:
                     val_logs = self._evaluate_logs(val, None, None, None, validation_steps)
+                callback_list.on_test_end(val_logs)
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
             callback_list.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
