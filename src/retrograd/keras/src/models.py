@@ -259,6 +259,20 @@ class Model(Trainer, Layer):
             self(zeros(input_shape), training=False)
 
     # -- summary -------------------------------------------------------------------------
+    def to_json(self, **kwargs: Any) -> str:
+        """The architecture as JSON (``keras.models.model_from_json`` rebuilds it).
+
+        >>> import retrograd as rg
+        >>> model = rg.keras.Sequential([rg.keras.Input((2,)), rg.keras.layers.Dense(1)])
+        >>> '"class_name": "Sequential"' in model.to_json()
+        True
+        """
+        import json
+
+        from retrograd.keras.src.saving import serialize_model
+
+        return json.dumps(serialize_model(self), **kwargs)
+
     def summary(
         self,
         line_length=None,
