@@ -472,8 +472,9 @@ class Sequential(Model):
         from retrograd.keras.src.layers.input_layer import Input
 
         x = Input(batch_shape=self._input_batch_shape, dtype=self._input_dtype)
-        for layer in self._sublayers:
-            x = layer(x)
+        with self._name_scope:  # Keras builds the layers inside the model's scope
+            for layer in self._sublayers:
+                x = layer(x)
         self.built = True
 
     def build(self, input_shape: Any = None) -> None:

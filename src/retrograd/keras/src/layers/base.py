@@ -27,6 +27,7 @@ from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
+from retrograd.graph import graph as graph_module
 from retrograd.keras.src import (
     backend,
     constraints,
@@ -40,7 +41,7 @@ from retrograd.keras.src.layers import building
 from retrograd.keras.src.ops.operation import Operation
 from retrograd.keras.src.variables import AutocastScope, scope_path
 from retrograd.keras.src.variables import Variable as KerasVariable
-from retrograd.training.module import Module, ModuleNameScope
+from retrograd.training.module import Module
 
 __all__ = ["Layer", "KerasTensor", "Node", "is_keras_tensor", "add_kernel_and_bias"]
 
@@ -88,8 +89,6 @@ class Layer(Module, Operation):
             raise ValueError(f"{type(self).__name__}: invalid layer name {name!r}")
         object.__setattr__(self, "_sublayers", [])
         self._name = name
-        outer = context.eager_scope if context.graph is None else ""
-        self._name_scope = ModuleNameScope(outer + name + "/")
         self.built = False
         self._trainable = bool(trainable)
         self._trainable_own: list[Variable] = []
@@ -108,6 +107,13 @@ class Layer(Module, Operation):
         self._input_shape_arg = None if input_shape is None else tuple(input_shape)
         self._build_shape: Any = None
         self.activity_regularizer = regularizers.get(activity_regularizer)
+
+    @property
+    def _name_scope(self) -> _LayerScope:
+        """The scope this layer's weights are made in: its name nested in the scope entered
+        now (Keras 3's rule: a sublayer built during its parent's call or build gets
+        ``parent/child/`` paths), entered once however often the layer re-enters it."""
+        return _LayerScope(self)
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset(
         {
@@ -349,27 +355,33 @@ class Layer(Module, Operation):
         outer = context.layer_training
         context.layer_training = training
         try:
-            if not self.built:
-                self._maybe_build(args, kwargs)
-            self._call_losses = []
-            with AutocastScope(self.compute_dtype if self.autocast else None):
-                outputs = self.call(*args, **kwargs)
-            if self.activity_regularizer is not None:
-                for output in nest.flatten(outputs):
-                    penalty = self.activity_regularizer(output)
-                    if output.shape.rank:  # per sample, as Keras 3 does
-                        penalty = penalty / float(output.shape[0] or 1)
-                    self.add_loss(penalty)
-            return outputs
+            with self._name_scope:
+                return self._scoped_call(args, kwargs)
         finally:
             context.layer_training = outer
+
+    def _scoped_call(self, args: tuple, kwargs: dict) -> Any:
+        """Builds (the first time) and calls the layer, inside its name scope."""
+        if not self.built:
+            self._maybe_build(args, kwargs)
+        self._call_losses = []
+        with AutocastScope(self.compute_dtype if self.autocast else None):
+            outputs = self.call(*args, **kwargs)
+        if self.activity_regularizer is not None:
+            for output in nest.flatten(outputs):
+                penalty = self.activity_regularizer(output)
+                if output.shape.rank:  # per sample, as Keras 3 does
+                    penalty = penalty / float(output.shape[0] or 1)
+                self.add_loss(penalty)
+        return outputs
 
     def _symbolic_call(self, args: tuple, kwargs: dict) -> Any:
         """A call on KerasTensors: builds the layer, finds the output shapes by running
         ``call`` on zeros (batch size 1), and returns KerasTensors for the outputs."""
         first = args[0] if args else None
         if not self.built:
-            self._maybe_build(args, kwargs)
+            with self._name_scope:
+                self._maybe_build(args, kwargs)
 
         def concrete(t: Any) -> Any:
             if not isinstance(t, KerasTensor):
@@ -383,7 +395,7 @@ class Layer(Module, Operation):
             c_kwargs["training"] = False
         outer, context.keras_symbolic = context.keras_symbolic, True
         try:
-            with np.errstate(all="ignore"):
+            with np.errstate(all="ignore"), self._name_scope:
                 outputs = self.call(*c_args, **c_kwargs)
         finally:
             context.keras_symbolic = outer
@@ -423,6 +435,30 @@ class Layer(Module, Operation):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+# The layers whose name scopes are entered now, innermost last (a context stack).
+_SCOPE_STACK: list[tuple[Any, Any]] = []
+
+
+class _LayerScope:
+    """Enters ``name_scope(layer.name)`` unless the innermost scope is the layer's own."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+
+    def __enter__(self) -> str:
+        if _SCOPE_STACK and _SCOPE_STACK[-1][0] is self.layer:
+            _SCOPE_STACK.append((self.layer, None))
+            return context.eager_scope
+        manager = graph_module.name_scope(self.layer.name)
+        scope = manager.__enter__()
+        _SCOPE_STACK.append((self.layer, manager))
+        return scope
+
+    def __exit__(self, *exc: Any) -> Any:
+        _, manager = _SCOPE_STACK.pop()
+        return None if manager is None else manager.__exit__(*exc)
 
 
 def _unique(variables: list[Variable]) -> list[Variable]:
