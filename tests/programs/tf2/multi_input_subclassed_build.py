@@ -39,7 +39,9 @@ target = (t[:, :1] * y[:, 1:2] + 0.5).astype("float32")
 
 model = TwoInputs()
 model(t[:1], y[:1])
-model.set_weights([rng.normal(scale=0.3, size=w.shape).astype("float32") for w in model.get_weights()])
+model.set_weights(
+    [rng.normal(scale=0.3, size=w.shape).astype("float32") for w in model.get_weights()]
+)
 print([v.name for v in model.trainable_variables])
 print([v.path for v in model.trainable_variables])
 optimizer = keras.optimizers.SGD(0.1, momentum=0.9)

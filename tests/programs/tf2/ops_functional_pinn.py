@@ -3,7 +3,6 @@ output is ``u * u + sin(u)`` computed from a Dense layer's KerasTensor (Keras tu
 into nodes of the graph), trained with Model.fit; the model's summary lists the ops."""
 
 import numpy as np
-import tensorflow as tf
 from tensorflow import keras
 from tensorflow.keras import ops
 

@@ -269,6 +269,7 @@ class Optimizer(KerasOptions, training.Optimizer):
             **kwargs,
         )
         self._built_for: set[Reference] = set()
+        self.built = False
         self._own_variables: list[Variable] = []
         self._index: dict[Reference, int] = {}
 
@@ -286,7 +287,8 @@ class Optimizer(KerasOptions, training.Optimizer):
         from retrograd.keras.src.variables import Variable as KerasVariable
 
         value = initializers.get(initializer)(tuple(shape), dtype=dtype or "float32")
-        variable = KerasVariable(value, trainable=False, name=name or "variable")
+        name = name or "variable"
+        variable = KerasVariable(value, trainable=False, name=name, path=f"{self.name}/{name}")
         self._own_variables.append(variable)
         return variable
 
@@ -294,6 +296,8 @@ class Optimizer(KerasOptions, training.Optimizer):
         self, reference_variable: Variable, name: Any = None, initializer: Any = "zeros"
     ) -> Variable:
         """A state variable shaped like ``reference_variable`` (a slot)."""
+        base = getattr(reference_variable, "path", None) or reference_variable.name
+        name = f"{base.split(':')[0].replace('/', '_')}_{name}"  # Keras' slot names
         return self.add_variable(
             reference_variable.shape.as_list(), initializer, reference_variable.dtype, name=name
         )
@@ -312,10 +316,13 @@ class Optimizer(KerasOptions, training.Optimizer):
 
     def build(self, var_list: Iterable[Variable]) -> None:
         """Creates the optimizer's state for ``var_list`` (slots, for the built-in ones)."""
+        var_list = list(var_list)
         for i, variable in enumerate(var_list):
             self._index.setdefault(Reference(variable), i)
+        self._trainable_variables = var_list
         if not self._keras_style():
             training.Optimizer.build(self, var_list)
+        self.built = True
 
     def _keras_style(self) -> bool:
         return type(self).update_step is not Optimizer.update_step

@@ -36,6 +36,23 @@ __all__ = [
 ]
 
 
+def _merged_mask(mask: Any) -> Any:
+    """Keras' mask of an elementwise merge: where every input's mask holds."""
+    if mask is None or not isinstance(mask, (list, tuple)):
+        return None
+    present = [knp.expand_dims(m, 0) for m in mask if m is not None]
+    if not present:
+        return None
+    return knp.all(knp.concatenate(present, axis=0), axis=0)
+
+
+class _Elementwise(Layer):
+    """An elementwise merge: its mask is where every input's mask holds."""
+
+    def compute_mask(self, inputs, mask=None):
+        return _merged_mask(mask)
+
+
 def _check_list(layer: Layer, inputs: Any) -> list:
     if not isinstance(inputs, (list, tuple)) or len(inputs) < 1:
         raise ValueError(f"A merge layer ({layer.name}) should be called on a list of inputs")
@@ -57,11 +74,26 @@ class Concatenate(Layer):
     def call(self, inputs):
         return tf_ops.concat(_check_list(self, inputs), axis=self.axis)
 
+    def compute_mask(self, inputs, mask=None):
+        """Keras' rule: the inputs' masks (all-True for an input without one) joined along
+        ``axis``, then any over the last axis."""
+        if mask is None or all(m is None for m in mask):
+            return None
+        masks = []
+        for x, m in zip(inputs, mask):
+            if m is None:
+                masks.append(knp.ones_like(x, dtype="bool"))
+            elif len(m.shape) < len(x.shape):
+                masks.append(knp.broadcast_to(knp.expand_dims(m, -1), tuple(x.shape)))
+            else:
+                masks.append(m)
+        return knp.any(knp.concatenate(masks, axis=self.axis), axis=-1)
+
     def get_config(self):
         return {**super().get_config(), "axis": self.axis}
 
 
-class Add(Layer):
+class Add(_Elementwise):
     """The elementwise sum of the inputs.
 
     >>> import retrograd as rg
@@ -78,7 +110,7 @@ class Add(Layer):
         return total
 
 
-class Multiply(Layer):
+class Multiply(_Elementwise):
     """The elementwise product of the inputs.
 
     >>> import retrograd as rg
@@ -95,7 +127,7 @@ class Multiply(Layer):
         return total
 
 
-class Subtract(Layer):
+class Subtract(_Elementwise):
     """The first input minus the second.
 
     >>> import retrograd as rg
@@ -111,7 +143,7 @@ class Subtract(Layer):
         return inputs[0] - inputs[1]
 
 
-class Average(Layer):
+class Average(_Elementwise):
     """The elementwise mean of the inputs.
 
     >>> import retrograd as rg
@@ -128,7 +160,7 @@ class Average(Layer):
         return total / float(len(inputs))
 
 
-class Maximum(Layer):
+class Maximum(_Elementwise):
     """The elementwise maximum of the inputs.
 
     >>> import retrograd as rg
@@ -145,7 +177,7 @@ class Maximum(Layer):
         return out
 
 
-class Minimum(Layer):
+class Minimum(_Elementwise):
     """The elementwise minimum of the inputs.
 
     >>> import retrograd as rg
