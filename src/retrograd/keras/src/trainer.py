@@ -127,7 +127,8 @@ def _python_logs(logs: dict) -> dict:
         if isinstance(value, dict):
             flat.update(_python_logs(value))
         else:
-            flat[key] = float(np.asarray(value))
+            array = np.asarray(value)  # a vector metric (F1Score per class) stays an array
+            flat[key] = float(array) if array.ndim == 0 else array
     return dict(sorted(flat.items()))
 
 
