@@ -560,6 +560,65 @@ CASES = [
     ("norm_nuc", "ops.norm(a, ord='nuc', axis=(0, 1))", "a=f32[3,2]"),
     ("eigh_values", "ops.eigh(a + ops.transpose(a))[0]", "a=f32[3,3]"),
     ("jvp", "ops.jvp(lambda x: ops.sin(x) * x, (a,), (b,))", "a=f32[3] b=f32[3]"),
+    # -- keras.ops.image ------------------------------------------------------------------
+    ("image.resize_bilinear", "ops.image.resize(a, (5, 7))", "a=f32[2,3,4,2]"),
+    (
+        "image.resize_nearest!",
+        "ops.image.resize(a, (5, 3), interpolation='nearest')",
+        "a=f32[1,4,4,1]",
+    ),
+    (
+        "image.resize_bicubic",
+        "ops.image.resize(a, (6, 3), interpolation='bicubic')",
+        "a=f32[1,4,5,2]",
+    ),
+    (
+        "image.resize_bicubic_antialias",
+        "ops.image.resize(a, (2, 3), interpolation='bicubic', antialias=True)",
+        "a=f32[1,5,6,1]",
+    ),
+    (
+        "image.resize_lanczos3",
+        "ops.image.resize(a, (3, 8), interpolation='lanczos3')",
+        "a=f32[1,5,4,1]",
+    ),
+    ("image.resize_area!", "ops.image.resize(a, (2, 3), interpolation='area')", "a=f32[1,5,7,1]"),
+    (
+        "image.resize_crop_aspect",
+        "ops.image.resize(a, (3, 3), crop_to_aspect_ratio=True)",
+        "a=f32[1,4,7,1]",
+    ),
+    (
+        "image.resize_channels_first",
+        "ops.image.resize(a, (4, 4), data_format='channels_first')",
+        "a=f32[1,2,3,3]",
+    ),
+    (
+        "image.affine_bilinear_reflect!",
+        "ops.image.affine_transform(a, t, fill_mode='reflect')",
+        "a=f32[2,4,5,2] t=f32[2,8]u",
+    ),
+    (
+        "image.affine_nearest_constant!",
+        "ops.image.affine_transform(a, t, 'nearest', fill_value=0.5)",
+        "a=f32[1,5,5,1] t=f32[8]u",
+    ),
+    (
+        "image.map_coordinates_linear",
+        "ops.image.map_coordinates(a, c * 2.0, 1)",
+        "a=f32[4,5] c=f32[2,6]+",
+    ),
+    ("image.gaussian_blur", "ops.image.gaussian_blur(a, (3, 3), (0.8, 1.5))", "a=f32[1,5,5,2]"),
+    (
+        "image.extract_patches",
+        "ops.image.extract_patches(a, (2, 2), strides=(1, 2))",
+        "a=f32[1,4,5,2]",
+    ),
+    ("image.rgb_to_grayscale", "ops.image.rgb_to_grayscale(a)", "a=f32[2,3,3,3]"),
+    ("image.rgb_to_hsv!", "ops.image.rgb_to_hsv(a)", "a=f32[2,2,3]+"),
+    ("image.hsv_to_rgb!", "ops.image.hsv_to_rgb(a * 0.45)", "a=f32[2,2,3]+"),
+    ("image.pad_images", "ops.image.pad_images(a, 1, None, 2, 1, None, 5)", "a=f32[3,3,1]"),
+    ("image.crop_images", "ops.image.crop_images(a, 1, 1, None, None, 2, 3)", "a=f32[1,4,5,1]"),
     # -- tf.keras.backend (Keras 2's functions, ``K``) ------------------------------------
     ("K.mean_bool!", "K.mean(a, axis=0)", "a=bool[3,2]"),
     ("K.mean_int!", "K.mean(a)", "a=i32[5]"),
