@@ -2,17 +2,16 @@
 patches, blur)."""
 
 from retrograd.keras.src.ops.image import (
-    affine_transform,
     crop_images,
     extract_patches,
     gaussian_blur,
     hsv_to_rgb,
-    map_coordinates,
     pad_images,
     resize,
     rgb_to_grayscale,
     rgb_to_hsv,
 )
+from retrograd.keras.src.ops.image_transform import affine_transform, map_coordinates
 
 __all__ = [
     "affine_transform",
