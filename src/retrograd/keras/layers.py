@@ -25,11 +25,23 @@ from retrograd.keras.src.layers.conv import (
     GlobalAveragePooling2D,
     GlobalMaxPooling2D,
     MaxPooling2D,
+)
+from retrograd.keras.src.layers.conv import (
     AveragePooling2D as AvgPool2D,
+)
+from retrograd.keras.src.layers.conv import (
     Conv1D as Convolution1D,
+)
+from retrograd.keras.src.layers.conv import (
     Conv2D as Convolution2D,
+)
+from retrograd.keras.src.layers.conv import (
     GlobalAveragePooling2D as GlobalAvgPool2D,
+)
+from retrograd.keras.src.layers.conv import (
     GlobalMaxPooling2D as GlobalMaxPool2D,
+)
+from retrograd.keras.src.layers.conv import (
     MaxPooling2D as MaxPool2D,
 )
 from retrograd.keras.src.layers.conv_lstm import (
@@ -46,11 +58,23 @@ from retrograd.keras.src.layers.conv_more import (
     DepthwiseConv2D,
     SeparableConv1D,
     SeparableConv2D,
+)
+from retrograd.keras.src.layers.conv_more import (
     Conv1DTranspose as Convolution1DTranspose,
+)
+from retrograd.keras.src.layers.conv_more import (
     Conv2DTranspose as Convolution2DTranspose,
+)
+from retrograd.keras.src.layers.conv_more import (
     Conv3D as Convolution3D,
+)
+from retrograd.keras.src.layers.conv_more import (
     Conv3DTranspose as Convolution3DTranspose,
+)
+from retrograd.keras.src.layers.conv_more import (
     SeparableConv1D as SeparableConvolution1D,
+)
+from retrograd.keras.src.layers.conv_more import (
     SeparableConv2D as SeparableConvolution2D,
 )
 from retrograd.keras.src.layers.core import (
@@ -131,9 +155,17 @@ from retrograd.keras.src.layers.pooling import (
     GlobalAveragePooling3D,
     GlobalMaxPooling3D,
     MaxPooling3D,
+)
+from retrograd.keras.src.layers.pooling import (
     AveragePooling3D as AvgPool3D,
+)
+from retrograd.keras.src.layers.pooling import (
     GlobalAveragePooling3D as GlobalAvgPool3D,
+)
+from retrograd.keras.src.layers.pooling import (
     GlobalMaxPooling3D as GlobalMaxPool3D,
+)
+from retrograd.keras.src.layers.pooling import (
     MaxPooling3D as MaxPool3D,
 )
 from retrograd.keras.src.layers.preprocessing import (
@@ -166,9 +198,17 @@ from retrograd.keras.src.layers.reshaping import (
     RepeatVector,
     UpSampling2D,
     ZeroPadding2D,
+)
+from retrograd.keras.src.layers.reshaping import (
     AveragePooling1D as AvgPool1D,
+)
+from retrograd.keras.src.layers.reshaping import (
     GlobalAveragePooling1D as GlobalAvgPool1D,
+)
+from retrograd.keras.src.layers.reshaping import (
     GlobalMaxPooling1D as GlobalMaxPool1D,
+)
+from retrograd.keras.src.layers.reshaping import (
     MaxPooling1D as MaxPool1D,
 )
 from retrograd.keras.src.layers.reshaping_more import (
