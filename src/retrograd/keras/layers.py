@@ -96,6 +96,13 @@ from retrograd.keras.src.layers.image_augmentation import (
     RandomTranslation,
     RandomZoom,
 )
+from retrograd.keras.src.layers.image_color import (
+    AutoContrast,
+    RandomGrayscale,
+    RandomInvert,
+    RandomPosterization,
+    Solarization,
+)
 from retrograd.keras.src.layers.image_preprocessing import (
     CenterCrop,
     RandomBrightness,
@@ -250,6 +257,7 @@ __all__ = [
     "AdditiveAttention",
     "AlphaDropout",
     "Attention",
+    "AutoContrast",
     "Average",
     "AveragePooling1D",
     "AveragePooling2D",
@@ -340,6 +348,9 @@ __all__ = [
     "RandomContrast",
     "RandomCrop",
     "RandomFlip",
+    "RandomGrayscale",
+    "RandomInvert",
+    "RandomPosterization",
     "RandomRotation",
     "RandomTranslation",
     "RandomZoom",
@@ -356,6 +367,7 @@ __all__ = [
     "SimpleRNN",
     "SimpleRNNCell",
     "Softmax",
+    "Solarization",
     "SpatialDropout1D",
     "SpatialDropout2D",
     "SpatialDropout3D",

@@ -60,3 +60,13 @@ for name, layer in [
     show(name + "2", layer(img))
     show(name + "_inf", layer(img, training=False))
 show("flip_single", L.RandomFlip("vertical", seed=1)(img[0]))
+for name, layer in [
+    ("gray", L.RandomGrayscale(0.5, seed=12)),
+    ("invert", L.RandomInvert(seed=13)),
+    ("solar", L.Solarization(0.3, (0.2, 0.8), seed=14)),
+    ("posterize", L.RandomPosterization((2, 6), seed=15)),
+]:
+    show(name, layer(img))
+    show(name + "2", layer(img))
+show("autocontrast", L.AutoContrast()(img))
+show("autocontrast01", L.AutoContrast(value_range=(0, 1))(img / 255.0))

@@ -12,6 +12,7 @@ __all__ = [
     "core",
     "einsum_dense",
     "image_augmentation",
+    "image_color",
     "image_preprocessing",
     "input_layer",
     "layer_config",
