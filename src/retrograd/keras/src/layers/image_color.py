@@ -154,9 +154,9 @@ class Solarization(_RandomLayer):
     (both drawn from their factors, in [0, 255] units).
 
     >>> import retrograd as rg
-    >>> layer = rg.keras.layers.Solarization(threshold_factor=(0.5, 0.5), value_range=(0, 1))
-    >>> layer(rg.constant([[[[0.25], [0.75]]]])).numpy().ravel().tolist()
-    [0.25, 0.25]
+    >>> layer = rg.keras.layers.Solarization(threshold_factor=(0, 0), value_range=(0, 1))
+    >>> layer(rg.constant([[[[0.25], [0.75]]]])).numpy().ravel().tolist()  # all inverted
+    [0.75, 0.25]
     """
 
     def __init__(
