@@ -92,8 +92,11 @@ from retrograd.keras.src.layers.einsum_dense import (
     ReversibleEmbedding,
 )
 from retrograd.keras.src.layers.image_augmentation import (
+    RandomHeight,
     RandomRotation,
+    RandomShear,
     RandomTranslation,
+    RandomWidth,
     RandomZoom,
 )
 from retrograd.keras.src.layers.image_color import (
@@ -349,10 +352,13 @@ __all__ = [
     "RandomCrop",
     "RandomFlip",
     "RandomGrayscale",
+    "RandomHeight",
     "RandomInvert",
     "RandomPosterization",
     "RandomRotation",
+    "RandomShear",
     "RandomTranslation",
+    "RandomWidth",
     "RandomZoom",
     "ReLU",
     "RepeatVector",

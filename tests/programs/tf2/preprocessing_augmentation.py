@@ -70,3 +70,10 @@ for name, layer in [
     show(name + "2", layer(img))
 show("autocontrast", L.AutoContrast()(img))
 show("autocontrast01", L.AutoContrast(value_range=(0, 1))(img / 255.0))
+for name, layer in [
+    ("shear", L.RandomShear(0.3, (0.1, 0.2), seed=16)),
+    ("height", L.RandomHeight(0.4, seed=17)),
+    ("width", L.RandomWidth((-0.3, 0.2), interpolation="nearest", seed=18)),
+]:
+    show(name, layer(img))
+    show(name + "2", layer(img))

@@ -17,9 +17,17 @@ from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.image_preprocessing import _RandomLayer
 from retrograd.keras.src.ops import core as kcore
 from retrograd.keras.src.ops import numpy as knp
+from retrograd.keras.src.ops.image_resize import resize
 from retrograd.keras.src.ops.image_transform import affine_transform
 
-__all__ = ["RandomRotation", "RandomTranslation", "RandomZoom"]
+__all__ = [
+    "RandomRotation",
+    "RandomTranslation",
+    "RandomZoom",
+    "RandomShear",
+    "RandomHeight",
+    "RandomWidth",
+]
 
 
 class _AffineLayer(_RandomLayer):
@@ -245,3 +253,141 @@ class RandomZoom(_AffineLayer):
             "width_factor": self.width_factor,
             **self._config(),
         }
+
+
+class RandomShear(_AffineLayer):
+    """Shears each image by random ``x_factor``/``y_factor`` amounts (of either sign).
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.RandomShear(0.2, 0.2, seed=3)(rg.ones([2, 4, 4, 1])).shape
+    TensorShape([2, 4, 4, 1])
+    """
+
+    def __init__(
+        self,
+        x_factor: Any = 0.0,
+        y_factor: Any = 0.0,
+        interpolation: str = "bilinear",
+        fill_mode: str = "reflect",
+        fill_value: float = 0.0,
+        data_format: Any = None,
+        seed: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(data_format, **kwargs)
+        self.x_factor = _shear_pair(x_factor, "x_factor")
+        self.y_factor = _shear_pair(y_factor, "y_factor")
+        self._seeded(seed)
+        self._affine_options(fill_mode, interpolation, fill_value)
+
+    def _transform(self, images, training):
+        x = kcore.cast(images, self.compute_dtype)
+        if not training:
+            return x
+        _, batch, _, _ = self._batch_shape(x)
+        dtype = self.compute_dtype
+        invert = keras_random.uniform([batch, 1], 0, 1, dtype, self.generator)
+        invert = knp.where(invert > 0.5, -knp.ones_like(invert), knp.ones_like(invert))
+        sy = keras_random.uniform(
+            [batch, 1], self.y_factor[0], self.y_factor[1], dtype, self.generator
+        )
+        sx = keras_random.uniform(
+            [batch, 1], self.x_factor[0], self.x_factor[1], dtype, self.generator
+        )
+        shear = knp.concatenate([sx, sy], axis=1) * invert
+        ones, zeros = knp.ones((batch,)), knp.zeros((batch,))
+        matrix = knp.stack(
+            [ones, shear[:, 0], zeros, shear[:, 1], ones, zeros, zeros, zeros], axis=1
+        )
+        return self._apply(x, matrix)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "x_factor": self.x_factor,
+            "y_factor": self.y_factor,
+            **self._config(),
+        }
+
+
+def _shear_pair(factor: Any, name: str) -> tuple:
+    message = (
+        f"The `{name}` argument should be a number (or a list of two numbers) in the range "
+        f"[0, 1.0]. Received: {name}={factor}"
+    )
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2 or not all(0.0 <= f <= 1.0 for f in factor):
+            raise ValueError(message)
+        return tuple(sorted(factor))
+    if isinstance(factor, (int, float)) and 0.0 <= factor <= 1.0:
+        return (-abs(factor), abs(factor))
+    raise ValueError(message)
+
+
+class _RandomSize(_RandomLayer):
+    """RandomHeight/RandomWidth (Keras 2 layers TF 2.21 keeps): one random factor per call
+    resizes the height (or width) of the whole batch."""
+
+    axis = -3
+
+    def __init__(
+        self, factor: Any, interpolation: str = "bilinear", seed: Any = None, **kwargs: Any
+    ) -> None:
+        super().__init__(None, **kwargs)
+        self.factor = factor
+        self.lower, self.upper = factor if isinstance(factor, (tuple, list)) else (-factor, factor)
+        if self.upper < self.lower:
+            raise ValueError(
+                "`factor` argument cannot have an upper bound lesser than the lower bound. "
+                f"Received: factor={factor}"
+            )
+        if self.lower < -1.0 or self.upper < -1.0:
+            raise ValueError(
+                f"`factor` argument must have values larger than -1. Received: factor={factor}"
+            )
+        self.interpolation = interpolation
+        self.seed = seed
+        self.seed_generator = self.generator = keras_random.SeedGenerator(seed)
+
+    def _transform(self, images, training):
+        x = kcore.cast(images, self.compute_dtype)
+        if not training:
+            return x
+        shape = list(kcore.shape(x))
+        scale = keras_random.uniform([], 1.0 + self.lower, 1.0 + self.upper, seed=self.generator)
+        size = [shape[-3], shape[-2]]
+        size[self.axis + 3] = int(float(scale) * float(shape[self.axis]))
+        return kcore.cast(
+            resize(x, size, interpolation=self.interpolation, data_format="channels_last"),
+            self.compute_dtype,
+        )
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "factor": self.factor,
+            "interpolation": self.interpolation,
+            "seed": self.seed,
+        }
+
+
+class RandomHeight(_RandomSize):
+    """Resizes the batch's height by a random factor in ``[1 + lower, 1 + upper]``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.RandomHeight((0.5, 0.5), seed=1)(rg.ones([1, 4, 3, 1])).shape
+    TensorShape([1, 6, 3, 1])
+    """
+
+    axis = -3
+
+
+class RandomWidth(_RandomSize):
+    """Resizes the batch's width by a random factor in ``[1 + lower, 1 + upper]``.
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.RandomWidth((-0.5, -0.5), seed=1)(rg.ones([1, 4, 4, 1])).shape
+    TensorShape([1, 4, 2, 1])
+    """
+
+    axis = -2
