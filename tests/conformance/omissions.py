@@ -29,6 +29,15 @@ _PROTOS = (
 )
 _SPARSE = "sparse and ragged tensors are outside this issue's scope (tf.sparse, tf.ragged)"
 
+_KERAS_BACKENDS = (
+    "wraps a module of another Keras backend (JAX, Flax, PyTorch); retrograd stands in "
+    "for the TensorFlow backend only"
+)
+_KERAS_STRINGS = (
+    "works on string tensors (vocabularies, tokenizing, FarmHash fingerprints of strings); "
+    "retrograd's tensors are numeric"
+)
+
 OMITTED: dict[str, str] = {
     "*.bfloat16": "NumPy has no bfloat16; its arithmetic would be emulated and slow",
     "*.qint8": _QUANTIZED,
@@ -62,6 +71,18 @@ OMITTED: dict[str, str] = {
     "tf.compat.v1.SparseTensorSpec": _SPARSE,
     "tf.compat.v1.RaggedTensor": _SPARSE,
     "tf.compat.v1.RaggedTensorSpec": _SPARSE,
+    # Keras (issue 22, the api-keras branch)
+    "tf.keras.layers.FlaxLayer": _KERAS_BACKENDS,
+    "tf.keras.layers.JaxLayer": _KERAS_BACKENDS,
+    "tf.keras.layers.TorchModuleWrapper": _KERAS_BACKENDS,
+    "tf.keras.layers.TFSMLayer": (
+        "loads a TensorFlow SavedModel (a protocol-buffer graph of TensorFlow's runtime); "
+        "retrograd has no SavedModel reader"
+    ),
+    "tf.keras.layers.StringLookup": _KERAS_STRINGS,
+    "tf.keras.layers.TextVectorization": _KERAS_STRINGS,
+    "tf.keras.layers.HashedCrossing": _KERAS_STRINGS,
+    "tf.keras.layers.Hashing": _KERAS_STRINGS,
 }
 
 SIGNATURES: dict[str, str] = {
