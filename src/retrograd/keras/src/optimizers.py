@@ -66,21 +66,21 @@ class SGD(Optimizer, training.SGD):
 
     def __init__(
         self,
-        learning_rate=0.01,
-        momentum=0.0,
-        nesterov=False,
-        weight_decay=None,
-        clipnorm=None,
-        clipvalue=None,
-        global_clipnorm=None,
-        use_ema=False,
-        ema_momentum=0.99,
-        ema_overwrite_frequency=None,
-        loss_scale_factor=None,
-        gradient_accumulation_steps=None,
-        name=None,
-        **kwargs,
-    ):
+        learning_rate: Any = 0.01,
+        momentum: Any = 0.0,
+        nesterov: Any = False,
+        weight_decay: Any = None,
+        clipnorm: Any = None,
+        clipvalue: Any = None,
+        global_clipnorm: Any = None,
+        use_ema: Any = False,
+        ema_momentum: Any = 0.99,
+        ema_overwrite_frequency: Any = None,
+        loss_scale_factor: Any = None,
+        gradient_accumulation_steps: Any = None,
+        name: Any = None,
+        **kwargs: Any,
+    ) -> None:
         training.SGD.__init__(self, learning_rate, momentum, nesterov, name or "SGD")
         options = dict(
             zip(
@@ -116,23 +116,23 @@ class Adam(Optimizer, training.Adam):
 
     def __init__(
         self,
-        learning_rate=0.001,
-        beta_1=0.9,
-        beta_2=0.999,
-        epsilon=1e-07,
-        amsgrad=False,
-        weight_decay=None,
-        clipnorm=None,
-        clipvalue=None,
-        global_clipnorm=None,
-        use_ema=False,
-        ema_momentum=0.99,
-        ema_overwrite_frequency=None,
-        loss_scale_factor=None,
-        gradient_accumulation_steps=None,
-        name=None,
-        **kwargs,
-    ):
+        learning_rate: Any = 0.001,
+        beta_1: Any = 0.9,
+        beta_2: Any = 0.999,
+        epsilon: Any = 1e-07,
+        amsgrad: Any = False,
+        weight_decay: Any = None,
+        clipnorm: Any = None,
+        clipvalue: Any = None,
+        global_clipnorm: Any = None,
+        use_ema: Any = False,
+        ema_momentum: Any = 0.99,
+        ema_overwrite_frequency: Any = None,
+        loss_scale_factor: Any = None,
+        gradient_accumulation_steps: Any = None,
+        name: Any = None,
+        **kwargs: Any,
+    ) -> None:
         training.Adam.__init__(
             self, learning_rate, beta_1, beta_2, epsilon, amsgrad, name or "adam"
         )
@@ -165,23 +165,23 @@ class AdamW(Adam):
 
     def __init__(
         self,
-        learning_rate=0.001,
-        weight_decay=0.004,
-        beta_1=0.9,
-        beta_2=0.999,
-        epsilon=1e-07,
-        amsgrad=False,
-        clipnorm=None,
-        clipvalue=None,
-        global_clipnorm=None,
-        use_ema=False,
-        ema_momentum=0.99,
-        ema_overwrite_frequency=None,
-        loss_scale_factor=None,
-        gradient_accumulation_steps=None,
-        name=None,
-        **kwargs,
-    ):
+        learning_rate: Any = 0.001,
+        weight_decay: Any = 0.004,
+        beta_1: Any = 0.9,
+        beta_2: Any = 0.999,
+        epsilon: Any = 1e-07,
+        amsgrad: Any = False,
+        clipnorm: Any = None,
+        clipvalue: Any = None,
+        global_clipnorm: Any = None,
+        use_ema: Any = False,
+        ema_momentum: Any = 0.99,
+        ema_overwrite_frequency: Any = None,
+        loss_scale_factor: Any = None,
+        gradient_accumulation_steps: Any = None,
+        name: Any = None,
+        **kwargs: Any,
+    ) -> None:
         if weight_decay is None:
             raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
         super().__init__(
@@ -219,23 +219,23 @@ class RMSprop(Optimizer, training.RMSprop):
 
     def __init__(
         self,
-        learning_rate=0.001,
-        rho=0.9,
-        momentum=0.0,
-        epsilon=1e-07,
-        centered=False,
-        weight_decay=None,
-        clipnorm=None,
-        clipvalue=None,
-        global_clipnorm=None,
-        use_ema=False,
-        ema_momentum=0.99,
-        ema_overwrite_frequency=None,
-        loss_scale_factor=None,
-        gradient_accumulation_steps=None,
-        name=None,
-        **kwargs,
-    ):
+        learning_rate: Any = 0.001,
+        rho: Any = 0.9,
+        momentum: Any = 0.0,
+        epsilon: Any = 1e-07,
+        centered: Any = False,
+        weight_decay: Any = None,
+        clipnorm: Any = None,
+        clipvalue: Any = None,
+        global_clipnorm: Any = None,
+        use_ema: Any = False,
+        ema_momentum: Any = 0.99,
+        ema_overwrite_frequency: Any = None,
+        loss_scale_factor: Any = None,
+        gradient_accumulation_steps: Any = None,
+        name: Any = None,
+        **kwargs: Any,
+    ) -> None:
         training.RMSprop.__init__(
             self, learning_rate, rho, momentum, epsilon, centered, name or "rmsprop"
         )
@@ -274,21 +274,21 @@ class Adagrad(Optimizer, training.Adagrad):
 
     def __init__(
         self,
-        learning_rate=0.001,
-        initial_accumulator_value=0.1,
-        epsilon=1e-07,
-        weight_decay=None,
-        clipnorm=None,
-        clipvalue=None,
-        global_clipnorm=None,
-        use_ema=False,
-        ema_momentum=0.99,
-        ema_overwrite_frequency=None,
-        loss_scale_factor=None,
-        gradient_accumulation_steps=None,
-        name=None,
-        **kwargs,
-    ):
+        learning_rate: Any = 0.001,
+        initial_accumulator_value: Any = 0.1,
+        epsilon: Any = 1e-07,
+        weight_decay: Any = None,
+        clipnorm: Any = None,
+        clipvalue: Any = None,
+        global_clipnorm: Any = None,
+        use_ema: Any = False,
+        ema_momentum: Any = 0.99,
+        ema_overwrite_frequency: Any = None,
+        loss_scale_factor: Any = None,
+        gradient_accumulation_steps: Any = None,
+        name: Any = None,
+        **kwargs: Any,
+    ) -> None:
         training.Adagrad.__init__(
             self, learning_rate, initial_accumulator_value, epsilon, name or "adagrad"
         )
@@ -361,22 +361,22 @@ class Adamax(_Slots):
 
     def __init__(
         self,
-        learning_rate=0.001,
-        beta_1=0.9,
-        beta_2=0.999,
-        epsilon=1e-07,
-        weight_decay=None,
-        clipnorm=None,
-        clipvalue=None,
-        global_clipnorm=None,
-        use_ema=False,
-        ema_momentum=0.99,
-        ema_overwrite_frequency=None,
-        loss_scale_factor=None,
-        gradient_accumulation_steps=None,
-        name=None,
-        **kwargs,
-    ):
+        learning_rate: Any = 0.001,
+        beta_1: Any = 0.9,
+        beta_2: Any = 0.999,
+        epsilon: Any = 1e-07,
+        weight_decay: Any = None,
+        clipnorm: Any = None,
+        clipvalue: Any = None,
+        global_clipnorm: Any = None,
+        use_ema: Any = False,
+        ema_momentum: Any = 0.99,
+        ema_overwrite_frequency: Any = None,
+        loss_scale_factor: Any = None,
+        gradient_accumulation_steps: Any = None,
+        name: Any = None,
+        **kwargs: Any,
+    ) -> None:
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
         options = _options(
             weight_decay,
