@@ -12,6 +12,7 @@ import pytest
 import scipy.special
 
 import retrograd as rg
+from retrograd.ops import special_ops
 from tests.ops.table import Case, check_forward, check_gradient, unary
 
 
@@ -30,6 +31,7 @@ def _polygamma_by_order(x):
 CASES = [
     *unary("Erf", rg.math.erf, scipy.special.erf),
     *unary("Erfc", rg.math.erfc, scipy.special.erfc),
+    *unary("Erfinv", special_ops.erfinv, scipy.special.erfinv, domain=(-0.9, 0.9)),
     *unary("Lgamma", rg.math.lgamma, scipy.special.gammaln, domain=(-2.9, 4.0), avoid=_near_pole),
     *unary("Digamma", rg.math.digamma, scipy.special.psi, domain=(-2.9, 4.0), avoid=_near_pole),
     *unary(

@@ -100,7 +100,7 @@ class Variable(TensorOperators, metaclass=_VariableType):
     ([4.0, 6.0], True)
     """
 
-    __slots__ = ("_value", "_id", "_name", "_trainable", "_path", "__weakref__")
+    __slots__ = ("_value", "_id", "_name", "_trainable", "__weakref__")
     __array_priority__ = 100
 
     def __init__(
@@ -125,7 +125,6 @@ class Variable(TensorOperators, metaclass=_VariableType):
         scope = context.eager_scope if context.graph is None else ""
         self._name = scope + (name or "Variable") + ":0"
         self._trainable = bool(trainable)
-        self._path: str | None = None  # set by Keras for a layer's weights
         graph = context.graph
         if graph is not None and hasattr(graph, "add_to_collection"):
             # Made while a graph is built (TF2 code after disable_eager_execution): listed in
@@ -310,28 +309,6 @@ class Variable(TensorOperators, metaclass=_VariableType):
     @property
     def trainable(self) -> bool:
         return self._trainable
-
-    @property
-    def path(self) -> str:
-        """Where a Keras weight sits in its model, as Keras 3 says it
-        (``sequential/dense/kernel``). Like TensorFlow's ``tf.Variable``, a variable made
-        outside Keras has no path (AttributeError).
-
-        >>> import retrograd as tf
-        >>> layer = tf.keras.layers.Dense(2, name="d1")
-        >>> layer.build((None, 3))
-        >>> [w.path for w in layer.weights]
-        ['d1/kernel', 'd1/bias']
-        >>> hasattr(tf.Variable(1.0), "path")
-        False
-        """
-        path = getattr(self, "_path", None)
-        if path is None:
-            raise AttributeError(
-                f"'Variable' object has no attribute 'path': '{self._name}' is not a Keras "
-                f"weight (paths are given by Layer.add_weight)"
-            )
-        return path
 
     def ref(self) -> Reference:
         return Reference(self)

@@ -9,6 +9,14 @@ from retrograd.keras.src.callbacks import (
     ModelCheckpoint,
     ProgbarLogger,
 )
+from retrograd.keras.src.callbacks_more import (
+    BackupAndRestore,
+    CSVLogger,
+    LearningRateScheduler,
+    ReduceLROnPlateau,
+    SwapEMAWeights,
+    TerminateOnNaN,
+)
 
 __all__ = [
     "Callback",
@@ -18,4 +26,10 @@ __all__ = [
     "EarlyStopping",
     "ModelCheckpoint",
     "LambdaCallback",
+    "BackupAndRestore",
+    "CSVLogger",
+    "LearningRateScheduler",
+    "ReduceLROnPlateau",
+    "SwapEMAWeights",
+    "TerminateOnNaN",
 ]

@@ -1,5 +1,6 @@
 """``tf.keras.models``: ``Model``, ``Sequential``, and whole models in ``.keras`` files."""
 
+from retrograd.keras.src.model_cloning import clone_model, model_from_json
 from retrograd.keras.src.models import (
     Model,
     Sequential,
@@ -11,4 +12,6 @@ __all__ = [
     "Sequential",
     "load_model",
     "save_model",
+    "clone_model",
+    "model_from_json",
 ]

@@ -6,6 +6,7 @@ package defines them all.
 from retrograd.ops import (  # noqa: F401  (import order settles the modules' cycle)
     activation_ops,
     array_ops,
+    bit_ops,
     broadcast,
     clip_ops,
     comparison_ops,
@@ -17,6 +18,7 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
     einsum_ops,
     embedding_ops,
     expm_ops,
+    fft_ops,
     forward_rules,
     gather_ops,
     index_args,
@@ -53,6 +55,7 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
 __all__ = [
     "activation_ops",
     "array_ops",
+    "bit_ops",
     "broadcast",
     "clip_ops",
     "comparison_ops",
@@ -64,6 +67,7 @@ __all__ = [
     "einsum_ops",
     "embedding_ops",
     "expm_ops",
+    "fft_ops",
     "forward_rules",
     "gather_ops",
     "indexed_slices",

@@ -1,4 +1,4 @@
-"""Special functions: erf, erfc, lgamma, digamma, polygamma, computed by SciPy.
+"""Special functions: erf, erfc, erfinv, lgamma, digamma, polygamma, computed by SciPy.
 
 SciPy is an optional dependency (``pip install 'retrograd[special]'``), imported when one of
 these ops first runs: importing retrograd never needs it. Without it the ops raise
@@ -70,6 +70,10 @@ def _erfc_kernel(x):
     return _scipy_call("Erfc", "erfc", x)
 
 
+def _erfinv_kernel(x):
+    return _scipy_call("Erfinv", "erfinv", x)
+
+
 def _lgamma_kernel(x):
     out = _scipy_call("Lgamma", "gammaln", x)
     return np.where(x == -np.inf, np.full_like(out, np.inf), out)  # SciPy gives -inf there
@@ -108,6 +112,19 @@ erfc = unary_op(
     >>> import retrograd as rg
     >>> rg.math.erfc(0.0).numpy().tolist(), float(rg.math.erfc(10.0)) > 0
     (1.0, True)
+    """,
+)
+erfinv = unary_op(
+    "erfinv",
+    "Erfinv",
+    _erfinv_kernel,
+    FLOAT,
+    """The inverse of erf on (-1, 1), elementwise (SciPy); -inf and inf at -1 and 1.
+
+    >>> import retrograd as rg
+    >>> from retrograd.ops.special_ops import erfinv
+    >>> erfinv(0.0).numpy().tolist(), round(float(erfinv(0.8427008)), 4)
+    (0.0, 1.0)
     """,
 )
 lgamma = unary_op(
@@ -160,6 +177,12 @@ def _erf_grad(op, grad):
 def _erfc_grad(op, grad):
     x = op.inputs[0]
     return grad * (-_TWO_OVER_SQRT_PI * math_ops.exp(-(x * x)))
+
+
+@op_gradient("Erfinv")
+def _erfinv_grad(op, grad):
+    y = op.outputs[0]  # erfinv' = sqrt(pi) / 2 * exp(erfinv(x)**2)
+    return grad * (math_ops.exp(y * y) / _TWO_OVER_SQRT_PI)
 
 
 @op_gradient("Lgamma")

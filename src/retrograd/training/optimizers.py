@@ -112,6 +112,13 @@ def _takes_step(learning_rate: Callable) -> bool:
         return False
 
 
+def _apply_constraint(variable: Variable) -> None:
+    """Projects a variable made with a ``constraint`` (Keras' weights) after its update."""
+    constraint = getattr(variable, "constraint", None)
+    if constraint is not None:
+        variable.assign(constraint(variable))
+
+
 class Optimizer(abc.ABC):
     """Base class: validates gradients, keeps per-variable slots, counts ``iterations``.
 
@@ -255,6 +262,7 @@ class Optimizer(abc.ABC):
                 variable._value = new
             else:
                 variable.assign(new)
+            _apply_constraint(variable)
             for n, slot in slots.items():
                 slot._value = update_kernels.flush_subnormals(
                     arrays[n], n
@@ -303,6 +311,7 @@ class Optimizer(abc.ABC):
             xp = _OPS if squared is None else _squaring_to(_OPS, g, squared)
             new = self._update(variable.read_value(), g, rate, step, values, dt, xp)
             variable.assign(new)
+            _apply_constraint(variable)
             for n, slot in slots.items():
                 slot.assign(values[n])
         self.iterations.assign_add(1)

@@ -33,6 +33,10 @@ def _to_first(t):
     return tf.transpose(t, [0, t.shape.rank - 1, *range(1, t.shape.rank - 1)])
 
 
+def _listed(t):
+    return None if t is None else t.numpy().tolist()
+
+
 def layer_case(case, seed):
     # A case with "tf_layer" is a channels_first layer that Keras cannot run on a CPU: the
     # golden comes from the same layer in channels_last on transposed inputs and outputs.
@@ -40,7 +44,11 @@ def layer_case(case, seed):
     move = "tf_layer" in case
     inputs = [tf.constant(make_input(spec, seed + i)) for i, spec in enumerate(case["inputs"])]
     x = inputs if case.get("list_input") else inputs[0]
-    layer(_to_last(x) if move else x)  # builds
+
+    def arguments():  # "positional": separate arguments (MultiHeadAttention's query, value)
+        return inputs if case.get("positional") else [_to_last(x) if move else x]
+
+    layer(*arguments())  # builds
     rng = np.random.default_rng(seed + 100)
     weights = []
     for w in layer.weights:
@@ -53,12 +61,12 @@ def layer_case(case, seed):
         for t in inputs:
             if t.dtype.is_floating:
                 tape.watch(t)
-        out = layer(_to_last(x) if move else x, **case.get("call", {}))
+        out = layer(*arguments(), **case.get("call", {}))
         out = _to_first(out) if move else out
         upstream = np.random.default_rng(seed + 200).normal(size=out.shape).astype("float32")
         loss = tf.reduce_sum(out * upstream)
-    input_grads = [
-        tape.gradient(loss, t).numpy().tolist() if t.dtype.is_floating else None for t in inputs
+    input_grads = [  # None where TensorFlow gives none (an input the output ignores)
+        _listed(tape.gradient(loss, t)) if t.dtype.is_floating else None for t in inputs
     ]
     weight_grads = [
         None if g is None else tf.convert_to_tensor(g).numpy().tolist()
@@ -91,12 +99,20 @@ def loss_case(case, seed):
     }
 
 
+def _array(values):
+    """A metric update's argument as an array: floats as float32, ints as int32."""
+    array = np.asarray(values)
+    return array.astype("float32" if array.dtype.kind == "f" else "int32")
+
+
 def metric_case(case):
     metric = eval(case["metric"], {"metrics": tf.keras.metrics})
     results = []
     for update in case["updates"]:
-        metric.update_state(*update)
+        metric.update_state(*(_array(a) for a in update))
         results.append(float(metric.result()))
+    metric.reset_state()
+    results.append(float(metric.result()))  # after reset_state
     return results
 
 

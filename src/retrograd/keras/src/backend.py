@@ -13,7 +13,17 @@ from typing import Any
 
 from retrograd.core import dtypes
 
-__all__ = ["epsilon", "set_epsilon", "floatx", "set_floatx", "clear_session", "unique_name"]
+__all__ = [
+    "epsilon",
+    "set_epsilon",
+    "floatx",
+    "set_floatx",
+    "clear_session",
+    "unique_name",
+    "image_data_format",
+    "set_image_data_format",
+    "get_uid",
+]
 
 
 class _LayerCalls(threading.local):
@@ -35,6 +45,8 @@ class _Config:
     def __init__(self) -> None:
         self.epsilon = 1e-7
         self.floatx = "float32"
+        self.image_data_format = "channels_last"
+        self.uids: dict[str, int] = {}
         self.name_counts: dict[str, int] = {}
         self.seed_generator: Any = None  # keras.random's generator for seed=None
 
@@ -102,6 +114,7 @@ def clear_session() -> None:
     ('dense', 'dense_1')
     """
     _config.name_counts.clear()
+    _config.uids.clear()
     _config.seed_generator = None
 
 
@@ -113,11 +126,52 @@ def snake_case(name: str) -> str:
 def unique_name(base: str) -> str:
     """``base``, then ``base_1``, ``base_2``, ... (Keras' automatic layer names).
 
-    >>> import retrograd as rg
-    >>> rg.keras.backend.clear_session()
-    >>> rg.keras.backend.unique_name('block'), rg.keras.backend.unique_name('block')
+    >>> from retrograd.keras.src import backend
+    >>> backend.clear_session()
+    >>> backend.unique_name('block'), backend.unique_name('block')
     ('block', 'block_1')
     """
     count = _config.name_counts.get(base, 0)
     _config.name_counts[base] = count + 1
     return base if count == 0 else f"{base}_{count}"
+
+
+def image_data_format() -> str:
+    """The default data format of image layers: 'channels_last' (Keras' default) or
+    'channels_first'.
+
+    >>> import retrograd as rg
+    >>> rg.keras.backend.image_data_format()
+    'channels_last'
+    """
+    return _config.image_data_format
+
+
+def set_image_data_format(data_format: str) -> None:
+    """Sets the default data format of image layers.
+
+    >>> import retrograd as rg
+    >>> rg.keras.backend.set_image_data_format('channels_first')
+    >>> rg.keras.layers.Conv2D(1, 1).data_format
+    'channels_first'
+    >>> rg.keras.backend.set_image_data_format('channels_last')
+    """
+    value = str(data_format).lower()
+    if value not in ("channels_first", "channels_last"):
+        raise ValueError(
+            "The `data_format` argument must be one of {'channels_first', 'channels_last'}. "
+            f"Received: data_format={data_format}"
+        )
+    _config.image_data_format = value
+
+
+def get_uid(prefix: str = "") -> int:
+    """1, 2, 3 ... per ``prefix`` (Keras 2's unique ids; reset by ``clear_session``).
+
+    >>> import retrograd as rg
+    >>> rg.keras.backend.clear_session()
+    >>> rg.keras.backend.get_uid('dense'), rg.keras.backend.get_uid('dense')
+    (1, 2)
+    """
+    _config.uids[prefix] = _config.uids.get(prefix, 0) + 1
+    return _config.uids[prefix]

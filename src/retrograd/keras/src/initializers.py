@@ -73,6 +73,15 @@ class Initializer:
     def get_config(self) -> dict:
         return {}
 
+    @classmethod
+    def from_config(cls, config: dict) -> Initializer:
+        """The initializer a ``get_config`` result describes."""
+        return cls(**config)
+
+    def clone(self) -> Initializer:
+        """A new initializer of the same class and config."""
+        return type(self).from_config(self.get_config())
+
 
 class Zeros(Initializer):
     """All zeros.
@@ -214,8 +223,16 @@ class TruncatedNormal(_Random):
         return {"mean": self.mean, "stddev": self.stddev, "seed": self._init_seed}
 
 
-def compute_fans(shape: tuple[int, ...]) -> tuple[float, float]:
-    """Keras' fans: a kernel's receptive field times its input and output channels."""
+def compute_fans(
+    shape: tuple[int, ...], input_axes: Any = None, output_axes: Any = None
+) -> tuple[float, float]:
+    """Keras' fans: a kernel's receptive field times its input and output channels, or the
+    products of the given input and output axes (EinsumDense's kernels)."""
+    if input_axes is not None and output_axes is not None:
+        return (
+            math.prod(shape[a] for a in input_axes),
+            math.prod(shape[a] for a in output_axes),
+        )
     if len(shape) == 0:
         return 1, 1
     if len(shape) == 1:
@@ -242,8 +259,11 @@ class VarianceScaling(_Random):
         mode: str = "fan_in",
         distribution: str = "truncated_normal",
         seed: int | None = None,
+        input_axes: Any = None,
+        output_axes: Any = None,
     ) -> None:
         super().__init__(seed)
+        self.input_axes, self.output_axes = input_axes, output_axes
         if scale <= 0:
             raise ValueError(f"VarianceScaling: scale must be positive, got {scale}")
         if mode not in ("fan_in", "fan_out", "fan_avg"):
@@ -253,7 +273,7 @@ class VarianceScaling(_Random):
         self.scale, self.mode, self.distribution = scale, mode, distribution
 
     def values(self, shape, dtype):
-        fan_in, fan_out = compute_fans(shape)
+        fan_in, fan_out = compute_fans(shape, self.input_axes, self.output_axes)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
         scale = self.scale / max(1.0, n)
         if self.distribution == "truncated_normal":
@@ -271,6 +291,16 @@ class VarianceScaling(_Random):
             "mode": self.mode,
             "distribution": self.distribution,
             "seed": self._init_seed,
+            "input_axes": self.input_axes,
+            "output_axes": self.output_axes,
+        }
+
+    def named_config(self) -> dict:
+        """The config of a named variant (GlorotUniform ...): its seed and axes."""
+        return {
+            "seed": self._init_seed,
+            "input_axes": self.input_axes,
+            "output_axes": self.output_axes,
         }
 
 
@@ -283,11 +313,12 @@ class GlorotUniform(VarianceScaling):
     True
     """
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(1.0, "fan_avg", "uniform", seed)
+    def __init__(
+        self, seed: int | None = None, input_axes: Any = None, output_axes: Any = None
+    ) -> None:
+        super().__init__(1.0, "fan_avg", "uniform", seed, input_axes, output_axes)
 
-    def get_config(self):
-        return {"seed": self._init_seed}
+    get_config = VarianceScaling.named_config
 
 
 class GlorotNormal(VarianceScaling):
@@ -299,11 +330,12 @@ class GlorotNormal(VarianceScaling):
     [100, 50]
     """
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(1.0, "fan_avg", "truncated_normal", seed)
+    def __init__(
+        self, seed: int | None = None, input_axes: Any = None, output_axes: Any = None
+    ) -> None:
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed, input_axes, output_axes)
 
-    def get_config(self):
-        return {"seed": self._init_seed}
+    get_config = VarianceScaling.named_config
 
 
 class HeNormal(VarianceScaling):
@@ -315,11 +347,12 @@ class HeNormal(VarianceScaling):
     [100, 50]
     """
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(2.0, "fan_in", "truncated_normal", seed)
+    def __init__(
+        self, seed: int | None = None, input_axes: Any = None, output_axes: Any = None
+    ) -> None:
+        super().__init__(2.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
 
-    def get_config(self):
-        return {"seed": self._init_seed}
+    get_config = VarianceScaling.named_config
 
 
 class HeUniform(VarianceScaling):
@@ -331,11 +364,12 @@ class HeUniform(VarianceScaling):
     True
     """
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(2.0, "fan_in", "uniform", seed)
+    def __init__(
+        self, seed: int | None = None, input_axes: Any = None, output_axes: Any = None
+    ) -> None:
+        super().__init__(2.0, "fan_in", "uniform", seed, input_axes, output_axes)
 
-    def get_config(self):
-        return {"seed": self._init_seed}
+    get_config = VarianceScaling.named_config
 
 
 class LecunNormal(VarianceScaling):
@@ -347,11 +381,12 @@ class LecunNormal(VarianceScaling):
     [100, 50]
     """
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(1.0, "fan_in", "truncated_normal", seed)
+    def __init__(
+        self, seed: int | None = None, input_axes: Any = None, output_axes: Any = None
+    ) -> None:
+        super().__init__(1.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
 
-    def get_config(self):
-        return {"seed": self._init_seed}
+    get_config = VarianceScaling.named_config
 
 
 class LecunUniform(VarianceScaling):
@@ -363,11 +398,12 @@ class LecunUniform(VarianceScaling):
     True
     """
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(1.0, "fan_in", "uniform", seed)
+    def __init__(
+        self, seed: int | None = None, input_axes: Any = None, output_axes: Any = None
+    ) -> None:
+        super().__init__(1.0, "fan_in", "uniform", seed, input_axes, output_axes)
 
-    def get_config(self):
-        return {"seed": self._init_seed}
+    get_config = VarianceScaling.named_config
 
 
 class Orthogonal(_Random):

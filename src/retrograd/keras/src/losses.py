@@ -149,9 +149,9 @@ def categorical_crossentropy(
 
 
 def sparse_categorical_crossentropy(
-    y_true: Any, y_pred: Any, from_logits: bool = False, axis: int = -1
+    y_true: Any, y_pred: Any, from_logits: bool = False, ignore_class: Any = None, axis: int = -1
 ) -> Any:
-    """Cross-entropy with integer class targets.
+    """Cross-entropy with integer class targets (0 for targets equal to ``ignore_class``).
 
     >>> import retrograd as rg
     >>> loss = rg.keras.losses.sparse_categorical_crossentropy([1], [[0.5, 0.5]])
@@ -164,6 +164,11 @@ def sparse_categorical_crossentropy(
         y_true = tf_ops.squeeze(y_true, -1)
     if y_true.dtype not in (dtypes.int32, dtypes.int64):
         y_true = tf_ops.cast(y_true, dtypes.int64)
+    if ignore_class is not None:
+        valid = tf_ops.not_equal(y_true, tf_ops.cast(ignore_class, y_true.dtype))
+        safe_true = tf_ops.where(valid, y_true, tf_ops.zeros_like(y_true))
+        values = sparse_categorical_crossentropy(safe_true, y_pred, from_logits, None, axis)
+        return tf_ops.where(valid, values, tf_ops.zeros_like(values))
     logits = y_pred
     if not from_logits:
         eps = backend.epsilon()
@@ -374,6 +379,7 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         from_logits=False,
         ignore_class=None,
         reduction="sum_over_batch_size",
+        axis=-1,
         name="sparse_categorical_crossentropy",
         dtype=None,
     ):
@@ -439,13 +445,21 @@ def get(identifier: Any) -> Any:
     if identifier is None:
         return None
     if isinstance(identifier, str):
-        if identifier in _BY_NAME:
-            return _BY_NAME[identifier]
-        if identifier in _CLASSES:
-            return _CLASSES[identifier]()
+        from retrograd.keras.src import loss_classes
+
+        functions, classes = loss_classes.by_name()
+        functions, classes = {**_BY_NAME, **functions}, {**_CLASSES, **classes}
+        if identifier in functions:
+            return functions[identifier]
+        if identifier in classes:
+            return classes[identifier]()
         raise ValueError(
-            f"Could not interpret loss identifier: {identifier!r} (known: {sorted(_BY_NAME)})"
+            f"Could not interpret loss identifier: {identifier!r} (known: {sorted(functions)})"
         )
+    if isinstance(identifier, dict):  # a serialized loss (a saved model's config)
+        from retrograd.keras.src import serialization
+
+        return serialization.deserialize_keras_object(identifier)
     if callable(identifier):
         return identifier
     raise TypeError(f"Could not interpret loss identifier: {identifier!r}")

@@ -35,6 +35,8 @@ __all__ = [
     "categorical_accuracy",
     "sparse_categorical_accuracy",
     "get",
+    "serialize",
+    "deserialize",
 ]
 
 
@@ -110,7 +112,7 @@ class Metric:
     1
     """
 
-    def __init__(self, name: str | None = None, dtype: Any = None) -> None:
+    def __init__(self, dtype: Any = None, name: str | None = None) -> None:
         self.name = name or backend.snake_case(type(self).__name__)
         self.dtype = dtypes.as_dtype(dtype or backend.floatx())
         self._metric_variables: list[Variable] = []
@@ -162,7 +164,7 @@ class Sum(Metric):
     """
 
     def __init__(self, name="sum", dtype=None):
-        super().__init__(name, dtype)
+        super().__init__(name=name, dtype=dtype)
         self.total = self.add_variable(name="total")
 
     def update_state(self, values, sample_weight=None):
@@ -215,7 +217,7 @@ class Mean(Metric):
     """
 
     def __init__(self, name="mean", dtype=None):
-        super().__init__(name, dtype)
+        super().__init__(name=name, dtype=dtype)
         self.total = self.add_variable(name="total")
         self.count = self.add_variable(name="count")
 
@@ -350,6 +352,55 @@ _BY_NAME: dict[str, Callable[[str], Metric]] = {
 }
 
 
+def _all_metrics() -> dict[str, Any]:
+    """Keras' metric names: every class by its name and snake-case name, the functions, and
+    the aliases ``bce``, ``mse``, ``mae``, ``mape``, ``msle`` (and upper case)."""
+    from retrograd.keras import metrics as public
+
+    table: dict[str, Any] = {}
+    for name in public.__all__:
+        obj = getattr(public, name)
+        if isinstance(obj, type) and issubclass(obj, Metric):
+            table.setdefault(name, obj)
+            table.setdefault(backend.snake_case(name), obj)
+        elif callable(obj) and name not in ("get", "serialize", "deserialize"):
+            table.setdefault(name, obj)
+    for alias, cls in (
+        ("bce", "BinaryCrossentropy"),
+        ("mse", "MeanSquaredError"),
+        ("mae", "MeanAbsoluteError"),
+        ("mape", "MeanAbsolutePercentageError"),
+        ("msle", "MeanSquaredLogarithmicError"),
+    ):
+        table[alias] = table[alias.upper()] = getattr(public, cls)
+    return table
+
+
+def serialize(metric: Any) -> Any:
+    """The metric as Keras' JSON-ready dict.
+
+    >>> import retrograd as rg
+    >>> rg.keras.metrics.serialize(rg.keras.metrics.Mean())["class_name"]
+    'Mean'
+    """
+    from retrograd.keras.src import serialization
+
+    return serialization.serialize_keras_object(metric)
+
+
+def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
+    """The metric a serialized dict describes.
+
+    >>> import retrograd as rg
+    >>> m = rg.keras.metrics
+    >>> type(m.deserialize(m.serialize(m.Sum()))).__name__
+    'Sum'
+    """
+    from retrograd.keras.src import serialization
+
+    return serialization.deserialize_keras_object(config, custom_objects)
+
+
 def get(identifier: Any, y_true: Any = None, y_pred: Any = None, loss: Any = None) -> Metric:
     """A metric object from a name, a function or a Metric. ``'accuracy'``/``'acc'`` pick
     binary, sparse categorical or categorical accuracy from the shapes, as Keras does.
@@ -371,7 +422,16 @@ def get(identifier: Any, y_true: Any = None, y_pred: Any = None, loss: Any = Non
             return CategoricalAccuracy(name=identifier)
         if identifier in _BY_NAME:
             return _BY_NAME[identifier](identifier)
+        found = _all_metrics().get(identifier)
+        if isinstance(found, type) and issubclass(found, Metric):
+            return found(name=identifier)
+        if found is not None:
+            return MeanMetricWrapper(found, name=identifier)
         raise ValueError(f"Could not interpret metric identifier: {identifier!r}")
+    if isinstance(identifier, dict):  # a serialized metric (a saved model's config)
+        from retrograd.keras.src import serialization
+
+        return serialization.deserialize_keras_object(identifier)
     if callable(identifier):
         return MeanMetricWrapper(identifier, name=getattr(identifier, "__name__", None))
     raise TypeError(f"Could not interpret metric identifier: {identifier!r}")

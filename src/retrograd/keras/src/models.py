@@ -11,6 +11,7 @@ array([[6., 6.]], dtype=float32)
 
 from __future__ import annotations
 
+import inspect
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -19,8 +20,10 @@ import numpy as np
 
 from retrograd.core import nest
 from retrograd.core.shapes import TensorShape
-from retrograd.keras.src import backend, paths, tf_ops, weights_files
-from retrograd.keras.src.layers.base import InputLayer, KerasTensor, Layer, Node
+from retrograd.keras.src import backend, tf_ops, weights_files
+from retrograd.keras.src.layers import building
+from retrograd.keras.src.layers.base import KerasTensor, Layer, Node
+from retrograd.keras.src.layers.input_layer import InputLayer
 from retrograd.keras.src.trainer import Trainer
 
 __all__ = ["Model", "Sequential"]
@@ -149,15 +152,16 @@ class Model(Trainer, Layer):
         self._input_layers = [t.input_layer for t in flat_inputs]
         self._ordered_layers = _layers_by_depth(self._nodes, flat_outputs)
         for layer in self._ordered_layers:
-            if not isinstance(layer, InputLayer) and layer not in self._sublayers:
+            is_layer = isinstance(layer, Layer) and not isinstance(layer, InputLayer)
+            if is_layer and layer not in self._sublayers:
                 self._sublayers.append(layer)
         self.built = True
 
     @property
     def layers(self) -> list[Layer]:
         """The model's layers (a functional model's ``InputLayer``s first)."""
-        if self._functional:
-            return list(self._ordered_layers)
+        if self._functional:  # (the graph's operations, ops.add and the like, are no layers)
+            return [layer for layer in self._ordered_layers if isinstance(layer, Layer)]
         return list(self._sublayers)
 
     def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
@@ -195,12 +199,18 @@ class Model(Trainer, Layer):
                 (node.args, node.kwargs),
             )
             kwargs = dict(kwargs)
-            kwargs.setdefault("training", training)
             mask = None
-            if len(args) == 1 and isinstance(node.args[0], KerasTensor):
-                mask = masks.get(id(node.args[0]))
+            if not isinstance(node.layer, Layer):  # an operation of keras.ops
+                result = node.layer(*args, **kwargs)
+            elif len(args) == 1 and _all_symbolic(node.args[0]):
+                kwargs.setdefault("training", training)
+                mask = nest.map_structure(lambda t: masks.get(id(t)), node.args[0])
+                if all(m is None for m in nest.flatten(mask)):
+                    mask = None
                 result, mask = call_with_mask(node.layer, args[0], mask, kwargs)
             else:
+                kwargs.setdefault("training", training)
+                kwargs.update(_argument_masks(node, masks))
                 result = node.layer(*args, **kwargs)
             outputs = nest.flatten(node.outputs)
             out_masks = mask if isinstance(mask, list) else [mask] * len(outputs)
@@ -221,6 +231,7 @@ class Model(Trainer, Layer):
         else:
             self._latest_output_mask = (weakref.ref(outputs), mask)
 
+    @building.default_build
     def build(self, input_shape: Any) -> None:
         """Creates the weights of a subclassed model by calling it once on zeros (a list or
         dict of shapes for several inputs)."""
@@ -246,6 +257,20 @@ class Model(Trainer, Layer):
             self(zeros(input_shape), training=False)
 
     # -- summary -------------------------------------------------------------------------
+    def to_json(self, **kwargs: Any) -> str:
+        """The architecture as JSON (``keras.models.model_from_json`` rebuilds it).
+
+        >>> import retrograd as rg
+        >>> model = rg.keras.Sequential([rg.keras.Input((2,)), rg.keras.layers.Dense(1)])
+        >>> '"class_name": "Sequential"' in model.to_json()
+        True
+        """
+        import json
+
+        from retrograd.keras.src.saving import serialize_model
+
+        return json.dumps(serialize_model(self), **kwargs)
+
     def summary(
         self,
         line_length=None,
@@ -275,7 +300,7 @@ class Model(Trainer, Layer):
         ]
         layers = [layer for layer in self.layers if not isinstance(layer, InputLayer)]
         if self._functional:
-            layers = self.layers
+            layers = list(self._ordered_layers)
         for i, layer in enumerate(layers):
             shape = getattr(layer, "_last_output_shape", None)
             if isinstance(layer, InputLayer):
@@ -286,7 +311,9 @@ class Model(Trainer, Layer):
                     [
                         f"{layer.name} ({type(layer).__name__})",
                         text,
-                        str(layer.count_params() if layer.built else 0),
+                        str(
+                            layer.count_params() if isinstance(layer, Layer) and layer.built else 0
+                        ),
                     ]
                 )
             )
@@ -361,6 +388,30 @@ def adjust_input_rank(value: Any, expected: list, name: str) -> Any:
     )
 
 
+def _all_symbolic(value: Any) -> bool:
+    leaves = nest.flatten(value)
+    return bool(leaves) and all(isinstance(t, KerasTensor) for t in leaves)
+
+
+def _argument_masks(node: Node, masks: dict) -> dict:
+    """Keras' masks for a call of several tensors: ``<name>_mask`` for each tensor argument
+    ``<name>`` that has a mask, where ``call`` takes it and it was not given
+    (MultiHeadAttention's ``query_mask``, ``value_mask``)."""
+    try:
+        parameters = inspect.signature(node.layer.call).parameters
+        bound = inspect.signature(node.layer.call).bind_partial(*node.args, **node.kwargs)
+    except TypeError:
+        return {}
+    found = {}
+    for name, value in bound.arguments.items():
+        key = f"{name}_mask"
+        if isinstance(value, KerasTensor) and key in parameters and key not in bound.arguments:
+            mask = masks.get(id(value))
+            if mask is not None:
+                found[key] = mask
+    return found
+
+
 def call_with_mask(layer: Layer, x: Any, mask: Any, kwargs: dict) -> tuple[Any, Any]:
     """Calls ``layer`` on ``x``, passing ``mask`` where its ``call`` takes one; returns the
     outputs and their mask (``layer.compute_mask``), as Keras propagates masks."""
@@ -423,10 +474,10 @@ class Sequential(Model):
         return {**super()._checkpoint_children(), "layers": list(self._sublayers)}
 
     def _build_symbolic(self) -> None:
-        from retrograd.keras.src.layers.base import Input
+        from retrograd.keras.src.layers.input_layer import Input
 
         x = Input(batch_shape=self._input_batch_shape, dtype=self._input_dtype)
-        with paths.layer_scope(self):  # its layers' paths start with the model's name
+        with self._name_scope:  # Keras builds the layers inside the model's scope
             for layer in self._sublayers:
                 x = layer(x)
         self.built = True
@@ -447,5 +498,5 @@ class Sequential(Model):
         self._keep_output_mask(x, mask)
         return x
 
-    def _maybe_build(self, inputs: Any) -> None:
+    def _maybe_build(self, args: tuple, kwargs: dict) -> None:
         self.built = True

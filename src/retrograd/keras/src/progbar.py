@@ -11,6 +11,7 @@ summary line per epoch otherwise.
 
 from __future__ import annotations
 
+import logging
 import math
 import sys
 import time
@@ -18,7 +19,39 @@ from typing import Any, TextIO
 
 from retrograd.checking.progress import is_terminal
 
-__all__ = ["Progbar", "format_value"]
+__all__ = ["Progbar", "format_value", "settings"]
+
+
+class _Settings:
+    """Whether progress goes to standard output (Keras' interactive logging) or to the
+    ``retrograd.keras`` logger."""
+
+    interactive = True
+
+
+settings = _Settings()
+_logger = logging.getLogger("retrograd.keras")
+
+
+class _Stream:
+    """The bar's output: its stream, or the logger (one record per finished line) when
+    interactive logging is off."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self._pending = stream, ""
+
+    def write(self, text: str) -> None:
+        if settings.interactive:
+            self.stream.write(text)
+            return
+        self._pending += text.split("\r")[-1]
+        while "\n" in self._pending:
+            line, self._pending = self._pending.split("\n", 1)
+            _logger.info(line)
+
+    def flush(self) -> None:
+        if settings.interactive:
+            self.stream.flush()
 
 
 def format_value(value: float) -> str:
@@ -50,8 +83,8 @@ class Progbar:
     ) -> None:
         self.target, self.width, self.verbose = target, width, verbose
         self.interval, self.unit_name = interval, unit_name
-        self.stream = stream if stream is not None else sys.stdout
-        self.dynamic = is_terminal(self.stream)
+        self.stream = _Stream(stream if stream is not None else sys.stdout)
+        self.dynamic = settings.interactive and is_terminal(self.stream.stream)
         self._values: dict[str, float] = {}
         self._start = time.time()
         self._last_update = 0.0

@@ -41,7 +41,8 @@ from retrograd.core import nest
 from retrograd.core.atomic_files import remove_stale_temporaries, write_atomically
 from retrograd.keras.src import load_limits, serialization
 from retrograd.keras.src.keras_file import CONFIG, METADATA, WEIGHTS, declared_bytes, opened
-from retrograd.keras.src.layers.base import InputLayer, KerasTensor, Layer
+from retrograd.keras.src.layers.base import KerasTensor, Layer
+from retrograd.keras.src.layers.input_layer import InputLayer
 from retrograd.keras.src.models import Model, Sequential
 from retrograd.training import checkpoint as checkpoint_module
 from retrograd.training import optimizers as optimizers_module
@@ -77,7 +78,7 @@ def serialize_model(model: Model) -> dict:
         config = {"name": model.name, "trainable": model.trainable, "layers": layers}
         if model._input_batch_shape is not None:
             config["build_input_shape"] = list(model._input_batch_shape)
-            config["input_dtype"] = None if model._input_dtype is None else model._input_dtype.name
+            config["input_dtype"] = model._input_dtype
         return {"module": "keras", "class_name": "Sequential", "config": config}
     if type(model) is Model and model._functional:
         return {"module": "keras", "class_name": "Functional", "config": _functional(model)}

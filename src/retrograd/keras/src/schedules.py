@@ -27,7 +27,15 @@ __all__ = [
 
 
 class LearningRateSchedule:
-    """Base class: ``schedule(step)`` returns the learning rate at that step."""
+    """Base class: ``schedule(step)`` returns the learning rate at that step.
+
+    >>> import retrograd as rg
+    >>> class Halving(rg.keras.optimizers.schedules.LearningRateSchedule):
+    ...     def __call__(self, step):
+    ...         return 1.0 / 2 ** step
+    >>> Halving()(3)
+    0.125
+    """
 
     def __call__(self, step: Any) -> Any:
         raise NotImplementedError(f"{type(self).__name__}.__call__")
@@ -43,7 +51,12 @@ def _f32(value: Any) -> Any:
 
 class ExponentialDecay(LearningRateSchedule):
     """``initial * decay_rate ** (step / decay_steps)`` (the exponent floored when
-    ``staircase``)."""
+    ``staircase``).
+
+    >>> import retrograd as rg
+    >>> round(float(rg.keras.optimizers.schedules.ExponentialDecay(1.0, 2, 0.5)(2)), 4)
+    0.5
+    """
 
     def __init__(
         self,
@@ -75,7 +88,13 @@ class ExponentialDecay(LearningRateSchedule):
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
-    """``values[i]`` while ``boundaries[i-1] < step <= boundaries[i]``."""
+    """``values[i]`` while ``boundaries[i-1] < step <= boundaries[i]``.
+
+    >>> import retrograd as rg
+    >>> s = rg.keras.optimizers.schedules.PiecewiseConstantDecay([2], [0.5, 0.1])
+    >>> [round(float(s(t)), 4) for t in (1, 3)]
+    [0.5, 0.1]
+    """
 
     def __init__(self, boundaries, values, name="PiecewiseConstant"):
         if len(values) != len(boundaries) + 1:
@@ -98,7 +117,12 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
 class CosineDecay(LearningRateSchedule):
     """Cosine decay from ``initial_learning_rate`` to ``alpha`` times it over
-    ``decay_steps`` (after an optional linear warm-up to ``warmup_target``)."""
+    ``decay_steps`` (after an optional linear warm-up to ``warmup_target``).
+
+    >>> import retrograd as rg
+    >>> round(float(rg.keras.optimizers.schedules.CosineDecay(1.0, 4)(2)), 4)
+    0.5
+    """
 
     def __init__(
         self,
@@ -139,7 +163,12 @@ class CosineDecay(LearningRateSchedule):
 
 
 class InverseTimeDecay(LearningRateSchedule):
-    """``initial / (1 + decay_rate * step / decay_steps)``."""
+    """``initial / (1 + decay_rate * step / decay_steps)``.
+
+    >>> import retrograd as rg
+    >>> round(float(rg.keras.optimizers.schedules.InverseTimeDecay(1.0, 1, 1.0)(1)), 4)
+    0.5
+    """
 
     def __init__(
         self,

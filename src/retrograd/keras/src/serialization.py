@@ -10,7 +10,7 @@ classes, the classes registered with :func:`register_keras_serializable` and the
 >>> import retrograd as rg
 >>> config = rg.keras.saving.serialize_keras_object(rg.keras.initializers.HeNormal(seed=3))
 >>> config["class_name"], config["config"]
-('HeNormal', {'seed': 3})
+('HeNormal', {'seed': 3, 'input_axes': None, 'output_axes': None})
 >>> rg.keras.saving.deserialize_keras_object(config).seed
 3
 """
@@ -32,12 +32,74 @@ __all__ = [
     "is_serialized_object",
     "config_value",
     "registered_name_of",
+    "CustomObjectScope",
+    "custom_object_scope",
+    "get_custom_objects",
 ]
 
 # Classes and functions registered by users: "package>name" -> object, and back. Filled at
 # import time by decorators (as Keras' global registry), never during execution.
 _REGISTERED: dict[str, Any] = {}
 _NAMES: dict[Any, str] = {}
+# Keras' global custom objects (get_custom_objects()) and the active custom_object_scope()s.
+_GLOBAL_CUSTOM_OBJECTS: dict[str, Any] = {}
+_SCOPES: list[dict[str, Any]] = []
+
+
+def get_custom_objects() -> dict:
+    """Keras' global dict of custom objects: what is put in it is found by name when
+    deserializing, as if given in ``custom_objects``.
+
+    >>> import retrograd as rg
+    >>> isinstance(rg.keras.utils.get_custom_objects(), dict)
+    True
+    """
+    return _GLOBAL_CUSTOM_OBJECTS
+
+
+class CustomObjectScope:
+    """A ``with`` block in which the given ``{name: object}`` dicts are found by name when
+    deserializing (``custom_object_scope`` is the same).
+
+    >>> import retrograd as rg
+    >>> class Twice(rg.keras.layers.Layer):
+    ...     def call(self, x):
+    ...         return 2.0 * x
+    >>> config = {"class_name": "Twice", "config": {"name": "t"}}
+    >>> with rg.keras.utils.custom_object_scope({"Twice": Twice}):
+    ...     layer = rg.keras.layers.deserialize(config)
+    >>> type(layer).__name__
+    'Twice'
+    """
+
+    def __init__(self, custom_objects: Any) -> None:
+        objects = custom_objects if isinstance(custom_objects, (list, tuple)) else [custom_objects]
+        self.custom_objects: dict[str, Any] = {}
+        for entry in objects:
+            if not isinstance(entry, dict):
+                raise TypeError(
+                    "Expected `custom_objects` to be a `dict`. Received: "
+                    f"custom_objects={custom_objects!r}"
+                )
+            self.custom_objects.update(entry)
+
+    def __enter__(self) -> CustomObjectScope:
+        _SCOPES.append(self.custom_objects)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _SCOPES.remove(self.custom_objects)
+
+
+custom_object_scope = CustomObjectScope
+
+
+def _scoped(name: str) -> Any:
+    """``name`` in the innermost custom_object_scope that has it, else the global dict."""
+    for scope in reversed(_SCOPES):
+        if name in scope:
+            return scope[name]
+    return _GLOBAL_CUSTOM_OBJECTS.get(name)
 
 
 def register_keras_serializable(package: str = "Custom", name: str | None = None) -> Callable:
@@ -93,39 +155,31 @@ def get_registered_object(name: str, custom_objects: dict | None = None) -> Any:
     """
     if custom_objects and name in custom_objects:
         return custom_objects[name]
-    return _REGISTERED.get(name)
+    scoped = _scoped(name)
+    return scoped if scoped is not None else _REGISTERED.get(name)
 
 
 def _builtin_tables() -> list[tuple[str, Any]]:
-    """Keras' own classes and functions, by namespace (imported when first needed)."""
-    from retrograd.keras.src import (
+    """Keras' own classes and functions, by public namespace (imported when first needed)."""
+    from retrograd.keras import (
         activations,
+        constraints,
         initializers,
+        layers,
         losses,
         metrics,
+        optimizers,
         regularizers,
-        schedules,
     )
-    from retrograd.keras.src.layers import (
-        activation_layers,
-        base,
-        conv,
-        core,
-        merge,
-        normalization,
-        recurrent,
-        reshaping,
-    )
-    from retrograd.training import optimizers
 
     return [
-        ("keras.layers", (base, core, conv, merge, normalization, recurrent, reshaping)),
-        ("keras.layers", (activation_layers,)),
+        ("keras.layers", (layers,)),
         ("keras.initializers", (initializers,)),
         ("keras.regularizers", (regularizers,)),
+        ("keras.constraints", (constraints,)),
         ("keras.losses", (losses,)),
         ("keras.metrics", (metrics,)),
-        ("keras.optimizers.schedules", (schedules,)),
+        ("keras.optimizers.schedules", (optimizers.schedules,)),
         ("keras.optimizers", (optimizers,)),
         ("keras.activations", (activations,)),
     ]
@@ -232,6 +286,9 @@ def find_class(config: dict, custom_objects: dict | None, what: str = "object") 
     for key in (registered, name):
         if key and custom_objects and key in custom_objects:
             return custom_objects[key]
+    for key in (registered, name):
+        if key and _scoped(key) is not None:
+            return _scoped(key)
     if registered and registered in _REGISTERED:
         return _REGISTERED[registered]
     module = config.get("module")

@@ -46,6 +46,7 @@ from retrograd.ops.math_ops import (
     square,
     tanh,
 )
+from retrograd.ops.matrix_diag_ops import eye
 from retrograd.ops.nn_layer_ops import batch_normalization, dropout
 from retrograd.ops.nn_losses import (
     sigmoid_cross_entropy_with_logits,
@@ -77,6 +78,7 @@ __all__ = [
     "embedding_lookup",
     "equal",
     "exp",
+    "eye",
     "expand_dims",
     "gather",
     "greater",

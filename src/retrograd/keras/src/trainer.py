@@ -46,13 +46,6 @@ from retrograd.training import optimizers as optimizers_module
 
 __all__ = ["Trainer", "unpack_x_y_sample_weight"]
 
-_OPTIMIZERS = {
-    "sgd": optimizers_module.SGD,
-    "adam": optimizers_module.Adam,
-    "rmsprop": optimizers_module.RMSprop,
-    "adagrad": optimizers_module.Adagrad,
-}
-
 
 def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
     """``(x, y, sample_weight)`` from a batch: ``x``, ``(x,)``, ``(x, y)`` or
@@ -95,8 +88,9 @@ def _slice(data: Any, index: Any) -> Any:
 
 def _is_dataset(value: Any) -> bool:
     from retrograd.data.dataset import Dataset
+    from retrograd.keras.src.py_dataset import PyDataset
 
-    return isinstance(value, Dataset)
+    return isinstance(value, (Dataset, PyDataset))
 
 
 class _Batches:
@@ -108,7 +102,8 @@ class _Batches:
         if self.dataset is not None:
             if y is not None:
                 raise ValueError("`y` must not be given when `x` is a dataset")
-            self.steps = None
+            self.steps = x.num_batches if hasattr(x, "num_batches") else None  # PyDataset
+            self.shuffle = shuffle
             return
         parts = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
         self.data = _as_batchable(parts)
@@ -119,7 +114,8 @@ class _Batches:
 
     def __iter__(self):
         if self.dataset is not None:
-            yield from iter(self.dataset)
+            epoch = getattr(self.dataset, "epoch", None)  # a PyDataset shuffles its batches
+            yield from epoch(self.shuffle) if epoch else iter(self.dataset)
             return
         order = np.arange(self.samples)
         if self.shuffle:
@@ -168,7 +164,8 @@ def _python_logs(logs: dict) -> dict:
         if isinstance(value, dict):
             flat.update(_python_logs(value))
         else:
-            flat[key] = float(np.asarray(value))
+            array = np.asarray(value)  # a vector metric (F1Score per class) stays an array
+            flat[key] = float(array) if array.ndim == 0 else array
     return dict(sorted(flat.items()))
 
 
@@ -207,10 +204,16 @@ class Trainer:
             "metrics": metrics,
             "weighted_metrics": weighted_metrics,
         }
-        if isinstance(optimizer, str):
-            if optimizer.lower() not in _OPTIMIZERS:
-                raise ValueError(f"Could not interpret optimizer identifier: {optimizer!r}")
-            optimizer = _OPTIMIZERS[optimizer.lower()]()
+        if isinstance(optimizer, (str, dict)):
+            from retrograd.keras.src import optimizer_names
+
+            optimizer = optimizer_names.get(optimizer)
+        policy = getattr(self, "dtype_policy", None)
+        if auto_scale_loss and optimizer is not None and policy is not None:
+            from retrograd.keras.src.loss_scale_optimizer import LossScaleOptimizer
+
+            if policy.name == "mixed_float16" and not isinstance(optimizer, LossScaleOptimizer):
+                optimizer = LossScaleOptimizer(optimizer, name="loss_scale_optimizer")
         if optimizer is not None and not isinstance(optimizer, optimizers_module.Optimizer):
             raise TypeError(f"compile: optimizer must be an Optimizer or a name, got {optimizer!r}")
         names = output_names(self)
@@ -332,6 +335,9 @@ class Trainer:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
             self._loss_tracker.update_state(loss, sample_weight=_batch_size_of(x))
+            scale_loss = getattr(self.optimizer, "scale_loss", None)
+            if scale_loss is not None:  # (Keras' loss scaling: the optimizer unscales)
+                loss = scale_loss(loss)
         variables = self.trainable_weights
         if variables:
             gradients = tape.gradient(loss, variables)
@@ -401,6 +407,8 @@ class Trainer:
         callback_list = callbacks_module.CallbackList(given + logger + [history], self, params)
         self.stop_training = False
         callback_list.on_train_begin()
+        # BackupAndRestore sets the epoch to resume from in on_train_begin, as in Keras
+        initial_epoch = self.__dict__.pop("_initial_epoch", None) or initial_epoch
         logs: dict = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
@@ -422,6 +430,7 @@ class Trainer:
             epoch_logs = dict(logs)
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
                 val = validation_data if _is_dataset(validation_data) else None
+                callback_list.on_test_begin()  # as Keras' evaluate inside fit
                 if val is None:
                     vx, vy, vw = unpack_x_y_sample_weight(tuple(validation_data))
                     val_logs = self._evaluate_logs(
@@ -429,10 +438,14 @@ class Trainer:
                     )
                 else:
                     val_logs = self._evaluate_logs(val, None, None, None, validation_steps)
+                callback_list.on_test_end(val_logs)
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
             callback_list.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break
+        finalize = getattr(self.optimizer, "finalize_variable_values", None)
+        if finalize is not None and epochs > 0:  # (moving averages replace the weights)
+            finalize(self.trainable_weights)
         callback_list.on_train_end(logs)
         return history
 

@@ -17,24 +17,35 @@ array([[1., 2.]], dtype=float32)
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Any
 
 import numpy as np
 
 from retrograd.core import dtypes, nest
-from retrograd.core.dimensions import dimension_value
 from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.variables import Variable
 from retrograd.graph import graph as graph_module
-from retrograd.keras.src import backend, initializers, load_limits, paths, regularizers, tf_ops
-from retrograd.keras.src.layers import arguments
+from retrograd.keras.src import (
+    backend,
+    constraints,
+    dtype_policies,
+    initializers,
+    load_limits,
+    regularizers,
+    tf_ops,
+)
+from retrograd.keras.src.keras_tensor import KerasTensor, Node, any_symbolic, is_keras_tensor
+from retrograd.keras.src.layers import arguments, building
 from retrograd.keras.src.layers.calls import check_input_rank, named_error
-from retrograd.keras.src.layers.keras_tensor import KerasTensor, Node, is_keras_tensor
-from retrograd.training.module import Module, ModuleNameScope
+from retrograd.keras.src.ops.operation import Operation
+from retrograd.keras.src.variables import AutocastScope, scope_path
+from retrograd.keras.src.variables import Variable as KerasVariable
+from retrograd.training.module import Module
 
-__all__ = ["Layer", "KerasTensor", "Input", "InputLayer", "is_keras_tensor", "add_kernel_and_bias"]
+__all__ = ["Layer", "KerasTensor", "Node", "is_keras_tensor", "add_kernel_and_bias"]
 
 
 def _shape_tuple(value: Any) -> Any:
@@ -49,7 +60,7 @@ def _shape_tuple(value: Any) -> Any:
     return tuple(TensorShape(value.shape).as_list())
 
 
-class Layer(Module):
+class Layer(Module, Operation):
     """Base class of Keras layers (see the module docstring).
 
     >>> import retrograd as rg
@@ -86,8 +97,6 @@ class Layer(Module):
             raise ValueError(f"{type(self).__name__}: invalid layer name {name!r}")
         object.__setattr__(self, "_sublayers", [])
         self._name = name
-        outer = context.eager_scope if context.graph is None else ""
-        self._name_scope = ModuleNameScope(outer + name + "/")
         self.built = False
         self._trainable = bool(trainable)
         self._trainable_own: list[Variable] = []
@@ -95,13 +104,24 @@ class Layer(Module):
         self._regularized: list[tuple[Variable, Any]] = []
         self._call_losses: list[Any] = []
         self._weight_names: dict[str, Variable] = {}
-        self.compute_dtype = backend.floatx() if dtype is None else dtypes.as_dtype(dtype).name
+        self.dtype_policy = (
+            dtype_policies.dtype_policy() if dtype is None else dtype_policies.get(dtype)
+        )
+        self.compute_dtype = self.dtype_policy.compute_dtype
+        self.variable_dtype = self.dtype_policy.variable_dtype
         self.autocast = autocast
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
         self._input_shape_arg = None if input_shape is None else tuple(input_shape)
         self._build_shape: Any = None
         self.activity_regularizer = regularizers.get(activity_regularizer)
+
+    @property
+    def _name_scope(self) -> _LayerScope:
+        """The scope this layer's weights are made in: its name nested in the scope entered
+        now (Keras 3's rule: a sublayer built during its parent's call or build gets
+        ``parent/child/`` paths), entered once however often the layer re-enters it."""
+        return _LayerScope(self)
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset(
         {
@@ -125,6 +145,10 @@ class Layer(Module):
         for leaf in nest.flatten(value) if isinstance(value, (list, tuple, dict)) else [value]:
             if isinstance(leaf, Layer) and leaf is not self and leaf not in sublayers:
                 sublayers.append(leaf)
+            elif isinstance(leaf, KerasVariable):  # Keras tracks variables set as attributes
+                own = self._trainable_own if leaf.trainable else self._non_trainable_own
+                if all(leaf is not v for v in self._trainable_own + self._non_trainable_own):
+                    own.append(leaf)
 
     def _checkpoint_children(self) -> dict[str, Any]:
         ignored = self._TF_MODULE_IGNORED_PROPERTIES | Module._INTERNAL_PROPERTIES
@@ -140,7 +164,8 @@ class Layer(Module):
 
     @property
     def dtype(self) -> str:
-        return self.compute_dtype
+        """The dtype of the layer's variables (Keras 3: the policy's variable dtype)."""
+        return self.variable_dtype
 
     @property
     def trainable(self) -> bool:
@@ -186,7 +211,7 @@ class Layer(Module):
         if kwargs:
             raise TypeError(f"{type(self).__name__}.add_weight: unexpected arguments {kwargs}")
         shape = () if shape is None else tuple(int(d) for d in shape)
-        dtype = dtypes.as_dtype(dtype or self.compute_dtype)
+        dtype = dtypes.as_dtype(dtype or self.variable_dtype)
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
@@ -195,11 +220,15 @@ class Layer(Module):
         key, count = base, 1
         while key in self._weight_names:
             key, count = f"{base}_{count}", count + 1
-        # Keras 3 names a weight by itself ("kernel"), whatever scope it is created in, and
-        # gives it the path of its layer (sequential/d1/kernel)
-        with graph_module.name_scope(""):
-            variable = Variable(init(shape, dtype=dtype), trainable=trainable, name=key)
-        variable._path = f"{paths.weight_parent(self)}/{key}"
+        variable = KerasVariable(
+            init(shape, dtype=dtype),
+            trainable=trainable,
+            autocast=autocast,
+            aggregation=aggregation,
+            name=key,
+            constraint=constraints.get(constraint),
+            path=scope_path() + key,
+        )
         (self._trainable_own if trainable else self._non_trainable_own).append(variable)
         self._weight_names[key] = variable
         if regularizer is not None:
@@ -272,6 +301,22 @@ class Layer(Module):
         return found
 
     # -- calling -------------------------------------------------------------------------
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A subclass's build runs in the layer's name scope however it is called (Keras
+        # wraps it so): weights made by a direct ``layer.build(shape)`` get the layer's path.
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not getattr(build, "_scoped", False):
+
+            @functools.wraps(build)
+            def scoped_build(self: Layer, *args: Any, **kw: Any) -> Any:
+                with self._name_scope:
+                    return build(self, *args, **kw)
+
+            scoped_build._scoped = True  # type: ignore[attr-defined]
+            cls.build = scoped_build  # type: ignore[method-assign]
+
+    @building.default_build
     def build(self, input_shape: Any) -> None:
         """Creates the weights, given the input's shape (called once, before the first call)."""
         self.built = True
@@ -292,25 +337,27 @@ class Layer(Module):
     def _cast_inputs(self, value: Any) -> Any:
         return arguments.cast_inputs(self, value, tf_ops.constant, tf_ops.cast)
 
-    def _maybe_build(self, inputs: Any) -> None:
+    def _maybe_build(self, args: tuple, kwargs: dict) -> None:
+        """Builds the layer for a call on ``args``/``kwargs`` (see ``building``)."""
         if self.built:
             return
-        shape = _shape_tuple(inputs) if inputs is not None else None
-        self._build_shape = shape
-        self.build(shape)
+        with self._name_scope:
+            building.build_on_call(self, args, kwargs)
         self.built = True
+
+    def _cast_arguments(self, args: tuple) -> tuple:
+        """The positional arguments, float tensors and arrays cast to the compute dtype."""
+        return tuple(self._cast_inputs(a) if a is not None else a for a in args)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not args and "inputs" in kwargs:
             args = (kwargs.pop("inputs"),)
-        if any(isinstance(t, KerasTensor) for t in nest.flatten((args, kwargs))):
+        if args and (args[0] is None or (nest.is_nested(args[0]) and not nest.flatten(args[0]))):
+            raise ValueError(f"Layer '{self.name}' was called without input tensors: {args[0]!r}")
+        if any_symbolic(args, kwargs):
             return self._symbolic_call(args, kwargs)
+        args = self._cast_arguments(args)
         if args:
-            if args[0] is None or (nest.is_nested(args[0]) and not nest.flatten(args[0])):
-                raise ValueError(
-                    f"Layer '{self.name}' was called without input tensors: {args[0]!r}"
-                )
-            args = (self._cast_inputs(args[0]),) + args[1:]
             check_input_rank(self, args[0])
         training = kwargs.pop("training", None)
         if training is None:
@@ -320,19 +367,8 @@ class Layer(Module):
         outer = backend.layer_calls.training
         backend.layer_calls.training = training
         try:
-            with paths.layer_scope(self):  # ops run under the layer's path (sequential/d1)
-                if not self.built:
-                    with self._name_scope:
-                        self._maybe_build(args[0] if args else None)
-                self._call_losses = []
-                outputs = self.call(*args, **kwargs)
-            if self.activity_regularizer is not None:
-                for output in nest.flatten(outputs):
-                    penalty = self.activity_regularizer(output)
-                    if output.shape.rank:  # per sample, as Keras 3 does
-                        penalty = penalty / float(dimension_value(output.shape[0]) or 1)
-                    self.add_loss(penalty)
-            return outputs
+            with self._name_scope:
+                return self._scoped_call(args, kwargs)
         except Exception as error:  # named after this layer (the innermost one), same type
             named = named_error(self, error)
             if named is error:
@@ -341,59 +377,67 @@ class Layer(Module):
         finally:
             backend.layer_calls.training = outer
 
+    def _scoped_call(self, args: tuple, kwargs: dict) -> Any:
+        """Builds (the first time) and calls the layer, inside its name scope."""
+        if not self.built:
+            self._maybe_build(args, kwargs)
+        self._call_losses = []
+        with AutocastScope(self.compute_dtype if self.autocast else None):
+            outputs = self.call(*args, **kwargs)
+        if self.activity_regularizer is not None:
+            for output in nest.flatten(outputs):
+                penalty = self.activity_regularizer(output)
+                if output.shape.rank:  # per sample, as Keras 3 does
+                    penalty = penalty / float(output.shape[0] or 1)
+                self.add_loss(penalty)
+        return outputs
+
     def _symbolic_call(self, args: tuple, kwargs: dict) -> Any:
         """A call on KerasTensors: builds the layer, finds the output shapes by running
         ``call`` on zeros (batch size 1), and returns KerasTensors for the outputs."""
         first = args[0] if args else None
         check_input_rank(self, first)
-        with paths.layer_scope(self):
-            return self._symbolic_outputs(args, kwargs, first)
-
-    def _symbolic_outputs(self, args: tuple, kwargs: dict, first: Any) -> Any:
         if not self.built:
-            self._build_shape = _shape_tuple(first)
             with self._name_scope:
-                self.build(self._build_shape)
-            self.built = True
+                self._maybe_build(args, kwargs)
 
         def concrete(t: Any) -> Any:
             if not isinstance(t, KerasTensor):
                 return t
-            shape = [1 if d is None else d for d in t.shape.as_list()]
-            load_limits.check_activation(self.name, shape, t.dtype, "take")
+            shape = [1 if d is None else d for d in t.shape]
             return tf_ops.zeros(shape, dtype=t.dtype)
 
         if load_limits.active():
             load_limits.check_call_outputs(self, args, kwargs, KerasTensor)
         c_args, c_kwargs = nest.map_structure(concrete, (args, kwargs))
+        c_args = self._cast_arguments(c_args)
         if self._accepts("training"):
             c_kwargs["training"] = False
         outer, backend.layer_calls.symbolic = backend.layer_calls.symbolic, True
         try:
-            with np.errstate(all="ignore"):
+            with np.errstate(all="ignore"), self._name_scope:
                 outputs = self.call(*c_args, **c_kwargs)
         finally:
             backend.layer_calls.symbolic = outer
         self._call_losses = []
         node = Node(self, args, kwargs)
-        batch_unknown = first is not None and any(
-            isinstance(t, KerasTensor) and t.shape.rank and dimension_value(t.shape[0]) is None
-            for t in nest.flatten(first)
+        batch_unknown = any(
+            isinstance(t, KerasTensor) and t.shape and t.shape[0] is None
+            for t in nest.flatten(first if first is not None else (args, kwargs))
         )
-        leaves = nest.flatten(outputs)
         symbolic = []
-        for i, out in enumerate(leaves):
+        for i, out in enumerate(nest.flatten(outputs)):
             shape = TensorShape(out.shape).as_list()
             if batch_unknown and shape:
                 shape[0] = None
-            symbolic.append(KerasTensor(shape, out.dtype, node, i))
+            symbolic.append(KerasTensor(shape, out.dtype, node=node, index=i))
         node.outputs = nest.pack_sequence_as(outputs, symbolic)
-        self._last_output_shape = tuple(symbolic[0].shape.as_list()) if symbolic else None
+        self._last_output_shape = tuple(symbolic[0].shape) if symbolic else None
         return node.outputs
 
     def compute_output_shape(self, input_shape: Any) -> Any:
-        inputs = KerasTensor(input_shape, self.compute_dtype)
-        return tuple(self._symbolic_call((inputs,), {}).shape.as_list())
+        inputs = KerasTensor(input_shape, self.compute_dtype, name="spec")
+        return tuple(self._symbolic_call((inputs,), {}).shape)
 
     supports_masking = False  # whether the layer passes a timestep mask on (Keras' rule)
     input_rank: Any = None  # (lowest, highest) rank of the first input (Keras' InputSpec)
@@ -403,7 +447,8 @@ class Layer(Module):
         return mask if self.supports_masking else None
 
     def get_config(self) -> dict:
-        return {"name": self.name, "trainable": self.trainable, "dtype": self.compute_dtype}
+        dtype = self.dtype_policy.name if self.compute_dtype != self.variable_dtype else self.dtype
+        return {"name": self.name, "trainable": self.trainable, "dtype": dtype}
 
     @classmethod
     def from_config(cls, config: dict) -> Layer:
@@ -411,6 +456,30 @@ class Layer(Module):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+# The layers whose name scopes are entered now, innermost last (a context stack).
+_SCOPE_STACK: list[tuple[Any, Any]] = []
+
+
+class _LayerScope:
+    """Enters ``name_scope(layer.name)`` unless the innermost scope is the layer's own."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+
+    def __enter__(self) -> str:
+        if _SCOPE_STACK and _SCOPE_STACK[-1][0] is self.layer:
+            _SCOPE_STACK.append((self.layer, None))
+            return context.eager_scope
+        manager = graph_module.name_scope(self.layer.name)
+        scope = manager.__enter__()
+        _SCOPE_STACK.append((self.layer, manager))
+        return scope
+
+    def __exit__(self, *exc: Any) -> Any:
+        _, manager = _SCOPE_STACK.pop()
+        return None if manager is None else manager.__exit__(*exc)
 
 
 def _unique(variables: list[Variable]) -> list[Variable]:
@@ -422,44 +491,6 @@ def _unique(variables: list[Variable]) -> list[Variable]:
     return found
 
 
-class InputLayer(Layer):
-    """The layer an ``Input`` tensor comes from (its output is the input itself).
-
-    >>> import retrograd as rg
-    >>> layer = rg.keras.layers.InputLayer(shape=(3,))
-    >>> layer.batch_shape, layer.output.shape.as_list()
-    ((None, 3), [None, 3])
-    """
-
-    def __init__(
-        self, shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs
-    ):
-        if "input_shape" in kwargs and shape is None:
-            shape = kwargs.pop("input_shape")
-        super().__init__(name=name or backend.unique_name("input_layer"), dtype=dtype, **kwargs)
-        if batch_shape is None:
-            if shape is None:
-                raise ValueError("InputLayer: give `shape` (without the batch dimension)")
-            batch_shape = (batch_size, *tuple(shape))
-        self.batch_shape = tuple(batch_shape)
-        self.output = KerasTensor(self.batch_shape, dtype or backend.floatx(), None, 0, self.name)
-        self.output.input_layer = self
-        self.built = True
-
-    def get_config(self):
-        return {"batch_shape": self.batch_shape, "dtype": self.compute_dtype, "name": self.name}
-
-
-def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs):
-    """A symbolic input of the functional API, of shape ``(batch_size, *shape)``.
-
-    >>> import retrograd as rg
-    >>> rg.keras.Input((3,))
-    <KerasTensor shape=(None, 3), dtype=float32>
-    """
-    return InputLayer(shape, batch_size, dtype, name, batch_shape, **kwargs).output
-
-
 def add_kernel_and_bias(layer: Layer, kernel_shape: tuple, bias_size: int) -> None:
     """Dense's and the convolutions' weights: ``layer.kernel`` of ``kernel_shape`` and, when
     ``layer.use_bias``, ``layer.bias`` of ``(bias_size,)`` (else None), made with the layer's
@@ -468,6 +499,7 @@ def add_kernel_and_bias(layer: Layer, kernel_shape: tuple, bias_size: int) -> No
         shape=kernel_shape,
         initializer=layer.kernel_initializer,
         regularizer=layer.kernel_regularizer,
+        constraint=getattr(layer, "kernel_constraint", None),
         name="kernel",
     )
     layer.bias = (
@@ -475,6 +507,7 @@ def add_kernel_and_bias(layer: Layer, kernel_shape: tuple, bias_size: int) -> No
             shape=(bias_size,),
             initializer=layer.bias_initializer,
             regularizer=layer.bias_regularizer,
+            constraint=getattr(layer, "bias_constraint", None),
             name="bias",
         )
         if layer.use_bias

@@ -15,7 +15,14 @@ from typing import Any
 
 from retrograd.core.dimensions import dimension_value
 from retrograd.core.shapes import plain_dims
-from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src import (
+    activations,
+    backend,
+    constraints,
+    initializers,
+    regularizers,
+    tf_ops,
+)
 from retrograd.keras.src.layers.arguments import int_tuple, positive_int
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 from retrograd.keras.src.serialization import config_value as serialize
@@ -35,8 +42,8 @@ def _tuple(value: Any, n: int, what: str) -> tuple[int, ...]:
 
 
 def data_format_of(value: Any, where: str) -> str:
-    """'channels_last' (the default, for None) or 'channels_first'."""
-    value = "channels_last" if value is None else str(value).lower()
+    """'channels_last' or 'channels_first' (None: ``backend.image_data_format()``)."""
+    value = backend.image_data_format() if value is None else str(value).lower()
     if value not in ("channels_last", "channels_first"):
         raise ValueError(
             f"{where}: The `data_format` argument must be one of {{'channels_first', "
@@ -118,6 +125,8 @@ class _Conv(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
 
     def build(self, input_shape):
         channels = input_shape[-1 if self.data_format == "channels_last" else 1]
@@ -170,6 +179,8 @@ class _Conv(Layer):
             "kernel_regularizer": serialize(self.kernel_regularizer),
             "bias_regularizer": serialize(self.bias_regularizer),
             "activity_regularizer": serialize(self.activity_regularizer),
+            "kernel_constraint": serialize(self.kernel_constraint),
+            "bias_constraint": serialize(self.bias_constraint),
         }
 
 

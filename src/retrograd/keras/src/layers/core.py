@@ -14,7 +14,7 @@ from typing import Any
 
 from retrograd.core import dtypes
 from retrograd.core.dimensions import dimension_value
-from retrograd.keras.src import activations, initializers, regularizers, tf_ops
+from retrograd.keras.src import activations, constraints, initializers, regularizers, tf_ops
 from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.arguments import positive_int
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
@@ -73,6 +73,8 @@ class Dense(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
 
     def build(self, input_shape):
         input_dim = input_shape[-1]
@@ -100,6 +102,8 @@ class Dense(Layer):
             "kernel_regularizer": serialize(self.kernel_regularizer),
             "bias_regularizer": serialize(self.bias_regularizer),
             "activity_regularizer": serialize(self.activity_regularizer),
+            "kernel_constraint": serialize(self.kernel_constraint),
+            "bias_constraint": serialize(self.bias_constraint),
         }
 
 
@@ -259,12 +263,14 @@ class Embedding(Layer):
         self.mask_zero = mask_zero
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight(
             shape=(self.input_dim, self.output_dim),
             initializer=self.embeddings_initializer,
             regularizer=self.embeddings_regularizer,
+            constraint=self.embeddings_constraint,
             name="embeddings",
         )
 
@@ -288,6 +294,7 @@ class Embedding(Layer):
             "output_dim": self.output_dim,
             "embeddings_initializer": serialize(self.embeddings_initializer),
             "embeddings_regularizer": serialize(self.embeddings_regularizer),
+            "embeddings_constraint": serialize(self.embeddings_constraint),
             "mask_zero": self.mask_zero,
         }
 

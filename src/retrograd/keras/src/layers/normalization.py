@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.keras.src import initializers, regularizers, tf_ops
+from retrograd.keras.src import constraints, initializers, regularizers, tf_ops
 from retrograd.keras.src.layers.base import Layer
 from retrograd.keras.src.serialization import config_value as serialize
 
@@ -29,9 +29,10 @@ def _add_gamma_and_beta(layer: Any, shape: tuple) -> None:
             shape=shape,
             initializer=layer.gamma_initializer,
             regularizer=layer.gamma_regularizer,
+            constraint=layer.gamma_constraint,
             name="gamma",
         )
-        if layer.scale
+        if layer.scale or getattr(layer, "rms_scaling", False)
         else None
     )
     layer.beta = (
@@ -39,9 +40,10 @@ def _add_gamma_and_beta(layer: Any, shape: tuple) -> None:
             shape=shape,
             initializer=layer.beta_initializer,
             regularizer=layer.beta_regularizer,
+            constraint=layer.beta_constraint,
             name="beta",
         )
-        if layer.center
+        if layer.center and not getattr(layer, "rms_scaling", False)
         else None
     )
 
@@ -89,6 +91,9 @@ class BatchNormalization(Layer):
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
         self.beta_regularizer = regularizers.get(beta_regularizer)
         self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
+        self.synchronized = synchronized
 
     def build(self, input_shape):
         rank = len(input_shape)
@@ -153,6 +158,9 @@ class BatchNormalization(Layer):
             "moving_variance_initializer": serialize(self.moving_variance_initializer),
             "beta_regularizer": serialize(self.beta_regularizer),
             "gamma_regularizer": serialize(self.gamma_regularizer),
+            "beta_constraint": serialize(self.beta_constraint),
+            "gamma_constraint": serialize(self.gamma_constraint),
+            "synchronized": self.synchronized,
         }
 
 
@@ -178,10 +186,12 @@ class LayerNormalization(Layer):
         gamma_initializer: Any = "ones",
         beta_regularizer: Any = None,
         gamma_regularizer: Any = None,
+        beta_constraint: Any = None,
+        gamma_constraint: Any = None,
         **kwargs: Any,
     ) -> None:
-        if kwargs.pop("rms_scaling", None):  # deprecated in Keras 3.15 (ops.rms_normalization)
-            raise NotImplementedError("LayerNormalization: rms_scaling is not supported")
+        # deprecated in Keras 3.15 (it scales by the variance, as Keras does; a gamma, no beta)
+        self.rms_scaling = bool(kwargs.pop("rms_scaling", False))
         super().__init__(**kwargs)
         self.axis = axis if isinstance(axis, (list, tuple)) else [axis]
         self.epsilon, self.center, self.scale = float(epsilon), center, scale
@@ -189,6 +199,8 @@ class LayerNormalization(Layer):
         self.gamma_initializer = initializers.get(gamma_initializer)
         self.beta_regularizer = regularizers.get(beta_regularizer)
         self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
 
     def build(self, input_shape):
         rank = len(input_shape)
@@ -206,6 +218,10 @@ class LayerNormalization(Layer):
 
     def call(self, inputs):
         rank = inputs.shape.rank
+        if self.rms_scaling:
+            _, variance = tf_ops.moments(inputs, self._axes, keepdims=True)
+            out = inputs * tf_ops.rsqrt(variance + self.epsilon)
+            return out * self._broadcast(self.gamma, rank)
         mean, variance = tf_ops.moments(inputs, self._axes, keepdims=True)
         return tf_ops.batch_normalization(
             inputs,
@@ -223,8 +239,11 @@ class LayerNormalization(Layer):
             "epsilon": self.epsilon,
             "center": self.center,
             "scale": self.scale,
+            "rms_scaling": self.rms_scaling,
             "beta_initializer": serialize(self.beta_initializer),
             "gamma_initializer": serialize(self.gamma_initializer),
             "beta_regularizer": serialize(self.beta_regularizer),
             "gamma_regularizer": serialize(self.gamma_regularizer),
+            "beta_constraint": serialize(self.beta_constraint),
+            "gamma_constraint": serialize(self.gamma_constraint),
         }

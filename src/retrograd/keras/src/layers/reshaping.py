@@ -16,6 +16,7 @@ from retrograd.keras.src import tf_ops
 from retrograd.keras.src.layers.arguments import int_tuple, positive_int
 from retrograd.keras.src.layers.base import Layer
 from retrograd.keras.src.layers.conv import data_format_of, from_channels_last, to_channels_last
+from retrograd.keras.src.ops.image_resize import RESIZE_INTERPOLATIONS, resize
 
 __all__ = [
     "Permute",
@@ -87,8 +88,8 @@ def _bilinear_axis(size: int, factor: int) -> tuple:
 
 
 class UpSampling2D(Layer):
-    """Repeats rows and columns ``size`` times (``interpolation='nearest'``) or interpolates
-    between them (``'bilinear'``, TensorFlow's half-pixel resize).
+    """Repeats rows and columns ``size`` times (``interpolation='nearest'``) or resamples
+    (``'bilinear'``, ``'bicubic'``, ``'lanczos3'`` ... as TensorFlow's resize).
 
     >>> import retrograd as rg
     >>> x = rg.reshape([1.0, 2.0, 3.0, 4.0], [1, 2, 2, 1])
@@ -100,10 +101,10 @@ class UpSampling2D(Layer):
 
     def __init__(self, size: Any = (2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
-        if interpolation not in ("nearest", "bilinear"):
-            raise NotImplementedError(
-                f"UpSampling2D: interpolation={interpolation!r} is not supported (only "
-                "'nearest' and 'bilinear')"
+        if interpolation not in ("nearest", *RESIZE_INTERPOLATIONS):
+            raise ValueError(
+                f"UpSampling2D: `interpolation` must be one of {RESIZE_INTERPOLATIONS}. "
+                f"Received: interpolation={interpolation!r}"
             )
         self.size = int_tuple(size, 2, "size")
         self.data_format = data_format_of(data_format, "UpSampling2D")
@@ -115,6 +116,10 @@ class UpSampling2D(Layer):
         rh, rw = self.size
         if self.interpolation == "bilinear":
             return from_channels_last(self._bilinear(inputs, h, w, rh, rw), self.data_format)
+        if self.interpolation != "nearest":  # TensorFlow's resize with that method
+            resized = resize(inputs, (h * rh, w * rw), interpolation=self.interpolation,
+                             data_format="channels_last")  # fmt: skip
+            return from_channels_last(resized, self.data_format)
         x = tf_ops.tile(tf_ops.reshape(inputs, [b, h, 1, w, 1, c]), [1, 1, rh, 1, rw, 1])
         return from_channels_last(tf_ops.reshape(x, [b, h * rh, w * rw, c]), self.data_format)
 

@@ -1,0 +1,107 @@
+"""Deliberate differences from TensorFlow's API, each with its reason: the differences page
+(docs/api-differences.md) shows them beside the names they cover. Keys are dotted names
+as in the snapshot (``tf.compat.v1.train.Server``) or fnmatch patterns over them
+(``*.bfloat16``). The test checks that every key still covers a name of the snapshot.
+
+``OMITTED``: names retrograd leaves out on purpose. ``SIGNATURES``: present names whose
+signature differs from TensorFlow's on purpose (they count as conformant).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+
+_QUANTIZED = (
+    "quantized integer types exist for TensorFlow's quantized kernels (TPU/TFLite "
+    "inference); NumPy has no such type and no retrograd kernel would use one"
+)
+_HANDLES = (
+    "handles of resources and variants are TensorFlow's runtime internals; retrograd's "
+    "variables and datasets are Python objects"
+)
+_DEVICES = (
+    "retrograd runs on the CPU of one process; TensorFlow's device placement, TPUs and "
+    "distribution strategies have nothing to place here"
+)
+_PROTOS = (
+    "protocol-buffer messages of TensorFlow's runtime (session configuration, cluster "
+    "and summary definitions); retrograd has no C++ runtime to configure"
+)
+_SPARSE = "sparse and ragged tensors are outside this issue's scope (tf.sparse, tf.ragged)"
+
+_KERAS_BACKENDS = (
+    "wraps a module of another Keras backend (JAX, Flax, PyTorch); retrograd stands in "
+    "for the TensorFlow backend only"
+)
+_KERAS_STRINGS = (
+    "works on string tensors (vocabularies, tokenizing, FarmHash fingerprints of strings); "
+    "retrograd's tensors are numeric"
+)
+
+OMITTED: dict[str, str] = {
+    "*.bfloat16": "NumPy has no bfloat16; its arithmetic would be emulated and slow",
+    "*.qint8": _QUANTIZED,
+    "*.qint16": _QUANTIZED,
+    "*.qint32": _QUANTIZED,
+    "*.quint8": _QUANTIZED,
+    "*.quint16": _QUANTIZED,
+    "*.resource": _HANDLES,
+    "*.variant": _HANDLES,
+    "tf.DeviceSpec": _DEVICES,
+    "tf.compat.v1.DeviceSpec": _DEVICES,
+    "tf.compat.v1.SessionLog": _PROTOS,
+    "tf.compat.v1.Summary": _PROTOS,
+    "tf.compat.v1.SummaryMetadata": _PROTOS,
+    "tf.compat.v1.TensorInfo": _PROTOS,
+    "tf.compat.v1.NodeDef": _PROTOS,
+    "tf.compat.v1.AttrValue": _PROTOS,
+    "tf.compat.v1.GraphDef": _PROTOS,
+    "tf.compat.v1.MetaGraphDef": _PROTOS,
+    "tf.compat.v1.train.ClusterDef": _PROTOS,
+    "tf.compat.v1.train.JobDef": _PROTOS,
+    "tf.compat.v1.train.ServerDef": _PROTOS,
+    "tf.compat.v1.train.SaverDef": _PROTOS,
+    "tf.SparseTensor": _SPARSE,
+    "tf.SparseTensorSpec": _SPARSE,
+    "tf.RaggedTensor": _SPARSE,
+    "tf.RaggedTensorSpec": _SPARSE,
+    "tf.compat.v1.SparseTensor": _SPARSE,
+    "tf.compat.v1.SparseTensorValue": _SPARSE,
+    "tf.compat.v1.SparseConditionalAccumulator": _SPARSE,
+    "tf.compat.v1.SparseTensorSpec": _SPARSE,
+    "tf.compat.v1.RaggedTensor": _SPARSE,
+    "tf.compat.v1.RaggedTensorSpec": _SPARSE,
+    # Keras (issue 22, the api-keras branch)
+    "tf.keras.layers.FlaxLayer": _KERAS_BACKENDS,
+    "tf.keras.layers.JaxLayer": _KERAS_BACKENDS,
+    "tf.keras.layers.TorchModuleWrapper": _KERAS_BACKENDS,
+    "tf.keras.layers.TFSMLayer": (
+        "loads a TensorFlow SavedModel (a protocol-buffer graph of TensorFlow's runtime); "
+        "retrograd has no SavedModel reader"
+    ),
+    "tf.keras.layers.StringLookup": _KERAS_STRINGS,
+    "tf.keras.layers.TextVectorization": _KERAS_STRINGS,
+    "tf.keras.layers.HashedCrossing": _KERAS_STRINGS,
+    "tf.keras.layers.Hashing": _KERAS_STRINGS,
+}
+
+SIGNATURES: dict[str, str] = {
+    "*.DType": (
+        "retrograd's dtypes wrap NumPy dtypes (DType(np_dtype, name)); TensorFlow's are built "
+        "from its protobuf type enum. Programs get dtypes from tf.float32 or tf.as_dtype"
+    ),
+    "tf.Tensor": (
+        "programs never construct tf.Tensor (tf.constant and ops do); retrograd's Tensor "
+        "takes the value it holds"
+    ),
+}
+
+
+def reason(table: dict[str, str], dotted: str) -> str | None:
+    """The reason ``table`` gives for ``dotted`` (exact keys first, then patterns)."""
+    if dotted in table:
+        return table[dotted]
+    for key, why in table.items():
+        if fnmatch.fnmatchcase(dotted, key):
+            return why
+    return None
