@@ -18,7 +18,7 @@ import numpy as np
 
 from retrograd.core.annotations import TensorLike
 from retrograd.core.execute import define_op, execute
-from retrograd.core.registry import RegisterGradient
+from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
 from retrograd.ops import math_ops
 from retrograd.ops.define import tensor_arg
@@ -69,11 +69,11 @@ def _points(grad: Tensor) -> Tensor:
     return math_ops.cast(grad.shape.as_list()[-1], grad.dtype)
 
 
-@RegisterGradient("FFT")
+@op_gradient("FFT")
 def _fft_grad(op, grad):
     return ifft(grad) * _points(grad)
 
 
-@RegisterGradient("IFFT")
+@op_gradient("IFFT")
 def _ifft_grad(op, grad):
     return fft(grad) / _points(grad)

@@ -104,6 +104,14 @@ def _check_hyperparameters(owner: str, **values: Any) -> None:
         )
 
 
+def rate_as(rate: Any, dtype: Any) -> Any:
+    """A learning rate (a float, or a tensor inside a traced function) as a tensor of
+    ``dtype``; a float is converted directly (a float64 variable gets it exactly)."""
+    if isinstance(rate, numbers.Real):
+        return convert_to_tensor(rate, dtype=dtype)
+    return math_ops.cast(rate, dtype)
+
+
 def _takes_step(learning_rate: Callable) -> bool:
     """Whether a callable learning rate is a schedule of the step (one argument)."""
     try:
@@ -148,12 +156,36 @@ class Optimizer(abc.ABC):
         # variable's first update), keyed like ``_slots``.
         self._pending_slots: dict[Reference, dict[str, np.ndarray]] = {}
 
-    def _current_learning_rate(self) -> float:
-        """The learning rate: a number, a callable of no argument, or a schedule of the step."""
+    @property
+    def learning_rate(self) -> Any:
+        """A number, a callable of no argument, or a schedule of the step. A number set
+        later (a callback lowering it between epochs) reaches traced steps too: they read it
+        from a variable made on their first trace."""
+        return self._learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value: Any) -> None:
+        self._learning_rate = value
+        rate = self.__dict__.get("_rate")
+        if rate is not None and not callable(value):
+            rate.assign(float(value))
+
+    def _current_learning_rate(self) -> Any:
+        """The learning rate of this step: a float, or (inside a traced function) a tensor
+        read when the graph runs."""
         lr = self.learning_rate
-        if not callable(lr):
-            return float(lr)
-        return float(lr(self.iterations.numpy()) if _takes_step(lr) else lr())
+        if context.graph is None:
+            if not callable(lr):
+                return float(lr)
+            return float(lr(self.iterations.numpy()) if _takes_step(lr) else lr())
+        if callable(lr):  # a schedule sees the step as a tensor
+            return lr(self.iterations.read_value()) if _takes_step(lr) else lr()
+        rate = self.__dict__.get("_rate")
+        if rate is None:  # (float64 holds the Python number exactly; cast per variable)
+            rate = self._rate = Variable(
+                np.float64(float(lr)), trainable=False, name="learning_rate"
+            )
+        return rate.read_value()
 
     def _initial_slot(self, name: str, value: np.ndarray) -> np.ndarray:
         return np.zeros_like(value)
@@ -273,9 +305,7 @@ class Optimizer(abc.ABC):
     def _apply_in_graph(self, pairs: list[tuple[Any, Variable]]) -> Variable:
         """``apply_gradients`` while a function is traced: the same formulas as graph ops,
         assigned each time the function runs."""
-        lr = self.learning_rate
-        if callable(lr):  # a schedule sees the step as a tensor, read when the graph runs
-            lr = lr(self.iterations.read_value()) if _takes_step(lr) else lr()
+        lr = self._current_learning_rate()
         present = [(g, v) for g, v in pairs if g is not None]
         if pairs and not present:
             raise ValueError(
@@ -307,7 +337,7 @@ class Optimizer(abc.ABC):
                 return convert_to_tensor(np.asarray(value, dtype))
 
             step = math_ops.cast(step_value, variable.dtype)
-            rate = math_ops.cast(convert_to_tensor(lr), variable.dtype)
+            rate = rate_as(lr, variable.dtype)
             xp = _OPS if squared is None else _squaring_to(_OPS, g, squared)
             new = self._update(variable.read_value(), g, rate, step, values, dt, xp)
             variable.assign(new)

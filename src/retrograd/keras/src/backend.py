@@ -29,11 +29,14 @@ __all__ = [
 class _LayerCalls(threading.local):
     """Per thread: the ``training=`` of the outermost Keras layer call running now, which inner
     layers called without one inherit (None outside any call), and whether a layer is called
-    on symbolic inputs (the functional API: Keras' seed generators do not advance there)."""
+    on symbolic inputs (the functional API: Keras' seed generators do not advance there), and
+    the layers whose name scopes are entered, innermost last (with the scope manager each
+    entered, None where the layer was innermost already)."""
 
     def __init__(self) -> None:
         self.training: Any = None
         self.symbolic: bool = False
+        self.scopes: list[tuple[Any, Any]] = []
 
 
 layer_calls = _LayerCalls()

@@ -108,7 +108,7 @@ def check_call_outputs(layer: Any, args: tuple, kwargs: dict, symbolic: type) ->
     def placeholder(t: Any) -> Any:
         if not isinstance(t, symbolic):
             return t
-        shape = [1 if d is None else d for d in t.shape.as_list()]
+        shape = [1 if d is None else d for d in t.shape]
         return graph_module.placeholder(t.dtype, shape)
 
     try:

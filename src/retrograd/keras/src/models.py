@@ -1,11 +1,11 @@
 """``tf.keras.Model`` (functional, from ``Input`` tensors, or subclassed with ``call``) and
 ``tf.keras.Sequential``; ``summary()``, ``save_weights`` / ``load_weights`` (pickle-free).
 
->>> import retrograd as rg
+>>> import numpy as np, retrograd as rg
 >>> inputs = rg.keras.Input((3,))
 >>> outputs = rg.keras.layers.Dense(2, kernel_initializer="ones")(inputs)
 >>> model = rg.keras.Model(inputs, outputs)
->>> model([[1.0, 2.0, 3.0]]).numpy()
+>>> model(np.array([[1.0, 2.0, 3.0]])).numpy()
 array([[6., 6.]], dtype=float32)
 """
 
@@ -191,7 +191,7 @@ class Model(Trainer, Layer):
         values, masks = {}, {}  # masks: the timestep masks of tensors that have one
         for symbolic, value in zip(self.inputs, flat):
             layer = symbolic.input_layer
-            value = adjust_input_rank(value, symbolic.shape.as_list(), layer.name)
+            value = adjust_input_rank(value, list(symbolic.shape), layer.name)
             values[id(symbolic)] = layer._cast_inputs(value)
         for node in self._nodes:
             args, kwargs = nest.map_structure(

@@ -26,7 +26,7 @@ import numpy as np
 from retrograd.core.execute import context
 from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
-from retrograd.ops import clip_ops, math_ops
+from retrograd.ops import array_ops, clip_ops, comparison_ops, math_ops
 from retrograd.training import optimizers as training
 
 __all__ = ["Optimizer", "KerasOptions"]
@@ -117,7 +117,8 @@ class KerasOptions:
         for variable in variables:
             if self._decays(variable):
                 dt = variable.dtype.as_numpy_dtype
-                decay = variable.read_value() * dt(self.weight_decay) * dt(lr)
+                rate = training.rate_as(lr, variable.dtype)
+                decay = variable.read_value() * dt(self.weight_decay) * rate
                 variable.assign(variable.read_value() - decay)
 
     def _accumulate(self, pairs: list[tuple[Any, Variable]]) -> list[tuple[Any, Variable]] | None:
@@ -151,7 +152,12 @@ class KerasOptions:
         return result if update else None
 
     def _update_averages(self, variables: list[Variable]) -> None:
-        step = int(self.iterations.numpy()) - 1  # (the step just applied, as Keras counts)
+        # Computed from ``iterations`` as tensors, so that a traced step reads the step it
+        # runs at (the first step, as Keras counts, starts each average at its variable).
+        iterations = self.iterations.read_value()
+        first = comparison_ops.equal(iterations, 1)
+        frequency = self.ema_overwrite_frequency
+        overwrite = comparison_ops.equal(iterations % int(frequency), 0) if frequency else None
         for variable in variables:
             key = Reference(variable)
             average = self._averages.get(key)
@@ -159,13 +165,19 @@ class KerasOptions:
                 average = self._averages[key] = Variable(
                     np.array(variable._value), trainable=False, name="average"
                 )
-            dt = variable.dtype.as_numpy_dtype
-            momentum = dt(self.ema_momentum) if step != 0 else dt(0.0)
+            dtype = variable.dtype
+            momentum = math_ops.cast(
+                comparison_ops.logical_not(first), dtype
+            ) * dtype.as_numpy_dtype(self.ema_momentum)
             average.assign(momentum * average.read_value() + (1 - momentum) * variable.read_value())
-        frequency = self.ema_overwrite_frequency
-        if frequency and (step + 1) % frequency == 0:
+        if overwrite is not None:
             for variable in variables:
-                variable.assign(self._averages[Reference(variable)].read_value())
+                chosen = array_ops.where(
+                    overwrite,
+                    self._averages[Reference(variable)].read_value(),
+                    variable.read_value(),
+                )
+                variable.assign(chosen)
 
     def average_of(self, variable: Variable) -> Variable | None:
         """The moving average kept for ``variable`` with ``use_ema`` (None before its first
@@ -351,7 +363,7 @@ class Optimizer(KerasOptions, training.Optimizer):
         lr = self._current_learning_rate()
         for g, variable in present:
             g = math_ops.cast(convert_to_tensor(g), variable.dtype)
-            self.update_step(g, variable, convert_to_tensor(lr, dtype=variable.dtype))
+            self.update_step(g, variable, training.rate_as(lr, variable.dtype))
         self.iterations.assign_add(1)
         return self.iterations
 

@@ -24,7 +24,7 @@ from retrograd.core.variables import Variable as _BackendVariable
 from retrograd.graph import graph as graph_module
 from retrograd.keras.src import backend
 
-__all__ = ["Variable", "scope_path", "AutocastScope"]
+__all__ = ["Variable", "scope_path", "AutocastScope", "LayerScope", "weight_path"]
 
 _STATE = threading.local()  # the dtype Keras variables are read in (a layer's compute dtype)
 
@@ -48,6 +48,42 @@ class AutocastScope:
 def scope_path() -> str:
     """The eager name scope now entered (``'model/dense/'``), where Keras' paths start."""
     return context.eager_scope if context.graph is None else ""
+
+
+class LayerScope:
+    """A layer's name scope: enters ``name_scope(layer.name)`` unless the innermost scope
+    entered is the layer's own already (Keras 3's rule: a sublayer built during its parent's
+    call or build gets ``parent/child/`` paths; a layer re-entering itself adds nothing)."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+
+    def __enter__(self) -> str:
+        scopes = backend.layer_calls.scopes
+        if scopes and scopes[-1][0] is self.layer:
+            scopes.append((self.layer, None))
+            return context.eager_scope
+        manager = graph_module.name_scope(self.layer.name)
+        scope = manager.__enter__()
+        scopes.append((self.layer, manager))
+        return scope
+
+    def __exit__(self, *exc: Any) -> Any:
+        _, manager = backend.layer_calls.scopes.pop()
+        return None if manager is None else manager.__exit__(*exc)
+
+
+def weight_path(layer: Any, key: str) -> str:
+    """Keras 3's path of ``layer``'s weight named ``key``: in the layer's scope, entered
+    unless it is the innermost already (a weight made in ``__init__`` is ``layer/key`` too).
+
+    >>> import retrograd as rg
+    >>> rg.keras.layers.Dense(2, name="d").add_weight(shape=(), name="w").path
+    'd/w'
+    """
+    scopes = backend.layer_calls.scopes
+    inside = bool(scopes) and scopes[-1][0] is layer
+    return scope_path() + ("" if inside else f"{layer.name}/") + key
 
 
 class Variable(_BackendVariable):

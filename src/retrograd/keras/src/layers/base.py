@@ -24,10 +24,8 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes, nest
-from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.variables import Variable
-from retrograd.graph import graph as graph_module
 from retrograd.keras.src import (
     backend,
     constraints,
@@ -39,9 +37,13 @@ from retrograd.keras.src import (
 )
 from retrograd.keras.src.keras_tensor import KerasTensor, Node, any_symbolic, is_keras_tensor
 from retrograd.keras.src.layers import arguments, building
-from retrograd.keras.src.layers.calls import check_input_rank, named_error
+from retrograd.keras.src.layers.calls import (
+    check_input_rank,
+    check_positional_tensors,
+    named_error,
+)
 from retrograd.keras.src.ops.operation import Operation
-from retrograd.keras.src.variables import AutocastScope, scope_path
+from retrograd.keras.src.variables import AutocastScope, LayerScope, weight_path
 from retrograd.keras.src.variables import Variable as KerasVariable
 from retrograd.training.module import Module
 
@@ -117,11 +119,11 @@ class Layer(Module, Operation):
         self.activity_regularizer = regularizers.get(activity_regularizer)
 
     @property
-    def _name_scope(self) -> _LayerScope:
+    def _name_scope(self) -> LayerScope:
         """The scope this layer's weights are made in: its name nested in the scope entered
         now (Keras 3's rule: a sublayer built during its parent's call or build gets
         ``parent/child/`` paths), entered once however often the layer re-enters it."""
-        return _LayerScope(self)
+        return LayerScope(self)
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset(
         {
@@ -227,7 +229,7 @@ class Layer(Module, Operation):
             aggregation=aggregation,
             name=key,
             constraint=constraints.get(constraint),
-            path=scope_path() + key,
+            path=weight_path(self, key),
         )
         (self._trainable_own if trainable else self._non_trainable_own).append(variable)
         self._weight_names[key] = variable
@@ -354,6 +356,7 @@ class Layer(Module, Operation):
             args = (kwargs.pop("inputs"),)
         if args and (args[0] is None or (nest.is_nested(args[0]) and not nest.flatten(args[0]))):
             raise ValueError(f"Layer '{self.name}' was called without input tensors: {args[0]!r}")
+        check_positional_tensors(self, args)
         if any_symbolic(args, kwargs):
             return self._symbolic_call(args, kwargs)
         args = self._cast_arguments(args)
@@ -405,6 +408,7 @@ class Layer(Module, Operation):
             if not isinstance(t, KerasTensor):
                 return t
             shape = [1 if d is None else d for d in t.shape]
+            load_limits.check_activation(self.name, shape, t.dtype, "take")
             return tf_ops.zeros(shape, dtype=t.dtype)
 
         if load_limits.active():
@@ -459,27 +463,6 @@ class Layer(Module, Operation):
 
 
 # The layers whose name scopes are entered now, innermost last (a context stack).
-_SCOPE_STACK: list[tuple[Any, Any]] = []
-
-
-class _LayerScope:
-    """Enters ``name_scope(layer.name)`` unless the innermost scope is the layer's own."""
-
-    def __init__(self, layer: Any) -> None:
-        self.layer = layer
-
-    def __enter__(self) -> str:
-        if _SCOPE_STACK and _SCOPE_STACK[-1][0] is self.layer:
-            _SCOPE_STACK.append((self.layer, None))
-            return context.eager_scope
-        manager = graph_module.name_scope(self.layer.name)
-        scope = manager.__enter__()
-        _SCOPE_STACK.append((self.layer, manager))
-        return scope
-
-    def __exit__(self, *exc: Any) -> Any:
-        _, manager = _SCOPE_STACK.pop()
-        return None if manager is None else manager.__exit__(*exc)
 
 
 def _unique(variables: list[Variable]) -> list[Variable]:

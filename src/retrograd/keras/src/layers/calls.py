@@ -20,9 +20,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from retrograd.core.errors import OpError
+import numpy as np
 
-__all__ = ["check_input_rank", "named_error"]
+from retrograd.core import nest
+from retrograd.core.errors import OpError
+from retrograd.core.tensor import is_tensor
+from retrograd.keras.src.keras_tensor import KerasTensor
+
+__all__ = ["check_input_rank", "check_positional_tensors", "named_error"]
 
 _NAMED = "Exception encountered when calling layer"
 
@@ -37,6 +42,30 @@ def _rank(value: Any) -> int | None:
     if rank is None and isinstance(shape, tuple):
         rank = len(shape)
     return rank
+
+
+def check_positional_tensors(layer: Any, args: tuple) -> None:
+    """Keras 3's rule: a layer's positional arguments hold tensors (or arrays, or None) only;
+    anything else must be passed by keyword. Layers that take other values positionally (the
+    preprocessing layers) set ``_allow_non_tensor_positional_args``.
+
+    >>> import retrograd as tf
+    >>> try:
+    ...     tf.keras.layers.Dense(2)([[1.0, 2.0]])
+    ... except ValueError as error:
+    ...     print(str(error)[:49])
+    Only input tensors may be passed as positional ar
+    """
+    if getattr(layer, "_allow_non_tensor_positional_args", False):
+        return
+    for value in nest.flatten(args):
+        if value is None or isinstance(value, (np.ndarray, KerasTensor)) or is_tensor(value):
+            continue
+        raise ValueError(
+            "Only input tensors may be passed as positional arguments. The following "
+            f"argument value should be passed as a keyword argument: {value!r} "
+            f"(of type {type(value)})"
+        )
 
 
 def check_input_rank(layer: Any, value: Any) -> None:
