@@ -18,8 +18,6 @@ flush-to-zero kernels do (``update_kernels``).
 from __future__ import annotations
 
 import abc
-import inspect
-import numbers
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
 from typing import Any
@@ -35,6 +33,7 @@ from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import math_ops
 from retrograd.ops.indexed_slices import IndexedSlices, densify, slices_like
+from retrograd.training import optimizer_arguments as arguments
 from retrograd.training import update_kernels
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad"]
@@ -50,74 +49,6 @@ def _squaring_to(xp: Any, g: Any, squared: Any) -> Any:
     of the sum); every other use of the gradient sees the summed, dense one."""
     square = xp.square
     return SimpleNamespace(**{**vars(xp), "square": lambda x: squared if x is g else square(x)})
-
-
-def _sparse_arrays(name: str, i: int, grad: IndexedSlices, variable: Variable) -> tuple:
-    """A sparse gradient's dense sum and the sum of its squared slices, as arrays."""
-    shape = variable._value.shape
-    if tuple(grad.shape.as_list() or ()) != shape:
-        raise ValueError(
-            f"{name}.apply_gradients: gradient {i} (IndexedSlices) has dense shape "
-            f"{grad.shape} but variable '{variable.name}' has shape {tuple(shape)}"
-        )
-    values, indices = grad.values._value, grad.indices._value
-    if values.dtype.kind != "f":
-        raise TypeError(
-            f"{name}.apply_gradients: gradient {i} ({grad.dtype.name}) cannot update "
-            f"variable '{variable.name}' ({variable.dtype.name})"
-        )
-    dense = np.zeros(shape, values.dtype)
-    squared = np.zeros(shape, values.dtype)
-    np.add.at(dense, indices, values)
-    np.add.at(squared, indices, np.square(values))
-    return dense, squared
-
-
-def _check_learning_rate(learning_rate: Any) -> None:
-    """Keras' rule: a Python float (not an int, a NumPy float32 or a tensor), a schedule or a
-    callable."""
-    if isinstance(learning_rate, float) or callable(learning_rate):
-        return
-    raise ValueError(
-        "Argument `learning_rate` should be float, or an instance of LearningRateSchedule, or "
-        "a callable (that takes in the current iteration value and returns the corresponding "
-        f"learning rate value). Received instead: learning_rate={learning_rate!r}"
-    )
-
-
-def _check_hyperparameters(owner: str, **values: Any) -> None:
-    """Each value is a real number (a Python or NumPy int/float/bool, or a 0-d float tensor).
-
-    Keras takes any value here and fails (ValueError for None or a string) at the first
-    update; retrograd fails at construction with the argument named, before any step.
-    """
-    for name, value in values.items():
-        if isinstance(value, numbers.Real) and not isinstance(value, (str, bytes)):
-            continue
-        shape = getattr(value, "shape", None)
-        dtype = getattr(value, "dtype", None)
-        if shape is not None and plain_dims(shape) == () and getattr(dtype, "is_floating", False):
-            continue
-        raise ValueError(
-            f"{owner}: argument `{name}` must be a number (a float), received "
-            f"{name}={value!r} ({type(value).__name__})"
-        )
-
-
-def rate_as(rate: Any, dtype: Any) -> Any:
-    """A learning rate (a float, or a tensor inside a traced function) as a tensor of
-    ``dtype``; a float is converted directly (a float64 variable gets it exactly)."""
-    if isinstance(rate, numbers.Real):
-        return convert_to_tensor(rate, dtype=dtype)
-    return math_ops.cast(rate, dtype)
-
-
-def _takes_step(learning_rate: Callable) -> bool:
-    """Whether a callable learning rate is a schedule of the step (one argument)."""
-    try:
-        return len(inspect.signature(learning_rate).parameters) >= 1
-    except (TypeError, ValueError):
-        return False
 
 
 def _apply_constraint(variable: Variable) -> None:
@@ -147,7 +78,7 @@ class Optimizer(abc.ABC):
     _slot_names: tuple[str, ...] = ()
 
     def __init__(self, learning_rate: float | Callable[[], float], name: str) -> None:
-        _check_learning_rate(learning_rate)
+        arguments.check_learning_rate(learning_rate)
         self.learning_rate = learning_rate
         self.name = name
         self.iterations = Variable(0, trainable=False, dtype=dtypes.int64, name="iteration")
@@ -177,9 +108,9 @@ class Optimizer(abc.ABC):
         if context.graph is None:
             if not callable(lr):
                 return float(lr)
-            return float(lr(self.iterations.numpy()) if _takes_step(lr) else lr())
+            return float(lr(self.iterations.numpy()) if arguments.takes_step(lr) else lr())
         if callable(lr):  # a schedule sees the step as a tensor
-            return lr(self.iterations.read_value()) if _takes_step(lr) else lr()
+            return lr(self.iterations.read_value()) if arguments.takes_step(lr) else lr()
         rate = self.__dict__.get("_rate")
         if rate is None:  # (float64 holds the Python number exactly; cast per variable)
             rate = self._rate = Variable(
@@ -261,7 +192,7 @@ class Optimizer(abc.ABC):
                 continue
             squared = None
             if isinstance(grad, IndexedSlices):
-                grad, squared = _sparse_arrays(self.name, i, grad, variable)
+                grad, squared = arguments.sparse_arrays(self.name, i, grad, variable)
             g = convert_to_tensor(grad)
             if g._value.dtype.kind != "f" or variable.dtype.is_integer or variable.dtype.is_bool:
                 raise TypeError(
@@ -337,7 +268,7 @@ class Optimizer(abc.ABC):
                 return convert_to_tensor(np.asarray(value, dtype))
 
             step = math_ops.cast(step_value, variable.dtype)
-            rate = rate_as(lr, variable.dtype)
+            rate = arguments.rate_as(lr, variable.dtype)
             xp = _OPS if squared is None else _squaring_to(_OPS, g, squared)
             new = self._update(variable.read_value(), g, rate, step, values, dt, xp)
             variable.assign(new)
@@ -460,7 +391,7 @@ class Adam(Optimizer):
         name: str = "adam",
     ) -> None:
         super().__init__(learning_rate, name)
-        _check_hyperparameters(name, beta_1=beta_1, beta_2=beta_2, epsilon=epsilon)
+        arguments.check_hyperparameters(name, beta_1=beta_1, beta_2=beta_2, epsilon=epsilon)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
         self._slot_names = ("m", "v", "v_hat") if amsgrad else ("m", "v")
 
@@ -502,7 +433,7 @@ class RMSprop(Optimizer):
         name: str = "rmsprop",
     ) -> None:
         super().__init__(learning_rate, name)
-        _check_hyperparameters(name, rho=rho, momentum=momentum, epsilon=epsilon)
+        arguments.check_hyperparameters(name, rho=rho, momentum=momentum, epsilon=epsilon)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
         self._slot_names = (
             ("velocity",)
@@ -549,7 +480,7 @@ class Adagrad(Optimizer):
         name: str = "adagrad",
     ) -> None:
         super().__init__(learning_rate, name)
-        _check_hyperparameters(
+        arguments.check_hyperparameters(
             name, initial_accumulator_value=initial_accumulator_value, epsilon=epsilon
         )
         self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon

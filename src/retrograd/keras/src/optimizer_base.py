@@ -27,6 +27,7 @@ from retrograd.core.execute import context
 from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.ops import array_ops, clip_ops, comparison_ops, math_ops
+from retrograd.training import optimizer_arguments as arguments
 from retrograd.training import optimizers as training
 
 __all__ = ["Optimizer", "KerasOptions"]
@@ -117,7 +118,7 @@ class KerasOptions:
         for variable in variables:
             if self._decays(variable):
                 dt = variable.dtype.as_numpy_dtype
-                rate = training.rate_as(lr, variable.dtype)
+                rate = arguments.rate_as(lr, variable.dtype)
                 decay = variable.read_value() * dt(self.weight_decay) * rate
                 variable.assign(variable.read_value() - decay)
 
@@ -363,7 +364,7 @@ class Optimizer(KerasOptions, training.Optimizer):
         lr = self._current_learning_rate()
         for g, variable in present:
             g = math_ops.cast(convert_to_tensor(g), variable.dtype)
-            self.update_step(g, variable, training.rate_as(lr, variable.dtype))
+            self.update_step(g, variable, arguments.rate_as(lr, variable.dtype))
         self.iterations.assign_add(1)
         return self.iterations
 

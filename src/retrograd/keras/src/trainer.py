@@ -27,12 +27,11 @@ import numpy as np
 
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import nest
-from retrograd.core.dimensions import dimension_value
 from retrograd.graph.function import function
 from retrograd.keras.src import callbacks as callbacks_module
+from retrograd.keras.src import data_batches, tf_ops
 from retrograd.keras.src import losses as losses_module
 from retrograd.keras.src import metrics as metrics_module
-from retrograd.keras.src import tf_ops
 from retrograd.keras.src.compile_utils import (
     CompiledLoss,
     CompileMetrics,
@@ -42,131 +41,10 @@ from retrograd.keras.src.compile_utils import (
     output_names,
     weighted_by_class,
 )
+from retrograd.keras.src.utils_more import unpack_x_y_sample_weight
 from retrograd.training import optimizers as optimizers_module
 
-__all__ = ["Trainer", "unpack_x_y_sample_weight"]
-
-
-def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
-    """``(x, y, sample_weight)`` from a batch: ``x``, ``(x,)``, ``(x, y)`` or
-    ``(x, y, sample_weight)``."""
-    if isinstance(data, list):
-        data = tuple(data)
-    if not isinstance(data, tuple):
-        return data, None, None
-    if len(data) == 1:
-        return data[0], None, None
-    if len(data) == 2:
-        return data[0], data[1], None
-    if len(data) == 3:
-        return data
-    raise ValueError(f"Data is expected to be (x,), (x, y) or (x, y, sample_weight), got {data!r}")
-
-
-def _as_batchable(value: Any) -> Any:
-    def convert(x: Any) -> Any:
-        if x is None:
-            return None
-        return np.asarray(x)
-
-    return nest.map_structure(convert, value)
-
-
-def _num_samples(data: Any) -> int:
-    leaves = [x for x in nest.flatten(data) if x is not None]
-    if not leaves:
-        raise ValueError("fit/evaluate/predict: no input data was given")
-    sizes = {len(x) for x in leaves}
-    if len(sizes) != 1:
-        raise ValueError(f"Data cardinality is ambiguous: arrays have sizes {sorted(sizes)}")
-    return sizes.pop()
-
-
-def _slice(data: Any, index: Any) -> Any:
-    return nest.map_structure(lambda x: None if x is None else tf_ops.constant(x[index]), data)
-
-
-def _is_dataset(value: Any) -> bool:
-    from retrograd.data.dataset import Dataset
-    from retrograd.keras.src.py_dataset import PyDataset
-
-    return isinstance(value, (Dataset, PyDataset))
-
-
-class _Batches:
-    """The batches of one pass over the data: arrays sliced in order (or shuffled with
-    retrograd's random stream), or a dataset's elements."""
-
-    def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False):
-        self.dataset = x if _is_dataset(x) else None
-        if self.dataset is not None:
-            if y is not None:
-                raise ValueError("`y` must not be given when `x` is a dataset")
-            self.steps = x.num_batches if hasattr(x, "num_batches") else None  # PyDataset
-            self.shuffle = shuffle
-            return
-        parts = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
-        self.data = _as_batchable(parts)
-        self.samples = _num_samples(self.data)
-        self.batch_size = _batch_size(batch_size)
-        self.steps = math.ceil(self.samples / self.batch_size)
-        self.shuffle = shuffle
-
-    def __iter__(self):
-        if self.dataset is not None:
-            epoch = getattr(self.dataset, "epoch", None)  # a PyDataset shuffles its batches
-            yield from epoch(self.shuffle) if epoch else iter(self.dataset)
-            return
-        order = np.arange(self.samples)
-        if self.shuffle:
-            from retrograd.ops import random_ops
-
-            order = np.asarray(random_ops.shuffle(tf_ops.constant(order)))
-        for start in range(0, self.samples, self.batch_size):
-            yield _slice(self.data, order[start : start + self.batch_size])
-
-
-def _batch_size(batch_size: Any) -> int:
-    """``batch_size`` checked; None or 0 is Keras' default of 32."""
-    if batch_size is not None and (
-        isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer))
-    ):
-        raise TypeError(f"batch_size must be an integer or None, got {batch_size!r}")
-    if batch_size is not None and batch_size < 0:
-        raise ValueError(f"batch_size must be a positive integer or None, got {batch_size}")
-    return int(batch_size) if batch_size else 32
-
-
-def _batch_size_of(x: Any) -> int:
-    first = next(t for t in nest.flatten(x) if t is not None)
-    return int(dimension_value(first.shape[0]))
-
-
-def _executions(batches: Any, steps: int | None, per_execution: int):
-    """``(first step, batches)`` for each group of ``per_execution`` batches (the last
-    group may be shorter), at most ``steps`` batches in all."""
-    group: list = []
-    first = 0
-    for step, data in enumerate(batches):
-        if steps is not None and step >= steps:
-            break
-        group.append(data)
-        if len(group) == per_execution:
-            yield first, group
-            first, group = step + 1, []
-    if group:
-        yield first, group
-
-
-def _python_logs(logs: dict) -> dict:
-    flat = {}
-    for key, value in logs.items():
-        if isinstance(value, dict):
-            flat.update(_python_logs(value))
-        else:
-            array = np.asarray(value)  # a vector metric (F1Score per class) stays an array
-            flat[key] = float(array) if array.ndim == 0 else array
-    return dict(sorted(flat.items()))
+__all__ = ["Trainer", "unpack_x_y_sample_weight"]  # (the second: utils_more's, re-exported)
 
 
 class Trainer:
@@ -334,7 +212,7 @@ class Trainer:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
-            self._loss_tracker.update_state(loss, sample_weight=_batch_size_of(x))
+            self._loss_tracker.update_state(loss, sample_weight=data_batches.batch_size_of(x))
             scale_loss = getattr(self.optimizer, "scale_loss", None)
             if scale_loss is not None:  # (Keras' loss scaling: the optimizer unscales)
                 loss = scale_loss(loss)
@@ -350,7 +228,7 @@ class Trainer:
         loss = self.compute_loss(
             x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False
         )
-        self._loss_tracker.update_state(loss, sample_weight=_batch_size_of(x))
+        self._loss_tracker.update_state(loss, sample_weight=data_batches.batch_size_of(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def predict_step(self, data):
@@ -387,19 +265,21 @@ class Trainer:
         if class_weight is not None and sample_weight is not None:
             raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
         if validation_split and validation_data is None:
-            if _is_dataset(x):
+            if data_batches.is_dataset(x):
                 raise ValueError("validation_split is only supported for arrays, not datasets")
-            x_np, y_np = _as_batchable(x), _as_batchable(y)
-            n = _num_samples((x_np, y_np))
+            x_np, y_np = data_batches.as_batchable(x), data_batches.as_batchable(y)
+            n = data_batches.num_samples((x_np, y_np))
             split = int(math.ceil(n * (1.0 - validation_split)))
             cut = lambda d, s: nest.map_structure(lambda a: a[s], d)  # noqa: E731
             validation_data = (cut(x_np, slice(split, None)), cut(y_np, slice(split, None)))
             x, y = cut(x_np, slice(0, split)), cut(y_np, slice(0, split))
             if sample_weight is not None:
                 sample_weight = np.asarray(sample_weight)[:split]
-        if class_weight is not None and not _is_dataset(x):
-            sample_weight = class_weight_to_sample_weights(_as_batchable(y), class_weight)
-        batches = _Batches(x, y, sample_weight, batch_size, shuffle)
+        if class_weight is not None and not data_batches.is_dataset(x):
+            sample_weight = class_weight_to_sample_weights(
+                data_batches.as_batchable(y), class_weight
+            )
+        batches = data_batches.Batches(x, y, sample_weight, batch_size, shuffle)
         history = callbacks_module.History()
         given = list(callbacks or [])
         logger = [] if verbose == 0 else [callbacks_module.ProgbarLogger()]
@@ -414,14 +294,16 @@ class Trainer:
             self.reset_metrics()
             callback_list.on_epoch_begin(epoch)
             step = -1
-            for first, group in _executions(batches, steps_per_epoch, self.steps_per_execution):
+            for first, group in data_batches.executions(
+                batches, steps_per_epoch, self.steps_per_execution
+            ):
                 callback_list.on_train_batch_begin(first)
                 step = first + len(group) - 1
                 for data in group:
                     if class_weight is not None and batches.dataset is not None:
                         data = weighted_by_class(data, class_weight)
                     logs = self._step("train")(data)
-                logs = _python_logs(logs)
+                logs = data_batches.python_logs(logs)
                 callback_list.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -429,7 +311,7 @@ class Trainer:
                 raise ValueError("fit: the data yielded no batch")
             epoch_logs = dict(logs)
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                val = validation_data if _is_dataset(validation_data) else None
+                val = validation_data if data_batches.is_dataset(validation_data) else None
                 callback_list.on_test_begin()  # as Keras' evaluate inside fit
                 if val is None:
                     vx, vy, vw = unpack_x_y_sample_weight(tuple(validation_data))
@@ -452,13 +334,13 @@ class Trainer:
     def _evaluate_logs(self, x, y, sample_weight, batch_size, steps, callback_list=None):
         self.reset_metrics()
         logs: dict = {}
-        batches = _Batches(x, y, sample_weight, batch_size)
-        for first, group in _executions(batches, steps, self.steps_per_execution):
+        batches = data_batches.Batches(x, y, sample_weight, batch_size)
+        for first, group in data_batches.executions(batches, steps, self.steps_per_execution):
             if callback_list is not None:
                 callback_list.on_test_batch_begin(first)
             for data in group:
                 logs = self._step("test")(data)
-            logs = _python_logs(logs)
+            logs = data_batches.python_logs(logs)
             if callback_list is not None:
                 callback_list.on_test_batch_end(first + len(group) - 1, logs)
         return logs
@@ -485,7 +367,7 @@ class Trainer:
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs over all batches, as NumPy arrays."""
         outputs = []
-        for step, data in enumerate(_Batches(x, None, None, batch_size)):
+        for step, data in enumerate(data_batches.Batches(x, None, None, batch_size)):
             if steps is not None and step >= steps:
                 break
             outputs.append(nest.map_structure(np.asarray, self._step("predict")(data)))
@@ -498,15 +380,15 @@ class Trainer:
         self._require_compiled("train_on_batch")
         self.reset_metrics()
         data = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
-        data = nest.map_structure(tf_ops.convert_to_tensor, _as_batchable(data))
-        return self._batch_result(_python_logs(self._step("train")(data)), return_dict)
+        data = nest.map_structure(tf_ops.convert_to_tensor, data_batches.as_batchable(data))
+        return self._batch_result(data_batches.python_logs(self._step("train")(data)), return_dict)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         self._require_compiled("test_on_batch")
         self.reset_metrics()
         data = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
-        data = nest.map_structure(tf_ops.convert_to_tensor, _as_batchable(data))
-        return self._batch_result(_python_logs(self._step("test")(data)), return_dict)
+        data = nest.map_structure(tf_ops.convert_to_tensor, data_batches.as_batchable(data))
+        return self._batch_result(data_batches.python_logs(self._step("test")(data)), return_dict)
 
     def predict_on_batch(self, x):
         return nest.map_structure(np.asarray, self._step("predict")((x,)))
