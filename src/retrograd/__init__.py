@@ -68,7 +68,6 @@ from retrograd.ops.array_ops import (
     squeeze,
     stack,
     stop_gradient,
-    strided_slice,
     transpose,
     unstack,
     where,
@@ -76,6 +75,7 @@ from retrograd.ops.array_ops import (
     zeros_like,
 )
 from retrograd.ops.broadcast import broadcast_to
+from retrograd.ops.slicing_ops import strided_slice
 from retrograd.ops.indexed_slices import IndexedSlices
 from retrograd.ops.dynamic_shape_ops import slice
 from retrograd.ops.comparison_ops import (
@@ -151,6 +151,7 @@ from retrograd.graph.symbolic import gradients
 from retrograd.graph.function import TensorSpec, function
 from retrograd.graph.control_flow import cond, while_loop
 from retrograd import compat
+from retrograd.compat import runner as _runner
 from retrograd import autodiff, functional
 from retrograd.autodiff.gradient_wrappers import grad_pass_through, recompute_grad
 from retrograd.ops.print_ops import print_ as print
@@ -177,6 +178,9 @@ _sys.modules[__name__ + ".autograph"] = autograph
 _sys.modules[__name__ + ".autograph.experimental"] = autograph.experimental
 # `tf.train` (checkpoints) lives in the training package; `import retrograd.train` works too.
 _sys.modules[__name__ + ".train"] = train
+# `import tensorflow.python.framework.ops` (and every path of compat.runner.MODULES) in a
+# program that made `sys.modules["tensorflow"]` retrograd.
+_runner.install_module_paths()
 
 __all__ = [
     "Assert",
