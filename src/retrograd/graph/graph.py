@@ -167,6 +167,17 @@ class Graph(GraphState):
         finally:
             self._per_thread.overrides = previous
 
+    def _op_name(self, name: str | None, op_type: str) -> str:
+        """``name`` (else the op type) under the scope, made unique; a name ending in ``/``
+        (a scope that ``name_scope`` returned) is the op's full name as it is, as in
+        TensorFlow: ``x ^ y`` is the op ``xor`` whose inner ops are ``xor/LogicalOr``, ..."""
+        if not (name and name.endswith("/")):
+            return self.unique_name(name or op_type)
+        full = name[:-1]
+        if full in self._by_name:
+            raise ValueError(f"Duplicate node name in graph: '{full}'")
+        return full
+
     # -- building ------------------------------------------------------------------------
     def create_op(self, op_def: OpDef, inputs: Any, attrs: dict | None, name: str | None) -> Any:
         """Adds one op; returns its symbolic output (or a tuple for multi-output ops)."""
@@ -182,7 +193,7 @@ class Graph(GraphState):
             op_name = f"{self._per_thread.scope}{name or op_def.type}"
             raise InvalidArgumentError(f"{e} [while building op '{op_name}']") from None
         with self._lock:
-            op_name = self.unique_name(name or op_def.type)
+            op_name = self._op_name(name, op_def.type)
             op = GraphOperation(op_def.type, inputs, (), attrs, op_name, None)
             op.graph, op.op_def, op._index = self, op_def, next(_creation_counter)
             op.control_inputs = tuple(self._control_dependencies)

@@ -72,13 +72,13 @@ def reshape(tensor: TensorLike, shape: ShapeLike, name: str | None = None) -> Te
             raise InvalidArgumentError(
                 f"Reshape: Size {i} must be non-negative, not {d} (shape {list(target)})"
             )
-    if target == tuple(x._value.shape):
-        return x
+    if x._value.shape is not None and target == tuple(x._value.shape):
+        return x  # (a graph value of unknown rank is reshaped: its size is checked when run)
     return execute(_Reshape, (x,), {"shape": target}, name)
 
 
 def transpose(
-    a: TensorLike, perm: AxisLike | None = None, conjugate: bool = False, name: str | None = None
+    a: TensorLike, perm: AxisLike | None = None, conjugate: bool = False, name: str = "transpose"
 ) -> Tensor:
     """Permutes the axes of ``a`` (reverses them when ``perm`` is None).
 
@@ -189,11 +189,12 @@ _StridedSliceGrad = define_op(
 )
 
 
-def strided_slice(x: TensorLike, index: Any, name: str | None = None) -> Tensor:
-    """``x[index]`` for ints, slices (with steps), ``...`` and ``None``: what ``[]`` lowers to.
+def getitem(x: TensorLike, index: Any, name: str | None = None) -> Tensor:
+    """``x[index]`` for ints, slices (with steps), ``...`` and ``None``: what ``[]`` lowers to
+    (``retrograd.strided_slice`` is TensorFlow's form, with begin, end, strides and masks).
 
-    >>> import retrograd as rg
-    >>> rg.strided_slice([[1, 2, 3], [4, 5, 6]], (1, slice(None, None, 2))).numpy().tolist()
+    >>> from retrograd.ops import array_ops
+    >>> array_ops.getitem([[1, 2, 3], [4, 5, 6]], (1, slice(None, None, 2))).numpy().tolist()
     [4, 6]"""
     from retrograd.ops import dynamic_shape_ops
 
@@ -312,7 +313,7 @@ def zeros_like(
     >>> import retrograd as rg
     >>> rg.zeros_like([[1.5, 2.5]]).numpy().tolist()
     [[0.0, 0.0]]"""
-    return _like(_ZerosLike, input, dtype, name)
+    return _like(_ZerosLike, input, dtype, name or "zeros_like")  # (TensorFlow's op name)
 
 
 def ones_like(input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
@@ -321,7 +322,7 @@ def ones_like(input: TensorLike, dtype: DTypeLike | None = None, name: str | Non
     >>> import retrograd as rg
     >>> rg.ones_like([1, 2], dtype=rg.float32).numpy().tolist()
     [1.0, 1.0]"""
-    return _like(_OnesLike, input, dtype, name)
+    return _like(_OnesLike, input, dtype, name or "ones_like")
 
 
 def identity(input: TensorLike, name: str | None = None) -> Tensor:

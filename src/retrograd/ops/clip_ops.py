@@ -161,7 +161,7 @@ def clip_by_value(
                 f"ClipByValue: a bound of shape {tuple(bound.shape)} would change the shape "
                 f"{tuple(t.shape)} of t"
             )
-    return execute(_ClipByValue, (t, lo, hi), None, name)
+    return execute(_ClipByValue, (t, lo, hi), None, name or "clip_by_value")
 
 
 @RegisterGradient("ClipByValue")

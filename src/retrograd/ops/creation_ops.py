@@ -102,7 +102,7 @@ def one_hot(
         )
     if run_time_depth is not None:  # (a graph tensor: TensorFlow reads it when it runs)
         return run_time_rearrange.one_hot(i, run_time_depth, on, off, axis, name)
-    return execute(_OneHot, (i, on, off), {"depth": depth, "axis": axis}, name)
+    return execute(_OneHot, (i, on, off), {"depth": depth, "axis": axis}, name or "one_hot")
 
 
 no_gradient("OneHot")
@@ -235,7 +235,7 @@ def linspace(
     axis %= rank
     first, last = array_ops.expand_dims(s, axis), array_ops.expand_dims(e, axis)
     if n == 0:
-        return array_ops.strided_slice(first, (*(slice(None),) * axis, slice(0, 0)))
+        return array_ops.getitem(first, (*(slice(None),) * axis, slice(0, 0)))
     if n == 1:
         return first
     # As TensorFlow: the ends exactly, and start + i * delta between them.

@@ -45,7 +45,7 @@ _SplitV = define_op(
 )
 
 
-def concat(values: Sequence[TensorLike] | Tensor, axis: int, name: str | None = None) -> Tensor:
+def concat(values: Sequence[TensorLike] | Tensor, axis: int, name: str = "concat") -> Tensor:
     """Joins tensors along an existing ``axis`` (a single tensor is one value, as TensorFlow).
 
     >>> import retrograd as rg
@@ -64,7 +64,7 @@ def concat(values: Sequence[TensorLike] | Tensor, axis: int, name: str | None = 
     return execute(_ConcatV2, tensors, {"axis": axis_in("ConcatV2", axis, ndim)}, name)
 
 
-def stack(values: Sequence[TensorLike], axis: int = 0, name: str | None = None) -> Tensor:
+def stack(values: Sequence[TensorLike], axis: int = 0, name: str = "stack") -> Tensor:
     """Joins same-shape tensors along a new ``axis``.
 
     >>> import retrograd as rg
@@ -85,7 +85,7 @@ set_stack_op(stack)
 
 
 def unstack(
-    value: TensorLike, num: int | None = None, axis: int = 0, name: str | None = None
+    value: TensorLike, num: int | None = None, axis: int = 0, name: str = "unstack"
 ) -> list[Tensor]:
     """Splits ``value`` along ``axis`` into a list of tensors of one rank less.
 
@@ -115,7 +115,7 @@ def split(
     num_or_size_splits: TensorLike,
     axis: int = 0,
     num: int | None = None,
-    name: str | None = None,
+    name: str = "split",
 ) -> list[Tensor]:
     """Splits ``value`` along ``axis`` into equal parts (an int) or parts of given sizes.
 

@@ -33,7 +33,7 @@ def _log_softmax_kernel(x, axis):
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
 
-relu = unary_op(
+_relu = unary_op(
     "relu",
     "Relu",
     lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
@@ -46,7 +46,7 @@ relu = unary_op(
     """,
     inplace=lambda x, out: np.maximum(x, 0, out=out),
 )
-softplus = unary_op(
+_softplus = unary_op(
     "softplus",
     "Softplus",
     lambda x: np.logaddexp(0, x).astype(x.dtype, copy=False),
@@ -58,6 +58,28 @@ softplus = unary_op(
     [0.0, 0.6931, 100.0]
     """,
 )
+
+
+def relu(features: TensorLike, name: str | None = None) -> Tensor:
+    """max(features, 0).
+
+    >>> import retrograd as rg
+    >>> rg.nn.relu(features=[-1.0, 0.0, 2.0]).numpy().tolist()
+    [0.0, 0.0, 2.0]
+    """
+    return _relu(features, name)
+
+
+def softplus(features: TensorLike, name: str | None = None) -> Tensor:
+    """log(1 + exp(features)), stably.
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.nn.softplus(features=[-100.0, 0.0, 100.0]).numpy().tolist()]
+    [0.0, 0.6931, 100.0]
+    """
+    return _softplus(features, name)
+
+
 _Softmax = define_op("Softmax", _softmax_kernel)
 _LogSoftmax = define_op("LogSoftmax", _log_softmax_kernel)
 _L2Loss = define_op("L2Loss", lambda t: (np.sum(np.square(t), dtype=t.dtype) / 2).astype(t.dtype))

@@ -12,6 +12,10 @@ False, shapes that cannot broadcast compare False, as in TensorFlow).
 
 from __future__ import annotations
 
+import functools
+import inspect
+import types
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -24,17 +28,32 @@ from retrograd.ops import array_ops, comparison_ops, linalg_ops, math_ops
 from retrograd.ops.define import tensor_pair
 
 
-def _logical_or_bitwise(logical, bitwise, op_type):
+def _named(fn: Callable[..., Tensor], name: str) -> Callable[..., Tensor]:
+    """``fn`` itself (same code, no extra call) with ``name`` defaulting to TensorFlow's name
+    for the operator: in a graph, ``x + y`` is ``add:0`` and ``x[1:]`` ``strided_slice:0``."""
+    parameters = list(inspect.signature(fn).parameters.values())
+    with_defaults = [p.name for p in parameters if p.default is not inspect.Parameter.empty]
+    defaults = tuple(name if n == "name" else d for n, d in zip(with_defaults, fn.__defaults__))
+    named = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, defaults, fn.__closure__)
+    named.__kwdefaults__ = fn.__kwdefaults__
+    return functools.update_wrapper(named, fn, updated=())
+
+
+def _logical_or_bitwise(logical, bitwise, op_type, name):
     def apply(x: Any, y: Any) -> Tensor:
         x, y = tensor_pair(op_type, x, y)
-        return logical(x, y) if x._value.dtype.kind == "b" else bitwise(x, y)
+        return logical(x, y, name=name) if x._value.dtype.kind == "b" else bitwise(x, y)
 
     return apply
 
 
-_and = _logical_or_bitwise(comparison_ops.logical_and, comparison_ops.bitwise_and, "LogicalAnd")
-_or = _logical_or_bitwise(comparison_ops.logical_or, comparison_ops.bitwise_or, "LogicalOr")
-_xor = _logical_or_bitwise(comparison_ops.logical_xor, comparison_ops.bitwise_xor, "LogicalXor")
+_and = _logical_or_bitwise(
+    comparison_ops.logical_and, comparison_ops.bitwise_and, "LogicalAnd", "and"
+)
+_or = _logical_or_bitwise(comparison_ops.logical_or, comparison_ops.bitwise_or, "LogicalOr", "or")
+_xor = _logical_or_bitwise(
+    comparison_ops.logical_xor, comparison_ops.bitwise_xor, "LogicalXor", "xor"
+)
 
 
 def _invert(x: Any) -> Tensor:
@@ -101,14 +120,14 @@ def _iterate(x: Any):
 
 
 _BINARY = {
-    "add": math_ops.add,
-    "sub": math_ops.subtract,
-    "mul": math_ops.multiply,
-    "truediv": math_ops.divide,
-    "floordiv": math_ops.floordiv,
-    "mod": math_ops.floormod,
-    "pow": math_ops.pow,
-    "matmul": linalg_ops.matmul,
+    "add": _named(math_ops.add, "add"),
+    "sub": _named(math_ops.subtract, "sub"),
+    "mul": _named(math_ops.multiply, "mul"),
+    "truediv": _named(math_ops.divide, "truediv"),
+    "floordiv": _named(math_ops.floordiv, "floordiv"),
+    "mod": _named(math_ops.floormod, "mod"),
+    "pow": _named(math_ops.pow, "pow"),
+    "matmul": _named(linalg_ops.matmul, "matmul"),
     "and": _and,
     "or": _or,
     "xor": _xor,
@@ -124,7 +143,7 @@ _OTHERS = {
     "__neg__": math_ops.negative,
     "__abs__": math_ops.abs,
     "__invert__": _invert,
-    "__getitem__": array_ops.strided_slice,
+    "__getitem__": _named(array_ops.getitem, "strided_slice"),
     "__iter__": _iterate,
 }
 
