@@ -38,8 +38,6 @@ OMITTED: dict[str, str] = {
     "*.quint16": _QUANTIZED,
     "*.resource": _HANDLES,
     "*.variant": _HANDLES,
-    "tf.DeviceSpec": _DEVICES,
-    "tf.compat.v1.DeviceSpec": _DEVICES,
     "tf.compat.v1.SessionLog": _PROTOS,
     "tf.compat.v1.Summary": _PROTOS,
     "tf.compat.v1.SummaryMetadata": _PROTOS,

@@ -36,7 +36,7 @@ from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.graph.concrete_function import ConcreteFunction, captured_variables
-from retrograd.graph.graph import Graph, placeholder
+from retrograd.graph.graph import Graph, SymbolicTensor, placeholder
 from retrograd.ops import array_ops
 
 _T = TypeVar("_T")
@@ -49,8 +49,17 @@ def _trace(fn: Callable, specs: list, name: str) -> tuple[Graph, list, Any]:
     graph = Graph(outer=context.graph)
     with graph.as_default():
         inputs = [placeholder(dtype, shape, name=name) for dtype, shape in specs]
-        outputs = fn(*inputs)
+        outputs = nest.map_structure(lambda t: _owned(graph, t), fn(*inputs))
     return graph, inputs, outputs
+
+
+def _owned(graph: Graph, value: Any) -> Any:
+    """An output of a traced function as a value of its graph: a graph tensor of an outer
+    graph returned as it is (``lambda: x``) is captured through an Identity, as in
+    TensorFlow, so the function computes it from its inputs."""
+    if isinstance(value, SymbolicTensor) and value.graph is not graph:
+        return array_ops.identity(value)
+    return value
 
 
 def _tensor_leaves(structure: Any, what: str) -> list:
