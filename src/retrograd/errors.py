@@ -11,6 +11,7 @@ from retrograd.core.errors import (
     InvalidArgumentError,
     MissingDependencyError,
     OpError,
+    OutOfRangeError,
     UnimplementedError,
 )
 from retrograd.training.storage import CheckpointFormatError
@@ -18,6 +19,7 @@ from retrograd.training.storage import CheckpointFormatError
 __all__ = [
     "OpError",
     "InvalidArgumentError",
+    "OutOfRangeError",
     "UnimplementedError",
     "FailedPreconditionError",
     "MissingDependencyError",

@@ -61,6 +61,16 @@ class FailedPreconditionError(OpError, RuntimeError):
     """
 
 
+class OutOfRangeError(OpError):
+    """An index past the end: a write beyond a TensorArray's size, an iterator at its end
+    (TensorFlow's ``tf.errors.OutOfRangeError``).
+
+    >>> import retrograd as rg
+    >>> issubclass(rg.errors.OutOfRangeError, rg.errors.OpError)
+    True
+    """
+
+
 class MissingDependencyError(ImportError):
     """An op needs an optional dependency that is not installed; the message says which extra
     to install (``pip install 'retrograd[special]'``).
@@ -78,6 +88,7 @@ class LookupErrorInRegistry(LookupError):
 __all__ = [
     "OpError",
     "InvalidArgumentError",
+    "OutOfRangeError",
     "UnimplementedError",
     "FailedPreconditionError",
     "MissingDependencyError",

@@ -296,7 +296,9 @@ def ones(shape: ShapeLike, dtype: DTypeLike = dtypes.float32, name: str | None =
 
 
 def _like(op, input, dtype, name):
-    x = tensor_arg(op.type, input, ANY, "input")
+    # (a variant's zeros: an empty TensorArray list, the gradient of zeros of a list)
+    variant = isinstance(input, Tensor) and input._value.dtype.kind == "O"
+    x = input if variant else tensor_arg(op.type, input, ANY, "input")
     out = execute(op, (x,), None, name)
     if dtype is not None and as_dtype(dtype) != out.dtype:
         from retrograd.ops import math_ops
