@@ -39,6 +39,10 @@ from retrograd.core.dtypes import (
     int32,
     int64,
     uint8,
+    uint16,
+    uint32,
+    uint64,
+    variant,
 )
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor, is_tensor
@@ -168,6 +172,58 @@ from retrograd.training import train_namespace as train
 from retrograd import data
 from retrograd.graph import config
 from retrograd.graph.device_spec import DeviceSpec, device
+from retrograd.graph.control_ops import (
+    control_dependencies,
+    get_current_name_scope,
+    group,
+    init_scope,
+    inside_function,
+    is_symbolic_tensor,
+    no_op,
+    tuple,
+)
+from retrograd.ops.cast_ops import saturate_cast, scalar_mul, truncatediv, truncatemod
+from retrograd.ops.identity_ops import (
+    bitcast,
+    check_pinned,
+    ensure_shape,
+    guarantee_const,
+    identity_n,
+    timestamp,
+)
+from retrograd.ops.tensor_array import TensorArray
+from retrograd.ops.initializers_v2 import (
+    constant_initializer,
+    ones_initializer,
+    random_normal_initializer,
+    random_uniform_initializer,
+    zeros_initializer,
+)
+from retrograd.graph.higher_order import case, foldl, foldr, scan, switch_case
+from retrograd.ops.partition_ops import (
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+    dynamic_partition,
+    dynamic_stitch,
+    parallel_stack,
+    repeat,
+    reverse_sequence,
+    shape_n,
+    unique,
+    unique_with_counts,
+)
+from retrograd.ops.search_ops import (
+    histogram_fixed_width,
+    histogram_fixed_width_bins,
+    searchsorted,
+    unravel_index,
+)
+from retrograd.ops.space_batch_ops import (
+    batch_to_space,
+    required_space_to_batch_paddings,
+    space_to_batch,
+    space_to_batch_nd,
+)
 
 newaxis = None
 
@@ -189,27 +245,37 @@ _runner.install_module_paths()
 
 __all__ = [
     "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "argsort", "as_dtype", "asin",
-    "asinh", "Assert", "atan", "atan2", "atanh", "autodiff", "autograph", "bitwise", "bool",
-    "boolean_mask", "broadcast_to", "cast", "check_gradients", "clip_by_global_norm",
-    "clip_by_norm", "clip_by_value", "compat", "complex", "complex128", "complex64", "concat",
-    "cond", "config", "constant", "convert_to_tensor", "cos", "cosh", "cumsum", "custom_gradient",
-    "data", "debugging", "device", "DeviceSpec", "divide", "double", "DType", "dtypes", "einsum",
-    "equal", "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16",
-    "float32", "float64", "floor", "forward_registry", "function", "functional", "gather",
-    "gather_nd", "get_default_graph", "grad_pass_through", "gradient_override",
+    "asinh", "Assert", "atan", "atan2", "atanh", "autodiff", "autograph", "batch_to_space",
+    "bitcast", "bitwise", "bool", "boolean_mask", "broadcast_dynamic_shape",
+    "broadcast_static_shape", "broadcast_to", "case", "cast", "check_gradients", "check_pinned",
+    "clip_by_global_norm", "clip_by_norm", "clip_by_value", "compat", "complex", "complex128",
+    "complex64", "concat", "cond", "config", "constant", "constant_initializer",
+    "control_dependencies", "convert_to_tensor", "cos", "cosh", "cumsum", "custom_gradient",
+    "data", "debugging", "device", "DeviceSpec", "divide", "double", "DType", "dtypes",
+    "dynamic_partition", "dynamic_stitch", "einsum", "ensure_shape", "equal", "errors",
+    "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
+    "floor", "foldl", "foldr", "forward_registry", "function", "functional", "gather", "gather_nd",
+    "get_current_name_scope", "get_default_graph", "grad_pass_through", "gradient_override",
     "gradient_registry", "GradientCheckError", "gradients", "GradientTape", "Graph", "greater",
-    "greater_equal", "half", "hessians", "identity", "IndexedSlices", "int16", "int32", "int64",
-    "int8", "is_tensor", "keras", "less", "less_equal", "linalg", "linspace", "logical_and",
-    "logical_not", "logical_or", "map_fn", "math", "matmul", "maximum", "meshgrid", "minimum",
-    "Module", "multiply", "name_scope", "negative", "nest", "newaxis", "nn", "no_gradient", "norm",
-    "not_equal", "NotDifferentiable", "numpy_function", "one_hot", "ones", "ones_like",
-    "optimizers", "pad", "pow", "print", "random", "range", "rank", "realdiv", "recompute_grad",
-    "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
-    "reduce_prod", "reduce_sum", "RegisterForward", "RegisterGradient", "reshape", "reverse",
-    "roll", "round", "scatter_nd", "sequence_mask", "shape", "sigmoid", "sign", "sin", "sinh",
-    "size", "slice", "sort", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient",
-    "strided_slice", "subtract", "tan", "tanh", "Tensor", "tensor_scatter_nd_add",
-    "tensor_scatter_nd_update", "tensordot", "TensorLike", "TensorShape", "TensorSpec", "test",
-    "tile", "Trace", "trace", "train", "transpose", "truediv", "uint8", "UnconnectedGradients",
-    "unstack", "Variable", "vectorized_map", "where", "while_loop", "zeros", "zeros_like",
+    "greater_equal", "group", "guarantee_const", "half", "hessians", "histogram_fixed_width",
+    "histogram_fixed_width_bins", "identity", "identity_n", "IndexedSlices", "init_scope",
+    "inside_function", "int16", "int32", "int64", "int8", "is_symbolic_tensor", "is_tensor",
+    "keras", "less", "less_equal", "linalg", "linspace", "logical_and", "logical_not",
+    "logical_or", "map_fn", "math", "matmul", "maximum", "meshgrid", "minimum", "Module",
+    "multiply", "name_scope", "negative", "nest", "newaxis", "nn", "no_gradient", "no_op", "norm",
+    "not_equal", "NotDifferentiable", "numpy_function", "one_hot", "ones", "ones_initializer",
+    "ones_like", "optimizers", "pad", "parallel_stack", "pow", "print", "random",
+    "random_normal_initializer", "random_uniform_initializer", "range", "rank", "realdiv",
+    "recompute_grad", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean",
+    "reduce_min", "reduce_prod", "reduce_sum", "RegisterForward", "RegisterGradient", "repeat",
+    "required_space_to_batch_paddings", "reshape", "reverse", "reverse_sequence", "roll", "round",
+    "saturate_cast", "scalar_mul", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape",
+    "shape_n", "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "space_to_batch",
+    "space_to_batch_nd", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient",
+    "strided_slice", "subtract", "switch_case", "tan", "tanh", "Tensor", "tensor_scatter_nd_add",
+    "tensor_scatter_nd_update", "TensorArray", "tensordot", "TensorLike", "TensorShape",
+    "TensorSpec", "test", "tile", "timestamp", "Trace", "trace", "train", "transpose", "truediv",
+    "truncatediv", "truncatemod", "tuple", "uint16", "uint32", "uint64", "uint8",
+    "UnconnectedGradients", "unique", "unique_with_counts", "unravel_index", "unstack", "Variable",
+    "variant", "vectorized_map", "where", "while_loop", "zeros", "zeros_initializer", "zeros_like",
 ]  # fmt: skip

@@ -67,6 +67,7 @@ from retrograd.ops.reduction_ops import (
 )
 from retrograd.ops.rounding_ops import ceil, floor, round
 from retrograd.ops.safe_math_ops import divide_no_nan, xdivy, xlogy
+from retrograd.ops.search_ops import bincount
 from retrograd.ops.segment_ops import (
     segment_max,
     segment_mean,
@@ -103,6 +104,7 @@ __all__ = [
     "atan",
     "atan2",
     "atanh",
+    "bincount",
     "ceil",
     "conj",
     "cos",

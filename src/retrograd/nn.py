@@ -23,10 +23,11 @@ from retrograd.ops.pool_ops import (
     max_pool3d,
 )
 from retrograd.ops.sort_ops import top_k
+from retrograd.ops.space_batch_ops import depth_to_space, space_to_depth
 from retrograd.ops.statistics_ops import l2_normalize, moments
 
 __all__ = ["sigmoid", "tanh", "l2_loss", "log_softmax", "relu", "softmax", "softplus"]
-__all__ += ["top_k", "l2_normalize", "moments"]
+__all__ += ["top_k", "l2_normalize", "moments", "depth_to_space", "space_to_depth"]
 __all__ += ["elu", "gelu", "leaky_relu", "relu6", "selu", "silu", "softsign", "swish"]
 
 # Convolution and pooling (issue 4).

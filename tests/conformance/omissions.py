@@ -37,7 +37,6 @@ OMITTED: dict[str, str] = {
     "*.quint8": _QUANTIZED,
     "*.quint16": _QUANTIZED,
     "*.resource": _HANDLES,
-    "*.variant": _HANDLES,
     "tf.compat.v1.SessionLog": _PROTOS,
     "tf.compat.v1.Summary": _PROTOS,
     "tf.compat.v1.SummaryMetadata": _PROTOS,

@@ -17,6 +17,7 @@ from tests.ops import (
     test_einsum_ops,
     test_expm_ops,
     test_gather_ops,
+    test_identity_ops,
     test_linalg_ops,
     test_math_ops,
     test_matrix_diag_ops,
@@ -26,6 +27,7 @@ from tests.ops import (
     test_nn_ops,
     test_norm_ops,
     test_pad_ops,
+    test_partition_ops,
     test_pool_ops,
     test_rearrange_ops,
     test_reduction_ops,
@@ -75,6 +77,8 @@ TABLES = [
     test_pool_ops,
     test_nn_losses,
     test_nn_layer_ops,
+    test_identity_ops,
+    test_partition_ops,
 ]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
@@ -100,6 +104,22 @@ CHECKED_ELSEWHERE = {
     "ScatterNdLike": "tests/ops/test_dynamic_shape_ops.py::test_graph_gradients_match_finite_differences",
     "SliceGrad": "the second order of the Slice rows (tests/ops/test_dynamic_shape_ops.py)",
     "Print": "tests/compat/test_graph_ops.py::test_print_passes_its_input_and_gradients_through",
+    "RepeatGrad": "the second order of the Repeat rows (tests/ops/test_partition_ops.py)",
+    "GuaranteeConst": "tests/ops/test_identity_ops.py: no gradient (LookupError), as TensorFlow",
+    **dict.fromkeys(
+        [
+            "TensorListSetItem",
+            "TensorListGetItem",
+            "TensorListStack",
+            "TensorListFromTensor",
+            "TensorListGather",
+            "TensorListScatterIntoExistingList",
+            "TensorListConcatV2",
+            "TensorListSplit",
+            "TensorListConcatLike",
+        ],
+        "tests/ops/test_list_ops.py (lists live in graphs: functions checked to second order)",
+    ),
     **dict.fromkeys(
         [
             "DynamicSum",

@@ -181,6 +181,13 @@ class Graph(GraphState):
     # -- building ------------------------------------------------------------------------
     def create_op(self, op_def: OpDef, inputs: Any, attrs: dict | None, name: str | None) -> Any:
         """Adds one op; returns its symbolic output (or a tuple for multi-output ops)."""
+        op = self.create_operation(op_def, inputs, attrs, name)
+        return op.outputs if op_def.multi_output else op.outputs[0]
+
+    def create_operation(
+        self, op_def: OpDef, inputs: Any, attrs: dict | None, name: str | None
+    ) -> GraphOperation:
+        """Adds one op and returns it (``create_op`` returns its outputs)."""
         from retrograd.graph.shape_inference import infer_outputs
 
         if name:
@@ -204,7 +211,7 @@ class Graph(GraphState):
             self._by_name[op_name] = op
         if context.recording:
             observe_operation(op)
-        return op.outputs if op_def.multi_output else op.outputs[0]
+        return op
 
     def input_for(self, value: Any) -> Any:
         """What stands for ``value`` (a tensor or variable) as an input of ops of this graph:
@@ -433,8 +440,7 @@ def placeholder(
     return graph.create_op(_Placeholder, (), {"dtype": dtype, "shape": dims}, name or "Placeholder")
 
 
-@contextlib.contextmanager
-def name_scope(name: str) -> Iterator[str]:
+class name_scope:  # noqa: N801  (TensorFlow's name)
     """Prefixes graph op names with ``name/``; in eager mode it prefixes variable names.
 
     A name ending in ``/`` is taken as a whole scope, as in TensorFlow. Names follow
@@ -446,6 +452,30 @@ def name_scope(name: str) -> Iterator[str]:
     >>> scope, v.name
     ('outer/', 'outer/v:0')
     """
+
+    def __init__(self, name: str) -> None:
+        if not isinstance(name, str):
+            raise ValueError("name for name_scope must be a string.")
+        self._name = name
+        self._entered: list[contextlib.ExitStack] = []
+
+    @property
+    def name(self) -> str:
+        """The name this scope was made with."""
+        return self._name
+
+    def __enter__(self) -> str:
+        stack = contextlib.ExitStack()
+        scope = stack.enter_context(_name_scope(self._name))
+        self._entered.append(stack)
+        return scope
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self._entered.pop().close()
+
+
+@contextlib.contextmanager
+def _name_scope(name: str) -> Iterator[str]:
     if context.graph is None:
         previous = context.eager_scope
         if not name:

@@ -22,6 +22,7 @@ import numpy as np
 from retrograd.core.execute import Operation
 from retrograd.core.shapes import TensorShape, public_shape, shape_text
 from retrograd.core.tensor import Tensor
+from retrograd.ops import operators
 
 if TYPE_CHECKING:
     from retrograd.graph.graph import Graph
@@ -86,6 +87,35 @@ class SymbolicTensor(Tensor):
     def shape(self) -> TensorShape:
         return public_shape(self._value.shape)
 
+    def set_shape(self, shape: Any) -> None:
+        """Narrows the static shape with ``shape`` (None: any size), as TensorFlow's: the
+        known dimensions of both are kept; incompatible shapes raise ValueError.
+
+        >>> import retrograd as rg
+        >>> with rg.Graph().as_default():
+        ...     x = rg.compat.v1.placeholder(rg.float32, [None, 3])
+        ...     x.set_shape([4, None])
+        >>> x.shape
+        TensorShape([4, 3])
+        """
+        given = TensorShape(shape)
+        current = TensorShape(self._value.shape)
+        if not current.is_compatible_with(given):  # (TensorFlow's words)
+            if current.rank != given.rank:
+                raise ValueError(
+                    f"Shapes must be equal rank, but are {current.rank} and {given.rank}"
+                )
+            mine, theirs = current.as_list(), given.as_list()
+            axis = next(i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b)
+            text = lambda dims: "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"  # noqa: E731
+            raise ValueError(
+                f"Dimension {axis} in both shapes must be equal, but are {mine[axis]} and "
+                f"{theirs[axis]}. Shapes are {text(mine)} and {text(theirs)}."
+            )
+        merged = current.merge_with(given)
+        if merged.rank is not None:
+            self._value.shape = tuple(merged.as_list())
+
     def numpy(self):
         raise AttributeError(
             f"Symbolic tensor {self.name} has no value until it runs: use Session.run or "
@@ -146,6 +176,10 @@ class SymbolicTensor(Tensor):
 
     def __reduce__(self):
         raise TypeError(f"Symbolic tensor {self.name} cannot be pickled")
+
+
+# Graph tensors' operators name their ops as TensorFlow does (``x + y`` is ``add:0``).
+operators.install(SymbolicTensor, named=True)
 
 
 class GraphOperation(Operation):

@@ -226,5 +226,5 @@ def logical_xor(x: TensorLike, y: TensorLike, name: str = "LogicalXor") -> Tenso
     """
     from retrograd.ops.scopes import op_scope
 
-    with op_scope(name) as scope:
+    with op_scope(name or "LogicalXor") as scope:
         return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=scope)

@@ -172,7 +172,16 @@ def range(  # noqa: A001 - TensorFlow's name
         args.append(t)
     if target is None:
         target = max((t.dtype for t in args), key=lambda d: _RANGE_DTYPES.index(d.name))
+        # Python numbers become the widest dtype directly (a constant, not a Cast: a graph
+        # knows its value while it is built).
+        values = (start, limit, delta)
+        args = [t if t.dtype == target or not _is_python(v) else _range_arg(v, target)
+                for t, v in zip(args, values)]  # fmt: skip
     return execute(_Range, [math_ops.cast(t, target) for t in args], None, name)
+
+
+def _is_python(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 no_gradient("Range")

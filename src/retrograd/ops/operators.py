@@ -120,17 +120,23 @@ def _iterate(x: Any):
 
 
 _BINARY = {
-    "add": _named(math_ops.add, "add"),
-    "sub": _named(math_ops.subtract, "sub"),
-    "mul": _named(math_ops.multiply, "mul"),
-    "truediv": _named(math_ops.divide, "truediv"),
-    "floordiv": _named(math_ops.floordiv, "floordiv"),
-    "mod": _named(math_ops.floormod, "mod"),
-    "pow": _named(math_ops.pow, "pow"),
-    "matmul": _named(linalg_ops.matmul, "matmul"),
-    "and": _and,
-    "or": _or,
-    "xor": _xor,
+    "add": math_ops.add,
+    "sub": math_ops.subtract,
+    "mul": math_ops.multiply,
+    "truediv": math_ops.divide,
+    "floordiv": math_ops.floordiv,
+    "mod": math_ops.floormod,
+    "pow": math_ops.pow,
+    "matmul": linalg_ops.matmul,
+    "and": _logical_or_bitwise(
+        comparison_ops.logical_and, comparison_ops.bitwise_and, "LogicalAnd", None
+    ),
+    "or": _logical_or_bitwise(
+        comparison_ops.logical_or, comparison_ops.bitwise_or, "LogicalOr", None
+    ),
+    "xor": _logical_or_bitwise(
+        comparison_ops.logical_xor, comparison_ops.bitwise_xor, "LogicalXor", None
+    ),
 }
 
 _OTHERS = {
@@ -143,9 +149,20 @@ _OTHERS = {
     "__neg__": math_ops.negative,
     "__abs__": math_ops.abs,
     "__invert__": _invert,
-    "__getitem__": _named(array_ops.getitem, "strided_slice"),
+    "__getitem__": array_ops.getitem,
     "__iter__": _iterate,
 }
+
+# Graph tensors' operators build ops with TensorFlow's names (``x + y`` is ``add:0``, ``x[1:]``
+# ``strided_slice:0``): the same functions with that name as their default (no extra call;
+# eager ops keep no names, as in TensorFlow).
+_NAMED_BINARY = {
+    **{op: _named(fn, op) for op, fn in _BINARY.items() if op not in ("and", "or", "xor")},
+    "and": _and,
+    "or": _or,
+    "xor": _xor,
+}
+_NAMED_OTHERS = {"__getitem__": _named(array_ops.getitem, "strided_slice")}
 
 
 def _reflect(fn):
@@ -155,14 +172,17 @@ def _reflect(fn):
     return reflected
 
 
-def install(cls: type) -> None:
-    """Binds the operator table onto ``cls``."""
-    for name, fn in _BINARY.items():
+def install(cls: type, named: bool = False) -> None:
+    """Binds the operator table onto ``cls`` (``named``: the operators of graph tensors, a
+    subclass, whose ops take TensorFlow's operator names; the rest they inherit)."""
+    binary, others = (_NAMED_BINARY, _NAMED_OTHERS) if named else (_BINARY, _OTHERS)
+    for name, fn in binary.items():
         setattr(cls, f"__{name}__", fn)
         setattr(cls, f"__r{name}__", _reflect(fn))
-    for name, fn in _OTHERS.items():
+    for name, fn in others.items():
         setattr(cls, name, fn)
-    cls.__hash__ = object.__hash__  # keep identity hashing next to the elementwise __eq__
+    if not named:
+        cls.__hash__ = object.__hash__  # identity hashing next to the elementwise __eq__
 
 
 install(Tensor)

@@ -12,7 +12,7 @@ import numpy as np
 
 def _number(v):
     if isinstance(v, complex):
-        return [_number(v.real), _number(v.imag)]
+        return {"re": _number(v.real), "im": _number(v.imag)}
     if isinstance(v, float) and not math.isfinite(v):
         return repr(v)
     return v

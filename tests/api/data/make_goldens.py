@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import linecache
 import os
 import pathlib
 import sys
@@ -30,15 +31,20 @@ sys.path.insert(0, str(HERE))
 from golden_format import encode  # noqa: E402
 
 
-def run_case(code: str):
+def run_case(code: str, where: str):
     namespace = {"tf": tf, "np": np}
+    source = textwrap.dedent(code)
+    # The source is where AutoGraph (and inspect) look for it, as for a file.
+    linecache.cache[where] = (len(source), None, source.splitlines(True), where)
     try:
-        exec(textwrap.dedent(code), namespace)
+        exec(compile(source, where, "exec"), namespace)
     except Exception as error:
         return {"error": type(error).__name__, "message": str(error)[:300]}
     finally:
         if not tf.executing_eagerly():
             tf.compat.v1.enable_eager_execution()
+    if "result" not in namespace:
+        raise KeyError(f"{where} leaves no `result`")
     return encode(namespace["result"])
 
 
@@ -46,7 +52,7 @@ def main(names: list[str]) -> None:
     modules = names or sorted(p.stem for p in HERE.glob("cases_*.py"))
     for name in modules:
         cases = importlib.import_module(name).CASES
-        goldens = {case: run_case(code) for case, code in cases.items()}
+        goldens = {case: run_case(code, f"{name}.{case}") for case, code in cases.items()}
         out = HERE / f"{name}_goldens.json"
         out.write_text(json.dumps(goldens, indent=0, sort_keys=True) + "\n")
         errors = sum("error" in g for g in goldens.values())
