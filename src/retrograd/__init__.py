@@ -200,6 +200,7 @@ from retrograd.ops.initializers_v2 import (
     zeros_initializer,
 )
 from retrograd.graph.higher_order import case, foldl, foldr, scan, switch_case
+from retrograd.graph.py_function import py_function
 from retrograd.ops.partition_ops import (
     broadcast_dynamic_shape,
     broadcast_static_shape,
@@ -264,7 +265,7 @@ __all__ = [
     "logical_or", "map_fn", "math", "matmul", "maximum", "meshgrid", "minimum", "Module",
     "multiply", "name_scope", "negative", "nest", "newaxis", "nn", "no_gradient", "no_op", "norm",
     "not_equal", "NotDifferentiable", "numpy_function", "one_hot", "ones", "ones_initializer",
-    "ones_like", "optimizers", "pad", "parallel_stack", "pow", "print", "random",
+    "ones_like", "optimizers", "pad", "parallel_stack", "pow", "print", "py_function", "random",
     "random_normal_initializer", "random_uniform_initializer", "range", "rank", "realdiv",
     "recompute_grad", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean",
     "reduce_min", "reduce_prod", "reduce_sum", "RegisterForward", "RegisterGradient", "repeat",

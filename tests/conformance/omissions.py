@@ -62,10 +62,6 @@ OMITTED: dict[str, str] = {
 }
 
 SIGNATURES: dict[str, str] = {
-    "*.DType": (
-        "retrograd's dtypes wrap NumPy dtypes (DType(np_dtype, name)); TensorFlow's are built "
-        "from its protobuf type enum. Programs get dtypes from tf.float32 or tf.as_dtype"
-    ),
     "tf.Tensor": (
         "programs never construct tf.Tensor (tf.constant and ops do); retrograd's Tensor "
         "takes the value it holds"

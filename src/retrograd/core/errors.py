@@ -71,6 +71,16 @@ class OutOfRangeError(OpError):
     """
 
 
+class NotFoundError(OpError):
+    """Something asked for does not exist: a kernel for these dtypes, a file (TensorFlow's
+    ``tf.errors.NotFoundError``).
+
+    >>> import retrograd as rg
+    >>> issubclass(rg.errors.NotFoundError, rg.errors.OpError)
+    True
+    """
+
+
 class MissingDependencyError(ImportError):
     """An op needs an optional dependency that is not installed; the message says which extra
     to install (``pip install 'retrograd[special]'``).
@@ -89,6 +99,7 @@ __all__ = [
     "OpError",
     "InvalidArgumentError",
     "OutOfRangeError",
+    "NotFoundError",
     "UnimplementedError",
     "FailedPreconditionError",
     "MissingDependencyError",

@@ -498,7 +498,7 @@ def constant(
     value: TensorLike,
     dtype: DTypeLike | None = None,
     shape: ShapeLike | None = None,
-    name: str | None = None,
+    name: str = "Const",
 ) -> Tensor:
     """Creates a constant tensor from a Python or NumPy value (a ``Const`` op in a graph).
 

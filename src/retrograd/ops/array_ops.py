@@ -247,12 +247,19 @@ _Shape = define_op(
 )
 
 
-def fill(dims: ShapeLike, value: TensorLike, name: str | None = None) -> Tensor:
+def _no_layout(layout: Any, who: str) -> None:
+    """TensorFlow's DTensor ``layout`` arguments: retrograd has no DTensor meshes."""
+    if layout is not None:
+        raise ValueError(f"{who}: layout must be None (retrograd has no DTensor), got {layout!r}")
+
+
+def fill(dims: ShapeLike, value: TensorLike, name: str | None = None, layout: Any = None) -> Tensor:
     """A tensor of shape ``dims`` filled with the scalar ``value``.
 
     >>> import retrograd as rg
     >>> rg.fill([2, 2], 7).numpy().tolist()
     [[7, 7], [7, 7]]"""
+    _no_layout(layout, "fill")
     from retrograd.ops import dynamic_shape_ops
 
     v = tensor_arg("Fill", value, ANY, "value")
@@ -277,21 +284,27 @@ def _constant_fill(shape: Any, dtype: Any, value: int, who: str, name: str | Non
     return Tensor(np.full(dims, value, dtype=np_dtype))
 
 
-def zeros(shape: ShapeLike, dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
+def zeros(
+    shape: ShapeLike, dtype: DTypeLike = dtypes.float32, name: str | None = None, layout: Any = None
+) -> Tensor:
     """A tensor of zeros (a constant: it has no inputs to differentiate).
 
     >>> import retrograd as rg
     >>> rg.zeros([2, 3], rg.int32).numpy().tolist()
     [[0, 0, 0], [0, 0, 0]]"""
+    _no_layout(layout, "zeros")
     return _constant_fill(shape, dtype, 0, "zeros", name)
 
 
-def ones(shape: ShapeLike, dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
+def ones(
+    shape: ShapeLike, dtype: DTypeLike = dtypes.float32, name: str | None = None, layout: Any = None
+) -> Tensor:
     """A tensor of ones.
 
     >>> import retrograd as rg
     >>> rg.ones([2]).numpy().tolist()
     [1.0, 1.0]"""
+    _no_layout(layout, "ones")
     return _constant_fill(shape, dtype, 1, "ones", name)
 
 
@@ -308,22 +321,26 @@ def _like(op, input, dtype, name):
 
 
 def zeros_like(
-    input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None
+    input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None, layout: Any = None
 ) -> Tensor:
     """Zeros with the shape (and dtype, unless given) of ``input``.
 
     >>> import retrograd as rg
     >>> rg.zeros_like([[1.5, 2.5]]).numpy().tolist()
     [[0.0, 0.0]]"""
+    _no_layout(layout, "zeros_like")
     return _like(_ZerosLike, input, dtype, name or "zeros_like")  # (TensorFlow's op name)
 
 
-def ones_like(input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
+def ones_like(
+    input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None, layout: Any = None
+) -> Tensor:
     """Ones with the shape (and dtype, unless given) of ``input``.
 
     >>> import retrograd as rg
     >>> rg.ones_like([1, 2], dtype=rg.float32).numpy().tolist()
     [1.0, 1.0]"""
+    _no_layout(layout, "ones_like")
     return _like(_OnesLike, input, dtype, name or "ones_like")
 
 
@@ -370,14 +387,15 @@ def where(
     return execute(_SelectV2, (c, x, y), None, name)
 
 
-def shape(input: TensorLike, out_type: DTypeLike = dtypes.int32, name: str | None = None) -> Tensor:
+def shape(input: TensorLike, out_type: DTypeLike | None = None, name: str | None = None) -> Tensor:
     """The shape of ``input`` as an int32 (or ``out_type``) vector.
 
     >>> import retrograd as rg
     >>> rg.shape(rg.zeros([2, 3])).numpy().tolist()
     [2, 3]"""
     x = tensor_arg("Shape", input, ANY, "input")
-    return execute(_Shape, (x,), {"out_type": as_dtype(out_type)}, name)
+    target = dtypes.int32 if out_type is None else as_dtype(out_type)
+    return execute(_Shape, (x,), {"out_type": target}, name)
 
 
 def rank(input: TensorLike, name: str | None = None) -> Tensor:
@@ -389,14 +407,15 @@ def rank(input: TensorLike, name: str | None = None) -> Tensor:
     return Tensor(np.array(tensor_arg("Rank", input, ANY, "input")._value.ndim, dtype=np.int32))
 
 
-def size(input: TensorLike, out_type: DTypeLike = dtypes.int32, name: str | None = None) -> Tensor:
+def size(input: TensorLike, out_type: DTypeLike | None = None, name: str | None = None) -> Tensor:
     """The number of elements of ``input`` (an op in graphs, where it may be unknown).
 
     >>> import retrograd as rg
     >>> rg.size(rg.zeros([2, 3])).numpy().tolist()
     6"""
     x = tensor_arg("Size", input, ANY, "input")
-    return execute(_Size, (x,), {"out_type": as_dtype(out_type)}, name)
+    target = dtypes.int32 if out_type is None else as_dtype(out_type)
+    return execute(_Size, (x,), {"out_type": target}, name)
 
 
 @RegisterGradient("Fill")

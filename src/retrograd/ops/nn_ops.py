@@ -136,24 +136,24 @@ def _softmax(op, logits, axis, name):
     return execute(op, (x,), {"axis": axis % ndim}, name)
 
 
-def softmax(logits: TensorLike, axis: int = -1, name: str | None = None) -> Tensor:
+def softmax(logits: TensorLike, axis: int | None = None, name: str | None = None) -> Tensor:
     """exp(logits) / sum(exp(logits)) along ``axis``, computed stably.
 
     >>> import retrograd as rg
     >>> [round(v, 4) for v in rg.nn.softmax([1000.0, 1000.0, 999.0]).numpy().tolist()]
     [0.4223, 0.4223, 0.1554]
     """
-    return _softmax(_Softmax, logits, axis, name)
+    return _softmax(_Softmax, logits, -1 if axis is None else axis, name)
 
 
-def log_softmax(logits: TensorLike, axis: int = -1, name: str | None = None) -> Tensor:
+def log_softmax(logits: TensorLike, axis: int | None = None, name: str | None = None) -> Tensor:
     """logits - log(sum(exp(logits))) along ``axis``, computed stably.
 
     >>> import retrograd as rg
     >>> [round(v, 4) for v in rg.nn.log_softmax([0.0, 0.0]).numpy().tolist()]
     [-0.6931, -0.6931]
     """
-    return _softmax(_LogSoftmax, logits, axis, name)
+    return _softmax(_LogSoftmax, logits, -1 if axis is None else axis, name)
 
 
 @RegisterGradient("Softmax")
