@@ -104,6 +104,7 @@ CHECKED_ELSEWHERE = {
     "ScatterNdLike": "tests/ops/test_dynamic_shape_ops.py::test_graph_gradients_match_finite_differences",
     "SliceGrad": "the second order of the Slice rows (tests/ops/test_dynamic_shape_ops.py)",
     "Print": "tests/compat/test_graph_ops.py::test_print_passes_its_input_and_gradients_through",
+    "EagerPyFunc": "tests/graph/test_py_function.py::test_gradients_match_finite_differences_to_second_order",
     "RepeatGrad": "the second order of the Repeat rows (tests/ops/test_partition_ops.py)",
     "GuaranteeConst": "tests/ops/test_identity_ops.py: no gradient (LookupError), as TensorFlow",
     **dict.fromkeys(

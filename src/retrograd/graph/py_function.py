@@ -82,7 +82,7 @@ def _vector_jacobian(func: Callable, count: int) -> Callable:
     def vjp(*values: Tensor) -> list[Tensor]:
         inputs, upstream = list(values[:count]), list(values[count:])
         with GradientTape(persistent=False) as tape:
-            tape.watch(inputs)
+            tape.watch([x for x in inputs if x.dtype.is_trainable])
             outputs = nest.flatten(func(*inputs))
         targets = [(y, u) for y, u in zip(outputs, upstream) if y.dtype.is_trainable]
         grads = tape.gradient([y for y, _ in targets], inputs, [u for _, u in targets])

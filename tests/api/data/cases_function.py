@@ -68,4 +68,28 @@ def f(x):
     return tf.gradients(b, x, stop_gradients=[a])[0]
 result = f(tf.constant(3.0))
 """,
+    "py_function": """
+@tf.function
+def f(x):
+    return tf.py_function(lambda v: v * float(v.numpy().sum()), [x], tf.float32)
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.reduce_sum(f(x))
+result = [y, tape.gradient(y, x), tf.py_function(lambda a, b: a * b, [2.0, 3.0], tf.float32)]
+""",
+    "py_function_decorator": """
+@tf.py_function(Tout=tf.float32)
+def double(v):
+    return v * 2.0
+result = double(tf.constant([1.5]))
+""",
+    "numpy_function_decorator": """
+@tf.numpy_function(Tout=tf.float32)
+def halve(a):
+    return a / 2
+result = halve(tf.constant([3.0]))
+""",
+    "numpy_function_without_inp": "tf.numpy_function(lambda x: x * 2, Tout=tf.float32)",
+    "py_function_without_tout": "tf.py_function(lambda x: x, [1.0])",
 }
