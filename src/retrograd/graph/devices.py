@@ -32,7 +32,9 @@ __all__ = [
     "set_device_policy", "set_experimental_options", "set_inter_op_parallelism_threads",
     "set_intra_op_parallelism_threads", "set_jit", "set_logical_device_configuration",
     "set_memory_growth", "set_soft_device_placement", "set_synchronous_execution",
-    "set_visible_devices", "tensor_float_32_execution_enabled",
+    "set_visible_devices", "tensor_float_32_execution_enabled", "get_log_device_placement",
+    "set_log_device_placement", "is_traceback_filtering_enabled", "enable_traceback_filtering",
+    "disable_traceback_filtering",
 ]  # fmt: skip
 
 PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
@@ -69,6 +71,8 @@ class _Settings:
         self.mlir_bridge = False
         self.threads = {"inter": 0, "intra": 0}
         self.jit = ""
+        self.log_device_placement = False
+        self.traceback_filtering = True
         self.options: dict[str, Any] = {
             "disable_model_pruning": False,
             "disable_meta_optimizer": False,
@@ -461,3 +465,47 @@ def set_experimental_options(options: dict) -> None:
     >>> set_experimental_options({})
     """
     _settings.options.update(dict(options))
+
+
+def get_log_device_placement() -> bool:
+    """Whether ``set_log_device_placement(True)`` asked for each op's device to be logged.
+
+    >>> get_log_device_placement()
+    False
+    """
+    return _settings.log_device_placement
+
+
+def set_log_device_placement(enabled: bool) -> None:
+    """Kept and read back: every op runs on the CPU (``/job:localhost/replica:0/task:0/
+    device:CPU:0``), so retrograd logs nothing per op.
+
+    >>> set_log_device_placement(False)
+    """
+    _settings.log_device_placement = bool(enabled)
+
+
+def is_traceback_filtering_enabled() -> bool:
+    """Whether tracebacks hide the library's frames (TensorFlow's default: True; retrograd's
+    errors are raised where the user's call is, with nothing to hide).
+
+    >>> is_traceback_filtering_enabled()
+    True
+    """
+    return _settings.traceback_filtering
+
+
+def enable_traceback_filtering() -> None:
+    """See ``is_traceback_filtering_enabled``.
+
+    >>> enable_traceback_filtering()
+    """
+    _settings.traceback_filtering = True
+
+
+def disable_traceback_filtering() -> None:
+    """See ``is_traceback_filtering_enabled``.
+
+    >>> disable_traceback_filtering(); enable_traceback_filtering()
+    """
+    _settings.traceback_filtering = False

@@ -6,6 +6,7 @@ package defines them all.
 from retrograd.ops import (  # noqa: F401  (import order settles the modules' cycle)
     activation_ops,
     array_ops,
+    assert_ops,
     broadcast,
     cast_ops,
     clip_ops,
@@ -63,6 +64,7 @@ from retrograd.ops import (  # noqa: F401  (import order settles the modules' cy
 __all__ = [
     "activation_ops",
     "array_ops",
+    "assert_ops",
     "broadcast",
     "cast_ops",
     "clip_ops",
