@@ -102,7 +102,14 @@ from retrograd.ops.einsum_ops import einsum
 from retrograd.ops.gather_ops import boolean_mask, gather, gather_nd
 from retrograd.ops.pad_ops import pad
 from retrograd.ops.rearrange_ops import reverse, roll, tile
-from retrograd.ops.scatter_ops import scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_update
+from retrograd.ops.scatter_ops import (
+    scatter_nd,
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+)
 from retrograd.ops.clip_ops import clip_by_value
 from retrograd.ops.math_ops import (
     abs,
@@ -153,6 +160,22 @@ from retrograd.ops.numpy_function_ops import numpy_function
 from retrograd.graph.graph import Graph, constant, executing_eagerly, get_default_graph, name_scope
 from retrograd.graph.symbolic import gradients, hessians
 from retrograd.graph.function import TensorSpec, function
+from retrograd.graph.signatures import TypeSpec
+from retrograd.graph.type_specs import (
+    IndexedSlicesSpec,
+    NoneTensorSpec,
+    OptionalSpec,
+    TensorArraySpec,
+    get_static_value,
+    type_spec_from_value,
+)
+from retrograd.graph.graph_tensors import GraphOperation as Operation
+from retrograd.training.aggregation import (
+    AggregationMethod,
+    VariableAggregation,
+    VariableSynchronization,
+    get_logger,
+)
 from retrograd.graph.control_flow import cond, while_loop
 from retrograd import compat
 from retrograd.compat import runner as _runner
@@ -245,39 +268,43 @@ for _name in ("", ".experimental", ".threading", ".optimizer"):
 _runner.install_module_paths()
 
 __all__ = [
-    "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "argsort", "as_dtype", "asin",
-    "asinh", "Assert", "assert_equal", "assert_greater", "assert_less", "assert_rank", "atan",
-    "atan2", "atanh", "autodiff", "autograph", "batch_to_space", "bitcast", "bitwise", "bool",
-    "boolean_mask", "broadcast_dynamic_shape", "broadcast_static_shape", "broadcast_to", "case",
-    "cast", "check_gradients", "check_pinned", "clip_by_global_norm", "clip_by_norm",
-    "clip_by_value", "compat", "complex", "complex128", "complex64", "concat", "cond", "config",
-    "constant", "constant_initializer", "control_dependencies", "convert_to_tensor", "cos", "cosh",
-    "cumsum", "custom_gradient", "data", "debugging", "device", "DeviceSpec", "divide", "double",
-    "DType", "dtypes", "dynamic_partition", "dynamic_stitch", "einsum", "ensure_shape", "equal",
-    "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32",
-    "float64", "floor", "foldl", "foldr", "forward_registry", "function", "functional", "gather",
-    "gather_nd", "get_current_name_scope", "get_default_graph", "grad_pass_through",
-    "gradient_override", "gradient_registry", "GradientCheckError", "gradients", "GradientTape",
-    "Graph", "greater", "greater_equal", "group", "guarantee_const", "half", "hessians",
-    "histogram_fixed_width", "histogram_fixed_width_bins", "identity", "identity_n",
-    "IndexedSlices", "init_scope", "inside_function", "int16", "int32", "int64", "int8",
-    "is_symbolic_tensor", "is_tensor", "keras", "less", "less_equal", "linalg", "linspace",
-    "logical_and", "logical_not", "logical_or", "map_fn", "math", "matmul", "maximum", "meshgrid",
-    "minimum", "Module", "multiply", "name_scope", "negative", "nest", "newaxis", "nn",
-    "no_gradient", "no_op", "norm", "not_equal", "NotDifferentiable", "numpy_function", "one_hot",
-    "ones", "ones_initializer", "ones_like", "optimizers", "pad", "parallel_stack", "pow", "print",
-    "py_function", "random", "random_normal_initializer", "random_uniform_initializer", "range",
-    "rank", "realdiv", "recompute_grad", "reduce_all", "reduce_any", "reduce_logsumexp",
-    "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum", "RegisterForward",
-    "RegisterGradient", "repeat", "required_space_to_batch_paddings", "reshape", "reverse",
-    "reverse_sequence", "roll", "round", "saturate_cast", "scalar_mul", "scan", "scatter_nd",
-    "searchsorted", "sequence_mask", "shape", "shape_n", "sigmoid", "sign", "sin", "sinh", "size",
-    "slice", "sort", "space_to_batch", "space_to_batch_nd", "split", "sqrt", "square", "squeeze",
-    "stack", "stop_gradient", "strided_slice", "subtract", "switch_case", "tan", "tanh", "Tensor",
-    "tensor_scatter_nd_add", "tensor_scatter_nd_update", "TensorArray", "tensordot", "TensorLike",
+    "abs", "acos", "acosh", "add", "add_n", "AggregationMethod", "argmax", "argmin", "argsort",
+    "as_dtype", "asin", "asinh", "Assert", "assert_equal", "assert_greater", "assert_less",
+    "assert_rank", "atan", "atan2", "atanh", "autodiff", "autograph", "batch_to_space", "bitcast",
+    "bitwise", "bool", "boolean_mask", "broadcast_dynamic_shape", "broadcast_static_shape",
+    "broadcast_to", "case", "cast", "check_gradients", "check_pinned", "clip_by_global_norm",
+    "clip_by_norm", "clip_by_value", "compat", "complex", "complex128", "complex64", "concat",
+    "cond", "config", "constant", "constant_initializer", "control_dependencies",
+    "convert_to_tensor", "cos", "cosh", "cumsum", "custom_gradient", "data", "debugging", "device",
+    "DeviceSpec", "divide", "double", "DType", "dtypes", "dynamic_partition", "dynamic_stitch",
+    "einsum", "ensure_shape", "equal", "errors", "executing_eagerly", "exp", "expand_dims", "eye",
+    "fill", "float16", "float32", "float64", "floor", "foldl", "foldr", "forward_registry",
+    "function", "functional", "gather", "gather_nd", "get_current_name_scope", "get_default_graph",
+    "get_logger", "get_static_value", "grad_pass_through", "gradient_override",
+    "gradient_registry", "GradientCheckError", "gradients", "GradientTape", "Graph", "greater",
+    "greater_equal", "group", "guarantee_const", "half", "hessians", "histogram_fixed_width",
+    "histogram_fixed_width_bins", "identity", "identity_n", "IndexedSlices", "IndexedSlicesSpec",
+    "init_scope", "inside_function", "int16", "int32", "int64", "int8", "is_symbolic_tensor",
+    "is_tensor", "keras", "less", "less_equal", "linalg", "linspace", "logical_and", "logical_not",
+    "logical_or", "map_fn", "math", "matmul", "maximum", "meshgrid", "minimum", "Module",
+    "multiply", "name_scope", "negative", "nest", "newaxis", "nn", "no_gradient", "no_op",
+    "NoneTensorSpec", "norm", "not_equal", "NotDifferentiable", "numpy_function", "one_hot",
+    "ones", "ones_initializer", "ones_like", "Operation", "optimizers", "OptionalSpec", "pad",
+    "parallel_stack", "pow", "print", "py_function", "random", "random_normal_initializer",
+    "random_uniform_initializer", "range", "rank", "realdiv", "recompute_grad", "reduce_all",
+    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+    "reduce_sum", "RegisterForward", "RegisterGradient", "repeat",
+    "required_space_to_batch_paddings", "reshape", "reverse", "reverse_sequence", "roll", "round",
+    "saturate_cast", "scalar_mul", "scan", "scatter_nd", "searchsorted", "sequence_mask", "shape",
+    "shape_n", "sigmoid", "sign", "sin", "sinh", "size", "slice", "sort", "space_to_batch",
+    "space_to_batch_nd", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient",
+    "strided_slice", "subtract", "switch_case", "tan", "tanh", "Tensor", "tensor_scatter_nd_add",
+    "tensor_scatter_nd_max", "tensor_scatter_nd_min", "tensor_scatter_nd_sub",
+    "tensor_scatter_nd_update", "TensorArray", "TensorArraySpec", "tensordot", "TensorLike",
     "TensorShape", "TensorSpec", "test", "tile", "timestamp", "Trace", "trace", "train",
-    "transpose", "truediv", "truncatediv", "truncatemod", "tuple", "uint16", "uint32", "uint64",
-    "uint8", "UnconnectedGradients", "unique", "unique_with_counts", "unravel_index", "unstack",
-    "Variable", "variant", "vectorized_map", "where", "while_loop", "zeros", "zeros_initializer",
-    "zeros_like",
+    "transpose", "truediv", "truncatediv", "truncatemod", "tuple", "type_spec_from_value",
+    "TypeSpec", "uint16", "uint32", "uint64", "uint8", "UnconnectedGradients", "unique",
+    "unique_with_counts", "unravel_index", "unstack", "Variable", "VariableAggregation",
+    "VariableSynchronization", "variant", "vectorized_map", "where", "while_loop", "zeros",
+    "zeros_initializer", "zeros_like",
 ]  # fmt: skip

@@ -17,10 +17,13 @@ the CPU. The name is checked as TensorFlow checks it.
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["DeviceSpec", "device"]
+__all__ = ["DeviceSpec", "current_device", "device"]
+
+_scope = threading.local()
 
 _DEVICE_TYPES = ("CPU", "GPU", "TPU")
 
@@ -208,6 +211,28 @@ def device(device_name: str | DeviceSpec | None) -> Iterator[None]:
     """
     if callable(device_name) and not isinstance(device_name, DeviceSpec):
         raise RuntimeError("tf.device does not support functions when eager execution is enabled.")
-    if not isinstance(device_name, DeviceSpec):
-        DeviceSpec.from_string(device_name)
-    yield
+    spec = device_name if isinstance(device_name, DeviceSpec) else DeviceSpec.from_string(
+        device_name
+    )  # fmt: skip
+    outer = getattr(_scope, "spec", None)
+    if device_name is None or device_name == "":
+        inner = None  # as TensorFlow: None clears the enclosing request
+    else:
+        inner = spec if outer is None else outer.make_merged_spec(spec)
+    _scope.spec = inner
+    try:
+        yield
+    finally:
+        _scope.spec = outer
+
+
+def current_device() -> str:
+    """The device the enclosing ``device`` blocks ask for ("" when none), as graph ops record
+    it in their ``device``.
+
+    >>> with device("/job:w"), device("/GPU:1"):
+    ...     current_device()
+    '/job:w/device:GPU:1'
+    """
+    spec = getattr(_scope, "spec", None)
+    return "" if spec is None else spec.to_string()

@@ -46,6 +46,7 @@ from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.graph import captures
+from retrograd.graph.device_spec import current_device
 from retrograd.graph.graph_state import GraphState
 from retrograd.graph.graph_tensors import GraphOperation, SymbolicTensor, TensorMeta
 
@@ -204,6 +205,7 @@ class Graph(GraphState):
             op = GraphOperation(op_def.type, inputs, (), attrs, op_name, None)
             op.graph, op.op_def, op._index = self, op_def, next(_creation_counter)
             op.control_inputs = tuple(self._control_dependencies)
+            op.device = current_device()
             overrides = self._per_thread.overrides
             op.gradient_override = overrides.get(op_def.type) if overrides else None
             op.outputs = tuple(SymbolicTensor(meta, op, i) for i, meta in enumerate(metas))

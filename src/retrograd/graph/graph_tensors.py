@@ -84,6 +84,11 @@ class SymbolicTensor(Tensor):
         return f"{self.op.name}:{self.value_index}"
 
     @property
+    def device(self) -> str:
+        """The device its op was asked to run on (``tf.device``), "" when none."""
+        return self.op.device
+
+    @property
     def shape(self) -> TensorShape:
         return public_shape(self._value.shape)
 
@@ -185,7 +190,7 @@ operators.install(SymbolicTensor, named=True)
 class GraphOperation(Operation):
     """An operation in a graph: an eager record's interface plus ``graph`` and ``op_def``."""
 
-    __slots__ = ("graph", "op_def", "_index", "gradient_override", "control_inputs")
+    __slots__ = ("graph", "op_def", "_index", "gradient_override", "control_inputs", "device")
 
     # The gradient name a gradient_override_map gave it: tf.gradients uses that gradient,
     # GradientTape ignores it (as in TensorFlow).
@@ -199,6 +204,10 @@ class GraphOperation(Operation):
 
     def values(self) -> tuple:
         return self.outputs
+
+    def colocation_groups(self) -> list:
+        """The ops this one is placed with: itself (``[b"loc:@<name>"]``), as TensorFlow's."""
+        return [f"loc:@{self.name}".encode()]
 
     def __repr__(self) -> str:
         return f"<retrograd.Operation '{self.name}' type={self.type}>"
