@@ -89,6 +89,7 @@ PUBLIC_NAMESPACES = [
     "retrograd.keras.utils",
     "retrograd.linalg",
     "retrograd.math",
+    "retrograd.math.special",
     "retrograd.nest",
     "retrograd.nn",
     "retrograd.optimizers",

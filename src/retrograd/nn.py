@@ -3,6 +3,7 @@
 from retrograd.ops.activation_ops import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish
 from retrograd.ops.conv_ops import conv1d, conv2d, conv2d_transpose
 from retrograd.ops.embedding_ops import embedding_lookup
+from retrograd.ops.math_extra_ops import in_top_k, zero_fraction
 from retrograd.ops.math_ops import sigmoid, tanh
 from retrograd.ops.nn_layer_ops import batch_normalization, bias_add, dropout
 from retrograd.ops.nn_losses import (
@@ -23,11 +24,12 @@ from retrograd.ops.pool_ops import (
     max_pool3d,
 )
 from retrograd.ops.sort_ops import top_k
-from retrograd.ops.space_batch_ops import depth_to_space, space_to_depth
+from retrograd.ops.space_batch_ops import depth_to_space, space_to_batch, space_to_depth
 from retrograd.ops.statistics_ops import l2_normalize, moments
 
 __all__ = ["sigmoid", "tanh", "l2_loss", "log_softmax", "relu", "softmax", "softplus"]
 __all__ += ["top_k", "l2_normalize", "moments", "depth_to_space", "space_to_depth"]
+__all__ += ["in_top_k", "space_to_batch", "zero_fraction"]
 __all__ += ["elu", "gelu", "leaky_relu", "relu6", "selu", "silu", "softsign", "swish"]
 
 # Convolution and pooling (issue 4).

@@ -19,6 +19,7 @@ from tests.ops import (
     test_gather_ops,
     test_identity_ops,
     test_linalg_ops,
+    test_math_extra_ops,
     test_math_ops,
     test_matrix_diag_ops,
     test_matrix_inverse_ops,
@@ -35,6 +36,7 @@ from tests.ops import (
     test_scatter_ops,
     test_segment_ops,
     test_sort_ops,
+    test_special_functions,
     test_special_ops,
     test_statistics_ops,
     test_trig_ops,
@@ -79,6 +81,8 @@ TABLES = [
     test_nn_layer_ops,
     test_identity_ops,
     test_partition_ops,
+    test_special_functions,
+    test_math_extra_ops,
 ]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
@@ -107,6 +111,9 @@ CHECKED_ELSEWHERE = {
     "EagerPyFunc": "tests/graph/test_py_function.py::test_gradients_match_finite_differences_to_second_order",
     "RepeatGrad": "the second order of the Repeat rows (tests/ops/test_partition_ops.py)",
     "GuaranteeConst": "tests/ops/test_identity_ops.py: no gradient (LookupError), as TensorFlow",
+    "IgammaGradA": "the second order of the IgammaGradA rows (tests/ops/test_special_functions.py)",
+    "IgammaGradAA": "igamma's second derivative in a (tests/ops/test_special_functions.py, the "
+    "second order of the IgammaGradA rows); no gradient of its own (LookupError)",
     **dict.fromkeys(
         [
             "TensorListSetItem",
