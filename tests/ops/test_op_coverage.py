@@ -18,6 +18,7 @@ from tests.ops import (
     test_expm_ops,
     test_gather_ops,
     test_identity_ops,
+    test_linalg_extra_ops,
     test_linalg_ops,
     test_math_extra_ops,
     test_math_ops,
@@ -83,6 +84,7 @@ TABLES = [
     test_partition_ops,
     test_special_functions,
     test_math_extra_ops,
+    test_linalg_extra_ops,
 ]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
@@ -111,6 +113,10 @@ CHECKED_ELSEWHERE = {
     "EagerPyFunc": "tests/graph/test_py_function.py::test_gradients_match_finite_differences_to_second_order",
     "RepeatGrad": "the second order of the Repeat rows (tests/ops/test_partition_ops.py)",
     "GuaranteeConst": "tests/ops/test_identity_ops.py: no gradient (LookupError), as TensorFlow",
+    **dict.fromkeys(
+        ["Lu", "MatrixLogarithm", "MatrixSolveLs"],
+        "tests/ops/test_linalg_extra_ops.py: no gradient (LookupError/ValueError), as TensorFlow",
+    ),
     "IgammaGradA": "the second order of the IgammaGradA rows (tests/ops/test_special_functions.py)",
     "IgammaGradAA": "igamma's second derivative in a (tests/ops/test_special_functions.py, the "
     "second order of the IgammaGradA rows); no gradient of its own (LookupError)",
