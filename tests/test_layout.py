@@ -90,6 +90,7 @@ PUBLIC_NAMESPACES = [
     "retrograd.linalg",
     "retrograd.math",
     "retrograd.math.special",
+    "retrograd.random.experimental",
     "retrograd.nest",
     "retrograd.nn",
     "retrograd.optimizers",

@@ -23,6 +23,13 @@ from retrograd.ops.pool_ops import (
     max_pool2d,
     max_pool3d,
 )
+from retrograd.ops.random_distribution_ops import (
+    all_candidate_sampler,
+    fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler,
+    log_uniform_candidate_sampler,
+    uniform_candidate_sampler,
+)
 from retrograd.ops.sort_ops import top_k
 from retrograd.ops.space_batch_ops import depth_to_space, space_to_batch, space_to_depth
 from retrograd.ops.statistics_ops import l2_normalize, moments
@@ -30,6 +37,11 @@ from retrograd.ops.statistics_ops import l2_normalize, moments
 __all__ = ["sigmoid", "tanh", "l2_loss", "log_softmax", "relu", "softmax", "softplus"]
 __all__ += ["top_k", "l2_normalize", "moments", "depth_to_space", "space_to_depth"]
 __all__ += ["in_top_k", "space_to_batch", "zero_fraction"]
+__all__ += [
+    "all_candidate_sampler", "fixed_unigram_candidate_sampler",
+    "learned_unigram_candidate_sampler", "log_uniform_candidate_sampler",
+    "uniform_candidate_sampler",
+]  # fmt: skip
 __all__ += ["elu", "gelu", "leaky_relu", "relu6", "selu", "silu", "softsign", "swish"]
 
 # Convolution and pooling (issue 4).

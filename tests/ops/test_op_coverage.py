@@ -31,6 +31,7 @@ from tests.ops import (
     test_pad_ops,
     test_partition_ops,
     test_pool_ops,
+    test_random_extra_ops,
     test_rearrange_ops,
     test_reduction_ops,
     test_safe_math_ops,
@@ -85,6 +86,7 @@ TABLES = [
     test_special_functions,
     test_math_extra_ops,
     test_linalg_extra_ops,
+    test_random_extra_ops,
 ]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
@@ -117,6 +119,8 @@ CHECKED_ELSEWHERE = {
         ["Lu", "MatrixLogarithm", "MatrixSolveLs"],
         "tests/ops/test_linalg_extra_ops.py: no gradient (LookupError/ValueError), as TensorFlow",
     ),
+    "RandomGamma": "tests/ops/test_random_extra_ops.py::test_stateful_gamma_gradient_is_the_implicit_one"
+    " (stateful: the StatelessRandomGammaV3 rows check the same rule to second order)",
     "IgammaGradA": "the second order of the IgammaGradA rows (tests/ops/test_special_functions.py)",
     "IgammaGradAA": "igamma's second derivative in a (tests/ops/test_special_functions.py, the "
     "second order of the IgammaGradA rows); no gradient of its own (LookupError)",
