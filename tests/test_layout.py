@@ -90,6 +90,7 @@ PUBLIC_NAMESPACES = [
     "retrograd.linalg",
     "retrograd.math",
     "retrograd.math.special",
+    "retrograd.nn.experimental",
     "retrograd.random.experimental",
     "retrograd.nest",
     "retrograd.nn",

@@ -1,10 +1,29 @@
 """``retrograd.nn``: TensorFlow's ``tf.nn`` namespace."""
 
+import sys as _sys
+
+from retrograd.ops import nn_experimental_namespace as experimental
 from retrograd.ops.activation_ops import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish
 from retrograd.ops.conv_ops import conv1d, conv2d, conv2d_transpose
 from retrograd.ops.embedding_ops import embedding_lookup
-from retrograd.ops.math_extra_ops import in_top_k, zero_fraction
+from retrograd.ops.math_extra_ops import approx_max_k, approx_min_k, in_top_k, zero_fraction
 from retrograd.ops.math_ops import sigmoid, tanh
+from retrograd.ops.nn_extra_ops import (
+    batch_norm_with_global_normalization,
+    compute_accidental_hits,
+    compute_average_loss,
+    crelu,
+    isotonic_regression,
+    local_response_normalization,
+    log_poisson_loss,
+    lrn,
+    nce_loss,
+    normalize_moments,
+    sampled_softmax_loss,
+    scale_regularization_loss,
+    sufficient_statistics,
+    weighted_moments,
+)
 from retrograd.ops.nn_layer_ops import batch_normalization, bias_add, dropout
 from retrograd.ops.nn_losses import (
     sigmoid_cross_entropy_with_logits,
@@ -70,3 +89,13 @@ __all__ += [
     "sparse_softmax_cross_entropy_with_logits",
     "weighted_cross_entropy_with_logits",
 ]
+__all__ += [
+    "approx_max_k", "approx_min_k", "batch_norm_with_global_normalization",
+    "compute_accidental_hits", "compute_average_loss", "crelu", "experimental",
+    "isotonic_regression", "local_response_normalization", "log_poisson_loss", "lrn",
+    "nce_loss", "normalize_moments", "sampled_softmax_loss", "scale_regularization_loss",
+    "sufficient_statistics", "weighted_moments",
+]  # fmt: skip
+
+# `import retrograd.nn.experimental` works too.
+_sys.modules[__name__ + ".experimental"] = experimental

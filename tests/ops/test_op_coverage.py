@@ -24,6 +24,7 @@ from tests.ops import (
     test_math_ops,
     test_matrix_diag_ops,
     test_matrix_inverse_ops,
+    test_nn_extra_ops,
     test_nn_layer_ops,
     test_nn_losses,
     test_nn_ops,
@@ -87,6 +88,7 @@ TABLES = [
     test_math_extra_ops,
     test_linalg_extra_ops,
     test_random_extra_ops,
+    test_nn_extra_ops,
 ]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
