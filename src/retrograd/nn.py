@@ -4,6 +4,23 @@ import sys as _sys
 
 from retrograd.ops import nn_experimental_namespace as experimental
 from retrograd.ops.activation_ops import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish
+from retrograd.ops.conv3d_ops import conv3d, conv3d_transpose
+from retrograd.ops.conv_more_ops import (
+    atrous_conv2d,
+    atrous_conv2d_transpose,
+    conv1d_transpose,
+    conv_transpose,
+    convolution,
+    depthwise_conv2d,
+    depthwise_conv2d_backprop_filter,
+    depthwise_conv2d_backprop_input,
+    dilation2d,
+    erosion2d,
+    max_pool_with_argmax,
+    pool,
+    separable_conv2d,
+    with_space_to_batch,
+)
 from retrograd.ops.conv_ops import conv1d, conv2d, conv2d_transpose
 from retrograd.ops.embedding_ops import embedding_lookup
 from retrograd.ops.math_extra_ops import approx_max_k, approx_min_k, in_top_k, zero_fraction
@@ -95,6 +112,13 @@ __all__ += [
     "isotonic_regression", "local_response_normalization", "log_poisson_loss", "lrn",
     "nce_loss", "normalize_moments", "sampled_softmax_loss", "scale_regularization_loss",
     "sufficient_statistics", "weighted_moments",
+]  # fmt: skip
+
+__all__ += [
+    "atrous_conv2d", "atrous_conv2d_transpose", "conv1d_transpose", "conv3d", "conv3d_transpose",
+    "conv_transpose", "convolution", "depthwise_conv2d", "depthwise_conv2d_backprop_filter",
+    "depthwise_conv2d_backprop_input", "dilation2d", "erosion2d", "max_pool_with_argmax", "pool",
+    "separable_conv2d", "with_space_to_batch",
 ]  # fmt: skip
 
 # `import retrograd.nn.experimental` works too.

@@ -10,6 +10,7 @@ from tests.ops import (
     test_array_ops,
     test_clip_ops,
     test_complex_ops,
+    test_conv_more_ops,
     test_conv_ops,
     test_creation_ops,
     test_decomposition_ops,
@@ -89,6 +90,7 @@ TABLES = [
     test_linalg_extra_ops,
     test_random_extra_ops,
     test_nn_extra_ops,
+    test_conv_more_ops,
 ]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
@@ -123,6 +125,7 @@ CHECKED_ELSEWHERE = {
     ),
     "RandomGamma": "tests/ops/test_random_extra_ops.py::test_stateful_gamma_gradient_is_the_implicit_one"
     " (stateful: the StatelessRandomGammaV3 rows check the same rule to second order)",
+    "Conv3DBackpropFilterV2": "the second order of the Conv3D rows (tests/ops/test_conv_more_ops.py)",
     "IgammaGradA": "the second order of the IgammaGradA rows (tests/ops/test_special_functions.py)",
     "IgammaGradAA": "igamma's second derivative in a (tests/ops/test_special_functions.py, the "
     "second order of the IgammaGradA rows); no gradient of its own (LookupError)",
