@@ -172,15 +172,22 @@ def depthwise_conv2d_backprop_filter(
     ...     tf.ones([1, 2, 2, 1]), [1, 1, 1, 1], "VALID")[:, :, 0, 0].numpy().tolist()
     [[4.0, 4.0], [4.0, 4.0]]
     """
-    from retrograd.autodiff.tape import GradientTape
+    from retrograd.ops import conv_ops
+    from retrograd.ops.einsum_ops import einsum
+    from retrograd.ops.matrix_diag_ops import eye
 
+    op_type = "DepthwiseConv2dNativeBackpropFilter"
     x = convert_to_tensor(input)
-    sizes = broadcast.static_shape(filter_sizes, "DepthwiseConv2dNativeBackpropFilter")
-    w = array_ops.zeros(sizes, x.dtype)
-    with GradientTape() as tape:
-        tape.watch(w)
-        y = depthwise_conv2d(x, w, strides, padding, data_format, dilations)
-    return tape.gradient(y, w, output_gradients=convert_to_tensor(out_backprop, x.dtype))
+    dy = convert_to_tensor(out_backprop, x.dtype)
+    first = window.channels_first(op_type, data_format, 2)
+    if first:
+        x, dy = array_ops.transpose(x, (0, 2, 3, 1)), array_ops.transpose(dy, (0, 2, 3, 1))
+    kh, kw, c, m = broadcast.static_shape(filter_sizes, op_type)
+    attrs, _ = conv_ops._window_attrs(op_type, tuple(x.shape[1:3]), (kh, kw), strides, padding,
+                                      dilations, first)  # fmt: skip
+    full = conv_ops._backprop_filter(x, (kh, kw, c, c * m), dy, attrs, name)  # the dense filter's
+    blocks = array_ops.reshape(full, [kh, kw, c, c, m])
+    return einsum("hwcdm,cd->hwcm", blocks, eye(c, dtype=x.dtype))
 
 
 def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,
