@@ -27,6 +27,10 @@ _PROTOS = (
     "protocol-buffer messages of TensorFlow's runtime (session configuration, cluster "
     "and summary definitions); retrograd has no C++ runtime to configure"
 )
+_EXAMPLES = (
+    "tf.Example protocol-buffer messages (the records of TFRecord files); retrograd reads "
+    "no TFRecord files and has no protocol buffers"
+)
 _SPARSE = "sparse and ragged tensors are outside this issue's scope (tf.sparse, tf.ragged)"
 
 OMITTED: dict[str, str] = {
@@ -46,6 +50,18 @@ OMITTED: dict[str, str] = {
     "tf.compat.v1.GraphDef": _PROTOS,
     "tf.compat.v1.MetaGraphDef": _PROTOS,
     "tf.compat.v1.train.ClusterDef": _PROTOS,
+    "tf.train.ClusterDef": _PROTOS,
+    "tf.train.JobDef": _PROTOS,
+    "tf.train.ServerDef": _PROTOS,
+    "tf.train.Example": _EXAMPLES,
+    "tf.train.SequenceExample": _EXAMPLES,
+    "tf.train.Features": _EXAMPLES,
+    "tf.train.Feature": _EXAMPLES,
+    "tf.train.FeatureList": _EXAMPLES,
+    "tf.train.FeatureLists": _EXAMPLES,
+    "tf.train.BytesList": _EXAMPLES,
+    "tf.train.FloatList": _EXAMPLES,
+    "tf.train.Int64List": _EXAMPLES,
     "tf.compat.v1.train.JobDef": _PROTOS,
     "tf.compat.v1.train.ServerDef": _PROTOS,
     "tf.compat.v1.train.SaverDef": _PROTOS,
