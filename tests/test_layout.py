@@ -70,6 +70,7 @@ PUBLIC_NAMESPACES = [
     "retrograd.config.optimizer",
     "retrograd.config.threading",
     "retrograd.data",
+    "retrograd.data.experimental",
     "retrograd.debugging",
     "retrograd.dtypes",
     "retrograd.errors",

@@ -31,6 +31,10 @@ _EXAMPLES = (
     "tf.Example protocol-buffer messages (the records of TFRecord files); retrograd reads "
     "no TFRecord files and has no protocol buffers"
 )
+_STRINGS = (
+    "file readers whose elements are strings (lines, records); retrograd's tensors hold "
+    "numbers only (no string dtype)"
+)
 _SPARSE = "sparse and ragged tensors are outside this issue's scope (tf.sparse, tf.ragged)"
 
 OMITTED: dict[str, str] = {
@@ -53,6 +57,9 @@ OMITTED: dict[str, str] = {
     "tf.train.ClusterDef": _PROTOS,
     "tf.train.JobDef": _PROTOS,
     "tf.train.ServerDef": _PROTOS,
+    "tf.data.TFRecordDataset": _STRINGS,
+    "tf.data.TextLineDataset": _STRINGS,
+    "tf.data.FixedLengthRecordDataset": _STRINGS,
     "tf.train.Example": _EXAMPLES,
     "tf.train.SequenceExample": _EXAMPLES,
     "tf.train.Features": _EXAMPLES,
