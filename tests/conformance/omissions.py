@@ -31,6 +31,14 @@ _EXAMPLES = (
     "tf.Example protocol-buffer messages (the records of TFRecord files); retrograd reads "
     "no TFRecord files and has no protocol buffers"
 )
+_KERNELS = (
+    "shared libraries of compiled TensorFlow kernels (custom ops); retrograd's ops are "
+    "Python and NumPy and cannot run TensorFlow kernels"
+)
+_RNN_WRAPPERS = (
+    "wrappers of Keras 2's RNN cells; the Keras 3 that TensorFlow 2.21 uses has no such "
+    "cells to wrap (tf.keras is the api-keras helper's area)"
+)
 _STRINGS = (
     "file readers whose elements are strings (lines, records); retrograd's tensors hold "
     "numbers only (no string dtype)"
@@ -57,6 +65,25 @@ OMITTED: dict[str, str] = {
     "tf.train.ClusterDef": _PROTOS,
     "tf.train.JobDef": _PROTOS,
     "tf.train.ServerDef": _PROTOS,
+    "tf.as_string": _STRINGS,
+    "tf.string": _STRINGS,
+    "tf.dtypes.string": _STRINGS,
+    "tf.fingerprint": _STRINGS,
+    "tf.edit_distance": _SPARSE,
+    "tf.ragged_fill_empty_rows": _SPARSE,
+    "tf.ragged_fill_empty_rows_grad": _SPARSE,
+    "tf.nn.embedding_lookup_sparse": _SPARSE,
+    "tf.nn.safe_embedding_lookup_sparse": _SPARSE,
+    "tf.make_ndarray": _PROTOS,
+    "tf.make_tensor_proto": _PROTOS,
+    "tf.import_graph_def": _PROTOS,
+    "tf.load_library": _KERNELS,
+    "tf.load_op_library": _KERNELS,
+    "tf.config.experimental_connect_to_cluster": _DEVICES,
+    "tf.config.experimental_connect_to_host": _DEVICES,
+    "tf.nn.RNNCellDeviceWrapper": _RNN_WRAPPERS,
+    "tf.nn.RNNCellDropoutWrapper": _RNN_WRAPPERS,
+    "tf.nn.RNNCellResidualWrapper": _RNN_WRAPPERS,
     "tf.data.TFRecordDataset": _STRINGS,
     "tf.data.TextLineDataset": _STRINGS,
     "tf.data.FixedLengthRecordDataset": _STRINGS,

@@ -17,6 +17,7 @@ from tests.ops import (
     test_dynamic_shape_ops,
     test_einsum_ops,
     test_expm_ops,
+    test_fft_ops,
     test_gather_ops,
     test_identity_ops,
     test_linalg_extra_ops,
@@ -91,6 +92,7 @@ TABLES = [
     test_random_extra_ops,
     test_nn_extra_ops,
     test_conv_more_ops,
+    test_fft_ops,
 ]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.

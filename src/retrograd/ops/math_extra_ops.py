@@ -31,8 +31,8 @@ from retrograd.ops.index_args import build_time_value, static_int
 from retrograd.ops.scopes import op_scope
 
 __all__ = [
-    "accumulate_n", "approx_max_k", "approx_min_k", "confusion_matrix", "count_nonzero",
-    "cumulative_logsumexp", "in_top_k", "invert_permutation", "is_non_decreasing",
+    "accumulate_n", "approx_max_k", "approx_min_k", "approx_top_k", "confusion_matrix",
+    "count_nonzero", "cumulative_logsumexp", "in_top_k", "invert_permutation", "is_non_decreasing",
     "is_strictly_increasing", "lbeta", "multiply_no_nan", "nextafter", "polyval",
     "reciprocal_no_nan", "reduce_euclidean_norm", "rint", "xlog1py",
     "zero_fraction",
@@ -301,6 +301,18 @@ def _approx_k(operand, k, dim, is_max, name):
     if dim != ndim - 1:
         values, indices = array_ops.transpose(values, back), array_ops.transpose(indices, back)
     return values, indices
+
+
+def approx_top_k(input, k, reduction_dimension=-1, recall_target=0.95, is_max_k=True,
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):  # fmt: skip
+    """The ``k`` largest (``is_max_k``) or smallest values along ``reduction_dimension`` and
+    their indices; exact here.
+
+    >>> import retrograd as tf
+    >>> tf.approx_top_k([[1.0, 5.0, 3.0]], 1, is_max_k=False)[0].numpy().tolist()
+    [[1.0]]
+    """
+    return _approx_k(input, k, reduction_dimension, bool(is_max_k), name)
 
 
 def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
