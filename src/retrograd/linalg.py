@@ -39,8 +39,56 @@ from retrograd.ops.matrix_inverse_ops import (
 )
 from retrograd.ops.norm_ops import norm
 from retrograd.ops.statistics_ops import l2_normalize
+from retrograd.training.linear_operator import LinearOperator
+from retrograd.training.linear_operators import (
+    LinearOperatorDiag,
+    LinearOperatorFullMatrix,
+    LinearOperatorHouseholder,
+    LinearOperatorIdentity,
+    LinearOperatorLowerTriangular,
+    LinearOperatorPermutation,
+    LinearOperatorScaledIdentity,
+    LinearOperatorToeplitz,
+    LinearOperatorZeros,
+)
+from retrograd.training.linear_operators_circulant import (
+    LinearOperatorCirculant,
+    LinearOperatorCirculant2D,
+    LinearOperatorCirculant3D,
+    LinearOperatorTridiag,
+)
+from retrograd.training.linear_operators_more import (
+    LinearOperatorAdjoint,
+    LinearOperatorBlockDiag,
+    LinearOperatorBlockLowerTriangular,
+    LinearOperatorComposition,
+    LinearOperatorInversion,
+    LinearOperatorKronecker,
+    LinearOperatorLowRankUpdate,
+)
 
 __all__ = [
+    "LinearOperator",
+    "LinearOperatorAdjoint",
+    "LinearOperatorBlockDiag",
+    "LinearOperatorBlockLowerTriangular",
+    "LinearOperatorCirculant",
+    "LinearOperatorCirculant2D",
+    "LinearOperatorCirculant3D",
+    "LinearOperatorComposition",
+    "LinearOperatorDiag",
+    "LinearOperatorFullMatrix",
+    "LinearOperatorHouseholder",
+    "LinearOperatorIdentity",
+    "LinearOperatorInversion",
+    "LinearOperatorKronecker",
+    "LinearOperatorLowRankUpdate",
+    "LinearOperatorLowerTriangular",
+    "LinearOperatorPermutation",
+    "LinearOperatorScaledIdentity",
+    "LinearOperatorToeplitz",
+    "LinearOperatorTridiag",
+    "LinearOperatorZeros",
     "banded_triangular_solve",
     "cholesky_solve",
     "eig",
