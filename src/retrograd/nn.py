@@ -22,6 +22,7 @@ from retrograd.ops.conv_more_ops import (
     with_space_to_batch,
 )
 from retrograd.ops.conv_ops import conv1d, conv2d, conv2d_transpose
+from retrograd.ops.ctc_ops import collapse_repeated, ctc_loss, ctc_unique_labels
 from retrograd.ops.embedding_ops import embedding_lookup
 from retrograd.ops.math_extra_ops import approx_max_k, approx_min_k, in_top_k, zero_fraction
 from retrograd.ops.math_ops import sigmoid, tanh
@@ -120,6 +121,8 @@ __all__ += [
     "depthwise_conv2d_backprop_input", "dilation2d", "erosion2d", "max_pool_with_argmax", "pool",
     "separable_conv2d", "with_space_to_batch",
 ]  # fmt: skip
+
+__all__ += ["collapse_repeated", "ctc_loss", "ctc_unique_labels"]
 
 # `import retrograd.nn.experimental` works too.
 _sys.modules[__name__ + ".experimental"] = experimental

@@ -73,6 +73,8 @@ OMITTED: dict[str, str] = {
     "tf.ragged_fill_empty_rows": _SPARSE,
     "tf.ragged_fill_empty_rows_grad": _SPARSE,
     "tf.nn.embedding_lookup_sparse": _SPARSE,
+    "tf.nn.ctc_greedy_decoder": _SPARSE,
+    "tf.nn.ctc_beam_search_decoder": _SPARSE,
     "tf.nn.safe_embedding_lookup_sparse": _SPARSE,
     "tf.make_ndarray": _PROTOS,
     "tf.make_tensor_proto": _PROTOS,
