@@ -15,12 +15,14 @@ from retrograd.training.checkpoint_utils import (
     load_checkpoint,
     load_variable,
 )
+from retrograd.training.checkpoint_views import CheckpointView, TrackableView
 from retrograd.training.coordination import ClusterSpec, Coordinator
 from retrograd.training.moving_averages import ExponentialMovingAverage
 
 __all__ = ["Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "latest_checkpoint"]
 __all__ += [
-    "CheckpointOptions", "ClusterSpec", "Coordinator", "ExponentialMovingAverage",
+    "CheckpointOptions", "CheckpointView", "ClusterSpec", "Coordinator",
+    "ExponentialMovingAverage", "TrackableView",
     "checkpoints_iterator", "get_checkpoint_state", "list_variables", "load_checkpoint",
     "load_variable",
 ]  # fmt: skip

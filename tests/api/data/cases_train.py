@@ -136,3 +136,21 @@ c.sync()
 result = [opts.experimental_io_device, opts.enable_async, os.path.basename(p)]
 """,
 }
+
+CASES["views"] = """
+import tempfile, os
+m = tf.Module()
+m.w = tf.Variable([1.0])
+m.sub = tf.Module()
+m.sub.b = tf.Variable(2.0)
+view = tf.train.TrackableView(m)
+kids = view.children(m)
+d = tempfile.mkdtemp()
+ckpt = tf.train.Checkpoint(model=m)
+path = ckpt.save(os.path.join(d, "c"))
+cv = tf.train.CheckpointView(path)
+matched, missing, extra = cv.diff(ckpt)
+result = [sorted(kids), view.root is m, len(view.descendants()), sorted(cv.children(0)),
+          len(cv.descendants()), len(cv.match(ckpt)), len(matched),
+          len(missing), len(extra)]
+"""
