@@ -251,7 +251,7 @@ from retrograd.ops.conv_general_ops import (
     extract_volume_patches,
 )
 from retrograd.graph.batching import CriticalSection, nondifferentiable_batch_function
-from retrograd.ops.math_extra_ops import approx_top_k
+from retrograd.ops.approx_topk_ops import approx_top_k
 from retrograd.ops.linalg_band_ops import sqrtm as matrix_square_root
 from retrograd.ops.space_batch_ops import (
     batch_to_space,

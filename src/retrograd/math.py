@@ -4,6 +4,7 @@ import sys as _sys
 
 from retrograd.ops import special_namespace as special
 from retrograd.ops.activation_ops import log_sigmoid, softsign
+from retrograd.ops.approx_topk_ops import approx_max_k, approx_min_k
 from retrograd.ops.cast_ops import scalar_mul
 from retrograd.ops.comparison_ops import (
     equal,
@@ -24,8 +25,6 @@ from retrograd.ops.complex_ops import angle, imag, real
 from retrograd.ops.gather_ops import unsorted_segment_sum
 from retrograd.ops.math_extra_ops import (
     accumulate_n,
-    approx_max_k,
-    approx_min_k,
     confusion_matrix,
     count_nonzero,
     cumulative_logsumexp,

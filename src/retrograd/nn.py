@@ -4,6 +4,7 @@ import sys as _sys
 
 from retrograd.ops import nn_experimental_namespace as experimental
 from retrograd.ops.activation_ops import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish
+from retrograd.ops.approx_topk_ops import approx_max_k, approx_min_k
 from retrograd.ops.conv3d_ops import conv3d, conv3d_transpose
 from retrograd.ops.conv_more_ops import (
     atrous_conv2d,
@@ -24,7 +25,7 @@ from retrograd.ops.conv_more_ops import (
 from retrograd.ops.conv_ops import conv1d, conv2d, conv2d_transpose
 from retrograd.ops.ctc_ops import collapse_repeated, ctc_loss, ctc_unique_labels
 from retrograd.ops.embedding_ops import embedding_lookup
-from retrograd.ops.math_extra_ops import approx_max_k, approx_min_k, in_top_k, zero_fraction
+from retrograd.ops.math_extra_ops import in_top_k, zero_fraction
 from retrograd.ops.math_ops import sigmoid, tanh
 from retrograd.ops.nn_extra_ops import (
     batch_norm_with_global_normalization,

@@ -111,7 +111,12 @@ class OwnedIterator(Iterator):
 
 
 class NumpyIterator(Iterator):
-    """An iterator giving NumPy arrays in place of tensors (``as_numpy_iterator``)."""
+    """An iterator giving NumPy arrays in place of tensors (``as_numpy_iterator``).
+
+    >>> import retrograd as tf
+    >>> next(tf.data.Dataset.range(3).as_numpy_iterator())
+    np.int64(0)
+    """
 
     def __init__(self, dataset: Any) -> None:
         self._owned = OwnedIterator(dataset)

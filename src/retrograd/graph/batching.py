@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = ["CriticalSection", "nondifferentiable_batch_function"]
@@ -50,7 +50,7 @@ def nondifferentiable_batch_function(
     num_batch_threads: int,
     max_batch_size: int,
     batch_timeout_micros: int,
-    allowed_batch_sizes: Any = None,
+    allowed_batch_sizes: Sequence[int] | None = None,
     max_enqueued_batches: int = 10,
     autograph: bool = True,
     enable_large_batch_splitting: bool = True,

@@ -53,7 +53,7 @@ def no_op(name: str | None = None) -> GraphOperation | None:
     return context.graph.create_operation(_NoOp, (), None, name or "NoOp")
 
 
-def group(*inputs: Any, **kwargs: Any) -> GraphOperation | None:
+def group(*inputs: object, **kwargs: object) -> GraphOperation | None:
     """An op that runs when all of ``inputs`` (ops, tensors, nested lists of them) have run;
     ``name`` is the only keyword. None eagerly.
 
@@ -116,7 +116,9 @@ def tuple(  # noqa: A001  (TensorFlow's name)
     return out
 
 
-def control_dependencies(control_inputs: Sequence[Any] | None) -> Any:
+def control_dependencies(
+    control_inputs: Sequence[Any] | None,
+) -> contextlib.AbstractContextManager[None]:
     """In a graph: ops created inside run after ``control_inputs`` (None clears the ones
     around). Eagerly ops already ran in order: callables among ``control_inputs`` are called
     and the block does nothing.
@@ -189,7 +191,7 @@ def get_current_name_scope() -> str:
     return context.graph._per_thread.scope.rstrip("/")
 
 
-def is_symbolic_tensor(tensor: Any) -> bool:
+def is_symbolic_tensor(tensor: object) -> bool:
     """Whether ``tensor`` is a graph tensor (known only when its graph runs).
 
     >>> import retrograd as tf

@@ -188,7 +188,15 @@ operators.install(SymbolicTensor, named=True)
 
 
 class GraphOperation(Operation):
-    """An operation in a graph: an eager record's interface plus ``graph`` and ``op_def``."""
+    """An operation in a graph (``tf.Operation``): an eager record's interface plus
+    ``graph``, ``op_def`` and the ``device`` it was asked to run on.
+
+    >>> import retrograd as tf
+    >>> with tf.Graph().as_default():
+    ...     op = tf.constant(1.0, name="one").op
+    >>> isinstance(op, tf.Operation), op.name, op.type
+    (True, 'one', 'Const')
+    """
 
     __slots__ = ("graph", "op_def", "_index", "gradient_override", "control_inputs", "device")
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from retrograd.core import nest
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError, OutOfRangeError
 from retrograd.core.execute import context
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -252,7 +253,7 @@ def case(
 
 
 def switch_case(
-    branch_index: Any,
+    branch_index: TensorLike,
     branch_fns: Any,
     default: Callable[[], Any] | None = None,
     name: str = "switch_case",

@@ -171,7 +171,7 @@ class OptionalSpec(TypeSpec):
         return f"OptionalSpec({self._element_spec!r},)"
 
 
-def type_spec_from_value(value: Any) -> TypeSpec:
+def type_spec_from_value(value: object) -> TypeSpec:
     """The spec of ``value``: a tensor's ``TensorSpec`` (Python and NumPy values as the
     tensors they convert to), a TensorArray's or IndexedSlices' spec, ``NoneTensorSpec``
     for None.
@@ -232,7 +232,7 @@ def _static(t: Any) -> np.ndarray | None:
     return np.array(op.op_def.kernel(*inputs, **op._attrs))
 
 
-def get_static_value(tensor: Any, partial: bool = False) -> Any:
+def get_static_value(tensor: object, partial: bool = False) -> object:
     """The value of ``tensor`` as NumPy if it is known while the graph is built (an eager
     tensor, a graph constant, the shape, size or rank of a tensor of known shape, and casts,
     concatenations, stacks, fills, ranges, comparisons and identities of known values, as

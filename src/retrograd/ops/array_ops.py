@@ -253,7 +253,9 @@ def _no_layout(layout: Any, who: str) -> None:
         raise ValueError(f"{who}: layout must be None (retrograd has no DTensor), got {layout!r}")
 
 
-def fill(dims: ShapeLike, value: TensorLike, name: str | None = None, layout: Any = None) -> Tensor:
+def fill(
+    dims: ShapeLike, value: TensorLike, name: str | None = None, layout: object | None = None
+) -> Tensor:
     """A tensor of shape ``dims`` filled with the scalar ``value``.
 
     >>> import retrograd as rg
@@ -285,7 +287,10 @@ def _constant_fill(shape: Any, dtype: Any, value: int, who: str, name: str | Non
 
 
 def zeros(
-    shape: ShapeLike, dtype: DTypeLike = dtypes.float32, name: str | None = None, layout: Any = None
+    shape: ShapeLike,
+    dtype: DTypeLike = dtypes.float32,
+    name: str | None = None,
+    layout: object | None = None,
 ) -> Tensor:
     """A tensor of zeros (a constant: it has no inputs to differentiate).
 
@@ -297,7 +302,10 @@ def zeros(
 
 
 def ones(
-    shape: ShapeLike, dtype: DTypeLike = dtypes.float32, name: str | None = None, layout: Any = None
+    shape: ShapeLike,
+    dtype: DTypeLike = dtypes.float32,
+    name: str | None = None,
+    layout: object | None = None,
 ) -> Tensor:
     """A tensor of ones.
 
@@ -321,7 +329,10 @@ def _like(op, input, dtype, name):
 
 
 def zeros_like(
-    input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None, layout: Any = None
+    input: TensorLike,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
+    layout: object | None = None,
 ) -> Tensor:
     """Zeros with the shape (and dtype, unless given) of ``input``.
 
@@ -333,7 +344,10 @@ def zeros_like(
 
 
 def ones_like(
-    input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None, layout: Any = None
+    input: TensorLike,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
+    layout: object | None = None,
 ) -> Tensor:
     """Ones with the shape (and dtype, unless given) of ``input``.
 

@@ -15,7 +15,7 @@ ValueError: Tensor  must have rank at least 2.  Received rank 1, shape (3,)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -63,7 +63,7 @@ def assert_integer(x: TensorLike, message: str | None = None, name: str | None =
         )
 
 
-def assert_proper_iterable(values: Any) -> None:
+def assert_proper_iterable(values: object) -> None:
     """TypeError unless ``values`` is an iterable that is not a tensor, an array or a
     string (those iterate, but are not what a list of values means).
 
@@ -99,7 +99,7 @@ def assert_rank_at_least(
 
 
 def assert_rank_in(
-    x: TensorLike, ranks: Any, message: str | None = None, name: str | None = None
+    x: TensorLike, ranks: Sequence[int], message: str | None = None, name: str | None = None
 ) -> None:
     """ValueError unless the rank of ``x`` is one of ``ranks``.
 
@@ -123,7 +123,9 @@ def assert_scalar(tensor: TensorLike, message: str | None = None, name: str | No
         raise ValueError(f"{_prefix(message)}Expected scalar shape, saw shape: {t.shape}.")
 
 
-def assert_same_float_dtype(tensors: Any = None, dtype: DTypeLike | None = None) -> dtypes.DType:
+def assert_same_float_dtype(
+    tensors: Sequence[TensorLike] | None = None, dtype: DTypeLike | None = None
+) -> dtypes.DType:
     """The one floating dtype of ``tensors`` (and ``dtype``, when given); float32 when
     there is none; ValueError when they differ or are not floating.
 
@@ -152,7 +154,7 @@ def assert_same_float_dtype(tensors: Any = None, dtype: DTypeLike | None = None)
     return expected
 
 
-def is_numeric_tensor(tensor: Any) -> bool:
+def is_numeric_tensor(tensor: object) -> bool:
     """Whether ``tensor`` is a tensor of numbers (not bool, not a variant).
 
     >>> import retrograd as rg
@@ -169,8 +171,8 @@ def _dims_of(spec: Any) -> list:
 
 
 def assert_shapes(
-    shapes: Any,
-    data: Any = None,
+    shapes: Sequence[tuple[TensorLike, Sequence[object]]],
+    data: Sequence[object] | None = None,
     summarize: int | None = None,
     message: str | None = None,
     name: str | None = None,

@@ -12,10 +12,11 @@ into the channel dimension: a conv3d with one-hot filters, so it differentiates)
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, window
@@ -26,8 +27,18 @@ __all__ = ["conv", "conv2d_backprop_filter_v2", "conv2d_backprop_input_v2",
            "extract_volume_patches"]  # fmt: skip
 
 
-def conv(input, filter, strides, padding, explicit_paddings=(), data_format="CHANNELS_LAST",
-         dilations=(), batch_dims=1, groups=1, name=None) -> Tensor:  # fmt: skip
+def conv(
+    input: TensorLike,
+    filter: TensorLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    explicit_paddings: Sequence[int] = (),
+    data_format: str | None = "CHANNELS_LAST",
+    dilations: int | Sequence[int] | None = (),
+    batch_dims: int = 1,
+    groups: int = 1,
+    name: str | None = None,
+) -> Tensor:
     """An N-D convolution (N from ``filter``'s rank) after ``batch_dims`` batch dimensions,
     channels last (``CHANNELS_LAST``) or first; ``groups`` splits the channels into
     independent convolutions.
@@ -73,9 +84,18 @@ def conv(input, filter, strides, padding, explicit_paddings=(), data_format="CHA
     return array_ops.identity(y, name=name) if name else y
 
 
-def conv2d_backprop_filter_v2(input, filter, out_backprop, strides, padding,
-                              use_cudnn_on_gpu=True, explicit_paddings=(), data_format="NHWC",
-                              dilations=(1, 1, 1, 1), name=None) -> Tensor:  # fmt: skip
+def conv2d_backprop_filter_v2(
+    input: TensorLike,
+    filter: TensorLike,
+    out_backprop: TensorLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    use_cudnn_on_gpu: bool = True,
+    explicit_paddings: Sequence[int] = (),
+    data_format: str | None = "NHWC",
+    dilations: int | Sequence[int] | None = (1, 1, 1, 1),
+    name: str | None = None,
+) -> Tensor:
     """The gradient of conv2d for its filter, of ``filter``'s shape.
 
     >>> import retrograd as tf
@@ -98,9 +118,18 @@ def conv2d_backprop_filter_v2(input, filter, out_backprop, strides, padding,
     return conv_ops._backprop_filter(x, sizes, dy, attrs, name)
 
 
-def conv2d_backprop_input_v2(input, filter, out_backprop, strides, padding,
-                             use_cudnn_on_gpu=True, explicit_paddings=(), data_format="NHWC",
-                             dilations=(1, 1, 1, 1), name=None) -> Tensor:  # fmt: skip
+def conv2d_backprop_input_v2(
+    input: TensorLike,
+    filter: TensorLike,
+    out_backprop: TensorLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    use_cudnn_on_gpu: bool = True,
+    explicit_paddings: Sequence[int] = (),
+    data_format: str | None = "NHWC",
+    dilations: int | Sequence[int] | None = (1, 1, 1, 1),
+    name: str | None = None,
+) -> Tensor:
     """The gradient of conv2d for its input, of ``input``'s shape.
 
     >>> import retrograd as tf
@@ -115,8 +144,13 @@ def conv2d_backprop_input_v2(input, filter, out_backprop, strides, padding,
                             dilations, name)  # fmt: skip
 
 
-def extract_volume_patches(input: Any, ksizes: Any, strides: Any, padding: str,
-                           name: str | None = None) -> Tensor:  # fmt: skip
+def extract_volume_patches(
+    input: TensorLike,
+    ksizes: int | Sequence[int],
+    strides: int | Sequence[int],
+    padding: str,
+    name: str | None = None,
+) -> Tensor:
     """Each ``ksizes`` window of a [batch, depth, height, width, channels] tensor, flattened
     (depth, height, width, channel order) into the last dimension.
 

@@ -13,12 +13,12 @@ two backprops, ``separable_conv2d``, ``with_space_to_batch``, ``pool``, ``dilati
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from retrograd.core import dtypes
-from retrograd.core.annotations import DTypeLike
+from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -35,8 +35,15 @@ __all__ = [
 ]  # fmt: skip
 
 
-def convolution(input, filters, strides=None, padding="VALID", data_format=None,
-                dilations=None, name=None) -> Tensor:  # fmt: skip
+def convolution(
+    input: TensorLike,
+    filters: TensorLike,
+    strides: int | Sequence[int] | None = None,
+    padding: str | Sequence[Sequence[int]] = "VALID",
+    data_format: str | None = None,
+    dilations: int | Sequence[int] | None = None,
+    name: str | None = None,
+) -> Tensor:
     """conv1d, conv2d or conv3d, by the rank of ``filters`` (N spatial dimensions + 2).
 
     >>> import retrograd as tf
@@ -55,8 +62,16 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     raise ValueError(f"`filters` must be 3-D, 4-D or 5-D (1 to 3 spatial dimensions), got {n + 2}")
 
 
-def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NWC",
-                     dilations=None, name=None) -> Tensor:  # fmt: skip
+def conv1d_transpose(
+    input: TensorLike,
+    filters: TensorLike,
+    output_shape: ShapeLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]] = "SAME",
+    data_format: str | None = "NWC",
+    dilations: int | Sequence[int] | None = None,
+    name: str | None = None,
+) -> Tensor:
     """The transpose of conv1d (a height-1 conv2d_transpose); ``filters`` [width,
     output_channels, in_channels].
 
@@ -77,8 +92,16 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
     return array_ops.squeeze(y, [axis])
 
 
-def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_format=None,
-                   dilations=None, name=None) -> Tensor:  # fmt: skip
+def conv_transpose(
+    input: TensorLike,
+    filters: TensorLike,
+    output_shape: ShapeLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]] = "SAME",
+    data_format: str | None = None,
+    dilations: int | Sequence[int] | None = None,
+    name: str | None = None,
+) -> Tensor:
     """conv1d_transpose, conv2d_transpose or conv3d_transpose, by ``output_shape``'s rank.
 
     >>> import retrograd as tf
@@ -96,7 +119,13 @@ def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_f
     raise ValueError(f"output_shape must be of length 3, 4 or 5 but was {n + 2}.")
 
 
-def atrous_conv2d(value, filters, rate, padding, name=None) -> Tensor:
+def atrous_conv2d(
+    value: object,
+    filters: TensorLike,
+    rate: int,
+    padding: str | Sequence[Sequence[int]],
+    name: str | None = None,
+) -> Tensor:
     """conv2d with the filter's taps ``rate`` apart (dilated), stride 1.
 
     >>> import retrograd as tf
@@ -106,7 +135,14 @@ def atrous_conv2d(value, filters, rate, padding, name=None) -> Tensor:
     return conv2d(value, filters, 1, padding, "NHWC", rate, name)
 
 
-def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=None) -> Tensor:
+def atrous_conv2d_transpose(
+    value: object,
+    filters: TensorLike,
+    output_shape: ShapeLike,
+    rate: int,
+    padding: str | Sequence[Sequence[int]],
+    name: str | None = None,
+) -> Tensor:
     """The transpose of atrous_conv2d.
 
     >>> import retrograd as tf
@@ -127,8 +163,15 @@ def _block_diagonal(w: Tensor) -> Tensor:
     return array_ops.reshape(full, [h, wd, c, c * m])
 
 
-def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
-                     name=None) -> Tensor:  # fmt: skip
+def depthwise_conv2d(
+    input: TensorLike,
+    filter: TensorLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    data_format: str | None = None,
+    dilations: int | Sequence[int] | None = None,
+    name: str | None = None,
+) -> Tensor:
     """Each input channel convolved with its own ``filter`` [h, w, in_channels, multiplier]
     slices; output channel c * multiplier + m.
 
@@ -146,9 +189,15 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
 
 
 def depthwise_conv2d_backprop_input(
-    input_sizes, filter, out_backprop, strides, padding, data_format="NHWC",
-    dilations=(1, 1, 1, 1), name=None,
-) -> Tensor:  # fmt: skip
+    input_sizes: ShapeLike,
+    filter: TensorLike,
+    out_backprop: TensorLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    data_format: str | None = "NHWC",
+    dilations: int | Sequence[int] | None = (1, 1, 1, 1),
+    name: str | None = None,
+) -> Tensor:
     """The gradient of depthwise_conv2d for its input, of shape ``input_sizes``.
 
     >>> import retrograd as tf
@@ -162,9 +211,15 @@ def depthwise_conv2d_backprop_input(
 
 
 def depthwise_conv2d_backprop_filter(
-    input, filter_sizes, out_backprop, strides, padding, data_format="NHWC",
-    dilations=(1, 1, 1, 1), name=None,
-) -> Tensor:  # fmt: skip
+    input: TensorLike,
+    filter_sizes: ShapeLike,
+    out_backprop: TensorLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    data_format: str | None = "NHWC",
+    dilations: int | Sequence[int] | None = (1, 1, 1, 1),
+    name: str | None = None,
+) -> Tensor:
     """The gradient of depthwise_conv2d for its filter, of shape ``filter_sizes``.
 
     >>> import retrograd as tf
@@ -190,8 +245,16 @@ def depthwise_conv2d_backprop_filter(
     return einsum("hwcdm,cd->hwcm", blocks, eye(c, dtype=x.dtype))
 
 
-def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,
-                     data_format=None, dilations=None, name=None) -> Tensor:  # fmt: skip
+def separable_conv2d(
+    input: TensorLike,
+    depthwise_filter: TensorLike,
+    pointwise_filter: TensorLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    data_format: str | None = None,
+    dilations: int | Sequence[int] | None = None,
+    name: str | None = None,
+) -> Tensor:
     """depthwise_conv2d, then a 1x1 conv2d with ``pointwise_filter`` [1, 1, C * M, out].
 
     >>> import retrograd as tf
@@ -205,8 +268,15 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
         return conv2d(depthwise, pointwise_filter, 1, "VALID", data_format or "NHWC")
 
 
-def with_space_to_batch(input, dilation_rate, padding, op: Callable, filter_shape=None,
-                        spatial_dims=None, data_format=None) -> Tensor:  # fmt: skip
+def with_space_to_batch(
+    input: TensorLike,
+    dilation_rate: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    op: Callable,
+    filter_shape: ShapeLike | None = None,
+    spatial_dims: Sequence[int] | None = None,
+    data_format: str | None = None,
+) -> Tensor:
     """``op(converted, num_spatial_dims, padding)`` applied after space_to_batch_nd with
     blocks of ``dilation_rate`` (and batch_to_space_nd after), which makes an op on
     neighbouring positions act on positions ``dilation_rate`` apart. Channels-last only.
@@ -245,8 +315,16 @@ def with_space_to_batch(input, dilation_rate, padding, op: Callable, filter_shap
     return batch_to_space(op(converted, n, "VALID"), rate, crops)
 
 
-def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_format=None,
-         dilations=None, name=None) -> Tensor:  # fmt: skip
+def pool(
+    input: TensorLike,
+    window_shape: int | Sequence[int],
+    pooling_type: str,
+    strides: int | Sequence[int] | None = None,
+    padding: str | Sequence[Sequence[int]] = "VALID",
+    data_format: str | None = None,
+    dilations: int | Sequence[int] | None = None,
+    name: str | None = None,
+) -> Tensor:
     """Max or average pooling (``pooling_type`` "MAX" or "AVG") over N-D windows, possibly
     dilated (then with stride 1, through with_space_to_batch).
 
@@ -281,8 +359,15 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_
     return pooling(input, window_shape, strides, padding, data_format, name)
 
 
-def dilation2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
-               name=None) -> Tensor:  # fmt: skip
+def dilation2d(
+    input: TensorLike,
+    filters: TensorLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    data_format: str | None = "NHWC",
+    dilations: int | Sequence[int] | None = None,
+    name: str | None = None,
+) -> Tensor:
     """Grey-scale dilation: the maximum over each window of input + ``filters`` [h, w, C]
     (taps ``dilations`` apart; NHWC).
 
@@ -315,8 +400,15 @@ def dilation2d(input, filters, strides, padding, data_format="NHWC", dilations=N
         return reduce_max(array_ops.stack(taps, 0), 0)
 
 
-def erosion2d(value, filters, strides, padding, data_format="NHWC", dilations=None,
-              name=None) -> Tensor:  # fmt: skip
+def erosion2d(
+    value: object,
+    filters: TensorLike,
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    data_format: str | None = "NHWC",
+    dilations: int | Sequence[int] | None = None,
+    name: str | None = None,
+) -> Tensor:
     """Grey-scale erosion: the minimum over each window of value - the reflected ``filters``.
 
     >>> import retrograd as tf
@@ -352,9 +444,16 @@ _MaxPoolArgmax = define_op("MaxPoolArgmax", _argmax_kernel)
 no_gradient("MaxPoolArgmax")
 
 
-def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",
-                         output_dtype: DTypeLike = dtypes.int64, include_batch_in_index=False,
-                         name=None) -> tuple:  # fmt: skip
+def max_pool_with_argmax(
+    input: TensorLike,
+    ksize: int | Sequence[int],
+    strides: int | Sequence[int],
+    padding: str | Sequence[Sequence[int]],
+    data_format: str | None = "NHWC",
+    output_dtype: DTypeLike = dtypes.int64,
+    include_batch_in_index: bool = False,
+    name: str | None = None,
+) -> tuple:
     """max_pool (NHWC) and where each maximum was, as a flat index ((y * width + x) *
     channels + c, plus b * height * width * channels with ``include_batch_in_index``).
 

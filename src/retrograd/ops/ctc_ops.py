@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.annotations import TensorLike
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops
 from retrograd.ops.pad_ops import pad
@@ -34,9 +35,16 @@ def _logsumexp(values: list[Tensor]) -> Tensor:
     return reduce_logsumexp(array_ops.stack(values, 0), 0)
 
 
-def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any,
-             logits_time_major: bool = True, unique: Any = None, blank_index: int | None = None,
-             name: str | None = None) -> Tensor:  # fmt: skip
+def ctc_loss(
+    labels: TensorLike,
+    logits: TensorLike,
+    label_length: TensorLike,
+    logit_length: TensorLike,
+    logits_time_major: bool = True,
+    unique: bool | None = None,
+    blank_index: int | None = None,
+    name: str | None = None,
+) -> Tensor:
     """The CTC loss of each sequence: ``labels`` [batch, max label length] (dense, padded,
     ``label_length`` valid), ``logits`` [time, batch, classes] (or batch-major), the first
     ``logit_length`` steps valid; class ``blank_index`` (default 0) is the blank. The labels
@@ -116,7 +124,7 @@ def _take_rows(alpha: Tensor, cols: Tensor) -> Tensor:
     return gather(alpha, cols, axis=1, batch_dims=1)
 
 
-def collapse_repeated(labels: Any, seq_length: Any, name: str | None = None) -> tuple:
+def collapse_repeated(labels: TensorLike, seq_length: TensorLike, name: str | None = None) -> tuple:
     """Each row's labels with runs of repeats merged, left-aligned and zero-padded to the
     longest result, and the new lengths.
 
@@ -137,7 +145,7 @@ def collapse_repeated(labels: Any, seq_length: Any, name: str | None = None) -> 
     return Tensor(out), Tensor(counts.astype(lengths.dtype))
 
 
-def ctc_unique_labels(labels: Any, name: str | None = None) -> tuple:
+def ctc_unique_labels(labels: TensorLike, name: str | None = None) -> tuple:
     """Each row's distinct labels in order of appearance (zero-padded, int64) and, for every
     label, the position of its value among them (int32).
 

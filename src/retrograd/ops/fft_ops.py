@@ -11,12 +11,13 @@ transformed axis cropped or zero-padded to it) and ``axes``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from retrograd.core import dtypes
-from retrograd.core.annotations import TensorLike
+from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient
@@ -83,7 +84,12 @@ def _complex(x: Tensor) -> Tensor:
     return x
 
 
-def fftnd(input: TensorLike, fft_length: Any, axes: Any, name: str | None = None) -> Tensor:
+def fftnd(
+    input: TensorLike,
+    fft_length: int | Sequence[int],
+    axes: int | Sequence[int],
+    name: str | None = None,
+) -> Tensor:
     """The discrete Fourier transform over ``axes`` of a complex tensor.
 
     >>> import retrograd as tf
@@ -94,7 +100,12 @@ def fftnd(input: TensorLike, fft_length: Any, axes: Any, name: str | None = None
     return execute(_FFTND, (_fit(_complex(x), lengths, axes),), {"axes": axes}, name)
 
 
-def ifftnd(input: TensorLike, fft_length: Any, axes: Any, name: str | None = None) -> Tensor:
+def ifftnd(
+    input: TensorLike,
+    fft_length: int | Sequence[int],
+    axes: int | Sequence[int],
+    name: str | None = None,
+) -> Tensor:
     """The inverse discrete Fourier transform over ``axes`` of a complex tensor.
 
     >>> import retrograd as tf
@@ -105,8 +116,13 @@ def ifftnd(input: TensorLike, fft_length: Any, axes: Any, name: str | None = Non
     return execute(_IFFTND, (_fit(_complex(x), lengths, axes),), {"axes": axes}, name)
 
 
-def rfftnd(input: TensorLike, fft_length: Any, axes: Any, Tcomplex: Any = dtypes.complex64,
-           name: str | None = None) -> Tensor:  # noqa: N803  (TensorFlow's name)  # fmt: skip
+def rfftnd(
+    input: TensorLike,
+    fft_length: int | Sequence[int],
+    axes: int | Sequence[int],
+    Tcomplex: DTypeLike = dtypes.complex64,
+    name: str | None = None,
+) -> Tensor:  # noqa: N803  (TensorFlow's name)
     """The transform of a real tensor: the first ``fft_length[-1] // 2 + 1`` frequencies of
     the last axis (the others follow by symmetry).
 
@@ -124,8 +140,13 @@ def rfftnd(input: TensorLike, fft_length: Any, axes: Any, Tcomplex: Any = dtypes
     return array_ops.identity(spectrum[tuple(index)], name=name)
 
 
-def irfftnd(input: TensorLike, fft_length: Any, axes: Any, Treal: Any = dtypes.float32,
-            name: str | None = None) -> Tensor:  # noqa: N803  # fmt: skip
+def irfftnd(
+    input: TensorLike,
+    fft_length: int | Sequence[int],
+    axes: int | Sequence[int],
+    Treal: DTypeLike = dtypes.float32,
+    name: str | None = None,
+) -> Tensor:  # noqa: N803
     """The real signal whose ``rfftnd`` is ``input`` (a half spectrum; the imaginary parts
     of the frequencies that must be real are ignored), of ``fft_length``.
 

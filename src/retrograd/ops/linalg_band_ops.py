@@ -15,6 +15,7 @@ TensorFlow) has TensorFlow's gradient, a Sylvester equation solved by Kronecker 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -91,7 +92,10 @@ def _dense(sup: Tensor, main: Tensor, sub: Tensor) -> Tensor:
 
 
 def tridiagonal_matmul(
-    diagonals: TensorLike, rhs: TensorLike, diagonals_format: str = "compact", name=None
+    diagonals: TensorLike,
+    rhs: TensorLike,
+    diagonals_format: str = "compact",
+    name: str | None = None,
 ) -> Tensor:
     """The product of a tridiagonal matrix (given by its diagonals) and ``rhs`` [..., M, N].
 
@@ -147,10 +151,10 @@ def eigh_tridiagonal(
     beta: TensorLike,
     eigvals_only: bool = True,
     select: str = "a",
-    select_range: Any = None,
+    select_range: Sequence[float] | None = None,
     tol: float | None = None,
     name: str | None = None,
-) -> Any:
+) -> Tensor | tuple[Tensor, Tensor]:
     """The eigenvalues (ascending), and eigenvectors (columns) unless ``eigvals_only``, of
     the Hermitian tridiagonal matrix with diagonal ``alpha`` and superdiagonal ``beta``;
     ``select`` 'a' (all), 'v' (those in (lo, hi]) or 'i' (indices lo..hi) with

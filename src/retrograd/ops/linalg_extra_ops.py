@@ -16,7 +16,7 @@ ops (solves, Cholesky, eigh), so their gradients are those of their parts.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -98,7 +98,7 @@ def _batch_dims(t: Tensor) -> int:
 
 
 def lu_reconstruct(
-    lower_upper: TensorLike, perm: TensorLike, validate_args: bool = False, name=None
+    lower_upper: TensorLike, perm: TensorLike, validate_args: bool = False, name: str | None = None
 ) -> Tensor:
     """The matrices an ``lu`` decomposition came from: the rows of L @ U put back in order.
 
@@ -140,7 +140,7 @@ def lu_solve(
 
 
 def lu_matrix_inverse(
-    lower_upper: TensorLike, perm: TensorLike, validate_args: bool = False, name=None
+    lower_upper: TensorLike, perm: TensorLike, validate_args: bool = False, name: str | None = None
 ) -> Tensor:
     """The inverse of the matrices an ``lu`` decomposition came from.
 
@@ -288,7 +288,7 @@ def lstsq(
 
 
 def matrix_rank(
-    a: TensorLike, tol: float | None = None, validate_args: bool = False, name=None
+    a: TensorLike, tol: float | None = None, validate_args: bool = False, name: str | None = None
 ) -> Tensor:
     """How many singular values exceed ``tol`` (default: the largest times max(rows, cols)
     times the dtype's epsilon), as int32.
@@ -309,7 +309,10 @@ def matrix_rank(
 
 
 def normalize(
-    tensor: TensorLike, ord: Any = "euclidean", axis: AxisLike | None = None, name=None
+    tensor: TensorLike,
+    ord: str | float = "euclidean",
+    axis: AxisLike | None = None,
+    name: str | None = None,
 ) -> tuple[Tensor, Tensor]:
     """``tensor`` divided by its ``ord``-norm over ``axis``, and the norm (kept dims).
 

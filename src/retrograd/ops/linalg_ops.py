@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
-from retrograd.core.annotations import AxisLike, TensorLike
+from retrograd.core.annotations import AxisLike, DTypeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError, NotFoundError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, mark_batchable
@@ -73,7 +73,7 @@ def matmul(
     adjoint_b: bool = False,
     a_is_sparse: bool = False,
     b_is_sparse: bool = False,
-    output_type: Any = None,
+    output_type: DTypeLike | None = None,
     grad_a: bool = False,
     grad_b: bool = False,
     name: str | None = None,

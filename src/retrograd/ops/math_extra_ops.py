@@ -1,7 +1,6 @@
 """The rest of ``tf.math``: ``multiply_no_nan``, ``xlog1py``, ``reciprocal_no_nan``,
 ``nextafter``, ``rint``, ``reduce_euclidean_norm``, ``cumulative_logsumexp``,
-``invert_permutation``, ``in_top_k``, ``approx_max_k``/``approx_min_k`` (exact here, as
-TensorFlow on a CPU), ``count_nonzero``, ``zero_fraction``, ``confusion_matrix``,
+``invert_permutation``, ``in_top_k``, ``count_nonzero``, ``zero_fraction``, ``confusion_matrix``,
 ``accumulate_n``, ``lbeta``, ``polyval``, ``is_non_decreasing`` and
 ``is_strictly_increasing``. The ops' gradients are TensorFlow's; the rest are built from ops.
 
@@ -15,12 +14,11 @@ TensorFlow on a CPU), ``count_nonzero``, ``zero_fraction``, ``confusion_matrix``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from retrograd.core import dtypes
-from retrograd.core.annotations import AxisLike, DTypeLike, TensorLike
+from retrograd.core.annotations import AxisLike, DTypeLike, ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import RegisterGradient, no_gradient
@@ -31,11 +29,10 @@ from retrograd.ops.index_args import build_time_value, static_int
 from retrograd.ops.scopes import op_scope
 
 __all__ = [
-    "accumulate_n", "approx_max_k", "approx_min_k", "approx_top_k", "confusion_matrix",
-    "count_nonzero", "cumulative_logsumexp", "in_top_k", "invert_permutation", "is_non_decreasing",
-    "is_strictly_increasing", "lbeta", "multiply_no_nan", "nextafter", "polyval",
-    "reciprocal_no_nan", "reduce_euclidean_norm", "rint", "xlog1py",
-    "zero_fraction",
+    "accumulate_n", "confusion_matrix", "count_nonzero", "cumulative_logsumexp", "in_top_k",
+    "invert_permutation", "is_non_decreasing", "is_strictly_increasing", "lbeta",
+    "multiply_no_nan", "nextafter", "polyval", "reciprocal_no_nan", "reduce_euclidean_norm",
+    "rint", "xlog1py", "zero_fraction",
 ]  # fmt: skip
 
 
@@ -256,7 +253,9 @@ def invert_permutation(x: TensorLike, name: str | None = None) -> Tensor:
     return execute(_InvertPermutation, (t,), None, name)
 
 
-def in_top_k(targets: TensorLike, predictions: TensorLike, k: TensorLike, name=None) -> Tensor:
+def in_top_k(
+    targets: TensorLike, predictions: TensorLike, k: TensorLike, name: str | None = None
+) -> Tensor:
     """Whether each row's target class is among its ``k`` highest predictions (classes tied
     at the boundary all count; a row with a non-finite prediction or a target out of range
     is False).
@@ -278,64 +277,6 @@ def in_top_k(targets: TensorLike, predictions: TensorLike, k: TensorLike, name=N
         finite = reduction_ops.reduce_all(comparison_ops.is_finite(p), axis=1)
         k = math_ops.cast(k, dtypes.int32)
         return comparison_ops.logical_and(comparison_ops.logical_and(valid, finite), above < k)
-
-
-def _approx_k(operand, k, dim, is_max, name):
-    from retrograd.ops.sort_ops import top_k
-
-    x = tensor_arg("ApproxTopK", operand, FLOAT, "operand")
-    if x.dtype.name not in ("float16", "float32"):
-        kind = {"float64": "double"}.get(x.dtype.name, x.dtype.name)
-        raise InvalidArgumentError(
-            f"Value for attr 'T' of {kind} is not in the list of allowed values: half, "
-            f"bfloat16, float"
-        )
-    ndim = x._value.ndim
-    (dim,) = reduction_ops.normalize_axes("ApproxTopK", dim, ndim)
-    perm = [i for i in range(ndim) if i != dim] + [dim]
-    back = list(np.argsort(perm))
-    moved = array_ops.transpose(x, perm) if dim != ndim - 1 else x
-    values, indices = top_k(moved if is_max else -moved, k, name=name)
-    if not is_max:
-        values = -values
-    if dim != ndim - 1:
-        values, indices = array_ops.transpose(values, back), array_ops.transpose(indices, back)
-    return values, indices
-
-
-def approx_top_k(input, k, reduction_dimension=-1, recall_target=0.95, is_max_k=True,
-                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):  # fmt: skip
-    """The ``k`` largest (``is_max_k``) or smallest values along ``reduction_dimension`` and
-    their indices; exact here.
-
-    >>> import retrograd as tf
-    >>> tf.approx_top_k([[1.0, 5.0, 3.0]], 1, is_max_k=False)[0].numpy().tolist()
-    [[1.0]]
-    """
-    return _approx_k(input, k, reduction_dimension, bool(is_max_k), name)
-
-
-def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
-                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):  # fmt: skip
-    """The ``k`` largest values along ``reduction_dimension`` and their indices; exact here
-    (``recall_target`` and the other tuning arguments are accepted).
-
-    >>> import retrograd as tf
-    >>> tf.math.approx_max_k([[1.0, 5.0, 3.0]], 2)[1].numpy().tolist()
-    [[1, 2]]
-    """
-    return _approx_k(operand, k, reduction_dimension, True, name)
-
-
-def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,
-                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):  # fmt: skip
-    """The ``k`` smallest values along ``reduction_dimension`` and their indices (exact).
-
-    >>> import retrograd as tf
-    >>> tf.math.approx_min_k([[1.0, 5.0, 3.0]], 2)[0].numpy().tolist()
-    [[1.0, 3.0]]
-    """
-    return _approx_k(operand, k, reduction_dimension, False, name)
 
 
 # -- built from ops ---------------------------------------------------------------------------
@@ -414,7 +355,7 @@ def confusion_matrix(
 
 def accumulate_n(
     inputs: Sequence[TensorLike],
-    shape: Any = None,
+    shape: ShapeLike | None = None,
     tensor_dtype: DTypeLike | None = None,
     name: str | None = None,
 ) -> Tensor:

@@ -15,7 +15,7 @@ segment means of the upstream gradient).
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -59,7 +59,11 @@ def crelu(features: TensorLike, axis: int = -1, name: str | None = None) -> Tens
 
 
 def sufficient_statistics(
-    x: TensorLike, axes: Any, shift: TensorLike | None = None, keepdims: bool = False, name=None
+    x: TensorLike,
+    axes: int | Sequence[int],
+    shift: TensorLike | None = None,
+    keepdims: bool = False,
+    name: str | None = None,
 ) -> tuple:
     """(count, sum of x - shift, sum of (x - shift)**2, shift) over ``axes``.
 
@@ -83,7 +87,13 @@ def sufficient_statistics(
         return counts, m_ss, v_ss, shift
 
 
-def normalize_moments(counts, mean_ss, variance_ss, shift, name=None) -> tuple:
+def normalize_moments(
+    counts: TensorLike,
+    mean_ss: TensorLike,
+    variance_ss: TensorLike,
+    shift: TensorLike | None,
+    name: str | None = None,
+) -> tuple:
     """The mean and variance from sufficient statistics (and their shift, or None).
 
     >>> import retrograd as tf
@@ -104,7 +114,13 @@ def normalize_moments(counts, mean_ss, variance_ss, shift, name=None) -> tuple:
         return mean, variance
 
 
-def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None) -> tuple:
+def weighted_moments(
+    x: TensorLike,
+    axes: int | Sequence[int],
+    frequency_weights: TensorLike,
+    keepdims: bool = False,
+    name: str | None = None,
+) -> tuple:
     """The ``frequency_weights``-weighted mean and variance of ``x`` over ``axes``.
 
     >>> import retrograd as tf
@@ -154,7 +170,12 @@ def local_response_normalization(
 lrn = local_response_normalization
 
 
-def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None) -> Tensor:
+def log_poisson_loss(
+    targets: TensorLike,
+    log_input: TensorLike,
+    compute_full_loss: bool = False,
+    name: str | None = None,
+) -> Tensor:
     """exp(log_input) - targets * log_input, plus Stirling's approximation of
     log(targets!) for targets > 1 when ``compute_full_loss``.
 
@@ -175,7 +196,11 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None) -> 
         return result
 
 
-def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+def compute_average_loss(
+    per_example_loss: TensorLike,
+    sample_weight: TensorLike | None = None,
+    global_batch_size: TensorLike | None = None,
+) -> Tensor:
     """The sum of the (weighted) per-example losses over the global batch size (by default
     the first dimension: one replica here).
 
@@ -221,7 +246,14 @@ def scale_regularization_loss(regularization_loss: TensorLike) -> Tensor:
 
 
 def batch_norm_with_global_normalization(
-    input, mean, variance, beta, gamma, variance_epsilon, scale_after_normalization, name=None
+    input: TensorLike,
+    mean: TensorLike,
+    variance: TensorLike,
+    beta: TensorLike,
+    gamma: TensorLike,
+    variance_epsilon: float,
+    scale_after_normalization: bool,
+    name: str | None = None,
 ) -> Tensor:
     """``batch_normalization`` with ``gamma`` used only when ``scale_after_normalization``.
 
@@ -255,7 +287,13 @@ _ComputeAccidentalHits = define_op(
 no_gradient("ComputeAccidentalHits")
 
 
-def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=None, name=None):
+def compute_accidental_hits(
+    true_classes: TensorLike,
+    sampled_candidates: TensorLike,
+    num_true: int,
+    seed: int | None = None,
+    name: str | None = None,
+) -> tuple[Tensor, Tensor, Tensor]:
     """Where a true class of a row is among the sampled candidates: (row indices, its (last)
     position in ``sampled_candidates``, weights of -FLT_MAX to add to those logits).
 
@@ -310,9 +348,17 @@ def _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, n
 
 
 def nce_loss(
-    weights, biases, labels, inputs, num_sampled, num_classes, num_true=1, sampled_values=None,
-    remove_accidental_hits=False, name="nce_loss",
-) -> Tensor:  # fmt: skip
+    weights: TensorLike,
+    biases: TensorLike,
+    labels: TensorLike,
+    inputs: TensorLike,
+    num_sampled: int,
+    num_classes: int,
+    num_true: int = 1,
+    sampled_values: tuple[TensorLike, TensorLike, TensorLike] | None = None,
+    remove_accidental_hits: bool = False,
+    name: str | None = "nce_loss",
+) -> Tensor:
     """Noise-contrastive estimation: per example, the sigmoid cross entropy of the true and
     sampled classes' logits (less log expected counts), summed.
 
@@ -332,9 +378,19 @@ def nce_loss(
         return reduction_ops.reduce_sum(losses, 1)
 
 
-def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_classes, num_true=1,
-                         sampled_values=None, remove_accidental_hits=True, seed=None,
-                         name="sampled_softmax_loss") -> Tensor:  # fmt: skip
+def sampled_softmax_loss(
+    weights: TensorLike,
+    biases: TensorLike,
+    labels: TensorLike,
+    inputs: TensorLike,
+    num_sampled: int,
+    num_classes: int,
+    num_true: int = 1,
+    sampled_values: tuple[TensorLike, TensorLike, TensorLike] | None = None,
+    remove_accidental_hits: bool = True,
+    seed: int | None = None,
+    name: str | None = "sampled_softmax_loss",
+) -> Tensor:
     """Softmax cross entropy over the true class and ``num_sampled`` sampled classes (logits
     less log expected counts; sampled classes equal to the true one removed).
 

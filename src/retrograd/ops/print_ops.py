@@ -127,7 +127,7 @@ class _Shown:
         return self.text
 
 
-def print_(*inputs: object, **kwargs: Any) -> object:
+def print_(*inputs: object, **kwargs: object) -> object:
     """Prints tensors and Python values (TensorFlow's ``tf.print``); to stderr by default.
     Keywords (TensorFlow's): ``output_stream``, ``summarize`` (3), ``sep`` (" "), ``end``
     ("\\n") and ``name``.

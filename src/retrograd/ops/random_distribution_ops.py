@@ -17,6 +17,7 @@ TensorShape([3])
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -381,8 +382,15 @@ def _sample_candidates(kind, true_classes, num_true, num_sampled, unique, range_
     return CandidateSample(*execute(_CandidateSampler, (true,), attrs, name))
 
 
-def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
-                              seed=None, name=None) -> CandidateSample:  # fmt: skip
+def uniform_candidate_sampler(
+    true_classes: TensorLike,
+    num_true: int,
+    num_sampled: int,
+    unique: bool,
+    range_max: int,
+    seed: int | None = None,
+    name: str | None = None,
+) -> CandidateSample:
     """``num_sampled`` classes drawn uniformly from [0, range_max) (without repeats when
     ``unique``), with the expected counts of the true and sampled classes.
 
@@ -395,8 +403,15 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
                               range_max, seed, name)  # fmt: skip
 
 
-def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
-                                  seed=None, name=None) -> CandidateSample:  # fmt: skip
+def log_uniform_candidate_sampler(
+    true_classes: TensorLike,
+    num_true: int,
+    num_sampled: int,
+    unique: bool,
+    range_max: int,
+    seed: int | None = None,
+    name: str | None = None,
+) -> CandidateSample:
     """Classes drawn from Zipf's log-uniform distribution, P(k) = log((k+2)/(k+1)) /
     log(range_max+1).
 
@@ -409,9 +424,20 @@ def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, r
 
 
 def fixed_unigram_candidate_sampler(
-    true_classes, num_true, num_sampled, unique, range_max, vocab_file="", distortion=1.0,
-    num_reserved_ids=0, num_shards=1, shard=0, unigrams=(), seed=None, name=None,
-) -> CandidateSample:  # fmt: skip
+    true_classes: TensorLike,
+    num_true: int,
+    num_sampled: int,
+    unique: bool,
+    range_max: int,
+    vocab_file: str = "",
+    distortion: float = 1.0,
+    num_reserved_ids: int = 0,
+    num_shards: int = 1,
+    shard: int = 0,
+    unigrams: Sequence[float] = (),
+    seed: int | None = None,
+    name: str | None = None,
+) -> CandidateSample:
     """Classes drawn with probability proportional to ``unigrams`` ** ``distortion`` (after
     ``num_reserved_ids`` classes of probability 0; this ``shard`` of ``num_shards``).
 
@@ -429,8 +455,15 @@ def fixed_unigram_candidate_sampler(
                               range_max, seed, name, **options)  # fmt: skip
 
 
-def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
-                                      seed=None, name=None) -> CandidateSample:  # fmt: skip
+def learned_unigram_candidate_sampler(
+    true_classes: TensorLike,
+    num_true: int,
+    num_sampled: int,
+    unique: bool,
+    range_max: int,
+    seed: int | None = None,
+    name: str | None = None,
+) -> CandidateSample:
     """Classes drawn by how often they have been seen as true classes (counted across calls,
     starting from one each).
 
@@ -442,7 +475,14 @@ def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, uniqu
                               range_max, seed, name)  # fmt: skip
 
 
-def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
+def all_candidate_sampler(
+    true_classes: TensorLike,
+    num_true: int,
+    num_sampled: int,
+    unique: bool,
+    seed: int | None = None,
+    name: str | None = None,
+) -> CandidateSample:
     """Every class in [0, num_sampled), each with expected count 1.
 
     >>> import retrograd as tf

@@ -55,7 +55,7 @@ def _algorithm(alg: Any) -> int:
                      f"{list(_NAMES)} or an Algorithm.")  # fmt: skip
 
 
-def create_rng_state(seed: Any, alg: Any) -> Tensor:
+def create_rng_state(seed: int | None, alg: str | int | object) -> Tensor:
     """The state of a random generator of algorithm ``alg`` made from ``seed`` (an int, split
     into 64-bit words, or a list of ints): an int64 vector padded with zeros.
 
@@ -77,7 +77,7 @@ def create_rng_state(seed: Any, alg: Any) -> Tensor:
     return Tensor(np.array(words, dtype=np.uint64).view(np.int64))
 
 
-def split(seed: TensorLike, num: int = 2, alg: Any = "auto_select") -> Tensor:
+def split(seed: TensorLike, num: int = 2, alg: str | int | object = "auto_select") -> Tensor:
     """``num`` new seeds ([num, 2]) drawn from ``seed``, for independent stateless streams.
 
     >>> import retrograd as tf
@@ -89,7 +89,7 @@ def split(seed: TensorLike, num: int = 2, alg: Any = "auto_select") -> Tensor:
     return stateless_uniform([num, 2], seed, minval=None, maxval=None, dtype=seed.dtype)
 
 
-def fold_in(seed: TensorLike, data: TensorLike, alg: Any = "auto_select") -> Tensor:
+def fold_in(seed: TensorLike, data: TensorLike, alg: str | int | object = "auto_select") -> Tensor:
     """A new seed from ``seed`` and the integer ``data`` (one draw from ``seed``, then
     ``data``): seeds that differ by the data they fold in.
 

@@ -14,6 +14,7 @@ included.
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 from typing import Any
 
 from retrograd.core.annotations import TensorLike
@@ -46,15 +47,15 @@ def _entries(value: Any, what: str) -> list[Any]:
 
 def strided_slice(
     input_: TensorLike,
-    begin: Any,
-    end: Any,
-    strides: Any = None,
+    begin: TensorLike,
+    end: TensorLike,
+    strides: int | Sequence[int] | None = None,
     begin_mask: int = 0,
     end_mask: int = 0,
     ellipsis_mask: int = 0,
     new_axis_mask: int = 0,
     shrink_axis_mask: int = 0,
-    var: Any = None,
+    var: object | None = None,
     name: str | None = None,
 ) -> Tensor:
     """``input_[spec]`` where entry ``k`` of the spec is ``begin[k]:end[k]:strides[k]``,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from retrograd.core import dtypes
-from retrograd.core.annotations import TensorLike
+from retrograd.core.annotations import ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.tensor import Tensor, constant_value, convert_to_tensor
 from retrograd.ops import array_ops, pad_ops
@@ -51,7 +51,7 @@ def _dims(x: Tensor) -> list:
 
 
 def space_to_batch_nd(
-    input: TensorLike, block_shape: Any, paddings: Any, name: str | None = None
+    input: TensorLike, block_shape: ShapeLike, paddings: TensorLike, name: str | None = None
 ) -> Tensor:
     """Pads the ``M`` spatial dimensions (after the batch) by ``paddings``, cuts them into
     blocks of ``block_shape`` and moves the position inside each block to the batch.
@@ -97,7 +97,7 @@ def space_to_batch_nd(
 
 
 def space_to_batch(
-    input: TensorLike, block_shape: Any, paddings: Any, name: str | None = None
+    input: TensorLike, block_shape: ShapeLike, paddings: TensorLike, name: str | None = None
 ) -> Tensor:
     """TensorFlow 2's name for ``space_to_batch_nd``.
 
@@ -109,7 +109,7 @@ def space_to_batch(
 
 
 def batch_to_space(
-    input: TensorLike, block_shape: Any, crops: Any, name: str | None = None
+    input: TensorLike, block_shape: ShapeLike, crops: TensorLike, name: str | None = None
 ) -> Tensor:
     """The inverse of ``space_to_batch``: the batch's blocks back into space, then
     ``crops`` cut from the start and end of each spatial dimension.
@@ -156,7 +156,10 @@ def batch_to_space(
 
 
 def required_space_to_batch_paddings(
-    input_shape: Any, block_shape: Any, base_paddings: Any = None, name: str | None = None
+    input_shape: ShapeLike,
+    block_shape: ShapeLike,
+    base_paddings: TensorLike | None = None,
+    name: str | None = None,
 ) -> tuple[Tensor, Tensor]:
     """The ``(paddings, crops)`` that make each spatial size (plus ``base_paddings``) a
     multiple of its block size, for ``space_to_batch`` and ``batch_to_space``.

@@ -240,7 +240,11 @@ no_gradient("SobolSample")
 
 
 def sobol_sample(
-    dim: int, num_results: int, skip: int = 0, dtype: DTypeLike = dtypes.float32, name=None
+    dim: int,
+    num_results: int,
+    skip: int = 0,
+    dtype: DTypeLike = dtypes.float32,
+    name: str | None = None,
 ) -> Tensor:
     """``num_results`` points of the ``dim``-dimensional Sobol sequence (Joe and Kuo's
     direction numbers, unscrambled, as TensorFlow), after ``skip`` (SciPy).

@@ -125,19 +125,43 @@ class CheckpointReader:
 
 
 def load_checkpoint(ckpt_dir_or_file: Any) -> CheckpointReader:
-    """A reader of a checkpoint file, or of the latest checkpoint of a folder."""
+    """A reader of a checkpoint file, or of the latest checkpoint of a folder.
+
+    >>> import os, tempfile
+    >>> import retrograd as tf
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = tf.train.Checkpoint(v=tf.Variable(2.0)).save(os.path.join(d, "c"))
+    ...     print(tf.train.load_checkpoint(d).get_tensor("v/.ATTRIBUTES/VARIABLE_VALUE"))
+    2.0
+    """
     return CheckpointReader(_resolve(ckpt_dir_or_file))
 
 
 def load_variable(ckpt_dir_or_file: Any, name: str) -> np.ndarray:
-    """The saved value of the variable ``name`` (a trailing ``:0`` is ignored)."""
+    """The saved value of the variable ``name`` (a trailing ``:0`` is ignored).
+
+    >>> import os, tempfile
+    >>> import retrograd as tf
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = tf.train.Checkpoint(v=tf.Variable([1, 2])).save(os.path.join(d, "c"))
+    ...     print(tf.train.load_variable(d, "v/.ATTRIBUTES/VARIABLE_VALUE:0"))
+    [1 2]
+    """
     if name.endswith(":0"):
         name = name[:-2]
     return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
 
 
 def list_variables(ckpt_dir_or_file: Any) -> list[tuple[str, list[int]]]:
-    """(name, shape) of every saved variable, sorted by name."""
+    """(name, shape) of every saved variable, sorted by name.
+
+    >>> import os, tempfile
+    >>> import retrograd as tf
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = tf.train.Checkpoint(w=tf.Variable([[1.0]])).save(os.path.join(d, "c"))
+    ...     print(tf.train.list_variables(d)[1])
+    ('w/.ATTRIBUTES/VARIABLE_VALUE', [1, 1])
+    """
     shapes = load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map()
     return sorted(shapes.items())
 
@@ -191,7 +215,15 @@ def checkpoints_iterator(
 ) -> Iterator[str]:
     """Yields each new latest checkpoint of ``checkpoint_dir`` as it appears, at most one
     per ``min_interval_secs``; after ``timeout`` seconds without one, stops (or asks
-    ``timeout_fn`` whether to stop)."""
+    ``timeout_fn`` whether to stop).
+
+    >>> import os, tempfile
+    >>> import retrograd as tf
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = tf.train.Checkpoint(v=tf.Variable(1.0)).save(os.path.join(d, "c"))
+    ...     print([os.path.basename(p) for p in tf.train.checkpoints_iterator(d, timeout=0.1)])
+    ['c-1']
+    """
     from retrograd.training.checkpoint_management import latest_checkpoint
 
     folder, last = os.fspath(checkpoint_dir), None

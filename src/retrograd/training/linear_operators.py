@@ -308,7 +308,8 @@ class LinearOperatorZeros(LinearOperator):
     """The zero matrix of ``num_rows`` x ``num_columns``.
 
     >>> import retrograd as tf
-    >>> tf.linalg.LinearOperatorZeros(2, 3).matvec([1.0, 1.0, 1.0]).numpy().tolist()
+    >>> op = tf.linalg.LinearOperatorZeros(2, 3, is_square=False, is_self_adjoint=False)
+    >>> op.matvec([1.0, 1.0, 1.0]).numpy().tolist()
     [0.0, 0.0]
     """
 
