@@ -144,6 +144,11 @@ ARBITRARY = {
     "map_fn": {"elems", "dtype", "fn_output_signature"}, "vectorized_map": {"elems", "return"},
     "while_loop": {"shape_invariants", "loop_vars"}, "custom_gradient": {"return"},
     "gradient_override": {"overrides"},
+    # Higher-order functions over structures of any nesting (as map_fn).
+    "case": {"pred_fn_pairs", "return"}, "switch_case": {"branch_fns", "return"},
+    "foldl": {"elems", "initializer", "return"}, "foldr": {"elems", "initializer", "return"},
+    "scan": {"elems", "initializer", "return"}, "numpy_function": {"return"},
+    "py_function": {"return"},
 }  # fmt: skip
 # Functions that transform functions (their Callable[..., Any] arguments are not "Any").
 _PARAM = re.compile(r"^\*{0,2}(\w+): (.*?)(?: =)?$")

@@ -29,6 +29,24 @@ from retrograd.checking.numerics import (
     enable_check_numerics,
     numeric_checks,
 )
+from retrograd.graph.devices import (
+    disable_traceback_filtering,
+    enable_traceback_filtering,
+    get_log_device_placement,
+    is_traceback_filtering_enabled,
+    set_log_device_placement,
+)
+from retrograd.ops.assert_ops import (
+    assert_all_finite,
+    assert_integer,
+    assert_proper_iterable,
+    assert_rank_at_least,
+    assert_rank_in,
+    assert_same_float_dtype,
+    assert_scalar,
+    assert_shapes,
+    is_numeric_tensor,
+)
 from retrograd.ops.debug_ops import (
     Assert,
     assert_equal,
@@ -76,4 +94,18 @@ __all__ = [
     "enable_strict_custom_gradients",
     "disable_strict_custom_gradients",
     "CapturedTensorWarning",
+    "assert_all_finite",
+    "assert_integer",
+    "assert_proper_iterable",
+    "assert_rank_at_least",
+    "assert_rank_in",
+    "assert_same_float_dtype",
+    "assert_scalar",
+    "assert_shapes",
+    "is_numeric_tensor",
+    "disable_traceback_filtering",
+    "enable_traceback_filtering",
+    "get_log_device_placement",
+    "is_traceback_filtering_enabled",
+    "set_log_device_placement",
 ]

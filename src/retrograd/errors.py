@@ -13,6 +13,7 @@ from retrograd.core.errors import (
     MissingDependencyError,
     NotFoundError,
     OpError,
+    OutOfRangeError,
     UnimplementedError,
 )
 from retrograd.training.storage import CheckpointFormatError, CheckpointNotFoundError
@@ -20,6 +21,8 @@ from retrograd.training.storage import CheckpointFormatError, CheckpointNotFound
 __all__ = [
     "OpError",
     "InvalidArgumentError",
+    "OutOfRangeError",
+    "NotFoundError",
     "UnimplementedError",
     "FailedPreconditionError",
     "NotFoundError",

@@ -4,6 +4,28 @@ from retrograd.ops.clip_ops import global_norm
 from retrograd.ops.decomposition_ops import cholesky, eigh, eigvalsh, qr, svd
 from retrograd.ops.einsum_ops import einsum
 from retrograd.ops.expm_ops import expm
+from retrograd.ops.linalg_band_ops import (
+    banded_triangular_solve,
+    eigh_tridiagonal,
+    logm,
+    sqrtm,
+    tridiagonal_matmul,
+    tridiagonal_solve,
+)
+from retrograd.ops.linalg_extra_ops import (
+    cholesky_solve,
+    eig,
+    eigvals,
+    lstsq,
+    lu,
+    lu_matrix_inverse,
+    lu_reconstruct,
+    lu_solve,
+    matrix_rank,
+    normalize,
+    tensor_diag,
+    tensor_diag_part,
+)
 from retrograd.ops.linalg_ops import adjoint, cross, matmul, matrix_transpose, matvec, tensordot
 from retrograd.ops.matrix_diag_ops import band_part, diag, diag_part, eye, set_diag, trace
 from retrograd.ops.matrix_inverse_ops import (
@@ -17,8 +39,74 @@ from retrograd.ops.matrix_inverse_ops import (
 )
 from retrograd.ops.norm_ops import norm
 from retrograd.ops.statistics_ops import l2_normalize
+from retrograd.training.linear_operator import LinearOperator
+from retrograd.training.linear_operators import (
+    LinearOperatorDiag,
+    LinearOperatorFullMatrix,
+    LinearOperatorHouseholder,
+    LinearOperatorIdentity,
+    LinearOperatorLowerTriangular,
+    LinearOperatorPermutation,
+    LinearOperatorScaledIdentity,
+    LinearOperatorToeplitz,
+    LinearOperatorZeros,
+)
+from retrograd.training.linear_operators_circulant import (
+    LinearOperatorCirculant,
+    LinearOperatorCirculant2D,
+    LinearOperatorCirculant3D,
+    LinearOperatorTridiag,
+)
+from retrograd.training.linear_operators_more import (
+    LinearOperatorAdjoint,
+    LinearOperatorBlockDiag,
+    LinearOperatorBlockLowerTriangular,
+    LinearOperatorComposition,
+    LinearOperatorInversion,
+    LinearOperatorKronecker,
+    LinearOperatorLowRankUpdate,
+)
 
 __all__ = [
+    "LinearOperator",
+    "LinearOperatorAdjoint",
+    "LinearOperatorBlockDiag",
+    "LinearOperatorBlockLowerTriangular",
+    "LinearOperatorCirculant",
+    "LinearOperatorCirculant2D",
+    "LinearOperatorCirculant3D",
+    "LinearOperatorComposition",
+    "LinearOperatorDiag",
+    "LinearOperatorFullMatrix",
+    "LinearOperatorHouseholder",
+    "LinearOperatorIdentity",
+    "LinearOperatorInversion",
+    "LinearOperatorKronecker",
+    "LinearOperatorLowRankUpdate",
+    "LinearOperatorLowerTriangular",
+    "LinearOperatorPermutation",
+    "LinearOperatorScaledIdentity",
+    "LinearOperatorToeplitz",
+    "LinearOperatorTridiag",
+    "LinearOperatorZeros",
+    "banded_triangular_solve",
+    "cholesky_solve",
+    "eig",
+    "eigh_tridiagonal",
+    "eigvals",
+    "logm",
+    "lstsq",
+    "lu",
+    "lu_matrix_inverse",
+    "lu_reconstruct",
+    "lu_solve",
+    "matrix_rank",
+    "normalize",
+    "sqrtm",
+    "tensor_diag",
+    "tensor_diag_part",
+    "tridiagonal_matmul",
+    "tridiagonal_solve",
     "matmul",
     "einsum",
     "l2_normalize",

@@ -137,6 +137,8 @@ CONVENTIONS = {
     "Cholesky": "symmetrised as TensorFlow's: it assumes symmetric perturbations, while the "
     "kernel reads only the lower triangle",
     "PadV2": "TensorFlow gives constant_values no gradient",
+    "Zeta": "TensorFlow gives zeta no gradient in x (only in q)",
+    "Betainc": "TensorFlow gives betainc no gradient in a and b (only in x)",
 }
 
 

@@ -95,3 +95,82 @@ def test_standalone_keras_is_tf_keras_while_a_program_runs():
         with pytest.raises(AttributeError, match="retrograd does not implement keras.nothing"):
             keras.nothing  # noqa: B018
     assert "keras" not in sys.modules
+
+
+@pytest.fixture
+def tensorflow_is_retrograd():
+    """``sys.modules["tensorflow"] = retrograd``, as a program may do without ``retrograd
+    run``; undone after the test (the import system also sets ``retrograd.python``)."""
+    import sys
+
+    saved = {n: sys.modules.pop(n) for n in list(sys.modules) if n.split(".")[0] == "tensorflow"}
+    ours = {n: m for n, m in sys.modules.items() if n.split(".")[0] == "retrograd"}
+    before = {n: set(vars(m)) for n, m in ours.items()}
+    sys.modules["tensorflow"] = rg
+    try:
+        yield
+    finally:
+        for name in [n for n in sys.modules if n.split(".")[0] == "tensorflow"]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+        for name, module in ours.items():  # submodules the import system set on parents
+            for attribute in set(vars(module)) - before[name]:
+                delattr(module, attribute)
+
+
+def test_private_paths_import_when_tensorflow_is_only_aliased(tensorflow_is_retrograd):
+    import tensorflow as tf
+    from tensorflow.python import tf2
+    from tensorflow.python.eager import backprop
+    from tensorflow.python.framework import dtypes, ops
+    from tensorflow.python.ops import (
+        control_flow_util,
+        custom_gradient,
+        gradients_impl,
+        variable_scope,
+    )
+    from tensorflow.python.util import tf_inspect
+
+    assert tf is rg and tf2.enabled() and backprop.GradientTape is rg.GradientTape
+    assert dtypes.float64 is rg.float64 and custom_gradient.custom_gradient is rg.custom_gradient
+    assert ops.convert_to_tensor is rg.convert_to_tensor
+    assert ops.get_default_graph is rg.get_default_graph
+    assert ops.control_dependencies is rg.compat.v1.control_dependencies
+    assert "Relu" in ops._gradient_registry._registry
+    assert ops._gradient_registry._registry["Relu"]["type"] is rg.gradient_registry.lookup("Relu")
+    assert gradients_impl.gradients_v2 is rg.gradients
+    assert variable_scope.variable_scope is rg.compat.v1.variable_scope
+    assert not control_flow_util.IsInWhileLoop(None)
+    assert tf_inspect.getfullargspec(rg.nn.relu).args == ["features", "name"]
+
+
+def test_every_table_path_imports_from_its_parent_when_aliased(tensorflow_is_retrograd):
+    import importlib
+
+    for path in [p for p in MODULES if p.startswith("tensorflow.")]:
+        parent, _, child = path.rpartition(".")
+        module = importlib.import_module(path)
+        assert getattr(importlib.import_module(parent), child) is module, path
+    with pytest.raises(
+        ImportError, match="retrograd does not implement the module 'tensorflow.contrib'"
+    ):
+        import tensorflow.contrib  # noqa: F401
+
+
+def test_the_aliasing_finder_is_inert_otherwise():
+    import sys
+
+    assert "tensorflow" not in sys.modules
+    with pytest.raises(ImportError, match="No module named 'tensorflow'"):
+        import tensorflow.python  # noqa: F401
+
+
+def test_tf2_behaviour_follows_v2_behaviour_switches():
+    from retrograd.compat.tf_python import tf2
+
+    rg.compat.v1.disable_v2_behavior()
+    try:
+        assert not tf2.enabled()
+    finally:
+        rg.compat.v1.enable_v2_behavior()
+    assert tf2.enabled()

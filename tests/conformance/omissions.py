@@ -27,6 +27,22 @@ _PROTOS = (
     "protocol-buffer messages of TensorFlow's runtime (session configuration, cluster "
     "and summary definitions); retrograd has no C++ runtime to configure"
 )
+_EXAMPLES = (
+    "tf.Example protocol-buffer messages (the records of TFRecord files); retrograd reads "
+    "no TFRecord files and has no protocol buffers"
+)
+_KERNELS = (
+    "shared libraries of compiled TensorFlow kernels (custom ops); retrograd's ops are "
+    "Python and NumPy and cannot run TensorFlow kernels"
+)
+_RNN_WRAPPERS = (
+    "wrappers of Keras 2's RNN cells; the Keras 3 that TensorFlow 2.21 uses has no such "
+    "cells to wrap (tf.keras is the api-keras helper's area)"
+)
+_STRINGS = (
+    "file readers whose elements are strings (lines, records); retrograd's tensors hold "
+    "numbers only (no string dtype)"
+)
 _SPARSE = "sparse and ragged tensors are outside this issue's scope (tf.sparse, tf.ragged)"
 
 _KERAS_BACKENDS = (
@@ -46,9 +62,6 @@ OMITTED: dict[str, str] = {
     "*.quint8": _QUANTIZED,
     "*.quint16": _QUANTIZED,
     "*.resource": _HANDLES,
-    "*.variant": _HANDLES,
-    "tf.DeviceSpec": _DEVICES,
-    "tf.compat.v1.DeviceSpec": _DEVICES,
     "tf.compat.v1.SessionLog": _PROTOS,
     "tf.compat.v1.Summary": _PROTOS,
     "tf.compat.v1.SummaryMetadata": _PROTOS,
@@ -58,6 +71,42 @@ OMITTED: dict[str, str] = {
     "tf.compat.v1.GraphDef": _PROTOS,
     "tf.compat.v1.MetaGraphDef": _PROTOS,
     "tf.compat.v1.train.ClusterDef": _PROTOS,
+    "tf.train.ClusterDef": _PROTOS,
+    "tf.train.JobDef": _PROTOS,
+    "tf.train.ServerDef": _PROTOS,
+    "tf.as_string": _STRINGS,
+    "tf.string": _STRINGS,
+    "tf.dtypes.string": _STRINGS,
+    "tf.fingerprint": _STRINGS,
+    "tf.edit_distance": _SPARSE,
+    "tf.ragged_fill_empty_rows": _SPARSE,
+    "tf.ragged_fill_empty_rows_grad": _SPARSE,
+    "tf.nn.embedding_lookup_sparse": _SPARSE,
+    "tf.nn.ctc_greedy_decoder": _SPARSE,
+    "tf.nn.ctc_beam_search_decoder": _SPARSE,
+    "tf.nn.safe_embedding_lookup_sparse": _SPARSE,
+    "tf.make_ndarray": _PROTOS,
+    "tf.make_tensor_proto": _PROTOS,
+    "tf.import_graph_def": _PROTOS,
+    "tf.load_library": _KERNELS,
+    "tf.load_op_library": _KERNELS,
+    "tf.config.experimental_connect_to_cluster": _DEVICES,
+    "tf.config.experimental_connect_to_host": _DEVICES,
+    "tf.nn.RNNCellDeviceWrapper": _RNN_WRAPPERS,
+    "tf.nn.RNNCellDropoutWrapper": _RNN_WRAPPERS,
+    "tf.nn.RNNCellResidualWrapper": _RNN_WRAPPERS,
+    "tf.data.TFRecordDataset": _STRINGS,
+    "tf.data.TextLineDataset": _STRINGS,
+    "tf.data.FixedLengthRecordDataset": _STRINGS,
+    "tf.train.Example": _EXAMPLES,
+    "tf.train.SequenceExample": _EXAMPLES,
+    "tf.train.Features": _EXAMPLES,
+    "tf.train.Feature": _EXAMPLES,
+    "tf.train.FeatureList": _EXAMPLES,
+    "tf.train.FeatureLists": _EXAMPLES,
+    "tf.train.BytesList": _EXAMPLES,
+    "tf.train.FloatList": _EXAMPLES,
+    "tf.train.Int64List": _EXAMPLES,
     "tf.compat.v1.train.JobDef": _PROTOS,
     "tf.compat.v1.train.ServerDef": _PROTOS,
     "tf.compat.v1.train.SaverDef": _PROTOS,
@@ -86,10 +135,6 @@ OMITTED: dict[str, str] = {
 }
 
 SIGNATURES: dict[str, str] = {
-    "*.DType": (
-        "retrograd's dtypes wrap NumPy dtypes (DType(np_dtype, name)); TensorFlow's are built "
-        "from its protobuf type enum. Programs get dtypes from tf.float32 or tf.as_dtype"
-    ),
     "tf.Tensor": (
         "programs never construct tf.Tensor (tf.constant and ops do); retrograd's Tensor "
         "takes the value it holds"

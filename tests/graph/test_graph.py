@@ -38,7 +38,7 @@ def test_name_scopes_prefix_names(graph):
         y = x * 2.0
     with rg.name_scope("layer"):
         z = rg.exp(x)
-    assert (x.name, y.op.name, z.op.name) == ("layer/x:0", "layer/Mul", "layer_1/Exp")
+    assert (x.name, y.op.name, z.op.name) == ("layer/x:0", "layer/mul", "layer_1/Exp")
 
 
 def test_shapes_are_inferred_with_unknown_dimensions(graph):

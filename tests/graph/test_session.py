@@ -116,7 +116,7 @@ def test_fetches_any_structure_and_ops_give_none(graph):
     a = tf.constant([1.0, 2.0])
     b = a * 3.0
     with tf.compat.v1.Session(graph=graph) as sess:
-        result = sess.run({"b": b, "list": [a, (b.op,)], "name": "Mul:0"})
+        result = sess.run({"b": b, "list": [a, (b.op,)], "name": "mul:0"})
     assert result["b"].tolist() == [3.0, 6.0] and result["list"][0].tolist() == [1.0, 2.0]
     assert result["list"][1] == (None,) and result["name"].tolist() == [3.0, 6.0]
     assert isinstance(tf.compat.v1.Session(graph=graph).run(tf.reduce_sum(b)), np.float32)

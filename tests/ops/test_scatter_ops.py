@@ -22,6 +22,13 @@ def _scatter(out, indices, updates, add=True):
     return out
 
 
+def _combine(ufunc, out, indices, updates):
+    out = np.array(out)
+    for row, value in zip(np.asarray(indices).reshape(-1, 1), np.asarray(updates)):
+        out[tuple(row)] = ufunc(out[tuple(row)], value)
+    return out
+
+
 def _assign(x, key, value):
     out = np.array(x)
     out[key] = value
@@ -67,6 +74,24 @@ CASES = [
         lambda t, u: rg.tensor_scatter_nd_add(t, np.zeros((2, 0), np.int32), u),
         ((2,), (2, 2)),
         lambda t, u: t + u.sum(0),
+    ),
+    Case(
+        "TensorScatterSub",
+        lambda t, u: rg.tensor_scatter_nd_sub(t, IDX, u),
+        ((5, 2), (3, 2)),
+        lambda t, u: _scatter(t, IDX, -u),
+    ),
+    Case(
+        "TensorScatterMin",
+        lambda t, u: rg.tensor_scatter_nd_min(t, IDX, u),
+        ((5, 2), (3, 2)),
+        lambda t, u: _combine(np.minimum, t, IDX, u),
+    ),
+    Case(
+        "TensorScatterMax",
+        lambda t, u: rg.tensor_scatter_nd_max(t, IDX, u),
+        ((5, 2), (3, 2)),
+        lambda t, u: _combine(np.maximum, t, IDX, u),
     ),
     Case(
         "TensorScatterUpdate",

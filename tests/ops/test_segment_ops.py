@@ -21,6 +21,25 @@ def _reduce(x, ids, n, fn, empty):
 IDS, SORTED = [0, 2, -1, 1, 0], [0, 0, 1, 2, 2]  # no empty max/min segments
 CASES = [
     Case(
+        "UnsortedSegmentProd",
+        lambda x: rg.math.unsorted_segment_prod(x, IDS, 4),
+        ((5, 2),),
+        lambda x: _reduce(x, IDS, 4, np.prod, 1),
+    ),
+    Case(
+        "SegmentProd",
+        lambda x: rg.math.segment_prod(x, SORTED),
+        ((5,),),
+        lambda x: _reduce(x, SORTED, 3, np.prod, 1),
+    ),
+    # A zero in a segment: only it gets the product of the others (TensorFlow's rule).
+    Case(
+        "UnsortedSegmentProd",
+        lambda x: rg.math.unsorted_segment_prod(x * [1.0, 0.0, 1.0, 1.0], [0, 0, 1, 0], 2),
+        ((4,),),
+        lambda x: _reduce(x * [1.0, 0.0, 1.0, 1.0], [0, 0, 1, 0], 2, np.prod, 1),
+    ),
+    Case(
         "UnsortedSegmentMax",
         lambda x: rg.math.unsorted_segment_max(x, IDS, 3),
         ((5, 2),),

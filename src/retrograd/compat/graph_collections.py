@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from retrograd.compat.variable_scopes import GraphKeys
-from retrograd.core.execute import context, define_op, execute
-from retrograd.core.registry import no_gradient
+from retrograd.core.execute import context, execute
+from retrograd.graph.control_ops import _NoOp
 from retrograd.graph.graph import get_default_graph
 from retrograd.graph.graph_tensors import GraphOperation
 from retrograd.graph.variables import GraphVariable
@@ -152,10 +152,6 @@ def trainable_variables(scope: str | None = None) -> list[GraphVariable]:
     ['a:0']
     """
     return get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
-
-
-_NoOp = define_op("NoOp", lambda: (), multi_output=True, shape_fn=lambda metas: [])
-no_gradient("NoOp")
 
 
 def no_op(name: str | None = None) -> GraphOperation:

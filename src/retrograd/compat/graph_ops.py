@@ -21,6 +21,7 @@ import contextlib
 import sys
 from typing import Any
 
+from retrograd.compat import private_modules
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.shapes import TensorShape, disable_v2_tensorshape, enable_v2_tensorshape
@@ -252,6 +253,7 @@ def disable_v2_behavior() -> None:
     disable_eager_execution()
     disable_v2_tensorshape()
     disable_tensor_equality()
+    private_modules.disable()  # tensorflow.python.tf2.enabled() is False
 
 
 def enable_v2_behavior() -> None:
@@ -267,6 +269,7 @@ def enable_v2_behavior() -> None:
     enable_eager_execution()
     enable_v2_tensorshape()
     enable_tensor_equality()
+    private_modules.enable()
 
 
 def _with_default_shape(metas, shape):

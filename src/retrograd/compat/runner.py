@@ -37,6 +37,7 @@ from retrograd.core.sites import script_traceback
 
 __all__ = [
     "MODULES",
+    "install_module_paths",
     "tensorflow_alias",
     "running",
     "run_script",
@@ -51,6 +52,10 @@ MODULES: dict[str, str] = {
     "tensorflow.compat.v1": "retrograd.compat.v1",
     "tensorflow.compat.v2": "retrograd",
     "tensorflow.autodiff": "retrograd.autodiff",
+    "tensorflow.config": "retrograd.config",
+    "tensorflow.config.experimental": "retrograd.config.experimental",
+    "tensorflow.config.threading": "retrograd.config.threading",
+    "tensorflow.config.optimizer": "retrograd.config.optimizer",
     "tensorflow.autograph": "retrograd.autograph",
     "tensorflow.autograph.experimental": "retrograd.autograph.experimental",
     "tensorflow.bitwise": "retrograd.bitwise",
@@ -82,9 +87,9 @@ MODULES: dict[str, str] = {
     "tensorflow.python.framework": "retrograd.compat.tf_python.framework",
     "tensorflow.python.framework.ops": "retrograd.compat.tf_python.framework.ops",
     "tensorflow.python.framework.constant_op": "retrograd.compat.tf_python.framework.constant_op",
-    "tensorflow.python.framework.dtypes": "retrograd.dtypes",
+    "tensorflow.python.framework.dtypes": "retrograd.compat.tf_python.framework.dtypes",
     "tensorflow.python.framework.tensor_shape": "retrograd.compat.tf_python.framework.tensor_shape",
-    "tensorflow.python.framework.errors": "retrograd.errors",
+    "tensorflow.python.framework.errors": "retrograd.compat.tf_python.framework.errors",
     "tensorflow.python.ops": "retrograd.compat.tf_python.ops",
     "tensorflow.python.ops.array_ops": "retrograd.compat.tf_python.ops.array_ops",
     "tensorflow.python.ops.math_ops": "retrograd.compat.tf_python.ops.math_ops",
@@ -92,6 +97,18 @@ MODULES: dict[str, str] = {
     "tensorflow.python.ops.gen_array_ops": "retrograd.compat.tf_python.ops.gen_array_ops",
     "tensorflow.python.ops.gen_math_ops": "retrograd.compat.tf_python.ops.gen_math_ops",
     "tensorflow.python.ops.gen_nn_ops": "retrograd.compat.tf_python.ops.gen_nn_ops",
+    # issue 22: the private paths real programs import
+    "tensorflow.python.tf2": "retrograd.compat.tf_python.tf2",
+    "tensorflow.python.eager": "retrograd.compat.tf_python.eager",
+    "tensorflow.python.eager.backprop": "retrograd.compat.tf_python.eager.backprop",
+    "tensorflow.python.eager.context": "retrograd.compat.tf_python.eager.context",
+    "tensorflow.python.ops.custom_gradient": "retrograd.compat.tf_python.ops.custom_gradient",
+    "tensorflow.python.ops.gradients_impl": "retrograd.compat.tf_python.ops.gradients_impl",
+    "tensorflow.python.ops.variable_scope": "retrograd.compat.tf_python.ops.variable_scope",
+    "tensorflow.python.ops.control_flow_util": ("retrograd.compat.tf_python.ops.control_flow_util"),
+    "tensorflow.python.util": "retrograd.compat.tf_python.util",
+    "tensorflow.python.util.tf_inspect": "retrograd.compat.tf_python.util.tf_inspect",
+    "tensorflow.python.util.nest": "retrograd.compat.tf_python.util.nest",
     # issue 12 (Keras, checkpoints, tf.data): one block, kept last
     "tensorflow.train": "retrograd.train",
     "tensorflow.data": "retrograd.data",
@@ -270,3 +287,83 @@ def exit_status(error: SystemExit) -> int:
         return code % 256
     print(code, file=sys.stderr)
     return 1
+class _SubmoduleLoader(importlib.abc.Loader):
+    """Makes the import of an aliased path give retrograd's own module: ``exec_module``
+    puts it in ``sys.modules``, which the import system returns (the placeholder module
+    that ``create_module`` makes keeps nothing). A module that is not a package cannot
+    have submodules found below it, so the table's paths below it are entered at once
+    (``tensorflow.autograph.experimental`` with ``tensorflow.autograph``)."""
+
+    def __init__(self, module: ModuleType, table: dict[str, str]) -> None:
+        self.module, self.table = module, table
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        return ModuleType(spec.name)
+
+    def exec_module(self, module: ModuleType) -> None:
+        name = module.__name__
+        sys.modules[name] = self.module
+        if not hasattr(self.module, "__path__"):
+            for path, target in self.table.items():
+                if path.startswith(name + ".") and path not in sys.modules:
+                    sys.modules[path] = importlib.import_module(target)
+
+
+class _AliasedRootFinder(importlib.abc.MetaPathFinder):
+    """Answers ``tensorflow.X`` (and ``keras.X``) when the program made ``tensorflow`` (or
+    ``keras``) retrograd itself (``sys.modules["tensorflow"] = retrograd``): the module of
+    the table, or an ImportError that says retrograd does not have it. Inert otherwise,
+    and while ``retrograd run``'s own finder answers."""
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None):
+        root = fullname.partition(".")[0]
+        if root not in _ROOTS or root == fullname:
+            return None
+        table = _root_table(root)
+        if table is None or any(isinstance(f, _TensorFlowFinder) for f in sys.meta_path):
+            return None
+        target_name = table.get(fullname)
+        if target_name is None:
+            raise ModuleNotFoundError(
+                f"retrograd does not implement the module {fullname!r} ({root} is retrograd "
+                f"here: see retrograd.compat.runner.MODULES for what is there)",
+                name=fullname,
+            )
+        module = importlib.import_module(target_name)
+        return importlib.machinery.ModuleSpec(
+            fullname, _SubmoduleLoader(module, table), is_package=True
+        )
+
+
+def _root_table(root: str) -> dict[str, str] | None:
+    """The table for ``root`` when ``sys.modules[root]`` is retrograd's module for it."""
+    module = sys.modules.get(root)
+    name = getattr(module, "__name__", "")
+    if root == "keras":
+        return MODULES if name == "retrograd.keras" else None
+    if name == "retrograd":
+        return MODULES
+    if name == "retrograd.compat.v1":
+        return {**MODULES, **_TF1_MODULES}
+    return None
+
+
+_FINDER = _AliasedRootFinder()
+
+
+def install_module_paths() -> None:
+    """Lets ``import tensorflow.python.framework.ops`` (every path of :data:`MODULES`) work
+    in a program that aliased ``tensorflow`` to retrograd itself; ``import retrograd`` calls
+    it. Installed once; it answers nothing unless ``tensorflow`` or ``keras`` is retrograd.
+
+    >>> import sys, retrograd
+    >>> sys.modules["tensorflow"] = retrograd
+    >>> from tensorflow.python.framework import ops
+    >>> ops.get_default_graph is retrograd.get_default_graph
+    True
+    >>> for name in [n for n in sys.modules if n == "tensorflow" or n.startswith("tensorflow.")]:
+    ...     del sys.modules[name]
+    >>> del retrograd.python  # the import system set it, as it sets every parent's submodule
+    """
+    if _FINDER not in sys.meta_path:
+        sys.meta_path.insert(0, _FINDER)

@@ -31,6 +31,10 @@ __all__ = [
     "int32",
     "int64",
     "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "variant",
     "bool",
     "complex64",
     "complex128",
@@ -39,19 +43,80 @@ __all__ = [
 ]
 
 
+# TensorFlow's DataType enum values of the types retrograd has (``DType(1)`` is float32),
+# their NumPy dtypes and names. ``variant`` holds opaque values (TensorArray lists) in 0-d
+# object arrays.
+_TYPES: dict[int, tuple[Any, str]] = {
+    1: (np.float32, "float32"), 2: (np.float64, "float64"), 3: (np.int32, "int32"),
+    4: (np.uint8, "uint8"), 5: (np.int16, "int16"), 6: (np.int8, "int8"),
+    8: (np.complex64, "complex64"), 9: (np.int64, "int64"), 10: (np.bool_, "bool"),
+    17: (np.uint16, "uint16"), 18: (np.complex128, "complex128"), 19: (np.float16, "float16"),
+    21: (np.object_, "variant"), 22: (np.uint32, "uint32"), 23: (np.uint64, "uint64"),
+}  # fmt: skip
+
+
 class DType:
-    """A tensor element type, wrapping a NumPy dtype.
+    """A tensor element type, wrapping a NumPy dtype; made from TensorFlow's enum value of
+    the type (``DType(1)`` is float32, as ``tf.DType(1)``).
 
     >>> import retrograd as rg
     >>> rg.float64.is_floating, rg.int32.is_integer, rg.complex64.real_dtype
     (True, True, retrograd.float32)
+    >>> rg.DType(1) == rg.float32, rg.float64.as_datatype_enum
+    (True, 2)
     """
 
-    __slots__ = ("_np", "name")
+    __slots__ = ("_np", "name", "_enum")
 
-    def __init__(self, np_dtype: np.dtype, name: str) -> None:
-        self._np = np_dtype
-        self.name = name
+    def __init__(self, type_enum: int, handle_data: Any = None) -> None:
+        if type_enum not in _TYPES:
+            raise TypeError(
+                f"DType: {type_enum!r} is not the enum value of a type retrograd has; expected "
+                f"one of {sorted(_TYPES)}"
+            )
+        np_type, self.name = _TYPES[type_enum]
+        self._np = np.dtype(np_type)
+        self._enum = type_enum
+
+    @property
+    def as_datatype_enum(self) -> int:
+        """TensorFlow's enum value of this type."""
+        return self._enum
+
+    @property
+    def is_numeric(self) -> bool:
+        """Whether values are numbers (bools included, as in TensorFlow; not variants)."""
+        return self._np.kind in "biufc"
+
+    @property
+    def is_numpy_compatible(self) -> bool:
+        """Whether values convert to NumPy arrays (not variants)."""
+        return self._np.kind != "O"
+
+    @property
+    def is_quantized(self) -> bool:
+        """Quantized types: retrograd has none."""
+        return False
+
+    @property
+    def limits(self) -> tuple:
+        """TensorFlow's intensity limits (of image values) with the negative range clipped:
+        ``(0, 1)`` for floats, ``(0, max)`` for integers, ``(0, True)`` for bool."""
+        if self._np.kind == "f":
+            return 0, 1
+        if self._np.kind not in "biu":
+            raise ValueError(f"{self} does not have defined limits.")
+        return 0, self.max
+
+    def is_compatible_with(self, other: DTypeLike) -> bool:
+        """Whether a value of type ``other`` may stand where this type is expected (the
+        same type).
+
+        >>> import retrograd as rg
+        >>> rg.float32.is_compatible_with("float32"), rg.float32.is_compatible_with(rg.int32)
+        (True, False)
+        """
+        return self == other
 
     @property
     def as_numpy_dtype(self) -> type:
@@ -80,8 +145,9 @@ class DType:
 
     @property
     def is_trainable(self) -> bool:
-        """Whether gradients flow through tensors of this type (floating or complex)."""
-        return self._np.kind in "fc"
+        """Whether gradients flow through tensors of this type: floating and complex ones,
+        and variants (a TensorArray's list, whose gradient is a list)."""
+        return self._np.kind in "fcO"
 
     @property
     def real_dtype(self) -> DType:
@@ -146,7 +212,7 @@ _BY_NAME: dict[str, DType] = {}
 
 
 def _define(np_type: type, name: str, *aliases: str) -> DType:
-    dtype = DType(np.dtype(np_type), name)
+    dtype = DType(next(k for k, (t, n) in _TYPES.items() if n == name))
     _BY_NP[dtype._np] = dtype
     for key in (name, *aliases):
         _BY_NAME[key] = dtype
@@ -164,12 +230,19 @@ uint8 = _define(np.uint8, "uint8")
 bool = _define(np.bool_, "bool")  # noqa: A001 - TensorFlow's name
 complex64 = _define(np.complex64, "complex64")
 complex128 = _define(np.complex128, "complex128")
+uint16 = _define(np.uint16, "uint16")
+uint32 = _define(np.uint32, "uint32")
+uint64 = _define(np.uint64, "uint64")
+variant = _define(np.object_, "variant")
+# NumPy's object dtype is not a type of values (TensorFlow reads it as its string type, which
+# retrograd does not have): only the arrays of variant tensors have it.
+del _BY_NP[variant._np]
 
 
 _PYTHON_DEFAULTS = {float: "float32", int: "int32", bool: "bool"}
 
 
-def as_dtype(value: DTypeLike) -> DType:
+def as_dtype(type_value: DTypeLike) -> DType:
     """Converts a DType, NumPy dtype or type, or name (``"float32"``) to a DType.
 
     Python's ``float``, ``int`` and ``bool`` mean the types Python numbers become (float32,
@@ -181,6 +254,7 @@ def as_dtype(value: DTypeLike) -> DType:
     >>> rg.as_dtype(float).name, rg.as_dtype(int).name, rg.as_dtype(bool).name
     ('float32', 'int32', 'bool')
     """
+    value = type_value
     if isinstance(value, DType):
         return value
     if value is float or value is int or value is bool:
@@ -205,5 +279,7 @@ def from_numpy(np_dtype: np.dtype) -> DType:
     """The DType for a NumPy dtype object (fast path used by tensors)."""
     found = _BY_NP.get(np_dtype)
     if found is None:
+        if np_dtype == variant._np:
+            return variant
         raise TypeError(f"NumPy dtype {np_dtype} has no retrograd DType")
     return found

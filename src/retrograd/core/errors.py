@@ -44,8 +44,8 @@ class UnimplementedError(OpError, NotImplementedError):
 
 
 class NotFoundError(OpError, LookupError):
-    """Something a call names does not exist: a checkpoint file that is not there
-    (TensorFlow's ``tf.errors.NotFoundError``).
+    """Something a call names does not exist: a checkpoint file that is not there, a kernel
+    for these dtypes (TensorFlow's ``tf.errors.NotFoundError``).
 
     >>> import retrograd as rg
     >>> import tempfile, os
@@ -72,6 +72,16 @@ class FailedPreconditionError(OpError, RuntimeError):
     ...         except rg.errors.FailedPreconditionError:
     ...             caught = True
     >>> caught
+    True
+    """
+
+
+class OutOfRangeError(OpError):
+    """An index past the end: a write beyond a TensorArray's size, an iterator at its end
+    (TensorFlow's ``tf.errors.OutOfRangeError``).
+
+    >>> import retrograd as rg
+    >>> issubclass(rg.errors.OutOfRangeError, rg.errors.OpError)
     True
     """
 
@@ -114,9 +124,10 @@ class LookupErrorInRegistry(LookupError):
 __all__ = [
     "OpError",
     "InvalidArgumentError",
+    "OutOfRangeError",
+    "NotFoundError",
     "UnimplementedError",
     "FailedPreconditionError",
-    "NotFoundError",
     "MissingDependencyError",
     "InaccessibleTensorError",
 ]

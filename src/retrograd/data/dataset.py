@@ -26,49 +26,15 @@ from retrograd.core.dimensions import dimension_value
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
-from retrograd.core.variables import Variable
+from retrograd.data.dataset_methods import DatasetMethods
+from retrograd.data.dataset_sources import DatasetSources
+from retrograd.data.structure import INFINITE, UNKNOWN, _leaves, _map, _spec, _to_tensor, _zip_map
 from retrograd.graph.function import TensorSpec
 from retrograd.ops import array_ops, random_ops
 
 __all__ = ["Dataset", "AUTOTUNE", "INFINITE", "UNKNOWN"]
 
 AUTOTUNE = -1
-INFINITE = -1
-UNKNOWN = -2
-
-
-def _map(fn: Callable, structure: Any) -> Any:
-    """Applies ``fn`` to the leaves of tuples and dicts (lists are leaves)."""
-    if isinstance(structure, tuple):
-        return tuple(_map(fn, s) for s in structure)
-    if isinstance(structure, dict):
-        return {k: _map(fn, structure[k]) for k in structure}
-    return fn(structure)
-
-
-def _leaves(structure: Any) -> list[Any]:
-    if isinstance(structure, tuple):
-        return [leaf for s in structure for leaf in _leaves(s)]
-    if isinstance(structure, dict):
-        return [leaf for k in structure for leaf in _leaves(structure[k])]
-    return [structure]
-
-
-def _zip_map(fn: Callable, structures: list[Any]) -> Any:
-    first = structures[0]
-    if isinstance(first, tuple):
-        return tuple(_zip_map(fn, [s[i] for s in structures]) for i in range(len(first)))
-    if isinstance(first, dict):
-        return {k: _zip_map(fn, [s[k] for s in structures]) for k in first}
-    return fn(structures)
-
-
-def _to_tensor(value: Any) -> Tensor:
-    if isinstance(value, Tensor):
-        return value
-    if isinstance(value, Variable):
-        return value.read_value()
-    return convert_to_tensor(value)
 
 
 def _int64(value: Any, op: str, name: str) -> int:
@@ -103,11 +69,7 @@ def _concatenated_spec(a: Any, b: Any) -> Any:
     return nest.pack_sequence_as(a, merged)
 
 
-def _spec(value: Tensor) -> TensorSpec:
-    return TensorSpec(value.shape, value.dtype)
-
-
-class Dataset:
+class Dataset(DatasetMethods, DatasetSources):
     """A re-iterable sequence of elements (nested tuples/dicts of tensors).
 
     >>> import retrograd as rg
@@ -242,12 +204,15 @@ class Dataset:
 
     # -- iteration -----------------------------------------------------------------------
     def __iter__(self) -> Iterator:
-        return iter(self._make_iterator())
+        from retrograd.data.iterators import OwnedIterator
+
+        return OwnedIterator(self)
 
     def as_numpy_iterator(self) -> Iterator:
-        """The elements with NumPy arrays in place of tensors."""
-        for element in self:
-            yield _map(lambda t: t.numpy(), element)
+        """The elements with NumPy arrays in place of tensors (a ``NumpyIterator``)."""
+        from retrograd.data.iterators import NumpyIterator
+
+        return NumpyIterator(self)
 
     @property
     def element_spec(self) -> Any:
@@ -463,9 +428,9 @@ class Dataset:
         return Dataset(self._make_iterator, self._element_spec, self._cardinality)
 
     def cache(self, filename: str = "", name: str | None = None) -> Dataset:
-        """The same elements, kept in memory after the first full pass."""
+        """The same elements, kept in memory (or in ``filename``) after the first full pass."""
         if filename:
-            raise NotImplementedError("Dataset.cache: caching to a file is not supported")
+            return self._file_cache(filename)
         source, stored = self, []
 
         def iterate() -> Iterator:

@@ -126,7 +126,10 @@ class ConcreteFunction:
         attrs: dict[str, Any] = {"f": self}
         if context.recording and context.graph is None:  # a tape may differentiate this call
             attrs["residuals"] = Residuals()
-        flat = execute(_PartitionedCall, inputs, attrs, self.name)
+        # In a graph the call op is named as TensorFlow names it (PartitionedCall, ...): the
+        # function's own name ('<lambda>', '_helper') need not be a valid op name.
+        name = self.name if context._graph is None else None
+        flat = execute(_PartitionedCall, inputs, attrs, name)
         return self._structured(flat)
 
     def _structured(self, flat: Any) -> Any:

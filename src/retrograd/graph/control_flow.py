@@ -32,13 +32,19 @@ from retrograd.core import nest
 from retrograd.core.annotations import SupportsArray, TensorLike
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import op_gradient
-from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.graph import traced_bodies
 from retrograd.graph.concrete_function import ConcreteFunction
 from retrograd.graph.graph import Graph
-from retrograd.ops import array_ops
+from retrograd.graph.loop_vars import (
+    as_list,
+    as_loop_tensor,
+    check_body,
+    invariant_leaves,
+    same_structure,
+)
+from retrograd.ops import array_ops, math_ops
 
 _T = TypeVar("_T")
 
@@ -154,10 +160,15 @@ def _stateful(*functions: ConcreteFunction) -> bool:
     )
 
 
+# Element kinds gradients flow through: floats, complex numbers and variants (a TensorArray's
+# list, whose gradient is a list of its elements' gradients).
+_DIFFERENTIABLE = "fcO"
+
+
 def _dense(grads: list, inputs: tuple) -> list:
     """Gradients with zeros for unconnected floating inputs, so both branches agree."""
     return [
-        array_ops.zeros_like(x) if g is None and x._value.dtype.kind in "fc" else g
+        array_ops.zeros_like(x) if g is None and x._value.dtype.kind in _DIFFERENTIABLE else g
         for g, x in zip(grads, inputs)
     ]
 
@@ -245,30 +256,31 @@ def while_loop(
     limit = None if maximum_iterations is None else int(maximum_iterations)
     if context.graph is None:
         # Loop variables are tensors, as in TensorFlow (a Python 0 comes back as int32).
-        loop_vars = nest.map_structure(_as_loop_tensor, loop_vars)
+        loop_vars = nest.map_structure(as_loop_tensor, loop_vars)
         count = 0
-        while (limit is None or count < limit) and bool(cond(*_as_list(loop_vars))):
-            result = _same_structure(loop_vars, body(*_as_list(loop_vars)))
-            loop_vars = nest.map_structure(_as_loop_tensor, result)
+        while (limit is None or count < limit) and bool(cond(*as_list(loop_vars))):
+            result = same_structure(loop_vars, body(*as_list(loop_vars)))
+            loop_vars = nest.map_structure(as_loop_tensor, result)
             count += 1
         return loop_vars
-    flat = [convert_to_tensor(v) for v in nest.flatten(loop_vars)]
+    # Composites (a TensorArray) enter the loop as their component tensors (its list).
+    flat = [convert_to_tensor(v) for v in nest.flatten(loop_vars, expand_composites=True)]
     if shape_invariants is None:
         invariants = [v._value.shape for v in flat]
     else:
-        invariants = _invariant_leaves(loop_vars, shape_invariants)  # fmt: skip
+        invariants = invariant_leaves(loop_vars, shape_invariants)  # fmt: skip
     specs = [(v.dtype, shape) for v, shape in zip(flat, invariants)]
 
     def structured(fn: Callable) -> Callable:
-        return lambda *xs: fn(*_as_list(nest.pack_sequence_as(loop_vars, list(xs))))
+        return lambda *xs: fn(*as_list(nest.pack_sequence_as(loop_vars, list(xs), True)))
 
     cond_graph, cond_inputs, cond_out = traced_bodies.trace(structured(cond), specs, "loop_var")
     body_graph, body_inputs, body_out = traced_bodies.trace(
-        lambda *xs: nest.flatten(_same_structure(loop_vars, structured(body)(*xs))),
+        lambda *xs: nest.flatten(same_structure(loop_vars, structured(body)(*xs)), True),
         specs,
         "loop_var",
     )
-    _check_body(flat, invariants, body_out)
+    check_body(flat, invariants, body_out)
     cond_out = traced_bodies.own_outputs(cond_graph, convert_to_tensor(cond_out))
     body_out = traced_bodies.own_outputs(body_graph, body_out)
     captures = traced_bodies.union_captures(cond_graph, body_graph)
@@ -288,58 +300,7 @@ def while_loop(
     }
     op = _While if _stateful(cond_fn, body_fn) else _StatelessWhile
     finals = execute(op, [*flat, *captures, *variables], attrs, name)
-    return nest.pack_sequence_as(loop_vars, list(finals))
-
-
-def _invariant_leaves(loop_vars: Any, invariants: Any) -> list:
-    """One shape per loop variable, walking ``invariants`` in the structure of ``loop_vars``
-    (its leaves are shapes, which are tuples themselves)."""
-    if nest.is_nested(loop_vars):
-        if isinstance(loop_vars, dict):  # in nest.flatten's order: sorted keys
-            keys = sorted(loop_vars)
-            children, invariants = [loop_vars[k] for k in keys], [invariants[k] for k in keys]
-        else:
-            children = list(loop_vars)
-        if len(invariants) != len(children):
-            raise ValueError("while_loop: shape_invariants must have the structure of loop_vars")
-        return [shape for c, i in zip(children, invariants) for shape in _invariant_leaves(c, i)]
-    return [None if invariants is None else TensorShape(invariants)]
-
-
-def _as_list(loop_vars: Any) -> list:
-    return list(loop_vars) if isinstance(loop_vars, (list, tuple)) else [loop_vars]
-
-
-def _as_loop_tensor(value: Any) -> Any:
-    return value if isinstance(value, (Tensor, Variable)) else convert_to_tensor(value)
-
-
-def _same_structure(loop_vars: Any, result: Any) -> Any:
-    if not isinstance(loop_vars, (list, tuple)):
-        result = result[0] if isinstance(result, (list, tuple)) and len(result) == 1 else result
-    elif not isinstance(result, (list, tuple)):
-        result = [result]
-    try:
-        nest.assert_same_structure(loop_vars, result, check_types=False)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"while_loop: body must return the structure of loop_vars: {e}") from None
-    return result
-
-
-def _check_body(flat: list, invariants: list, outputs: list) -> None:
-    for i, (v, shape, out) in enumerate(zip(flat, invariants, outputs)):
-        out = convert_to_tensor(out)
-        if out.dtype != v.dtype:
-            raise TypeError(
-                f"while_loop: loop variable {i} enters as {v.dtype.name} but the body returns "
-                f"{out.dtype.name}"
-            )
-        if shape is not None and not out.shape.is_compatible_with(shape):
-            raise ValueError(
-                f"while_loop: loop variable {i} enters the loop with shape {tuple(shape)}, but has "
-                f"shape {out.shape} after one iteration; give shape_invariants (None for a "
-                f"dimension that changes)"
-            )
+    return nest.pack_sequence_as(loop_vars, list(finals), expand_composites=True)
 
 
 def _while_kernel(*values, cond, body, n_vars, maximum_iterations, keep_history):
@@ -428,7 +389,7 @@ def _while_grad(op, *upstream):
         finals, count, stacks = rerun[:n], rerun[n], rerun[n + 1 :]
         stack_upstream = [None] * n
     grads = [array_ops.zeros_like(y) if g is None else g for g, y in zip(upstream[:n], finals)]
-    trainable = [x._value.dtype.kind in "fc" for x in [*captured, *variables]]
+    trainable = [x._value.dtype.kind in _DIFFERENTIABLE for x in [*captured, *variables]]
     sums = [array_ops.zeros_like(x) for x, t in zip([*captured, *variables], trainable) if t]
     backward = body_fn.backward_function()
 
@@ -441,16 +402,18 @@ def _while_grad(op, *upstream):
         # Integer loop variables carry no gradient: they keep their zeros.
         g_vars = [g if g is not None else old for g, old in zip(step_grads[:n], g_vars)]
         for i, up in enumerate(stack_upstream):  # upstream on iteration k's kept inputs
-            if up is not None and g_vars[i]._value.dtype.kind in "fc":
-                g_vars[i] = g_vars[i] + execute(_LoopHistoryGet, (up, k))
-        new_sums = iter(g_sums)
-        g_sums = [next(new_sums) + g for g, t in zip(step_grads[n:], trainable) if t]
+            if up is not None and g_vars[i]._value.dtype.kind in _DIFFERENTIABLE:
+                g_vars[i] = math_ops.add_n([g_vars[i], execute(_LoopHistoryGet, (up, k))])
+        new_sums = iter(g_sums)  # (add_n: lists of a TensorArray add up too)
+        g_sums = [
+            math_ops.add_n([next(new_sums), g]) for g, t in zip(step_grads[n:], trainable) if t
+        ]
         return (k - 1, *g_vars, *g_sums)
 
     start = count - 1
     results = while_loop(lambda k, *rest: k >= 0, step, [start, *grads, *sums])
     initial_grads = [
-        g if x._value.dtype.kind in "fc" else None
+        g if x._value.dtype.kind in _DIFFERENTIABLE else None
         for g, x in zip(results[1 : 1 + n], op.inputs[:n])
     ]
     sum_iter = iter(results[1 + n :])

@@ -82,6 +82,16 @@ _RETRACES_BEFORE_WARNING = 5
 MAX_TRACES = 256
 
 
+class _RunEagerly:
+    """Process-wide, as TensorFlow's setting: ``config.run_functions_eagerly(True)`` makes
+    every ``function`` call run its Python function eagerly (to debug it)."""
+
+    enabled = False
+
+
+run_eagerly = _RunEagerly()
+
+
 class Function:
     """A Python function traced per input signature and run as a compiled graph."""
 
@@ -128,6 +138,8 @@ class Function:
         self._lock = threading.Lock()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if run_eagerly.enabled:
+            return self._eager_call(args, kwargs)
         key = values = None
         if self._input_signature is None:
             # The gradient override scope is part of every key: a trace that takes gradients
@@ -155,6 +167,14 @@ class Function:
         ):
             self._by_tensor_types[key] = concrete
         return concrete(*tensors)  # (outside the lock: other threads run it at the same time)
+
+    def _eager_call(self, args: tuple, kwargs: dict) -> Any:
+        if self._instance is None:
+            return self._python_function(*args, **kwargs)
+        instance = self._instance()
+        if instance is None:
+            raise ReferenceError(f"{self._name}: the object of this method no longer exists")
+        return self._python_function(instance, *args, **kwargs)
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         """On an instance, the method is a ``Function`` of its own (a trace per instance)."""
@@ -276,7 +296,9 @@ class Function:
     def _specs(self, leaves: list) -> tuple[list, list]:
         specs: list[Any] = []
         tensors = []
-        signature = iter(self._input_signature) if self._input_signature is not None else None
+        signature = (  # (nested specs: [[TensorSpec, TensorSpec]] for an argument pair)
+            iter(nest.flatten(self._input_signature)) if self._input_signature is not None else None
+        )
         for leaf in leaves:
             if isinstance(leaf, (Tensor, np.ndarray, TensorSpec)):
                 spec = (
@@ -383,9 +405,14 @@ def _python_key(leaves: list) -> tuple:
     return tuple(leaf_key(leaf, None) for leaf in leaves)
 
 
-_OPTIONS = ("name", "autograph", "reduce_retracing", "experimental_relax_shapes", "jit_compile")
-_ACCEPTED = ("experimental_autograph_options", "experimental_implements",
-             "experimental_follow_type_hints", "experimental_attributes")  # fmt: skip
+# The function attributes TensorFlow's ``experimental_attributes`` accepts (annotations for
+# its graph runtime; retrograd checks the names and has no use for the values).
+_ATTRIBUTES = frozenset({
+    "api_implements", "api_preferred_device", "_disable_acd", "disable_summaries_at_runtime",
+    "go_backwards", "_implements", "experimental_ints_on_device", "_noinline",
+    "function_runs_at_most_once", "runtime_constant_optimization", "_tf_data_function",
+    "time_major", "_OutputsOnOpDevice",
+})  # fmt: skip
 
 
 class TracedFunction(Protocol[_P, _R]):
@@ -420,16 +447,30 @@ def function(
 def function(
     func: Callable[..., Any] | None = None,
     input_signature: Sequence[Any] | None = None,
-    **options: Any,
+    autograph: bool = True,
+    jit_compile: bool | None = None,
+    reduce_retracing: bool = False,
+    experimental_implements: str | None = None,
+    experimental_autograph_options: Any = None,
+    experimental_attributes: dict | None = None,
+    experimental_relax_shapes: bool | None = None,
+    experimental_compile: bool | None = None,
+    experimental_follow_type_hints: bool | None = None,
 ) -> Any:
     """Decorator tracing ``func`` into a graph per input signature (``tf.function``).
 
     Tensor arguments become graph inputs (their dtype and shape select the trace); Python
     values are fixed in the trace (each new value traces again); ``input_signature`` fixes
-    the specs (None dimensions accept any size). ``autograph`` (default True) converts
-    Python control flow on tensors; ``reduce_retracing`` (or ``experimental_relax_shapes``)
-    relaxes shapes after a retrace; ``jit_compile`` is accepted (traces are always compiled
-    to a plan).
+    the specs (None dimensions accept any size; nested lists of specs for nested
+    arguments). ``autograph`` (default True) converts Python control flow on tensors;
+    ``reduce_retracing`` (or ``experimental_relax_shapes``) relaxes shapes after a retrace.
+    The other options change how TensorFlow compiles or annotates the graph, not what it
+    computes, and are accepted: ``jit_compile`` (``experimental_compile``; retrograd
+    compiles every trace to a plan, and has no XLA), ``experimental_implements`` and
+    ``experimental_attributes`` (annotations for TensorFlow's graph runtime),
+    ``experimental_autograph_options`` and ``experimental_follow_type_hints`` (conversion
+    and retracing hints). Under
+    ``config.run_functions_eagerly(True)`` calls run the Python function eagerly.
 
     >>> import retrograd as rg
     >>> @rg.function
@@ -438,20 +479,19 @@ def function(
     >>> f(rg.constant(3.0)).numpy().tolist()
     10.0
     """
-    unknown = [k for k in options if k not in _OPTIONS and k not in _ACCEPTED]
-    if unknown:
-        raise TypeError(f"function() got unexpected keyword argument(s) {unknown}")
+
+    for key in experimental_attributes or {}:
+        if key not in _ATTRIBUTES:
+            raise ValueError(f"`{key} is not supported by tf.function as an attribute.")
 
     def make(f: Callable) -> Function:
         return Function(
             f,
             input_signature,
-            options.get("name"),
-            autograph=options.get("autograph", True),
-            reduce_retracing=bool(
-                options.get("reduce_retracing") or options.get("experimental_relax_shapes")
-            ),
-            jit_compile=options.get("jit_compile"),
+            None,
+            autograph=autograph,
+            reduce_retracing=bool(reduce_retracing or experimental_relax_shapes),
+            jit_compile=jit_compile if jit_compile is not None else experimental_compile,
         )
 
     return make if func is None else make(func)

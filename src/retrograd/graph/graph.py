@@ -46,6 +46,7 @@ from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 from retrograd.graph import captures
+from retrograd.graph.device_spec import current_device
 from retrograd.graph.graph_state import GraphState
 from retrograd.graph.graph_tensors import GraphOperation, SymbolicTensor, TensorMeta
 
@@ -167,9 +168,27 @@ class Graph(GraphState):
         finally:
             self._per_thread.overrides = previous
 
+    def _op_name(self, name: str | None, op_type: str) -> str:
+        """``name`` (else the op type) under the scope, made unique; a name ending in ``/``
+        (a scope that ``name_scope`` returned) is the op's full name as it is, as in
+        TensorFlow: ``x ^ y`` is the op ``xor`` whose inner ops are ``xor/LogicalOr``, ..."""
+        if not (name and name.endswith("/")):
+            return self.unique_name(name or op_type)
+        full = name[:-1]
+        if full in self._by_name:
+            raise ValueError(f"Duplicate node name in graph: '{full}'")
+        return full
+
     # -- building ------------------------------------------------------------------------
     def create_op(self, op_def: OpDef, inputs: Any, attrs: dict | None, name: str | None) -> Any:
         """Adds one op; returns its symbolic output (or a tuple for multi-output ops)."""
+        op = self.create_operation(op_def, inputs, attrs, name)
+        return op.outputs if op_def.multi_output else op.outputs[0]
+
+    def create_operation(
+        self, op_def: OpDef, inputs: Any, attrs: dict | None, name: str | None
+    ) -> GraphOperation:
+        """Adds one op and returns it (``create_op`` returns its outputs)."""
         from retrograd.graph.shape_inference import infer_outputs
 
         if name:
@@ -182,10 +201,11 @@ class Graph(GraphState):
             op_name = f"{self._per_thread.scope}{name or op_def.type}"
             raise InvalidArgumentError(f"{e} [while building op '{op_name}']") from None
         with self._lock:
-            op_name = self.unique_name(name or op_def.type)
+            op_name = self._op_name(name, op_def.type)
             op = GraphOperation(op_def, inputs, (), attrs, op_name, None)
             op.graph, op._index = self, next(_creation_counter)
             op.control_inputs = tuple(self._control_dependencies)
+            op.device = current_device()
             overrides = self._per_thread.overrides
             op.gradient_override = overrides.get(op_def.type) if overrides else None
             op.outputs = tuple(SymbolicTensor(meta, op, i) for i, meta in enumerate(metas))
@@ -193,7 +213,7 @@ class Graph(GraphState):
             self._by_name[op_name] = op
         if context.recording:
             observe_operation(op)
-        return op.outputs if op_def.multi_output else op.outputs[0]
+        return op
 
     def input_for(self, value: Any) -> Any:
         """What stands for ``value`` (a tensor or variable) as an input of ops of this graph:
@@ -440,8 +460,7 @@ def placeholder(
     return graph.create_op(_Placeholder, (), {"dtype": dtype, "shape": dims}, name or "Placeholder")
 
 
-@contextlib.contextmanager
-def name_scope(name: str) -> Iterator[str]:
+class name_scope:  # noqa: N801  (TensorFlow's name)
     """Prefixes graph op names with ``name/``; in eager mode it prefixes variable names.
 
     A name ending in ``/`` is taken as a whole scope, as in TensorFlow. Names follow
@@ -453,6 +472,30 @@ def name_scope(name: str) -> Iterator[str]:
     >>> scope, v.name
     ('outer/', 'outer/v:0')
     """
+
+    def __init__(self, name: str) -> None:
+        if not isinstance(name, str):
+            raise ValueError("name for name_scope must be a string.")
+        self._name = name
+        self._entered: list[contextlib.ExitStack] = []
+
+    @property
+    def name(self) -> str:
+        """The name this scope was made with."""
+        return self._name
+
+    def __enter__(self) -> str:
+        stack = contextlib.ExitStack()
+        scope = stack.enter_context(_name_scope(self._name))
+        self._entered.append(stack)
+        return scope
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self._entered.pop().close()
+
+
+@contextlib.contextmanager
+def _name_scope(name: str) -> Iterator[str]:
     if context.graph is None:
         previous = context.eager_scope
         if not name:
@@ -475,7 +518,7 @@ def constant(
     value: TensorLike,
     dtype: DTypeLike | None = None,
     shape: ShapeLike | None = None,
-    name: str | None = None,
+    name: str = "Const",
 ) -> Tensor:
     """Creates a constant tensor from a Python or NumPy value (a ``Const`` op in a graph).
 

@@ -23,6 +23,7 @@ from retrograd.core.dimensions import dimension_value
 from retrograd.core.execute import Operation
 from retrograd.core.shapes import TensorShape, shape_text
 from retrograd.core.tensor import Tensor, next_id
+from retrograd.ops import operators
 
 if TYPE_CHECKING:
     from retrograd.graph.graph import Graph
@@ -87,8 +88,42 @@ class SymbolicTensor(Tensor):
         return f"{self.op.name}:{self.value_index}"
 
     @property
+    def device(self) -> str:
+        """The device its op was asked to run on (``tf.device``), "" when none."""
+        return self.op.device
+
+    @property
     def shape(self) -> TensorShape:
         return TensorShape(self._value.shape)
+
+    def set_shape(self, shape: Any) -> None:
+        """Narrows the static shape with ``shape`` (None: any size), as TensorFlow's: the
+        known dimensions of both are kept; incompatible shapes raise ValueError.
+
+        >>> import retrograd as rg
+        >>> with rg.Graph().as_default():
+        ...     x = rg.compat.v1.placeholder(rg.float32, [None, 3])
+        ...     x.set_shape([4, None])
+        >>> x.shape
+        TensorShape([4, 3])
+        """
+        given = TensorShape(shape)
+        current = TensorShape(self._value.shape)
+        if not current.is_compatible_with(given):  # (TensorFlow's words)
+            if current.rank != given.rank:
+                raise ValueError(
+                    f"Shapes must be equal rank, but are {current.rank} and {given.rank}"
+                )
+            mine, theirs = current.as_list(), given.as_list()
+            axis = next(i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b)
+            text = lambda dims: "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"  # noqa: E731
+            raise ValueError(
+                f"Dimension {axis} in both shapes must be equal, but are {mine[axis]} and "
+                f"{theirs[axis]}. Shapes are {text(mine)} and {text(theirs)}."
+            )
+        merged = current.merge_with(given)
+        if merged.rank is not None:
+            self._value.shape = tuple(merged.as_list())
 
     def numpy(self):
         raise AttributeError(
@@ -152,10 +187,22 @@ class SymbolicTensor(Tensor):
         raise TypeError(f"Symbolic tensor {self.name} cannot be pickled")
 
 
-class GraphOperation(Operation):
-    """An operation in a graph: an eager record's interface plus ``graph`` and ``op_def``."""
+# Graph tensors' operators name their ops as TensorFlow does (``x + y`` is ``add:0``).
+operators.install(SymbolicTensor, named=True)
 
-    __slots__ = ("graph", "_index", "gradient_override", "control_inputs")
+
+class GraphOperation(Operation):
+    """An operation in a graph (``tf.Operation``): an eager record's interface plus
+    ``graph``, ``op_def`` and the ``device`` it was asked to run on.
+
+    >>> import retrograd as tf
+    >>> with tf.Graph().as_default():
+    ...     op = tf.constant(1.0, name="one").op
+    >>> isinstance(op, tf.Operation), op.name, op.type
+    (True, 'one', 'Const')
+    """
+
+    __slots__ = ("graph", "_index", "gradient_override", "control_inputs", "device")
 
     # The gradient name a gradient_override_map gave it: tf.gradients uses that gradient,
     # GradientTape ignores it (as in TensorFlow).
@@ -169,6 +216,10 @@ class GraphOperation(Operation):
 
     def values(self) -> tuple:
         return self.outputs
+
+    def colocation_groups(self) -> list:
+        """The ops this one is placed with: itself (``[b"loc:@<name>"]``), as TensorFlow's."""
+        return [f"loc:@{self.name}".encode()]
 
     def __repr__(self) -> str:
         return f"<retrograd.Operation '{self.name}' type={self.type}>"

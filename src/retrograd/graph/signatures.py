@@ -22,10 +22,49 @@ from retrograd.core.shapes import TensorShape, plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 
-__all__ = ["TensorSpec", "leaf_key", "tensor_types", "as_tensor", "relaxed"]
+__all__ = ["TypeSpec", "TensorSpec", "leaf_key", "tensor_types", "as_tensor", "relaxed"]
 
 
-class TensorSpec:
+class TypeSpec:
+    """What a value of some type is, without the value (TensorFlow's ``tf.TypeSpec``): the
+    base of ``TensorSpec``, ``TensorArraySpec``, ... Two specs are compatible when a value of
+    one may stand where the other is expected.
+
+    >>> import retrograd as rg
+    >>> isinstance(rg.TensorSpec([2]), rg.TypeSpec)
+    True
+    """
+
+    __slots__ = ()
+
+    @property
+    def value_type(self) -> type:
+        """The Python type of the values this spec describes."""
+        raise TypeError(f"{type(self).__name__} is abstract")
+
+    def _key(self) -> tuple:
+        raise TypeError(f"{type(self).__name__} is abstract")
+
+    def is_compatible_with(self, spec_or_value: Any) -> bool:
+        """Whether a value of ``spec_or_value`` (a spec or a value) may stand for this one."""
+        return self == spec_or_value
+
+    def is_subtype_of(self, other: Any) -> bool:
+        """Whether every value this spec describes is described by ``other`` too."""
+        return self == other
+
+    def most_specific_common_supertype(self, others: list) -> TypeSpec | None:
+        """The narrowest spec describing this one's values and ``others``' (None: none)."""
+        return self if all(self == o for o in others) else None
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._key()))
+
+
+class TensorSpec(TypeSpec):
     """The dtype and shape (None for an unknown dimension) a traced function accepts.
 
     >>> import retrograd as rg
@@ -49,8 +88,50 @@ class TensorSpec:
     def from_tensor(cls, tensor: Any, name: str | None = None) -> TensorSpec:
         return cls(tensor.shape, tensor.dtype, name)
 
-    def is_compatible_with(self, value: Any) -> bool:
+    @classmethod
+    def from_spec(cls, spec: TensorSpec, name: str | None = None) -> TensorSpec:
+        """A TensorSpec with ``spec``'s shape and dtype (and ``name``, else ``spec``'s)."""
+        return cls(spec.shape, spec.dtype, name if name is not None else spec.name)
+
+    @property
+    def value_type(self) -> type:
+        return Tensor
+
+    def is_compatible_with(self, spec_or_tensor: Any) -> bool:
+        value = spec_or_tensor
         return value.dtype == self.dtype and self.shape.is_compatible_with(value.shape)
+
+    def is_subtype_of(self, other: Any) -> bool:
+        """Whether ``other`` accepts every tensor this spec does (its shape is as general).
+
+        >>> import retrograd as rg
+        >>> rg.TensorSpec([2], rg.float32).is_subtype_of(rg.TensorSpec([None], rg.float32))
+        True
+        """
+        if not isinstance(other, TensorSpec) or other.dtype != self.dtype:
+            return False
+        if other.shape.rank is None:
+            return True
+        if self.shape.rank != other.shape.rank:
+            return False
+        return all(b is None or a == b for a, b in zip(self.shape, other.shape))
+
+    def most_specific_common_supertype(self, others: list) -> TensorSpec | None:
+        """The narrowest TensorSpec accepting this one's and ``others``' tensors.
+
+        >>> import retrograd as rg
+        >>> rg.TensorSpec([2]).most_specific_common_supertype([rg.TensorSpec([3])]).shape
+        TensorShape([None])
+        """
+        shape = self.shape
+        for other in others:
+            if not isinstance(other, TensorSpec) or other.dtype != self.dtype:
+                return None
+            if shape.rank is None or other.shape.rank != shape.rank:
+                shape = TensorShape(None)
+                continue
+            shape = TensorShape([a if a == b else None for a, b in zip(shape, other.shape)])
+        return TensorSpec(shape, self.dtype, self.name)
 
     def _key(self) -> tuple:
         return (self.dtype.name, None if self.shape.rank is None else plain_dims(self.shape))

@@ -34,7 +34,7 @@ from retrograd.graph.graph import Graph, SymbolicTensor
 from retrograd.graph.graph_tensors import creation_order
 from retrograd.ops import array_ops
 
-__all__ = ["gradients"]
+__all__ = ["gradients", "hessians"]
 
 
 def gradients(
@@ -94,6 +94,46 @@ def gradients(
         if policy is UnconnectedGradients.ZERO:
             grads = [array_ops.zeros_like(x) if g is None else g for g, x in zip(grads, xs)]
     return grads
+
+
+def hessians(
+    ys: TensorLike | Sequence[TensorLike],
+    xs: TensorLike | Sequence[TensorLike],
+    gate_gradients: bool = False,
+    aggregation_method: str | None = None,
+    name: str = "hessians",
+) -> list[Any]:
+    """The Hessian of ``sum(ys)`` with respect to each x in ``xs`` (shape ``x.shape +
+    x.shape``), row by row with symbolic gradients; each x needs a static shape. As
+    ``gradients``, it builds ops in a graph (inside ``function`` or a ``Graph``).
+
+    >>> import retrograd as rg
+    >>> @rg.function
+    ... def h(x):
+    ...     return rg.hessians(rg.reduce_sum(x ** 3), x)[0]
+    >>> h(rg.constant([1.0, 2.0])).numpy().tolist()
+    [[6.0, 0.0], [0.0, 12.0]]
+    """
+    xs = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    first = gradients(ys, xs, name=name, gate_gradients=gate_gradients,
+                      aggregation_method=aggregation_method)  # fmt: skip
+    out: list[Any] = []
+    for i, (x, grad) in enumerate(zip(xs, first)):
+        dims = x.shape
+        if not dims.is_fully_defined():
+            raise ValueError(
+                f"hessians: xs[{i}] has shape {dims}; retrograd needs its shape fully defined"
+            )
+        if grad is None:
+            out.append(None)
+            continue
+        flat = array_ops.reshape(grad, [-1])
+        rows = []
+        for k in range(dims.num_elements()):
+            (row,) = gradients(flat[k], [x], name=name)
+            rows.append(array_ops.zeros_like(x) if row is None else row)
+        out.append(array_ops.reshape(array_ops.stack(rows), [*dims.as_list(), *dims.as_list()]))
+    return out
 
 
 def _graph_of(ys: list) -> Graph:

@@ -74,13 +74,13 @@ def reshape(tensor: TensorLike, shape: ShapeLike, name: str | None = None) -> Te
             raise InvalidArgumentError(
                 f"Reshape: Size {i} must be non-negative, not {d} (shape {list(target)})"
             )
-    if x._value.shape is not None and target == tuple(x._value.shape):  # (None: unknown rank)
-        return x
+    if x._value.shape is not None and target == tuple(x._value.shape):
+        return x  # (a graph value of unknown rank is reshaped: its size is checked when run)
     return execute(_Reshape, (x,), {"shape": target}, name)
 
 
 def transpose(
-    a: TensorLike, perm: AxisLike | None = None, conjugate: bool = False, name: str | None = None
+    a: TensorLike, perm: AxisLike | None = None, conjugate: bool = False, name: str = "transpose"
 ) -> Tensor:
     """Permutes the axes of ``a`` (reverses them when ``perm`` is None).
 
@@ -191,11 +191,12 @@ _StridedSliceGrad = define_op(
 )
 
 
-def strided_slice(x: TensorLike, index: Any, name: str | None = None) -> Tensor:
-    """``x[index]`` for ints, slices (with steps), ``...`` and ``None``: what ``[]`` lowers to.
+def getitem(x: TensorLike, index: Any, name: str | None = None) -> Tensor:
+    """``x[index]`` for ints, slices (with steps), ``...`` and ``None``: what ``[]`` lowers to
+    (``retrograd.strided_slice`` is TensorFlow's form, with begin, end, strides and masks).
 
-    >>> import retrograd as rg
-    >>> rg.strided_slice([[1, 2, 3], [4, 5, 6]], (1, slice(None, None, 2))).numpy().tolist()
+    >>> from retrograd.ops import array_ops
+    >>> array_ops.getitem([[1, 2, 3], [4, 5, 6]], (1, slice(None, None, 2))).numpy().tolist()
     [4, 6]"""
     from retrograd.ops import dynamic_shape_ops
 
@@ -255,12 +256,21 @@ _Shape = define_op(
 )
 
 
-def fill(dims: ShapeLike, value: TensorLike, name: str | None = None) -> Tensor:
+def _no_layout(layout: Any, who: str) -> None:
+    """TensorFlow's DTensor ``layout`` arguments: retrograd has no DTensor meshes."""
+    if layout is not None:
+        raise ValueError(f"{who}: layout must be None (retrograd has no DTensor), got {layout!r}")
+
+
+def fill(
+    dims: ShapeLike, value: TensorLike, name: str | None = None, layout: object | None = None
+) -> Tensor:
     """A tensor of shape ``dims`` filled with the scalar ``value``.
 
     >>> import retrograd as rg
     >>> rg.fill([2, 2], 7).numpy().tolist()
     [[7, 7], [7, 7]]"""
+    _no_layout(layout, "fill")
     from retrograd.ops import dynamic_shape_ops
 
     v = tensor_arg("Fill", value, ANY, "value")
@@ -285,26 +295,40 @@ def _constant_fill(shape: Any, dtype: Any, value: int, who: str, name: str | Non
     return Tensor(np.full(dims, value, dtype=np_dtype))
 
 
-def zeros(shape: ShapeLike, dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
+def zeros(
+    shape: ShapeLike,
+    dtype: DTypeLike = dtypes.float32,
+    name: str | None = None,
+    layout: object | None = None,
+) -> Tensor:
     """A tensor of zeros (a constant: it has no inputs to differentiate).
 
     >>> import retrograd as rg
     >>> rg.zeros([2, 3], rg.int32).numpy().tolist()
     [[0, 0, 0], [0, 0, 0]]"""
+    _no_layout(layout, "zeros")
     return _constant_fill(shape, dtype, 0, "zeros", name)
 
 
-def ones(shape: ShapeLike, dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
+def ones(
+    shape: ShapeLike,
+    dtype: DTypeLike = dtypes.float32,
+    name: str | None = None,
+    layout: object | None = None,
+) -> Tensor:
     """A tensor of ones.
 
     >>> import retrograd as rg
     >>> rg.ones([2]).numpy().tolist()
     [1.0, 1.0]"""
+    _no_layout(layout, "ones")
     return _constant_fill(shape, dtype, 1, "ones", name)
 
 
 def _like(op, input, dtype, name):
-    x = tensor_arg(op.type, input, ANY, "input")
+    # (a variant's zeros: an empty TensorArray list, the gradient of zeros of a list)
+    variant = isinstance(input, Tensor) and input._value.dtype.kind == "O"
+    x = input if variant else tensor_arg(op.type, input, ANY, "input")
     out = execute(op, (x,), None, name)
     if dtype is not None and as_dtype(dtype) != out.dtype:
         from retrograd.ops import math_ops
@@ -315,24 +339,34 @@ def _like(op, input, dtype, name):
 
 @metadata_only("input")
 def zeros_like(
-    input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None
+    input: TensorLike,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
+    layout: object | None = None,
 ) -> Tensor:
     """Zeros with the shape (and dtype, unless given) of ``input``.
 
     >>> import retrograd as rg
     >>> rg.zeros_like([[1.5, 2.5]]).numpy().tolist()
     [[0.0, 0.0]]"""
-    return _like(_ZerosLike, input, dtype, name)
+    _no_layout(layout, "zeros_like")
+    return _like(_ZerosLike, input, dtype, name or "zeros_like")  # (TensorFlow's op name)
 
 
 @metadata_only("input")
-def ones_like(input: TensorLike, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
+def ones_like(
+    input: TensorLike,
+    dtype: DTypeLike | None = None,
+    name: str | None = None,
+    layout: object | None = None,
+) -> Tensor:
     """Ones with the shape (and dtype, unless given) of ``input``.
 
     >>> import retrograd as rg
     >>> rg.ones_like([1, 2], dtype=rg.float32).numpy().tolist()
     [1.0, 1.0]"""
-    return _like(_OnesLike, input, dtype, name)
+    _no_layout(layout, "ones_like")
+    return _like(_OnesLike, input, dtype, name or "ones_like")
 
 
 def identity(input: TensorLike, name: str | None = None) -> Tensor:
@@ -379,14 +413,15 @@ def where(
 
 
 @metadata_only("input")
-def shape(input: TensorLike, out_type: DTypeLike = dtypes.int32, name: str | None = None) -> Tensor:
+def shape(input: TensorLike, out_type: DTypeLike | None = None, name: str | None = None) -> Tensor:
     """The shape of ``input`` as an int32 (or ``out_type``) vector.
 
     >>> import retrograd as rg
     >>> rg.shape(rg.zeros([2, 3])).numpy().tolist()
     [2, 3]"""
     x = tensor_arg("Shape", input, ANY, "input")
-    return execute(_Shape, (x,), {"out_type": as_dtype(out_type)}, name)
+    target = dtypes.int32 if out_type is None else as_dtype(out_type)
+    return execute(_Shape, (x,), {"out_type": target}, name)
 
 
 @metadata_only("input")
@@ -400,14 +435,15 @@ def rank(input: TensorLike, name: str | None = None) -> Tensor:
 
 
 @metadata_only("input")
-def size(input: TensorLike, out_type: DTypeLike = dtypes.int32, name: str | None = None) -> Tensor:
+def size(input: TensorLike, out_type: DTypeLike | None = None, name: str | None = None) -> Tensor:
     """The number of elements of ``input`` (an op in graphs, where it may be unknown).
 
     >>> import retrograd as rg
     >>> rg.size(rg.zeros([2, 3])).numpy().tolist()
     6"""
     x = tensor_arg("Size", input, ANY, "input")
-    return execute(_Size, (x,), {"out_type": as_dtype(out_type)}, name)
+    target = dtypes.int32 if out_type is None else as_dtype(out_type)
+    return execute(_Size, (x,), {"out_type": target}, name)
 
 
 @op_gradient("Fill")

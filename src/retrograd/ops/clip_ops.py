@@ -161,7 +161,7 @@ def clip_by_value(
                 f"ClipByValue: a bound of shape {plain_dims(bound.shape)} would change the shape "
                 f"{plain_dims(t.shape)} of t"
             )
-    return execute(_ClipByValue, (t, lo, hi), None, name)
+    return execute(_ClipByValue, (t, lo, hi), None, name or "clip_by_value")
 
 
 @op_gradient("ClipByValue")

@@ -225,11 +225,14 @@ for _op_type in (
     no_gradient(_op_type)
 
 
-def logical_xor(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
+def logical_xor(x: TensorLike, y: TensorLike, name: str = "LogicalXor") -> Tensor:
     """x XOR y, built as (x OR y) AND NOT (x AND y), as TensorFlow does.
 
     >>> import retrograd as rg
     >>> rg.math.logical_xor([True, True, False], [True, False, False]).numpy().tolist()
     [False, True, False]
     """
-    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+    from retrograd.ops.scopes import op_scope
+
+    with op_scope(name or "LogicalXor") as scope:
+        return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=scope)

@@ -104,7 +104,7 @@ def one_hot(
         )
     if run_time_depth is not None:  # (a graph tensor: TensorFlow reads it when it runs)
         return run_time_rearrange.one_hot(i, run_time_depth, on, off, axis, name)
-    return execute(_OneHot, (i, on, off), {"depth": depth, "axis": axis}, name)
+    return execute(_OneHot, (i, on, off), {"depth": depth, "axis": axis}, name or "one_hot")
 
 
 no_gradient("OneHot")
@@ -176,7 +176,16 @@ def range(  # noqa: A001 - TensorFlow's name
         args.append(t)
     if target is None:
         target = max((t.dtype for t in args), key=lambda d: _RANGE_DTYPES.index(d.name))
+        # Python numbers become the widest dtype directly (a constant, not a Cast: a graph
+        # knows its value while it is built).
+        values = (start, limit, delta)
+        args = [t if t.dtype == target or not _is_python(v) else _range_arg(v, target)
+                for t, v in zip(args, values)]  # fmt: skip
     return execute(_Range, [math_ops.cast(t, target) for t in args], None, name)
+
+
+def _is_python(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 no_gradient("Range")
@@ -239,7 +248,7 @@ def linspace(
     axis %= rank
     first, last = array_ops.expand_dims(s, axis), array_ops.expand_dims(e, axis)
     if n == 0:
-        return array_ops.strided_slice(first, (*(slice(None),) * axis, slice(0, 0)))
+        return array_ops.getitem(first, (*(slice(None),) * axis, slice(0, 0)))
     if n == 1:
         return first
     # As TensorFlow: the ends exactly, and start + i * delta between them.

@@ -244,8 +244,8 @@ def assert_greater_equal(
 def assert_none_equal(
     x: TensorLike,
     y: TensorLike,
-    message: str | None = None,
     summarize: int | None = None,
+    message: str | None = None,
     name: str | None = None,
 ) -> None:
     """Raises InvalidArgumentError unless ``x != y`` everywhere.

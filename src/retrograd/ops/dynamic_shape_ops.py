@@ -412,6 +412,16 @@ def _position(bound: Any, size: Tensor, default: Any) -> Tensor:
     return math_ops.minimum(math_ops.maximum(at, 0), size)
 
 
+def _as_scalar(item: Any) -> Any:
+    """A run-time index of unknown rank (a placeholder without a shape) as the scalar it
+    must be: a value of another shape fails when the graph runs, as in TensorFlow."""
+    if isinstance(item, builtins.slice):
+        return builtins.slice(*(_as_scalar(p) for p in (item.start, item.stop, item.step)))
+    if is_run_time_int(item) and item.shape.rank is None:
+        return array_ops.reshape(item, [])
+    return item
+
+
 def index_at_run_time(x: Tensor, items: tuple, name: str | None = None) -> Tensor:
     """``x[items]`` where some items are int scalar tensors known only when the graph runs
     (``xs[t]`` inside a while_loop body), or slices with such bounds (``x[:, :n]``): the
@@ -425,7 +435,9 @@ def index_at_run_time(x: Tensor, items: tuple, name: str | None = None) -> Tenso
     for i in items:
         parts = (i.start, i.stop, i.step) if isinstance(i, builtins.slice) else (i,)
         for p in parts:
-            if is_run_time_int(p) and (p._value.shape != () or p._value.dtype.kind not in "iu"):
+            if is_run_time_int(p) and (
+                p.shape.rank not in (0, None) or p._value.dtype.kind not in "iu"
+            ):  # (a tensor of unknown rank is taken as a scalar, checked when it runs)
                 raise TypeError(f"StridedSlice: a tensor index must be an int scalar, got {p!r}")
         if isinstance(i, builtins.slice) and is_run_time_int(i.step):
             raise TypeError(
@@ -437,9 +449,10 @@ def index_at_run_time(x: Tensor, items: tuple, name: str | None = None) -> Tenso
                 "StridedSlice: a negative step with bounds known only when the graph runs is "
                 "not supported; reverse the tensor first"
             )
+    items = tuple(_as_scalar(i) for i in items)
     # The static items first; the run-time ones keep their axes (``:``) for what follows.
     static = tuple(np.s_[:] if is_run_time_item(i) else i for i in items)
-    out = array_ops.strided_slice(x, static)
+    out = array_ops.getitem(x, static)
     for j in reversed(range(len(items))):
         item = items[j]
         if not is_run_time_item(item):
@@ -460,7 +473,7 @@ def index_at_run_time(x: Tensor, items: tuple, name: str | None = None) -> Tenso
         sizes = [length if d == axis else -1 for d in range(rank)]
         out = slice(out, begin, sizes)
         if isinstance(item, builtins.slice) and (item.step or 1) != 1:
-            out = array_ops.strided_slice(out, (np.s_[:],) * axis + (np.s_[:: item.step],))
+            out = array_ops.getitem(out, (np.s_[:],) * axis + (np.s_[:: item.step],))
         elif not isinstance(item, builtins.slice):
             out = array_ops.squeeze(out, axis=[axis])
     return out if name is None else array_ops.identity(out, name=name)

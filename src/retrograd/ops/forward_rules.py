@@ -218,7 +218,7 @@ def _split_jvp(op, t):
 
 @op_forward("StridedSlice")
 def _strided_slice_jvp(op, t):
-    return array_ops.strided_slice(t, op.get_attr("index"))
+    return array_ops.getitem(t, op.get_attr("index"))
 
 
 @op_forward("StridedSliceGrad")

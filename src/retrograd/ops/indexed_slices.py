@@ -119,6 +119,14 @@ class IndexedSlices:
     def __neg__(self) -> IndexedSlices:
         return slices_like(self, -self._values)
 
+    def _nest_components(self) -> list:
+        """Its tensors, for ``nest`` with ``expand_composites`` (TensorFlow's order)."""
+        parts = [self.values, self.indices]
+        return parts if self.dense_shape is None else [*parts, self.dense_shape]
+
+    def _nest_rebuild(self, components: list) -> IndexedSlices:
+        return IndexedSlices(*components)
+
     def _as_tensor(self) -> Tensor:
         return densify(self)
 

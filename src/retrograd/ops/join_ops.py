@@ -45,7 +45,7 @@ _SplitV = define_op(
 )
 
 
-def concat(values: Sequence[TensorLike] | Tensor, axis: int, name: str | None = None) -> Tensor:
+def concat(values: Sequence[TensorLike] | Tensor, axis: int, name: str = "concat") -> Tensor:
     """Joins tensors along an existing ``axis`` (a single tensor is one value, as TensorFlow).
 
     >>> import retrograd as rg
@@ -84,7 +84,7 @@ def _check_same_shapes(tensors: list[Tensor]) -> None:
         merged = merged.merge_with(t.shape)
 
 
-def stack(values: Sequence[TensorLike], axis: int = 0, name: str | None = None) -> Tensor:
+def stack(values: Sequence[TensorLike], axis: int = 0, name: str = "stack") -> Tensor:
     """Joins same-shape tensors along a new ``axis``.
 
     >>> import retrograd as rg
@@ -100,7 +100,7 @@ set_stack_op(stack)
 
 
 def unstack(
-    value: TensorLike, num: int | None = None, axis: int = 0, name: str | None = None
+    value: TensorLike, num: int | None = None, axis: int = 0, name: str = "unstack"
 ) -> list[Tensor]:
     """Splits ``value`` along ``axis`` into a list of tensors of one rank less.
 
@@ -130,7 +130,7 @@ def split(
     num_or_size_splits: TensorLike,
     axis: int = 0,
     num: int | None = None,
-    name: str | None = None,
+    name: str = "split",
 ) -> list[Tensor]:
     """Splits ``value`` along ``axis`` into equal parts (an int) or parts of given sizes.
 

@@ -15,12 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core.annotations import AxisLike, TensorLike
-from retrograd.core.errors import InvalidArgumentError
+from retrograd.core import dtypes
+from retrograd.core.annotations import AxisLike, DTypeLike, TensorLike
+from retrograd.core.errors import InvalidArgumentError, NotFoundError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import broadcast_dims, plain_dims
-from retrograd.core.tensor import Tensor, constant_value
+from retrograd.core.tensor import Tensor, constant_value, convert_to_tensor
 from retrograd.ops import array_ops, broadcast, math_ops
 from retrograd.ops.define import (
     ANY,
@@ -68,11 +69,20 @@ def matmul(
     transpose_b: bool = False,
     adjoint_a: bool = False,
     adjoint_b: bool = False,
+    a_is_sparse: bool = False,
+    b_is_sparse: bool = False,
+    output_type: DTypeLike | None = None,
+    grad_a: bool = False,
+    grad_b: bool = False,
     name: str | None = None,
 ) -> Tensor:
     """The matrix product of ``a`` and ``b`` (rank >= 2; leading batch dimensions broadcast).
 
     ``adjoint_*`` conjugates and transposes (the same as ``transpose_*`` for real tensors).
+    ``output_type=int32`` multiplies int8/uint8 matrices into int32, as TensorFlow's
+    quantized path (other dtypes have no such kernel: NotFoundError, as there);
+    ``a_is_sparse``, ``b_is_sparse``, ``grad_a`` and ``grad_b`` are TensorFlow's hints for
+    choosing kernels, which change no value.
 
     >>> import retrograd as rg
     >>> rg.matmul([[1.0, 2.0], [3.0, 4.0]], [[1.0], [1.0]]).numpy().tolist()
@@ -80,6 +90,8 @@ def matmul(
     >>> rg.matmul([[1.0, 2.0]], [[1.0, 2.0]], transpose_b=True).numpy().tolist()
     [[5.0]]
     """
+    if output_type is not None:
+        a, b = _with_output_type(a, b, output_type)
     a, b = tensor_pair("MatMul", a, b, NUMERIC)
     if transpose_a and adjoint_a or transpose_b and adjoint_b:
         raise ValueError("MatMul: transpose_x and adjoint_x cannot both be True")
@@ -100,6 +112,22 @@ def matmul(
     broadcast_dims([sa[:-2], sb[:-2]], "MatMul")
     attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)}
     return execute(_MatMul, (a, b), attrs, name)
+
+
+def _with_output_type(a: Any, b: Any, output_type: Any) -> tuple[Tensor, Tensor]:
+    """``a`` and ``b`` for a product of ``output_type``: int8/uint8 into int32 computes in
+    int32; otherwise the inputs must already be of ``output_type``."""
+    x, y = convert_to_tensor(a), convert_to_tensor(b)
+    target = dtypes.as_dtype(output_type)
+    small = (dtypes.int8, dtypes.uint8)
+    if target == dtypes.int32 and x.dtype in small and y.dtype in small:
+        return math_ops.cast(x, target), math_ops.cast(y, target)
+    if x.dtype != target or y.dtype != target:
+        raise NotFoundError(
+            f"MatMul: no kernel multiplies {x.dtype.name} by {y.dtype.name} into "
+            f"{target.name} (output_type works for int8/uint8 inputs into int32)"
+        )
+    return x, y
 
 
 @op_gradient("MatMul")
@@ -173,7 +201,9 @@ def matvec(
     return array_ops.squeeze(product, [-1], name=name)
 
 
-def matrix_transpose(a: TensorLike, name: str | None = None, conjugate: bool = False) -> Tensor:
+def matrix_transpose(
+    a: TensorLike, name: str = "matrix_transpose", conjugate: bool = False
+) -> Tensor:
     """Transposes the last two axes of ``a`` (conjugating them when ``conjugate``).
 
     >>> import retrograd as rg

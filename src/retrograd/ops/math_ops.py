@@ -477,7 +477,9 @@ def add_n(inputs: Sequence[TensorLike], name: str | None = None) -> Tensor:
     """
     if not inputs:
         raise ValueError("add_n: inputs must be a non-empty list of tensors")
-    tensors = [tensor_arg("AddN", x, NUMERIC, "inputs") for x in inputs]
+    # (variants too: the gradients of a TensorArray's list add up elementwise)
+    variant = lambda x: isinstance(x, Tensor) and x._value.dtype.kind == "O"  # noqa: E731
+    tensors = [x if variant(x) else tensor_arg("AddN", x, NUMERIC, "inputs") for x in inputs]
     first = tensors[0]
     for i, t in enumerate(tensors[1:], 1):
         if t.dtype != first.dtype or not t.shape.is_compatible_with(first.shape):

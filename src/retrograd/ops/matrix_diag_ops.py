@@ -127,7 +127,7 @@ def _rank_at_least(op_type: str, x: Tensor, arg: str, rank: int) -> None:
 
 def diag_part(
     input: TensorLike,
-    name: str | None = None,
+    name: str = "diag_part",
     k: TensorLike = 0,
     padding_value: TensorLike = 0,
     align: str = "RIGHT_LEFT",
@@ -172,7 +172,7 @@ def _diag_width(op_type: str, diagonal: Tensor, band: tuple[int, int]) -> int:
 
 def diag(
     diagonal: TensorLike,
-    name: str | None = None,
+    name: str = "diag",
     k: TensorLike = 0,
     num_rows: int = -1,
     num_cols: int = -1,
@@ -221,7 +221,7 @@ def diag(
 def set_diag(
     input: TensorLike,
     diagonal: TensorLike,
-    name: str | None = None,
+    name: str = "set_diag",
     k: TensorLike = 0,
     align: str = "RIGHT_LEFT",
 ) -> Tensor:

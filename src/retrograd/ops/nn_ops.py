@@ -36,7 +36,7 @@ def _log_softmax_kernel(x, axis):
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
 
-relu = unary_op(
+_relu = unary_op(
     "relu",
     "Relu",
     lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
@@ -51,7 +51,7 @@ relu = unary_op(
     batchable=True,
 )
 
-softplus = unary_op(
+_softplus = unary_op(
     "softplus",
     "Softplus",
     lambda x: np.logaddexp(0, x).astype(x.dtype, copy=False),
@@ -64,6 +64,28 @@ softplus = unary_op(
     """,
     batchable=True,
 )
+
+
+def relu(features: TensorLike, name: str | None = None) -> Tensor:
+    """max(features, 0).
+
+    >>> import retrograd as rg
+    >>> rg.nn.relu(features=[-1.0, 0.0, 2.0]).numpy().tolist()
+    [0.0, 0.0, 2.0]
+    """
+    return _relu(features, name)
+
+
+def softplus(features: TensorLike, name: str | None = None) -> Tensor:
+    """log(1 + exp(features)), stably.
+
+    >>> import retrograd as rg
+    >>> [round(v, 4) for v in rg.nn.softplus(features=[-100.0, 0.0, 100.0]).numpy().tolist()]
+    [0.0, 0.6931, 100.0]
+    """
+    return _softplus(features, name)
+
+
 _Softmax = define_op("Softmax", _softmax_kernel)
 _LogSoftmax = define_op("LogSoftmax", _log_softmax_kernel)
 _L2Loss = define_op("L2Loss", lambda t: (np.sum(np.square(t), dtype=t.dtype) / 2).astype(t.dtype))
@@ -117,24 +139,24 @@ def _softmax(op, logits, axis, name):
     return execute(op, (x,), {"axis": axis % ndim}, name)
 
 
-def softmax(logits: TensorLike, axis: int = -1, name: str | None = None) -> Tensor:
+def softmax(logits: TensorLike, axis: int | None = None, name: str | None = None) -> Tensor:
     """exp(logits) / sum(exp(logits)) along ``axis``, computed stably.
 
     >>> import retrograd as rg
     >>> [round(v, 4) for v in rg.nn.softmax([1000.0, 1000.0, 999.0]).numpy().tolist()]
     [0.4223, 0.4223, 0.1554]
     """
-    return _softmax(_Softmax, logits, axis, name)
+    return _softmax(_Softmax, logits, -1 if axis is None else axis, name)
 
 
-def log_softmax(logits: TensorLike, axis: int = -1, name: str | None = None) -> Tensor:
+def log_softmax(logits: TensorLike, axis: int | None = None, name: str | None = None) -> Tensor:
     """logits - log(sum(exp(logits))) along ``axis``, computed stably.
 
     >>> import retrograd as rg
     >>> [round(v, 4) for v in rg.nn.log_softmax([0.0, 0.0]).numpy().tolist()]
     [-0.6931, -0.6931]
     """
-    return _softmax(_LogSoftmax, logits, axis, name)
+    return _softmax(_LogSoftmax, logits, -1 if axis is None else axis, name)
 
 
 @op_gradient("Softmax")

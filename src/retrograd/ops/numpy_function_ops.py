@@ -24,8 +24,9 @@ TensorFlow it is a silent None).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 
@@ -34,9 +35,9 @@ from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import op_gradient
-from retrograd.core.tensor import Tensor, convert_to_tensor
+from retrograd.core.tensor import convert_to_tensor
 
-__all__ = ["numpy_function"]
+__all__ = ["numpy_function", "script_decorator"]
 
 
 def _name(func: Callable) -> str:
@@ -78,31 +79,47 @@ _PyFunc = define_op("PyFunc", _kernel, multi_output=True, shape_fn=_shapes, stat
 _PyFuncStateless = define_op("PyFuncStateless", _kernel, multi_output=True, shape_fn=_shapes)
 
 
-@overload
+def script_decorator(op: Callable, who: str, func: Any, inp: Any, Tout: Any, **options: Any) -> Any:
+    """TensorFlow's decorator form of ``numpy_function``/``py_function``: with ``func=None``
+    the function called next is wrapped (its arguments become ``inp``); ``Tout`` is always
+    required. Returns the wrapper, or None when ``func`` and ``inp`` are both given."""
+    if Tout is None:
+        raise TypeError(
+            f"Missing required argument: 'Tout'\n  If using {who} as a decorator, set `Tout`\n"
+            f"  **by name** above the function:\n  `@{who}(Tout=tout)`"
+        )
+    if func is None:
+        if inp is not None:
+            raise TypeError(
+                f"Don't set the `inp` argument when using {who} as a decorator (`func=None`)."
+            )
+
+        def decorator(function: Callable) -> Callable:
+            @functools.wraps(function)
+            def wrapper(*args: Any) -> Any:
+                return op(function, inp=list(args), Tout=Tout, **options)
+
+            return wrapper
+
+        return decorator
+    if inp is None:
+        raise TypeError(
+            f"Missing argument `inp`:\n  You must set the `inp` argument (the list of arguments "
+            f"to the\n  function), unless you use `{who}` as a decorator(`func=None`)."
+        )
+    return None
+
+
 def numpy_function(
-    func: Callable[..., Any],
-    inp: Sequence[TensorLike],
-    Tout: DTypeLike,
-    stateful: bool = ...,
-    name: str | None = ...,
-) -> Tensor: ...
-@overload
-def numpy_function(
-    func: Callable[..., Any],
-    inp: Sequence[TensorLike],
-    Tout: Sequence[DTypeLike],
-    stateful: bool = ...,
-    name: str | None = ...,
-) -> Tensor | list[Tensor]: ...
-def numpy_function(
-    func: Callable[..., Any],
-    inp: Sequence[TensorLike],
-    Tout: DTypeLike | Sequence[DTypeLike],
+    func: Callable[..., Any] | None = None,
+    inp: Sequence[TensorLike] | None = None,
+    Tout: DTypeLike | Sequence[DTypeLike] | None = None,
     stateful: bool = True,
     name: str | None = None,
-) -> Tensor | list[Tensor]:
+) -> Any:
     """Calls ``func`` on the NumPy values of ``inp``; returns its results as tensors of the
-    types ``Tout`` (one dtype: one tensor; a list: a list). Its gradient is None.
+    types ``Tout`` (one dtype: one tensor; a list: a list). Its gradient is None. Without
+    ``func`` (``@numpy_function(Tout=...)``) it decorates the function defined next.
 
     As TensorFlow's: a one-element ``Tout`` list gives a tensor eagerly, but a one-element
     list under ``function`` and in a graph (a Session fetches it as a list of one array).
@@ -113,7 +130,17 @@ def numpy_function(
     >>> rg.numpy_function(lambda a: np.sort(a)[::-1], [rg.constant([2.0, 3.0, 1.0])],
     ...                   rg.float32).numpy().tolist()
     [3.0, 2.0, 1.0]
+    >>> @rg.numpy_function(Tout=rg.float32)
+    ... def halve(a):
+    ...     return a / 2
+    >>> halve(rg.constant([3.0])).numpy().tolist()
+    [1.5]
     """
+    decorated = script_decorator(
+        numpy_function, "tf.numpy_function", func, inp, Tout, stateful=stateful, name=name
+    )
+    if decorated is not None:
+        return decorated
     if not callable(func):
         raise TypeError(f"numpy_function: func must be callable, got {func!r}")
     single = not isinstance(Tout, (list, tuple))

@@ -12,6 +12,10 @@ False, shapes that cannot broadcast compare False, as in TensorFlow).
 
 from __future__ import annotations
 
+import functools
+import inspect
+import types
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -24,17 +28,32 @@ from retrograd.ops import array_ops, comparison_ops, linalg_ops, math_ops
 from retrograd.ops.define import tensor_pair
 
 
-def _logical_or_bitwise(logical, bitwise, op_type):
+def _named(fn: Callable[..., Tensor], name: str) -> Callable[..., Tensor]:
+    """``fn`` itself (same code, no extra call) with ``name`` defaulting to TensorFlow's name
+    for the operator: in a graph, ``x + y`` is ``add:0`` and ``x[1:]`` ``strided_slice:0``."""
+    parameters = list(inspect.signature(fn).parameters.values())
+    with_defaults = [p.name for p in parameters if p.default is not inspect.Parameter.empty]
+    defaults = tuple(name if n == "name" else d for n, d in zip(with_defaults, fn.__defaults__))
+    named = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, defaults, fn.__closure__)
+    named.__kwdefaults__ = fn.__kwdefaults__
+    return functools.update_wrapper(named, fn, updated=())
+
+
+def _logical_or_bitwise(logical, bitwise, op_type, name):
     def apply(x: Any, y: Any) -> Tensor:
         x, y = tensor_pair(op_type, x, y)
-        return logical(x, y) if x._value.dtype.kind == "b" else bitwise(x, y)
+        return logical(x, y, name=name) if x._value.dtype.kind == "b" else bitwise(x, y)
 
     return apply
 
 
-_and = _logical_or_bitwise(comparison_ops.logical_and, comparison_ops.bitwise_and, "LogicalAnd")
-_or = _logical_or_bitwise(comparison_ops.logical_or, comparison_ops.bitwise_or, "LogicalOr")
-_xor = _logical_or_bitwise(comparison_ops.logical_xor, comparison_ops.bitwise_xor, "LogicalXor")
+_and = _logical_or_bitwise(
+    comparison_ops.logical_and, comparison_ops.bitwise_and, "LogicalAnd", "and"
+)
+_or = _logical_or_bitwise(comparison_ops.logical_or, comparison_ops.bitwise_or, "LogicalOr", "or")
+_xor = _logical_or_bitwise(
+    comparison_ops.logical_xor, comparison_ops.bitwise_xor, "LogicalXor", "xor"
+)
 
 
 def _invert(x: Any) -> Tensor:
@@ -109,9 +128,15 @@ _BINARY = {
     "mod": math_ops.floormod,
     "pow": math_ops.pow,
     "matmul": linalg_ops.matmul,
-    "and": _and,
-    "or": _or,
-    "xor": _xor,
+    "and": _logical_or_bitwise(
+        comparison_ops.logical_and, comparison_ops.bitwise_and, "LogicalAnd", None
+    ),
+    "or": _logical_or_bitwise(
+        comparison_ops.logical_or, comparison_ops.bitwise_or, "LogicalOr", None
+    ),
+    "xor": _logical_or_bitwise(
+        comparison_ops.logical_xor, comparison_ops.bitwise_xor, "LogicalXor", None
+    ),
 }
 
 _OTHERS = {
@@ -124,9 +149,20 @@ _OTHERS = {
     "__neg__": math_ops.negative,
     "__abs__": math_ops.abs,
     "__invert__": _invert,
-    "__getitem__": array_ops.strided_slice,
+    "__getitem__": array_ops.getitem,
     "__iter__": _iterate,
 }
+
+# Graph tensors' operators build ops with TensorFlow's names (``x + y`` is ``add:0``, ``x[1:]``
+# ``strided_slice:0``): the same functions with that name as their default (no extra call;
+# eager ops keep no names, as in TensorFlow).
+_NAMED_BINARY = {
+    **{op: _named(fn, op) for op, fn in _BINARY.items() if op not in ("and", "or", "xor")},
+    "and": _and,
+    "or": _or,
+    "xor": _xor,
+}
+_NAMED_OTHERS = {"__getitem__": _named(array_ops.getitem, "strided_slice")}
 
 
 def _reflect(fn):
@@ -136,14 +172,17 @@ def _reflect(fn):
     return reflected
 
 
-def install(cls: type) -> None:
-    """Binds the operator table onto ``cls``."""
-    for name, fn in _BINARY.items():
+def install(cls: type, named: bool = False) -> None:
+    """Binds the operator table onto ``cls`` (``named``: the operators of graph tensors, a
+    subclass, whose ops take TensorFlow's operator names; the rest they inherit)."""
+    binary, others = (_NAMED_BINARY, _NAMED_OTHERS) if named else (_BINARY, _OTHERS)
+    for name, fn in binary.items():
         setattr(cls, f"__{name}__", fn)
         setattr(cls, f"__r{name}__", _reflect(fn))
-    for name, fn in _OTHERS.items():
+    for name, fn in others.items():
         setattr(cls, name, fn)
-    cls.__hash__ = object.__hash__  # keep identity hashing next to the elementwise __eq__
+    if not named:
+        cls.__hash__ = object.__hash__  # identity hashing next to the elementwise __eq__
 
 
 install(Tensor)

@@ -169,7 +169,7 @@ def _unpadded(op, grad):
 
         begin = [b for b, _ in pads]
         return dynamic_shape_ops.slice(grad, begin, array_ops.shape(op.inputs[0]))
-    return array_ops.strided_slice(grad, tuple(slice(b, b + d) for (b, _), d in zip(pads, shape)))
+    return array_ops.getitem(grad, tuple(slice(b, b + d) for (b, _), d in zip(pads, shape)))
 
 
 @op_gradient("Pad")

@@ -12,7 +12,7 @@ stderr by default, as in TensorFlow.
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 
@@ -127,15 +127,10 @@ class _Shown:
         return self.text
 
 
-def print_(
-    *inputs: object,
-    output_stream: TextIO | str | None = None,
-    summarize: int = 3,
-    sep: str = " ",
-    end: str = "\n",
-    name: str | None = None,
-) -> object:
+def print_(*inputs: object, **kwargs: object) -> object:
     """Prints tensors and Python values (TensorFlow's ``tf.print``); to stderr by default.
+    Keywords (TensorFlow's): ``output_stream``, ``summarize`` (3), ``sep`` (" "), ``end``
+    ("\\n") and ``name``.
 
     ``output_stream`` may also be a ``"file://path"`` string, appended to. In a graph it
     adds a PrintV2 op that prints each time the graph runs (and returns that op).
@@ -145,6 +140,12 @@ def print_(
     >>> rg.print('x =', rg.constant([1, 2]), output_stream=sys.stdout)
     x = [1 2]
     """
+    unknown = {k: v for k, v in kwargs.items() if k not in _PRINT_OPTIONS}
+    if unknown:
+        raise ValueError(f"Unrecognized keyword arguments for tf.print: {unknown}")
+    output_stream = kwargs.get("output_stream")
+    summarize, sep = kwargs.get("summarize", 3), kwargs.get("sep", " ")
+    end, name = kwargs.get("end", "\n"), kwargs.get("name")
     if isinstance(output_stream, str) and not output_stream.startswith("file://"):
         raise ValueError(
             f"print: output_stream must be a stream or 'file://path', got {output_stream!r}"
@@ -160,6 +161,9 @@ def print_(
         _print_kernel(*_tensor_leaves(inputs), **attrs)
         return None
     return execute(_PrintV2, _tensor_leaves(inputs), attrs, name)
+
+
+_PRINT_OPTIONS = ("output_stream", "summarize", "sep", "end", "name")
 
 
 def _tensor_leaves(inputs: tuple) -> list:

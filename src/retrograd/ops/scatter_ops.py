@@ -1,5 +1,6 @@
-"""Scattering: scatter_nd (into zeros, summing duplicates), tensor_scatter_nd_update and
-tensor_scatter_nd_add. Their gradients are gather_nd's, and gather_nd's is scatter_nd's.
+"""Scattering: scatter_nd (into zeros, summing duplicates) and tensor_scatter_nd_update,
+_add, _sub, _min and _max. Their gradients are gather_nd's (of the gradient, split between
+ties for _min and _max as TensorFlow's), and gather_nd's is scatter_nd's.
 
 ``indices`` holds index vectors in its last dimension: an ``indices`` of shape
 ``lead + [depth]`` addresses ``lead`` slices of the output, each of shape ``shape[depth:]``,
@@ -82,7 +83,24 @@ def _tensor_scatter_update_kernel(tensor, indices, updates, bad_indices_policy):
     return out
 
 
+def _combine_kernel(op_type, ufunc):
+    def kernel(tensor, indices, updates, bad_indices_policy):
+        out = tensor.copy()
+        index, values = _positions(op_type, indices, updates, out.shape, bad_indices_policy)
+        if index:
+            ufunc.at(out, index, values)
+        else:
+            for value in values:
+                out[...] = ufunc(out, value)
+        return out
+
+    return kernel
+
+
 _ScatterNd = define_op("ScatterNd", _scatter_nd_kernel)
+_TensorScatterSub = define_op("TensorScatterSub", _combine_kernel("TensorScatterSub", np.subtract))
+_TensorScatterMin = define_op("TensorScatterMin", _combine_kernel("TensorScatterMin", np.minimum))
+_TensorScatterMax = define_op("TensorScatterMax", _combine_kernel("TensorScatterMax", np.maximum))
 _TensorScatterAdd = define_op("TensorScatterAdd", _tensor_scatter_add_kernel)
 _TensorScatterUpdate = define_op("TensorScatterUpdate", _tensor_scatter_update_kernel)
 
@@ -169,6 +187,61 @@ def tensor_scatter_nd_add(
     )
 
 
+def tensor_scatter_nd_sub(
+    tensor: TensorLike,
+    indices: TensorLike,
+    updates: TensorLike,
+    bad_indices_policy: str = "",
+    name: str | None = None,
+) -> Tensor:
+    """A copy of ``tensor`` with ``updates`` subtracted at ``indices`` (each duplicate too).
+
+    >>> import retrograd as rg
+    >>> rg.tensor_scatter_nd_sub([1.0, 2.0, 3.0], [[1], [1]], [10.0, 5.0]).numpy().tolist()
+    [1.0, -13.0, 3.0]
+    """
+    return _tensor_scatter(
+        _TensorScatterSub, NUMERIC, tensor, indices, updates, bad_indices_policy, name
+    )
+
+
+def tensor_scatter_nd_min(
+    tensor: TensorLike,
+    indices: TensorLike,
+    updates: TensorLike,
+    bad_indices_policy: str = "",
+    name: str | None = None,
+) -> Tensor:
+    """A copy of ``tensor`` whose slices at ``indices`` are the least of theirs and ``updates``.
+
+    >>> import retrograd as rg
+    >>> rg.tensor_scatter_nd_min([1.0, 2.0, 3.0], [[0], [2]], [5.0, -1.0]).numpy().tolist()
+    [1.0, 2.0, -1.0]
+    """
+    return _tensor_scatter(
+        _TensorScatterMin, NUMERIC, tensor, indices, updates, bad_indices_policy, name
+    )
+
+
+def tensor_scatter_nd_max(
+    tensor: TensorLike,
+    indices: TensorLike,
+    updates: TensorLike,
+    bad_indices_policy: str = "",
+    name: str | None = None,
+) -> Tensor:
+    """A copy of ``tensor`` whose slices at ``indices`` are the greatest of theirs and
+    ``updates``.
+
+    >>> import retrograd as rg
+    >>> rg.tensor_scatter_nd_max([1.0, 2.0, 3.0], [[0], [2]], [5.0, -1.0]).numpy().tolist()
+    [5.0, 2.0, 3.0]
+    """
+    return _tensor_scatter(
+        _TensorScatterMax, NUMERIC, tensor, indices, updates, bad_indices_policy, name
+    )
+
+
 def _gathered(op, grad):
     return gather_ops.gather_nd(
         grad, op.inputs[-2], bad_indices_policy=op.get_attr("bad_indices_policy")
@@ -195,3 +268,26 @@ def _tensor_scatter_update_grad(op, grad):
         _TensorScatterUpdate, ANY, grad, indices, array_ops.zeros_like(updates), policy, None
     )
     return cleared, None, _gathered(op, grad)
+
+
+@op_gradient("TensorScatterSub")
+def _tensor_scatter_sub_grad(op, grad):
+    return grad, None, -_gathered(op, grad)
+
+
+@op_gradient("TensorScatterMin")
+@op_gradient("TensorScatterMax")
+def _tensor_scatter_min_max_grad(op, grad):
+    # As TensorFlow's: the gradient goes to every value equal to the result, split evenly.
+    from retrograd.ops import comparison_ops, math_ops
+
+    x, indices, y = op.inputs
+    output = op.outputs[0]
+    x_ind = math_ops.cast(comparison_ops.equal(x, output), grad.dtype)
+    y_out = gather_ops.gather_nd(output, indices)
+    y_ind = math_ops.cast(comparison_ops.equal(y, y_out), grad.dtype)
+    ys_ind = tensor_scatter_nd_add(array_ops.zeros_like(x), indices, y_ind)  # shape may be unknown
+    indicators = x_ind + ys_ind
+    x_grad = grad * x_ind / indicators
+    y_grad = gather_ops.gather_nd(grad / indicators, indices) * y_ind
+    return x_grad, None, y_grad

@@ -39,6 +39,8 @@ __all__ = [
     "segment_mean",
     "segment_max",
     "segment_min",
+    "segment_prod",
+    "unsorted_segment_prod",
 ]
 
 
@@ -68,6 +70,23 @@ _UnsortedSegmentMax = define_op(
 _UnsortedSegmentMin = define_op(
     "UnsortedSegmentMin", _extreme_kernel(np.minimum, "UnsortedSegmentMin")
 )
+
+
+def _prod_kernel(data, segment_ids, num_segments):
+    bad = segment_ids >= num_segments
+    if bad.any():
+        flat = int(np.flatnonzero(bad)[0])
+        raise InvalidArgumentError(
+            f"UnsortedSegmentProd: segment_ids[{flat}] = {segment_ids.reshape(-1)[flat]} is out "
+            f"of range [0, {num_segments})"
+        )
+    out = np.ones((num_segments, *data.shape[segment_ids.ndim :]), dtype=data.dtype)
+    keep = segment_ids >= 0
+    np.multiply.at(out, segment_ids[keep], data[keep])
+    return out
+
+
+_UnsortedSegmentProd = define_op("UnsortedSegmentProd", _prod_kernel)
 
 
 def _segment_args(op_type: str, data: Any, segment_ids: Any, num_segments: Any):
@@ -124,6 +143,39 @@ def _extreme_grad(op, grad):
     count = gather_ops.unsorted_segment_sum(weight, ids, n)
     share = grad / math_ops.maximum(count, array_ops.ones_like(count))
     return weight * gather_ops.gather(share, safe_ids), None
+
+
+def unsorted_segment_prod(
+    data: TensorLike, segment_ids: TensorLike, num_segments: TensorLike, name: str | None = None
+) -> Tensor:
+    """The product of the slices of ``data`` in each of ``num_segments`` segments (1 for
+    empty ones; negative ids drop their slice).
+
+    >>> import retrograd as rg
+    >>> rg.math.unsorted_segment_prod([1.0, 2.0, 3.0], [0, -1, 2], 4).numpy().tolist()
+    [1.0, 1.0, 3.0, 1.0]
+    """
+    d, ids, n = _segment_args("UnsortedSegmentProd", data, segment_ids, num_segments)
+    return execute(_UnsortedSegmentProd, (d, ids), {"num_segments": n}, name)
+
+
+@op_gradient("UnsortedSegmentProd")
+def _prod_grad(op, grad):
+    # TensorFlow's: the product divided by each entry, except in segments with zeros (one
+    # zero: only it receives the product of the others; more: none receives anything).
+    data, ids = op.inputs
+    n = op.get_attr("num_segments")
+    is_zero = comparison_ops.equal(data, 0)
+    zeros = gather_ops.unsorted_segment_sum(math_ops.cast(is_zero, grad.dtype), ids, n)
+    grad = array_ops.where(zeros > 1, array_ops.zeros_like(grad), grad)
+    non_zero = array_ops.where(is_zero, array_ops.ones_like(data), data)
+    non_zero_prod = unsorted_segment_prod(non_zero, ids, n)
+    safe_ids = math_ops.maximum(ids, 0)
+    keep = math_ops.cast(ids >= 0, grad.dtype)
+    keep = array_ops.reshape(keep, (*ids.shape, *(1,) * (data.ndim - ids.ndim)))
+    divided = gather_ops.gather(op.outputs[0], safe_ids) / non_zero
+    partial = array_ops.where(is_zero, gather_ops.gather(non_zero_prod, safe_ids), divided)
+    return gather_ops.gather(grad, safe_ids) * keep * partial, None
 
 
 op_gradient("UnsortedSegmentMax")(_extreme_grad)
@@ -237,3 +289,14 @@ def segment_min(data: TensorLike, segment_ids: TensorLike, name: str | None = No
     [1.0, 3.0]
     """
     return _sorted_extreme("SegmentMin", unsorted_segment_min, data, segment_ids, name)
+
+
+def segment_prod(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Tensor:
+    """The product of the slices of each segment (ids sorted; empty segments are 1).
+
+    >>> import retrograd as rg
+    >>> rg.math.segment_prod([1.0, 2.0, 3.0], [0, 0, 2]).numpy().tolist()
+    [2.0, 1.0, 3.0]
+    """
+    d, ids, n = _sorted_ids("SegmentProd", data, segment_ids)
+    return unsorted_segment_prod(d, ids, n, name)

@@ -16,6 +16,7 @@ from retrograd.core.annotations import AxisLike, TensorLike
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, comparison_ops, math_ops, reduction_ops
 from retrograd.ops.define import FLOAT, REAL, tensor_arg
+from retrograd.ops.scopes import op_scope
 
 
 def reduce_logsumexp(
@@ -32,15 +33,17 @@ def reduce_logsumexp(
     1000.6931
     """
     x = tensor_arg("reduce_logsumexp", input_tensor, FLOAT, "input_tensor")
-    raw_max = reduction_ops.reduce_max(x, axis, keepdims=True)
-    # An infinite (or empty, -inf) maximum is not subtracted: inf - inf would give NaN.
-    finite = comparison_ops.less(math_ops.abs(raw_max), np.inf)
-    shift = array_ops.stop_gradient(array_ops.where(finite, raw_max, array_ops.zeros_like(raw_max)))
-    summed = reduction_ops.reduce_sum(math_ops.exp(x - shift), axis, keepdims=keepdims)
-    shape = summed._value.shape
-    if shape is None or None in shape:  # (axes or sizes known only when the graph runs)
-        shape = array_ops.shape(summed)
-    return math_ops.log(summed) + array_ops.reshape(shift, shape)
+    with op_scope(name or "ReduceLogSumExp") as scope:
+        raw_max = reduction_ops.reduce_max(x, axis, keepdims=True)
+        # An infinite (or empty, -inf) maximum is not subtracted: inf - inf would give NaN.
+        finite = comparison_ops.less(math_ops.abs(raw_max), np.inf)
+        zeros = array_ops.zeros_like(raw_max)
+        shift = array_ops.stop_gradient(array_ops.where(finite, raw_max, zeros))
+        summed = reduction_ops.reduce_sum(math_ops.exp(x - shift), axis, keepdims=keepdims)
+        shape = summed._value.shape
+        if shape is None or None in shape:  # (axes or sizes known only when the graph runs)
+            shape = array_ops.shape(summed)
+        return math_ops.add(math_ops.log(summed), array_ops.reshape(shift, shape), name=scope)
 
 
 def reduce_variance(

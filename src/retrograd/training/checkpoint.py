@@ -341,7 +341,7 @@ class Checkpoint:
     def _checkpoint_children(self) -> dict[str, Any]:
         return {**self._objects, "save_counter": self.save_counter}
 
-    def write(self, file_prefix: str) -> str:
+    def write(self, file_prefix: str, options: Any = None) -> str:
         """Writes the objects' state to exactly ``file_prefix``; returns it."""
         file_prefix = prefix_path(file_prefix, "Checkpoint.write")
         write_arrays(
@@ -351,7 +351,7 @@ class Checkpoint:
         )
         return file_prefix
 
-    def save(self, file_prefix: str) -> str:
+    def save(self, file_prefix: str, options: Any = None) -> str:
         """Increments ``save_counter``, writes ``file_prefix-<save_counter>`` and records it
         as the latest checkpoint of its folder; returns that path."""
         file_prefix = prefix_path(file_prefix, "Checkpoint.save")
@@ -360,11 +360,14 @@ class Checkpoint:
         checkpoint_state.record(os.path.dirname(path) or ".", path, [path], [], "")
         return path
 
-    def read(self, save_path: str) -> CheckpointLoadStatus:
+    def read(self, save_path: str, options: Any = None) -> CheckpointLoadStatus:
         """Restores from a file written by ``write`` (or ``save``)."""
         return self.restore(save_path)
 
-    def restore(self, save_path: str | None) -> Any:
+    def sync(self) -> None:
+        """Waits for saves in progress (none: retrograd saves synchronously)."""
+
+    def restore(self, save_path: str | None, options: Any = None) -> Any:
         """Assigns saved values to existing objects now, and to objects created later when
         they are attached; returns a status with ``assert_consumed()``,
         ``assert_existing_objects_matched()`` and ``expect_partial()``."""

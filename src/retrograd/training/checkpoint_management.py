@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -24,13 +25,38 @@ import numpy as np
 from retrograd.training import checkpoint_state
 from retrograd.training.checkpoint import Checkpoint
 
-__all__ = ["CheckpointManager", "latest_checkpoint", "update_checkpoint_state"]
+__all__ = ["CheckpointManager", "latest_checkpoint", "read_state", "update_checkpoint_state"]
 
 
-def update_checkpoint_state(folder: str, latest: str, all_paths: list[str]) -> None:
-    """Records ``latest`` and ``all_paths`` (checkpoints of ``folder``) in
-    ``folder/checkpoint``, atomically, in TensorFlow's text format."""
-    checkpoint_state.record(folder or ".", latest, all_paths, [], "")
+def update_checkpoint_state(
+    folder: str,
+    latest: str,
+    all_paths: list[str],
+    timestamps: list[float] | None = None,
+    last_preserved: float | None = None,
+) -> None:
+    """Records ``latest`` and ``all_paths`` (checkpoints of ``folder``, and their timestamps)
+    in ``folder/checkpoint``, atomically, in TensorFlow's text format.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> update_checkpoint_state(folder, os.path.join(folder, "ckpt-1"), ["ckpt-1"], [1.0])
+    >>> read_state(folder)[1:]
+    (['ckpt-1'], [1.0], None)
+    """
+    checkpoint_state.record(
+        folder or ".", latest, all_paths, [], "", timestamps=timestamps,
+        last_preserved=last_preserved,
+    )  # fmt: skip
+
+
+def read_state(folder: str) -> tuple[str | None, list[str], list[float], float | None]:
+    """(latest path, all paths, their timestamps, last preserved timestamp) recorded in
+    ``folder/checkpoint`` (None and empty lists when there is no record); see
+    ``update_checkpoint_state`` for an example."""
+    state = checkpoint_state.read_state(folder)
+    names = [os.path.relpath(p, folder) if os.path.dirname(p) == folder else p for p in state.paths]
+    return state.latest, names, list(state.timestamps), state.last_preserved
 
 
 def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -> str | None:
@@ -62,8 +88,11 @@ def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -
 
 class CheckpointManager:
     """Saves ``checkpoint`` as ``directory/<checkpoint_name>-N``, keeping the newest
-    ``max_to_keep`` (all when None) and deleting older ones; picks up the checkpoints an
-    earlier run recorded in ``directory``.
+    ``max_to_keep`` (all when None) and deleting older ones, except one every
+    ``keep_checkpoint_every_n_hours``; picks up the checkpoints an earlier run recorded in
+    ``directory``. With ``step_counter`` and ``checkpoint_interval``, ``save`` saves only
+    when the step has advanced by the interval; ``init_fn`` initializes when there is
+    nothing to restore.
 
     >>> import retrograd as rg
     >>> import tempfile
@@ -82,8 +111,12 @@ class CheckpointManager:
         checkpoint: Checkpoint,
         directory: str,
         max_to_keep: int | None,
-        keep_checkpoint_every_n_hours: Any = None,
+        keep_checkpoint_every_n_hours: float | None = None,
         checkpoint_name: str = "ckpt",
+        step_counter: Any = None,
+        checkpoint_interval: int | None = None,
+        init_fn: Callable[[], Any] | None = None,
+        last_checkpoint_step: int | None = None,
     ) -> None:
         if not isinstance(checkpoint, Checkpoint):
             raise TypeError(
@@ -94,9 +127,9 @@ class CheckpointManager:
                 f"CheckpointManager: max_to_keep must be a positive integer or None, got "
                 f"{max_to_keep!r}"
             )
-        if keep_checkpoint_every_n_hours is not None:
-            raise NotImplementedError(
-                "CheckpointManager: keep_checkpoint_every_n_hours is not supported by retrograd"
+        if checkpoint_interval is not None and step_counter is None:
+            raise ValueError(
+                "`step_counter` should be passed if `checkpoint_interval` is not None."
             )
         if not isinstance(checkpoint_name, str) or not checkpoint_state.plain_name(checkpoint_name):
             raise ValueError(
@@ -109,6 +142,15 @@ class CheckpointManager:
             raise TypeError(f"CheckpointManager: directory must be a path, got {directory!r:.80}")
         self.directory = os.fspath(directory)
         self._max_to_keep = max_to_keep
+        self._keep_every = (
+            None
+            if keep_checkpoint_every_n_hours is None
+            else float(keep_checkpoint_every_n_hours) * 3600.0
+        )
+        self._step_counter = step_counter
+        self._checkpoint_interval = checkpoint_interval
+        self._init_fn = init_fn
+        self._last_checkpoint_step = last_checkpoint_step
         self._name = checkpoint_name
         self._prefix = os.path.join(self.directory, checkpoint_name)
         # The checkpoints an earlier run recorded (only the manager's own <name>-<N>; paths
@@ -134,6 +176,10 @@ class CheckpointManager:
         return self._checkpoint
 
     @property
+    def checkpoint_interval(self) -> int | None:
+        return self._checkpoint_interval
+
+    @property
     def max_to_keep(self) -> int | None:
         return self._max_to_keep
 
@@ -147,10 +193,15 @@ class CheckpointManager:
         """The newest checkpoint saved, or None."""
         return self._latest
 
-    def save(self, checkpoint_number: int | None = None) -> str:
+    def save(
+        self, checkpoint_number: Any = None, check_interval: bool = True, options: Any = None
+    ) -> str | None:
         """Saves a new checkpoint (numbered by ``save_counter`` unless given), records it
-        and deletes those beyond ``max_to_keep``; returns its path. It first finishes what a
-        save killed earlier left undone (checkpoints it meant to delete, temporary files)."""
+        and deletes those beyond ``max_to_keep``; returns its path (None when the step has
+        not advanced by ``checkpoint_interval`` since the last save). It first finishes what
+        a save killed earlier left undone (checkpoints it meant to delete, temporary files)."""
+        if hasattr(checkpoint_number, "numpy"):  # (a step variable or tensor)
+            checkpoint_number = np.asarray(checkpoint_number.numpy()).item()
         if checkpoint_number is not None and (
             isinstance(checkpoint_number, bool)
             or not isinstance(checkpoint_number, (int, np.integer))
@@ -160,6 +211,14 @@ class CheckpointManager:
                 f"CheckpointManager.save: checkpoint_number must be a non-negative integer, "
                 f"got {checkpoint_number!r}"
             )
+        if self._checkpoint_interval is not None:
+            step = int(
+                np.asarray(getattr(self._step_counter, "numpy", lambda: self._step_counter)())
+            )
+            last = self._last_checkpoint_step
+            if check_interval and last is not None and step < last + self._checkpoint_interval:
+                return None
+            self._last_checkpoint_step = step
         checkpoint_state.finish_interrupted(self.directory, self._name)
         self._checkpoint.save_counter.assign_add(1)
         number = (
@@ -167,13 +226,17 @@ class CheckpointManager:
             if checkpoint_number is None
             else int(checkpoint_number)
         )
-        path = self._checkpoint.write(f"{self._prefix}-{number}")
+        path = self._checkpoint.write(f"{self._prefix}-{number}", options=options)
         kept = [(p, t) for p, t in zip(self._checkpoints, self._timestamps) if p != path]
         kept.append((path, time.time()))
         removed = []
         if self._max_to_keep is not None:
             while len(kept) > self._max_to_keep:
-                removed.append(kept.pop(0)[0])
+                old, stamp = kept.pop(0)
+                if self._keep_every is not None and stamp - self._keep_every > self._last_preserved:
+                    self._last_preserved = stamp  # preserved: no longer managed, never deleted
+                    continue
+                removed.append(old)
         self._checkpoints = [p for p, _ in kept]
         self._timestamps = [t for _, t in kept]
         self._latest = path
@@ -190,9 +253,15 @@ class CheckpointManager:
         )
         return path
 
+    def sync(self) -> None:
+        """Waits for saves in progress (retrograd saves synchronously: nothing to wait for)."""
+
     def restore_or_initialize(self) -> str | None:
-        """Restores the latest checkpoint if there is one; returns its path (or None)."""
+        """Restores the latest checkpoint if there is one and returns its path; otherwise
+        calls ``init_fn`` (if given) and returns None."""
         if self._latest is None:
+            if self._init_fn is not None:
+                self._init_fn()
             return None
         self._checkpoint.restore(self._latest)
         return self._latest

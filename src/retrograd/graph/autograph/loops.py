@@ -94,10 +94,11 @@ def _graph_loop(
                     f"runs in the graph (its condition is a tensor) and '{name}' is used after it"
                 )
             continue  # a temporary of the body
-        leaves = nest.flatten(value)
+        # (a composite, a TensorArray, is carried as its tensors)
+        leaves = nest.flatten(value, expand_composites=True)
         if leaves and all(isinstance(v, (Tensor, Variable)) or python_scalar(v) for v in leaves):
-            before[i] = nest.pack_sequence_as(value, [_as_tensor(v) for v in leaves]) \
-                if nest.is_nested(value) else _as_tensor(value)  # fmt: skip
+            before[i] = nest.pack_sequence_as(value, [_as_tensor(v) for v in leaves], True) \
+                if _structured(value) else _as_tensor(value)  # fmt: skip
             carried.append(i)
     structures = [before[i] for i in carried]
 
@@ -105,9 +106,9 @@ def _graph_loop(
         state = [Undefined(n) if isinstance(v, Undefined) else v for n, v in zip(names, before)]
         leaves = iter(flat)
         for i, like in zip(carried, structures):
-            count = len(nest.flatten(like))
+            count = len(nest.flatten(like, expand_composites=True))
             part = [next(leaves) for _ in range(count)]
-            state[i] = nest.pack_sequence_as(like, part) if nest.is_nested(like) else part[0]
+            state[i] = nest.pack_sequence_as(like, part, True) if _structured(like) else part[0]
         return state
 
     def cond(*flat: Any) -> Any:
@@ -121,8 +122,12 @@ def _graph_loop(
         out = []
         for i, (name, value) in enumerate(zip(names, after)):
             if i in carried:
-                like = nest.flatten(before[i])
-                new = nest.flatten(value) if not isinstance(value, Undefined) else None
+                like = nest.flatten(before[i], expand_composites=True)
+                new = (
+                    nest.flatten(value, expand_composites=True)
+                    if not isinstance(value, Undefined)
+                    else None
+                )
                 if new is None or len(new) != len(like):
                     raise TypeError(
                         f"'{shown(name)}' changes structure inside the {construct} at line "
@@ -137,7 +142,7 @@ def _graph_loop(
                 )
         return out
 
-    flat_before = [leaf for i in carried for leaf in nest.flatten(before[i])]
+    flat_before = [leaf for i in carried for leaf in nest.flatten(before[i], True)]
     try:
         finals = control_flow.while_loop(cond, step, flat_before) if flat_before else None
     except (TypeError, ValueError) as e:
@@ -151,6 +156,10 @@ def _graph_loop(
             f"would never end"
         )
     set_state(tuple(state_of(list(finals) if isinstance(finals, (list, tuple)) else [finals])))
+
+
+def _structured(value: Any) -> bool:
+    return nest.is_nested(value) or nest.is_composite(value)
 
 
 def _as_tensor(value: Any, like: Any = None) -> Tensor:

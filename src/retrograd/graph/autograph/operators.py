@@ -105,13 +105,13 @@ def if_stmt(
             structures.append(None)
             continue
         try:
-            nest.assert_same_structure(a, b, check_types=False)
+            nest.assert_same_structure(a, b, check_types=False, expand_composites=True)
         except (TypeError, ValueError):
             raise TypeError(
                 f"'{shown(name)}' has a different structure in the two branches of the if "
                 f"at line {line} on a tensor: {a!r} and {b!r}"
             ) from None
-        flat_a, flat_b = nest.flatten(a), nest.flatten(b)
+        flat_a, flat_b = nest.flatten(a, True), nest.flatten(b, True)  # (TensorArrays: lists)
         leaves = list(flat_a)
         for j, (x, y) in enumerate(zip(flat_a, flat_b)):
             if x is y:
@@ -129,7 +129,8 @@ def if_stmt(
     for i, structure in enumerate(structures):
         if structure is not None:
             like, leaves = structure
-            results[i] = nest.pack_sequence_as(like, leaves) if nest.is_nested(like) else leaves[0]
+            structured = nest.is_nested(like) or nest.is_composite(like)
+            results[i] = nest.pack_sequence_as(like, leaves, True) if structured else leaves[0]
     set_state(tuple(results))
 
 

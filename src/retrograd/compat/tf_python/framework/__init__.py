@@ -1,7 +1,6 @@
 """``tensorflow.python.framework``: graphs and gradient registration (``ops``), constants
-(``constant_op``), shapes (``tensor_shape``); ``dtypes`` is retrograd's (see
-compat.runner.MODULES)."""
+(``constant_op``), shapes (``tensor_shape``), ``dtypes`` and ``errors``."""
 
-from retrograd.compat.tf_python.framework import constant_op, ops, tensor_shape
+from retrograd.compat.tf_python.framework import constant_op, dtypes, errors, ops, tensor_shape
 
-__all__ = ["constant_op", "ops", "tensor_shape"]
+__all__ = ["constant_op", "dtypes", "errors", "ops", "tensor_shape"]

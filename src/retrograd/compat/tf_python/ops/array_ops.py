@@ -17,7 +17,6 @@ from retrograd.ops.array_ops import (
     squeeze,
     stack,
     stop_gradient,
-    strided_slice,
     transpose,
     unstack,
     where,
@@ -27,6 +26,7 @@ from retrograd.ops.array_ops import (
 from retrograd.ops.dynamic_shape_ops import slice
 from retrograd.ops.gather_ops import boolean_mask, gather, gather_nd
 from retrograd.ops.rearrange_ops import reverse, tile
+from retrograd.ops.slicing_ops import strided_slice
 
 __all__ = [
     "boolean_mask", "concat", "expand_dims", "fill", "gather", "gather_nd", "identity",

@@ -19,9 +19,9 @@ from retrograd.keras.src.ops import tensors
 from retrograd.keras.src.ops.operation import any_symbolic, symbolic_call
 from retrograd.ops import (
     array_ops,
-    bit_ops,
     clip_ops,
     comparison_ops,
+    math_extra_ops,
     math_ops,
     safe_math_ops,
     trig_ops,
@@ -336,7 +336,7 @@ def nextafter(x1: Any, x2: Any) -> Any:
     a, b = tensors.convert(x1), tensors.convert(x2)
     dtype = result_type(a.dtype, b.dtype, float)
     a64, b64 = math_ops.cast(a, "float64"), math_ops.cast(b, "float64")
-    return math_ops.cast(bit_ops.nextafter(a64, b64), dtype)
+    return math_ops.cast(math_extra_ops.nextafter(a64, b64), dtype)
 
 
 def divide_no_nan(x1: Any, x2: Any) -> Any:
