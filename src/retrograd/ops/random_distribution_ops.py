@@ -87,8 +87,14 @@ def _gamma_grad(op, grad, alpha_index):
     return (None,) * alpha_index + (total,)
 
 
-op_gradient("RandomGamma")(lambda op, grad: _gamma_grad(op, grad, 0))
-op_gradient("StatelessRandomGammaV3")(lambda op, grad: _gamma_grad(op, grad, 1))
+@op_gradient("RandomGamma")
+def _random_gamma_grad(op, grad):
+    return _gamma_grad(op, grad, 0)
+
+
+@op_gradient("StatelessRandomGammaV3")
+def _stateless_random_gamma_grad(op, grad):
+    return _gamma_grad(op, grad, 1)
 
 
 def _shape_of(op_type: str, shape: Any) -> tuple:
