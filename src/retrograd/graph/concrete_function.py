@@ -128,7 +128,7 @@ class ConcreteFunction:
             attrs["residuals"] = Residuals()
         # In a graph the call op is named as TensorFlow names it (PartitionedCall, ...): the
         # function's own name ('<lambda>', '_helper') need not be a valid op name.
-        name = self.name if context._graph is None else None
+        name = self.name if context.graph is None else None
         flat = execute(_PartitionedCall, inputs, attrs, name)
         return self._structured(flat)
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from retrograd.core.execute import context, define_op
 from retrograd.core.registry import no_gradient
+from retrograd.graph.function import functions_tracing
 from retrograd.graph.graph import GraphOperation, SymbolicTensor
 from retrograd.ops import array_ops
 
@@ -174,7 +175,7 @@ def inside_function() -> bool:
     >>> tf.inside_function(), tf.function(lambda: tf.inside_function())()
     (False, True)
     """
-    return bool(context.functions_tracing)
+    return bool(functions_tracing())
 
 
 def get_current_name_scope() -> str:
