@@ -422,17 +422,16 @@ class _Entries(Mapping):
     "location": where it was defined}`` (read live: a rule registered later is there)."""
 
     def __getitem__(self, name: str) -> dict[str, Any]:
-        entries = gradient_registry.entries
-        if name not in entries:
+        if name not in gradient_registry:
             raise KeyError(name)
-        rule, where = entries[name]
-        return {"type": rule, "location": where}
+        rule = gradient_registry.lookup(name)
+        return {"type": rule, "location": gradient_registry.location(name)}
 
     def __iter__(self) -> Iterator[str]:
-        return iter(list(gradient_registry.entries))
+        return iter(gradient_registry.list())
 
     def __len__(self) -> int:
-        return len(gradient_registry.entries)
+        return len(gradient_registry.list())
 
     def __contains__(self, name: object) -> bool:
         return name in gradient_registry
