@@ -21,6 +21,7 @@ from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, broadcast, window
 from retrograd.ops.conv3d_ops import conv3d, conv3d_transpose
@@ -158,7 +159,7 @@ def _block_diagonal(w: Tensor) -> Tensor:
     from retrograd.ops.einsum_ops import einsum
     from retrograd.ops.matrix_diag_ops import eye
 
-    h, wd, c, m = w.shape
+    h, wd, c, m = plain_dims(w.shape)
     full = einsum("hwcm,cd->hwcdm", w, eye(c, dtype=w.dtype))
     return array_ops.reshape(full, [h, wd, c, c * m])
 
@@ -238,7 +239,7 @@ def depthwise_conv2d_backprop_filter(
     if first:
         x, dy = array_ops.transpose(x, (0, 2, 3, 1)), array_ops.transpose(dy, (0, 2, 3, 1))
     kh, kw, c, m = broadcast.static_shape(filter_sizes, op_type)
-    attrs, _ = conv_ops._window_attrs(op_type, tuple(x.shape[1:3]), (kh, kw), strides, padding,
+    attrs, _ = conv_ops._window_attrs(op_type, plain_dims(x.shape)[1:3], (kh, kw), strides, padding,
                                       dilations, first)  # fmt: skip
     full = conv_ops._backprop_filter(x, (kh, kw, c, c * m), dy, attrs, name)  # the dense filter's
     blocks = array_ops.reshape(full, [kh, kw, c, c, m])
@@ -310,7 +311,7 @@ def with_space_to_batch(
         base = [[0, 0]] * n
     else:
         raise ValueError(f"Invalid padding method {padding!r}")
-    paddings, crops = required_space_to_batch_paddings(x.shape[1 : n + 1], rate, base)
+    paddings, crops = required_space_to_batch_paddings(plain_dims(x.shape)[1 : n + 1], rate, base)
     converted = space_to_batch_nd(x, rate, paddings)
     return batch_to_space(op(converted, n, "VALID"), rate, crops)
 
@@ -382,7 +383,7 @@ def dilation2d(
     if data_format not in ("NHWC", None):
         raise ValueError(f"Data formats other than NHWC are not yet supported, got {data_format}")
     x, w = convert_to_tensor(input), convert_to_tensor(filters)
-    x_shape, (kh, kw, _) = tuple(x.shape), tuple(w.shape)
+    x_shape, (kh, kw, _) = plain_dims(x.shape), plain_dims(w.shape)
     strides = window.spatial("Dilation2D", "strides", strides, 2, False)
     rates = window.spatial("Dilation2D", "dilations", dilations or 1, 2, False)
     pads, outs = window.resolve_padding("Dilation2D", padding, x_shape[1:3], (kh, kw), strides,
@@ -470,7 +471,7 @@ def max_pool_with_argmax(
     x = convert_to_tensor(input)
     ksize_ = window.spatial("MaxPoolWithArgmax", "ksize", ksize, 2, False)
     strides_ = window.spatial("MaxPoolWithArgmax", "strides", strides, 2, False)
-    pads, _ = window.resolve_padding("MaxPoolWithArgmax", padding, tuple(x.shape[1:3]), ksize_,
+    pads, _ = window.resolve_padding("MaxPoolWithArgmax", padding, plain_dims(x.shape)[1:3], ksize_,
                                      strides_, (1, 1), False)  # fmt: skip
     values = max_pool(x, ksize_, strides_, padding, "NHWC", name)
     attrs = {"ksize": ksize_, "strides": strides_, "explicit_paddings": pads,

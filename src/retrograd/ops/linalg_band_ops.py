@@ -24,6 +24,7 @@ from retrograd.core.annotations import TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, math_ops, matrix_diag_ops
 from retrograd.ops.decomposition_ops import eigh
@@ -280,8 +281,8 @@ def _sqrtm_grad(op, grad):
     from retrograd.ops.matrix_diag_ops import eye
 
     root = op.outputs[0]
-    n = root.shape[-1]
-    batch = list(root.shape[:-2])
+    n = plain_dims(root.shape)[-1]
+    batch = list(plain_dims(root.shape)[:-2])
     identity = eye(n, batch_shape=batch, dtype=root.dtype)
     system = _kronecker(identity, matrix_transpose(root)) + _kronecker(root, identity)
     vec = array_ops.reshape(matrix_transpose(grad), batch + [n * n, 1])

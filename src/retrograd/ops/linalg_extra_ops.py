@@ -25,6 +25,7 @@ from retrograd.core.annotations import AxisLike, DTypeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, complex_ops, math_ops, matrix_diag_ops, reduction_ops
 from retrograd.ops.creation_ops import one_hot
@@ -274,7 +275,7 @@ def lstsq(
 
     a = matrix_arg("MatrixSolveLs", matrix, "matrix")
     b = matrix_arg("MatrixSolveLs", convert_to_tensor(rhs, a.dtype), "rhs")
-    rows, cols = a.shape[-2], a.shape[-1]
+    rows, cols = plain_dims(a.shape)[-2:]
     with op_scope(name or "lstsq"):
         if not fast:
             return execute(_MatrixSolveLs, (a, b), {"l2_regularizer": float(l2_regularizer),

@@ -23,6 +23,7 @@ from retrograd.core.annotations import AxisLike, DTypeLike, ShapeLike, TensorLik
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
+from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, define, math_ops, reduction_ops
 from retrograd.ops.define import FLOAT, FLOAT_COMPLEX, NUMERIC, tensor_arg
@@ -210,7 +211,7 @@ def _cumulative_logsumexp_grad(op, grad):
     # sum_i grad_i * exp(x_j - out_i), with exponents <= 0 (TensorFlow's value, computed as a
     # product with a masked matrix so that it is linear in grad, as forward mode needs).
     x, out = op.inputs[0], op.outputs[0]
-    axis, n = op.get_attr("axis"), x.shape[op.get_attr("axis")]
+    axis, n = op.get_attr("axis"), plain_dims(x.shape)[op.get_attr("axis")]
     i, j = np.indices((n, n))
     into = {(False, False): j <= i, (True, False): j < i, (False, True): j >= i,
             (True, True): j > i}[(op.get_attr("exclusive"), op.get_attr("reverse"))]  # fmt: skip
