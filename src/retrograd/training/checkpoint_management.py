@@ -140,7 +140,7 @@ class CheckpointManager:
             os.fspath(directory), str
         ):
             raise TypeError(f"CheckpointManager: directory must be a path, got {directory!r:.80}")
-        self.directory = os.fspath(directory)
+        self._directory = os.fspath(directory)
         self._max_to_keep = max_to_keep
         self._keep_every = (
             None
@@ -170,6 +170,11 @@ class CheckpointManager:
         self._latest = (
             latest if latest and checkpoint_state.exists_in(self.directory, latest) else None
         )
+
+    @property
+    def directory(self) -> str:
+        """The folder the checkpoints are saved in."""
+        return self._directory
 
     @property
     def checkpoint(self) -> Checkpoint:
