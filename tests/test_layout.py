@@ -99,7 +99,6 @@ PUBLIC_NAMESPACES = [
     "retrograd.keras.optimizers.legacy",
     "retrograd.keras.optimizers.schedules",
     "retrograd.keras.regularizers",
-    "retrograd.keras.schedules",
     "retrograd.keras.utils",
     "retrograd.linalg",
     "retrograd.math",

@@ -120,7 +120,7 @@ MODULES: dict[str, str] = {
     "tensorflow.keras.losses": "retrograd.keras.losses",
     "tensorflow.keras.metrics": "retrograd.keras.metrics",
     "tensorflow.keras.models": "retrograd.keras.models",
-    "tensorflow.keras.optimizers.schedules": "retrograd.keras.schedules",
+    "tensorflow.keras.optimizers.schedules": "retrograd.keras.optimizers.schedules",
     "tensorflow.keras.regularizers": "retrograd.keras.regularizers",
     "tensorflow.keras.utils": "retrograd.keras.utils",
     "tensorflow.keras.random": "retrograd.keras.random",
