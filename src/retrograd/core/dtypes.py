@@ -13,6 +13,7 @@ dtype. Tensors of different dtypes never mix implicitly.
 
 from __future__ import annotations
 
+import builtins
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -59,27 +60,27 @@ class DType:
         return self._np.type
 
     @property
-    def is_floating(self) -> bool:
+    def is_floating(self) -> builtins.bool:  # (the module's `bool` is the DType)
         return self._np.kind == "f"
 
     @property
-    def is_complex(self) -> bool:
+    def is_complex(self) -> builtins.bool:
         return self._np.kind == "c"
 
     @property
-    def is_integer(self) -> bool:
+    def is_integer(self) -> builtins.bool:
         return self._np.kind in "iu"
 
     @property
-    def is_unsigned(self) -> bool:
+    def is_unsigned(self) -> builtins.bool:
         return self._np.kind == "u"
 
     @property
-    def is_bool(self) -> bool:
+    def is_bool(self) -> builtins.bool:
         return self._np.kind == "b"
 
     @property
-    def is_trainable(self) -> bool:
+    def is_trainable(self) -> builtins.bool:
         """Whether gradients flow through tensors of this type (floating or complex)."""
         return self._np.kind in "fc"
 
@@ -106,7 +107,7 @@ class DType:
     def max(self) -> Any:
         return np.finfo(self._np).max if self._np.kind in "fc" else _int_info(self._np).max
 
-    def __eq__(self, other: object) -> bool:
+    def __eq__(self, other: object) -> builtins.bool:
         if isinstance(other, DType):
             return self._np == other._np
         try:
@@ -114,7 +115,7 @@ class DType:
         except TypeError:
             return False
 
-    def __ne__(self, other: object) -> bool:
+    def __ne__(self, other: object) -> builtins.bool:
         return not self == other
 
     def __hash__(self) -> int:
@@ -126,11 +127,11 @@ class DType:
     def __str__(self) -> str:
         return f"<dtype: {self.name!r}>"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
         return as_dtype, (self.name,)
 
 
-def _int_info(np_dtype: np.dtype):
+def _int_info(np_dtype: np.dtype) -> np.iinfo[Any] | type[_BoolInfo]:
     if np_dtype.kind == "b":
         return _BoolInfo
     return np.iinfo(np_dtype)
@@ -166,7 +167,7 @@ complex64 = _define(np.complex64, "complex64")
 complex128 = _define(np.complex128, "complex128")
 
 
-_PYTHON_DEFAULTS = {float: "float32", int: "int32", bool: "bool"}
+_PYTHON_DEFAULTS = {float: "float32", int: "int32", builtins.bool: "bool"}
 
 
 def as_dtype(value: DTypeLike) -> DType:
@@ -183,7 +184,7 @@ def as_dtype(value: DTypeLike) -> DType:
     """
     if isinstance(value, DType):
         return value
-    if value is float or value is int or value is bool:
+    if value is float or value is int or value is builtins.bool:
         return _BY_NAME[_PYTHON_DEFAULTS[value]]
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]
