@@ -96,6 +96,7 @@ def _walk(
     all_influenced: bool,
 ) -> list:
     source_ids = {s._id for s in sources}
+    influenced: dict | set  # (ids of the values whose gradient is wanted: only `in` is asked)
     if all_influenced:
         order, influenced = _consumers_first(producers), producers
     else:
@@ -119,7 +120,7 @@ def _walk(
         else:
             upstream = [_take(grads, y._id, source_ids, dense) for y in outputs]
         if release:  # every consumer of its outputs is done: nothing needs the record
-            order[position] = None
+            order[position] = None  # type: ignore[call-overload]  # (never read again)
             for y in outputs:
                 producers.pop(y._id, None)
         if rule is None or (upstream[0] is None and _nothing(upstream)):
@@ -146,7 +147,7 @@ def _walk(
                 key = x._id
                 if key in influenced:
                     grads[key] = _with_part(grads.get(key), g)
-        upstream = downstream = None  # type: ignore[assignment]  (what it held may go)
+        upstream = downstream = None  # type: ignore[assignment]  # (what it held may go)
     return [_total(grads.get(s._id), False) for s in sources]
 
 
@@ -297,7 +298,7 @@ class Rules:
             if entry is None:  # registered before the op was defined, or never (raises)
                 gradient_registry.lookup(op.type)
                 entry = op_def.gradient
-            rule, own = entry.fn, entry.own  # type: ignore[union-attr]
+            rule, own = entry.fn, entry.own
         if rule is None:
             return None, True
         observed = rule

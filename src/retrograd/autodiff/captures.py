@@ -208,7 +208,9 @@ def report_captures(
         _report(captured, f, grad_fn, describe, inputs)
 
 
-def _report(captured: list, f: Callable, grad_fn: Callable, describe: Callable, inputs: list):
+def _report(
+    captured: list, f: Callable, grad_fn: Callable, describe: Callable, inputs: list
+) -> None:
     for value, where in captured:
         tape = tracking_tape(value)
         if not tape.tracks_any(inputs):

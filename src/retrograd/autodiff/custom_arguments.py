@@ -249,7 +249,7 @@ def _match(arg: Any, grad: Any, path: str, describe: str) -> list:
         if fields and getattr(grad, "_fields", fields) != fields:
             raise _StructureError(
                 f"{describe}: the gradient for {path} is a {type(grad).__name__} with fields "
-                f"{list(grad._fields)} but the argument has fields {list(fields)}"
+                f"{list(getattr(grad, '_fields', ()))} but the argument has fields {list(fields)}"
             )
         found = []
         for i, (a, g) in enumerate(zip(arg, grad)):

@@ -202,8 +202,8 @@ def _finish(
     if not context.active:  # eager, and nothing records: the outputs as they are
         return result if single else nest.pack_sequence_as(result, outputs)
     if context.graph is not None:
-        fresh = _graph_op(f, grad_fn, flat_args, variables, outputs, (args, kwargs), arguments)
-        return nest.pack_sequence_as(result, fresh)
+        symbolic = _graph_op(f, grad_fn, flat_args, variables, outputs, (args, kwargs), arguments)
+        return nest.pack_sequence_as(result, symbolic)
     # A variable argument is read (recorded) by the conversion.
     inputs = [a if type(a) is Tensor else convert_to_tensor(a) for a in flat_args]
     recorded = [*inputs, *variables] if variables else inputs
@@ -369,6 +369,7 @@ class _Rule:
 
     def jvp(self, tangents: list) -> list:
         """The tangents of the outputs by the ``defjvp`` rule, from the arguments' tangents."""
+        assert self.forward_rule is not None, "jvp of a rule without a defjvp rule"
         return self.forward_rule(self._inputs, tangents)
 
     def __call__(self, op: Any, *upstream: Any) -> list:

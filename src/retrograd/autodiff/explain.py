@@ -361,7 +361,8 @@ def _unrecorded_ancestry(tracked: dict, influenced: set, since: int) -> str:
                     f"but the tape did not record it (it ran under tape.stop_recording(), "
                     f"outside the `with` block, or in another thread)"
                 )
-    values = {}  # (shape, dtype, bytes) -> a tracked tensor computed from the source
+    # (shape, dtype, bytes) -> a tracked tensor computed from the source
+    values: dict[tuple, Any] = {}
     for op in tracked.values():
         if op is None:
             continue

@@ -115,7 +115,7 @@ class ForwardAccumulator:
         if self._paused:
             return
         known = self._tangents
-        tangents = None
+        tangents: list[Any] | None = None
         for i, value in enumerate(op.inputs):
             entry = known.get(id(value))
             if entry is not None:

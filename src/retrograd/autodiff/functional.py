@@ -80,14 +80,14 @@ def _positions(argnums: int | tuple, count: int, where: str) -> tuple[int, ...]:
     return tuple(p % count for p in positions)
 
 
-def _with_fresh(args: tuple, argnums: int | tuple, where: str) -> tuple[list, Any]:
+def _with_fresh(args: tuple, argnums: int | tuple, where: str) -> tuple[tuple, Any]:
     """The arguments with those in ``argnums`` made fresh, and those (one, or a tuple)."""
-    args = list(args)
-    positions = _positions(argnums, len(args), where)
+    fresh = list(args)
+    positions = _positions(argnums, len(fresh), where)
     for p in positions:
-        args[p] = _fresh(args[p], where)
-    chosen = tuple(args[p] for p in positions)
-    return args, chosen[0] if isinstance(argnums, int) else chosen
+        fresh[p] = _fresh(fresh[p], where)
+    chosen = tuple(fresh[p] for p in positions)
+    return tuple(fresh), chosen[0] if isinstance(argnums, int) else chosen
 
 
 def _split_aux(out: Any, has_aux: bool, where: str) -> tuple[Any, Any]:

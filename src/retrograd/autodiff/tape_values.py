@@ -89,7 +89,7 @@ def _seeds(targets: list, output_gradients: Any, structure: Any) -> list:
             f"GradientTape.gradient: output_gradients has {len(given)} element(s) for "
             f"{len(targets)} target(s)"
         )
-    seeds = []
+    seeds: list[Tensor | None] = []
     for i, (t, g) in enumerate(zip(targets, given)):
         if t._value.dtype.kind not in "fc":
             seeds.append(None)  # integer and bool targets have no gradient

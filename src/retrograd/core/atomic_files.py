@@ -53,9 +53,7 @@ def write_atomically(
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temporary, 0o666 & ~umask)
-        with os.fdopen(
-            fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})
-        ) as stream:
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as stream:
             write(stream)
             stream.flush()
             os.fsync(stream.fileno())

@@ -48,7 +48,7 @@ class Dimension:
     def __init__(self, value: Any) -> None:
         if isinstance(value, Dimension):
             value = value._value
-        self._value = None if value is None else known_dimension(value)
+        self._value: int | None = None if value is None else known_dimension(value)
 
     @property
     def value(self) -> int | None:

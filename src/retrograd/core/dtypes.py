@@ -13,6 +13,7 @@ dtype. Tensors of different dtypes never mix implicitly.
 
 from __future__ import annotations
 
+import builtins
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -124,27 +125,27 @@ class DType:
         return self._np.type
 
     @property
-    def is_floating(self) -> bool:
+    def is_floating(self) -> builtins.bool:  # (the module's `bool` is the DType)
         return self._np.kind == "f"
 
     @property
-    def is_complex(self) -> bool:
+    def is_complex(self) -> builtins.bool:
         return self._np.kind == "c"
 
     @property
-    def is_integer(self) -> bool:
+    def is_integer(self) -> builtins.bool:
         return self._np.kind in "iu"
 
     @property
-    def is_unsigned(self) -> bool:
+    def is_unsigned(self) -> builtins.bool:
         return self._np.kind == "u"
 
     @property
-    def is_bool(self) -> bool:
+    def is_bool(self) -> builtins.bool:
         return self._np.kind == "b"
 
     @property
-    def is_trainable(self) -> bool:
+    def is_trainable(self) -> builtins.bool:
         """Whether gradients flow through tensors of this type: floating and complex ones,
         and variants (a TensorArray's list, whose gradient is a list)."""
         return self._np.kind in "fcO"
@@ -172,7 +173,7 @@ class DType:
     def max(self) -> Any:
         return np.finfo(self._np).max if self._np.kind in "fc" else _int_info(self._np).max
 
-    def __eq__(self, other: object) -> bool:
+    def __eq__(self, other: object) -> builtins.bool:
         if isinstance(other, DType):
             return self._np == other._np
         try:
@@ -180,7 +181,7 @@ class DType:
         except TypeError:
             return False
 
-    def __ne__(self, other: object) -> bool:
+    def __ne__(self, other: object) -> builtins.bool:
         return not self == other
 
     def __hash__(self) -> int:
@@ -192,11 +193,11 @@ class DType:
     def __str__(self) -> str:
         return f"<dtype: {self.name!r}>"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
         return as_dtype, (self.name,)
 
 
-def _int_info(np_dtype: np.dtype):
+def _int_info(np_dtype: np.dtype) -> np.iinfo[Any] | type[_BoolInfo]:
     if np_dtype.kind == "b":
         return _BoolInfo
     return np.iinfo(np_dtype)
@@ -239,7 +240,7 @@ variant = _define(np.object_, "variant")
 del _BY_NP[variant._np]
 
 
-_PYTHON_DEFAULTS = {float: "float32", int: "int32", bool: "bool"}
+_PYTHON_DEFAULTS = {float: "float32", int: "int32", builtins.bool: "bool"}
 
 
 def as_dtype(type_value: DTypeLike) -> DType:
@@ -257,7 +258,7 @@ def as_dtype(type_value: DTypeLike) -> DType:
     value = type_value
     if isinstance(value, DType):
         return value
-    if value is float or value is int or value is bool:
+    if value is float or value is int or value is builtins.bool:
         return _BY_NAME[_PYTHON_DEFAULTS[value]]
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]

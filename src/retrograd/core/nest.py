@@ -123,7 +123,7 @@ def _rebuild(template: Any, children: list[Any]) -> Any:
         return tuple(children)
     if isinstance(template, Mapping):
         by_key = dict(zip(_sorted_keys(template), children))
-        return type(template)((k, by_key[k]) for k in template)
+        return kind((k, by_key[k]) for k in template)
     if isinstance(template, tuple) and hasattr(template, "_fields"):
         return type(template)(*children)
     return type(template)(children)

@@ -129,7 +129,7 @@ def _analyse(fn: types.FunctionType, param: int | str, role: str) -> Any:
         name = param
     else:
         raise TypeError("no such parameter")
-    declared = getattr(fn, "__metadata_only__", frozenset())
+    declared: frozenset[str] = getattr(fn, "__metadata_only__", frozenset())
     if name in declared:
         return _NONE if role == "op" else (False, False)
     walker = _Walker(fn, name, "op" if role == "op" else ("tensor", 0))
@@ -223,9 +223,9 @@ class _Walker:
             for statement in statements:
                 self.bind(statement)
         for child in ast.walk(node):
-            if child is node:
+            if child is node or not isinstance(child, ast.Name):
                 continue
-            role = self.role(child) if isinstance(child, ast.Name) else None
+            role = self.role(child)
             if role is not None and isinstance(child.ctx, ast.Load):
                 self.use(child, role)
 
@@ -363,14 +363,14 @@ class _Walker:
         """An assignment (or tuple unpacking) of a followed value to names being followed."""
         if isinstance(parent, ast.Tuple) and isinstance(self.parents.get(parent), ast.Assign):
             statement = self.parents[parent]
-            if statement.value is parent:  # type: ignore[attr-defined]
+            if isinstance(statement, ast.Assign) and statement.value is parent:
                 index = parent.elts.index(node)  # type: ignore[arg-type]
                 return all(
                     isinstance(t, ast.Tuple)
                     and len(t.elts) == len(parent.elts)
                     and isinstance(t.elts[index], ast.Name)
-                    and t.elts[index].id in self.env
-                    for t in statement.targets  # type: ignore[attr-defined]
+                    and t.elts[index].id in self.env  # type: ignore[attr-defined]  # (a Name)
+                    for t in statement.targets
                 )
         if isinstance(parent, ast.Assign) and parent.value is node:
             return all(

@@ -34,7 +34,7 @@ __all__ = ["Operation", "without_unread", "stand_in", "is_stand_in", "LEAN_BYTES
 # (below it, a stand-in would cost more than the memory it saves).
 LEAN_BYTES = 1 << 16
 
-_NO_ATTRS = MappingProxyType({})  # shared by records without attributes (read-only)
+_NO_ATTRS: MappingProxyType[str, Any] = MappingProxyType({})  # shared by attribute-less records
 
 
 class Operation:

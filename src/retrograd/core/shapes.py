@@ -16,8 +16,8 @@ tuple (``t._value.shape``), all ints and None in either behaviour.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, NoReturn
 
 from retrograd.core.dimensions import Dimension, known_dimension
 from retrograd.core.errors import InvalidArgumentError
@@ -124,8 +124,8 @@ class TensorShape(tuple):
     ndims = rank
 
     @property
-    def dims(self) -> list[Dimension]:
-        """The dimensions as Dimension objects (TensorFlow's ``dims``)."""
+    def dims(self) -> list[Dimension] | None:
+        """The dimensions as Dimension objects (TensorFlow's ``dims``; None for an unknown rank)."""
         return [Dimension(d) for d in tuple.__iter__(self)]
 
     def as_list(self) -> list[int | None]:
@@ -216,7 +216,7 @@ class TensorShape(tuple):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, list) or type(other) is V1TensorShape:
             try:
-                other = tuple(map(_dimension, other))  # type: ignore[arg-type]
+                other = tuple(map(_dimension, other))
             except (TypeError, ValueError):
                 return False
         return tuple.__eq__(self, other)
@@ -226,7 +226,7 @@ class TensorShape(tuple):
 
     __hash__ = tuple.__hash__
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         item = tuple.__getitem__(self, key)
         return TensorShape(item) if isinstance(key, slice) else item
 
@@ -255,18 +255,19 @@ class V1TensorShape(TensorShape):
 
     __slots__ = ()
 
-    def __new__(cls, dims: Iterable[int | None] | None = ()) -> TensorShape:
+    # (mypy wants a V1TensorShape; None gives the one unknown-rank shape, as in TensorFlow)
+    def __new__(cls, dims: Iterable[int | None] | None = ()) -> TensorShape:  # type: ignore[misc]
         if dims is None:
             return _UNKNOWN_RANK
         return tuple.__new__(cls, map(_dimension, dims))
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         item = tuple.__getitem__(self, key)
         if isinstance(key, slice):
             return tuple.__new__(V1TensorShape, item)
         return Dimension(item)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Dimension]:
         return (Dimension(d) for d in tuple.__iter__(self))
 
     def __add__(self, other: Any) -> TensorShape:  # (TensorFlow's: a longer shape)
@@ -293,7 +294,7 @@ class _UnknownRankShape(TensorShape):
 
     ndims = rank
 
-    def as_list(self):
+    def as_list(self) -> NoReturn:
         raise ValueError("as_list() is not defined on a TensorShape of unknown rank.")
 
     def num_elements(self) -> None:
@@ -306,7 +307,7 @@ class _UnknownRankShape(TensorShape):
     def is_fully_defined(self) -> bool:
         return False
 
-    def is_compatible_with(self, other) -> bool:
+    def is_compatible_with(self, other: Any) -> bool:
         return True
 
     def merge_with(self, other: Any) -> TensorShape:

@@ -24,7 +24,7 @@ import contextlib
 import os
 import sys
 import warnings
-from types import TracebackType
+from types import FrameType, TracebackType
 from typing import Any
 
 __all__ = ["user_location", "user_site", "user_stack", "warn_at_user", "script_traceback"]
@@ -40,7 +40,7 @@ def _outside(filename: str) -> bool:
 def user_location(depth: int = 1) -> tuple[str, int, dict] | None:
     """``(file, line, module globals)`` of the innermost frame, ``depth`` frames up from the
     caller or further, outside retrograd (None when there is none)."""
-    frame = sys._getframe(depth)
+    frame: FrameType | None = sys._getframe(depth)
     while frame is not None and not _outside(frame.f_code.co_filename):
         frame = frame.f_back
     if frame is None:
@@ -57,8 +57,8 @@ def user_site(depth: int = 1) -> str:
 def user_stack(limit: int, depth: int = 1) -> list[tuple[Any, int]]:
     """``(code, line)`` of up to ``limit`` calling frames outside retrograd, innermost last
     (source lines are read only when a message is made)."""
-    frames = []
-    frame = sys._getframe(depth)
+    frames: list[tuple[Any, int]] = []
+    frame: FrameType | None = sys._getframe(depth)
     while frame is not None and len(frames) < limit:
         if _outside(frame.f_code.co_filename):
             frames.append((frame.f_code, frame.f_lineno))

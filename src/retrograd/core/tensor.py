@@ -115,7 +115,7 @@ class Tensor(TensorOperators):
     def __deepcopy__(self, memo: dict) -> Tensor:
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Tensor], tuple[np.ndarray]]:
         return Tensor, (self._value,)
 
     def __format__(self, format_spec: str) -> str:
@@ -139,11 +139,11 @@ class Tensor(TensorOperators):
 
     # Graph-only attributes, explained when asked for in eager mode.
     @property
-    def op(self):
+    def op(self) -> Any:  # (a graph tensor's is its Operation)
         raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
 
     @property
-    def graph(self):
+    def graph(self) -> Any:  # (a graph tensor's is its Graph)
         raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
 
     @property

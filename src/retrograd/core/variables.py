@@ -22,6 +22,7 @@ from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike, TensorO
 from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
 from retrograd.core.names import check_name
+from retrograd.core.records import Operation
 from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.shapes import TensorShape, public_shape
 from retrograd.core.tensor import (
@@ -44,11 +45,11 @@ _ReadVariableOp = define_op(
 
 
 @op_gradient("ReadVariableOp")
-def _read_variable_grad(op, grad):
+def _read_variable_grad(op: Operation, grad: Tensor) -> Tensor:
     return grad
 
 
-def _assign_kernel(value, variable):
+def _assign_kernel(value: np.ndarray, variable: Variable) -> tuple[()]:
     variable._value = value
     return ()
 
@@ -119,8 +120,10 @@ class Variable(TensorOperators, metaclass=_VariableType):
         if callable(initial_value):
             initial_value = initial_value()
         value = constant(initial_value, dtype=dtype)._value
-        if shape is not None and not TensorShape(shape).is_compatible_with(value.shape):
-            raise ValueError(f"Variable: initial value shape {value.shape} is not {tuple(shape)}")
+        # (TensorShape iterates tensors and arrays too, which mypy does not see as iterables)
+        known = None if shape is None else TensorShape(shape)  # type: ignore[arg-type]
+        if known is not None and not known.is_compatible_with(value.shape):
+            raise ValueError(f"Variable: initial value shape {value.shape} is not {tuple(known)}")
         self._value = value
         scope = context.eager_scope if context.graph is None else ""
         self._name = scope + (name or "Variable") + ":0"
