@@ -85,17 +85,17 @@ class DType:
         return self._enum
 
     @property
-    def is_numeric(self) -> bool:
+    def is_numeric(self) -> builtins.bool:
         """Whether values are numbers (bools included, as in TensorFlow; not variants)."""
         return self._np.kind in "biufc"
 
     @property
-    def is_numpy_compatible(self) -> bool:
+    def is_numpy_compatible(self) -> builtins.bool:
         """Whether values convert to NumPy arrays (not variants)."""
         return self._np.kind != "O"
 
     @property
-    def is_quantized(self) -> bool:
+    def is_quantized(self) -> builtins.bool:
         """Quantized types: retrograd has none."""
         return False
 
@@ -109,7 +109,7 @@ class DType:
             raise ValueError(f"{self} does not have defined limits.")
         return 0, self.max
 
-    def is_compatible_with(self, other: DTypeLike) -> bool:
+    def is_compatible_with(self, other: DTypeLike) -> builtins.bool:
         """Whether a value of type ``other`` may stand where this type is expected (the
         same type).
 
