@@ -287,6 +287,8 @@ def exit_status(error: SystemExit) -> int:
         return code % 256
     print(code, file=sys.stderr)
     return 1
+
+
 class _SubmoduleLoader(importlib.abc.Loader):
     """Makes the import of an aliased path give retrograd's own module: ``exec_module``
     puts it in ``sys.modules``, which the import system returns (the placeholder module
