@@ -115,23 +115,26 @@ def _walk(
         key = outputs[0]._id
         if len(outputs) == 1 and key not in source_ids:  # (the common case, inline)
             g = grads.pop(key, None)
-            upstream = [g if type(g) is Tensor or g is None else _total(g, dense)]
+            if g is not None and type(g) is not Tensor:
+                g = _total(g, dense)
+            upstream = (g,)
         else:
-            upstream = [_take(grads, y._id, source_ids, dense) for y in outputs]
+            g = None
+            upstream = tuple([_take(grads, y._id, source_ids, dense) for y in outputs])
         if release:  # every consumer of its outputs is done: nothing needs the record
             order[position] = None
             for y in outputs:
                 producers.pop(y._id, None)
-        if rule is None or (upstream[0] is None and _nothing(upstream)):
+        if rule is None or (g is None and _nothing(upstream)):
             continue
         inputs = op.inputs
-        # (an op of one input is on a path only through that input: nothing to skip)
-        skip = (
-            ()
-            if len(inputs) == 1
-            else tuple([i for i, x in enumerate(inputs) if x._id not in influenced])
-        )
-        if skip:  # (TensorFlow's attribute: what the rule may leave as None)
+        skip = ()  # (TensorFlow's attribute: the inputs whose gradient the rule may leave None)
+        if len(inputs) > 1:  # (an op of one input is on a path only through that input)
+            for x in inputs:
+                if x._id not in influenced:
+                    skip = tuple([i for i, x in enumerate(inputs) if x._id not in influenced])
+                    break
+        if skip:
             op.skip_input_indices = skip
             try:
                 downstream = rule(op, *upstream)
@@ -139,14 +142,16 @@ def _walk(
                 op.skip_input_indices = ()
         else:
             downstream = rule(op, *upstream)
+        upstream = g = None  # type: ignore[assignment]  (the walk holds no upstream from here)
         if type(downstream) is not tuple and type(downstream) is not list:
             downstream = (downstream,)
-        for x, g in zip(inputs, downstream):
-            if g is not None:
+        for x, part in zip(inputs, downstream):
+            if part is not None:
                 key = x._id
                 if key in influenced:
-                    grads[key] = _with_part(grads.get(key), g)
-        upstream = downstream = None  # type: ignore[assignment]  (what it held may go)
+                    pending = grads.get(key)
+                    grads[key] = part if pending is None else _with_part(pending, part)
+        downstream = part = None  # type: ignore[assignment]  (what it held may go)
     return [_total(grads.get(s._id), False) for s in sources]
 
 
