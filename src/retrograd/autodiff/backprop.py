@@ -109,23 +109,28 @@ def _walk(
     by_type = rules.by_type
     for position in range(len(order)):
         op = order[position]
-        found = by_type.get(op.type)
-        rule, dense = found if found is not None else rules(op)
         outputs = op.outputs
-        key = outputs[0]._id
-        if len(outputs) == 1 and key not in source_ids:  # (the common case, inline)
-            g = grads.pop(key, None)
-            if g is not None and type(g) is not Tensor:
-                g = _total(g, dense)
-            upstream = (g,)
-        else:
-            g = None
-            upstream = tuple([_take(grads, y._id, source_ids, dense) for y in outputs])
         if release:  # every consumer of its outputs is done: nothing needs the record
             order[position] = None
             for y in outputs:
                 producers.pop(y._id, None)
-        if rule is None or (g is None and _nothing(upstream)):
+        key = outputs[0]._id
+        if len(outputs) == 1 and key not in source_ids:  # (the common case, inline)
+            g = grads.pop(key, None)
+            if g is None:  # no gradient reached it (a value the targets do not use)
+                continue
+            found = by_type.get(op.type)
+            rule, dense = found if found is not None else rules(op)
+            if type(g) is not Tensor:
+                g = _total(g, dense)
+            upstream: tuple = (g,)
+        else:
+            found = by_type.get(op.type)
+            rule, dense = found if found is not None else rules(op)
+            upstream = tuple([_take(grads, y._id, source_ids, dense) for y in outputs])
+            if _nothing(upstream):
+                continue
+        if rule is None:
             continue
         inputs = op.inputs
         skip = ()  # (TensorFlow's attribute: the inputs whose gradient the rule may leave None)
@@ -142,7 +147,7 @@ def _walk(
                 op.skip_input_indices = ()
         else:
             downstream = rule(op, *upstream)
-        upstream = g = None  # type: ignore[assignment]  (the walk holds no upstream from here)
+        upstream = g = None  # type: ignore[assignment]  (the walk holds no upstream now)
         if type(downstream) is not tuple and type(downstream) is not list:
             downstream = (downstream,)
         for x, part in zip(inputs, downstream):
