@@ -112,6 +112,7 @@ def _walk(
         outputs = op.outputs
         if release:  # every consumer of its outputs is done: nothing needs the record
             order[position] = None
+            op.released = True
             for y in outputs:
                 producers.pop(y._id, None)
         key = outputs[0]._id
