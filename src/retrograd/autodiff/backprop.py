@@ -29,7 +29,7 @@ from typing import Any
 from retrograd.autodiff.overrides import overridden_rule
 from retrograd.autodiff.rule_checks import call_rule, describe_rule
 from retrograd.autodiff.state import state as autodiff_state
-from retrograd.core.execute import Operation, context
+from retrograd.core.execute import Operation, context, rule_changes
 from retrograd.core.records import is_stand_in
 from retrograd.core.registry import gradient_registry
 from retrograd.core.tensor import Tensor
@@ -257,6 +257,17 @@ def _sum(parts: list) -> Any:
     return math_ops.add_n(parts)
 
 
+class _PlainRules:
+    """What ``Rules`` resolved for the ops' own rules in walks with nothing special, by
+    ``sparse``; valid while ``rule_changes.count`` is ``changes``."""
+
+    changes = -1
+    by_type: tuple[dict, dict] = ({}, {})
+
+
+_plain_rules = _PlainRules()
+
+
 class Rules:
     """Which function computes each op's gradient in one walk, as ``rules(op) -> (rule,
     dense)``: ``rule(op, *upstream)`` (None: the op has no gradient) and whether it wants
@@ -278,8 +289,17 @@ class Rules:
         self.observed = bool(autodiff_state.backward_observers)
         # op type -> (rule, dense), for the ops whose rule their type alone decides (not
         # custom gradients, nor ops of a graph's gradient_override_map): the walk looks here
-        # first.
-        self.by_type: dict[str, tuple] = {}
+        # first. In a walk with nothing special (no batch, override or observer), ops' own
+        # rules are shared with the other such walks until a rule changes.
+        self._plain = not (batch_shape or self.overridden or self.observed)
+        if self._plain:
+            if _plain_rules.changes != rule_changes.count:
+                _plain_rules.by_type = ({}, {})
+                _plain_rules.changes = rule_changes.count
+            self.by_type = _plain_rules.by_type[self.sparse]
+        else:
+            self.by_type = {}
+        self._checked: dict[str, tuple] = {}  # (a plain walk's checked rules, not shared)
         self._by_override: dict[tuple, tuple] = {}
         self._custom: Any = None  # (made when the walk meets its first custom gradient)
 
@@ -294,7 +314,12 @@ class Rules:
             if found is None:
                 found = self._by_override[key] = self._resolve(op)
             return found
-        found = self.by_type[op.type] = self._resolve(op)
+        found = self._checked.get(op.type)
+        if found is None:
+            found = self._resolve(op)
+            entry = op.op_def.gradient
+            shared = found[0] is None or (entry is not None and entry.own)
+            (self.by_type if shared or not self._plain else self._checked)[op.type] = found
         return found
 
     def _resolve(self, op: Operation) -> tuple[Callable[..., Any] | None, bool]:

@@ -180,6 +180,7 @@ class OpDef:
         """Sets the gradient or forward rule (``core.registry`` does, under its lock)."""
         setattr(self, kind, entry)
         self._reads = None
+        rule_changes.count += 1
 
     def __repr__(self) -> str:
         return f"OpDef({self.type!r})"
@@ -196,6 +197,15 @@ def _quiet(kernel: Callable[..., Any]) -> Callable[..., Any]:
     return quiet_kernel
 
 
+class _RuleChanges:
+    """Process-wide: how many times an op's gradient or forward rule was set, so that what
+    is worked out from the rules once for many walks (``backprop.Rules``) starts afresh
+    when one changes."""
+
+    count = 0
+
+
+rule_changes = _RuleChanges()
 OP_DEFS: dict[str, OpDef] = {}
 _OP_TYPE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
