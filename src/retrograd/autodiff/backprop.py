@@ -29,7 +29,7 @@ from typing import Any
 from retrograd.autodiff.overrides import overridden_rule
 from retrograd.autodiff.rule_checks import call_rule, describe_rule
 from retrograd.autodiff.state import state as autodiff_state
-from retrograd.core.execute import Operation, context
+from retrograd.core.execute import Operation, context, rule_changes
 from retrograd.core.records import is_stand_in
 from retrograd.core.registry import gradient_registry
 from retrograd.core.tensor import Tensor
@@ -110,29 +110,38 @@ def _walk(
     by_type = rules.by_type
     for position in range(len(order)):
         op = order[position]
-        found = by_type.get(op.type)
-        rule, dense = found if found is not None else rules(op)
         outputs = op.outputs
+        if release:  # every consumer of its outputs is done: nothing needs the record
+            order[position] = None
+            op.released = True
+            for y in outputs:
+                producers.pop(y._id, None)
         key = outputs[0]._id
         if len(outputs) == 1 and key not in source_ids:  # (the common case, inline)
             g = grads.pop(key, None)
-            upstream = [g if type(g) is Tensor or g is None else _total(g, dense)]
+            if g is None:  # no gradient reached it (a value the targets do not use)
+                continue
+            found = by_type.get(op.type)
+            rule, dense = found if found is not None else rules(op)
+            if type(g) is not Tensor:
+                g = _total(g, dense)
+            upstream: tuple = (g,)
         else:
-            upstream = [_take(grads, y._id, source_ids, dense) for y in outputs]
-        if release:  # every consumer of its outputs is done: nothing needs the record
-            order[position] = None  # type: ignore[call-overload]  # (never read again)
-            for y in outputs:
-                producers.pop(y._id, None)
-        if rule is None or (upstream[0] is None and _nothing(upstream)):
+            found = by_type.get(op.type)
+            rule, dense = found if found is not None else rules(op)
+            upstream = tuple([_take(grads, y._id, source_ids, dense) for y in outputs])
+            if _nothing(upstream):
+                continue
+        if rule is None:
             continue
         inputs = op.inputs
-        # (an op of one input is on a path only through that input: nothing to skip)
-        skip = (
-            ()
-            if len(inputs) == 1
-            else tuple([i for i, x in enumerate(inputs) if x._id not in influenced])
-        )
-        if skip:  # (TensorFlow's attribute: what the rule may leave as None)
+        skip = ()  # (TensorFlow's attribute: the inputs whose gradient the rule may leave None)
+        if len(inputs) > 1:  # (an op of one input is on a path only through that input)
+            for x in inputs:
+                if x._id not in influenced:
+                    skip = tuple([i for i, x in enumerate(inputs) if x._id not in influenced])
+                    break
+        if skip:
             op.skip_input_indices = skip
             try:
                 downstream = rule(op, *upstream)
@@ -140,14 +149,16 @@ def _walk(
                 op.skip_input_indices = ()
         else:
             downstream = rule(op, *upstream)
+        upstream = g = None  # type: ignore[assignment]  (the walk holds no upstream now)
         if type(downstream) is not tuple and type(downstream) is not list:
             downstream = (downstream,)
-        for x, g in zip(inputs, downstream):
-            if g is not None:
+        for x, part in zip(inputs, downstream):
+            if part is not None:
                 key = x._id
                 if key in influenced:
-                    grads[key] = _with_part(grads.get(key), g)
-        upstream = downstream = None  # type: ignore[assignment]  # (what it held may go)
+                    pending = grads.get(key)
+                    grads[key] = part if pending is None else _with_part(pending, part)
+        downstream = part = None  # type: ignore[assignment]  (what it held may go)
     return [_total(grads.get(s._id), False) for s in sources]
 
 
@@ -247,6 +258,17 @@ def _sum(parts: list) -> Any:
     return math_ops.add_n(parts)
 
 
+class _PlainRules:
+    """What ``Rules`` resolved for the ops' own rules in walks with nothing special, by
+    ``sparse``; valid while ``rule_changes.count`` is ``changes``."""
+
+    changes = -1
+    by_type: tuple[dict, dict] = ({}, {})
+
+
+_plain_rules = _PlainRules()
+
+
 class Rules:
     """Which function computes each op's gradient in one walk, as ``rules(op) -> (rule,
     dense)``: ``rule(op, *upstream)`` (None: the op has no gradient) and whether it wants
@@ -268,8 +290,17 @@ class Rules:
         self.observed = bool(autodiff_state.backward_observers)
         # op type -> (rule, dense), for the ops whose rule their type alone decides (not
         # custom gradients, nor ops of a graph's gradient_override_map): the walk looks here
-        # first.
-        self.by_type: dict[str, tuple] = {}
+        # first. In a walk with nothing special (no batch, override or observer), ops' own
+        # rules are shared with the other such walks until a rule changes.
+        self._plain = not (batch_shape or self.overridden or self.observed)
+        if self._plain:
+            if _plain_rules.changes != rule_changes.count:
+                _plain_rules.by_type = ({}, {})
+                _plain_rules.changes = rule_changes.count
+            self.by_type = _plain_rules.by_type[self.sparse]
+        else:
+            self.by_type = {}
+        self._checked: dict[str, tuple] = {}  # (a plain walk's checked rules, not shared)
         self._by_override: dict[tuple, tuple] = {}
         self._custom: Any = None  # (made when the walk meets its first custom gradient)
 
@@ -284,7 +315,12 @@ class Rules:
             if found is None:
                 found = self._by_override[key] = self._resolve(op)
             return found
-        found = self.by_type[op.type] = self._resolve(op)
+        found = self._checked.get(op.type)
+        if found is None:
+            found = self._resolve(op)
+            entry = op.op_def.gradient
+            shared = found[0] is None or (entry is not None and entry.own)
+            (self.by_type if shared or not self._plain else self._checked)[op.type] = found
         return found
 
     def _resolve(self, op: Operation) -> tuple[Callable[..., Any] | None, bool]:

@@ -180,6 +180,7 @@ class OpDef:
         """Sets the gradient or forward rule (``core.registry`` does, under its lock)."""
         setattr(self, kind, entry)
         self._reads = None
+        rule_changes.count += 1
 
     def __repr__(self) -> str:
         return f"OpDef({self.type!r})"
@@ -196,6 +197,15 @@ def _quiet(kernel: Callable[..., Any]) -> Callable[..., Any]:
     return quiet_kernel
 
 
+class _RuleChanges:
+    """Process-wide: how many times an op's gradient or forward rule was set, so that what
+    is worked out from the rules once for many walks (``backprop.Rules``) starts afresh
+    when one changes."""
+
+    count = 0
+
+
+rule_changes = _RuleChanges()
 OP_DEFS: dict[str, OpDef] = {}
 _OP_TYPE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
@@ -218,6 +228,19 @@ def define_op(type_name: str, kernel: Callable[..., Any], **properties: Any) -> 
     return op
 
 
+class _Watching:
+    """What watches execution in one thread while anything does (``context.active``): the
+    graph ops are added to (None: eager), the recording tapes, the observers and the
+    gradient overrides, mirrored from the thread's ``_Context`` by its setters.
+
+    A plain object, so that an op reads the thread-local context once (``context.active``)
+    and everything else from here: each read of a ``threading.local`` attribute costs about
+    as much as a small function call, a slot read a fifth of that.
+    """
+
+    __slots__ = ("graph", "tapes", "observers", "gradient_overrides")
+
+
 class _Context(threading.local):
     """What watches execution in this thread (as TensorFlow keeps it, per thread): each
     thread sees its own attributes, initialised by ``__init__`` the first time it looks.
@@ -226,9 +249,11 @@ class _Context(threading.local):
     ``tapes``: the recording GradientTapes, innermost last.
     ``observers``: objects shown every op that runs (``observe(operation)``: forward
     accumulators, traces, numeric checks).
-    ``recording``: whether any tape or observer is active (kept by the push/pop methods).
-    ``active``: whether a graph is current or anything records — the one flag ``execute``
-    reads for an op that just runs (kept by the setters of ``graph`` and ``recording``).
+    ``recording``: whether any tape or observer is active (kept by the push/pop methods;
+    set it after replacing ``tapes`` or ``observers``).
+    ``active``: None while no graph is current and nothing records — the one attribute
+    ``execute`` reads for an op that just runs — else this thread's :class:`_Watching`
+    (kept by the setters of ``graph``, ``recording`` and ``gradient_overrides``).
     ``variable_watchers``: lists collecting the trainable variables read (custom gradients).
     ``rule_depth``: how many gradient functions are running now (nested backward passes
     count again), so that ops and tools can tell gradient work from the program's.
@@ -245,19 +270,29 @@ class _Context(threading.local):
     def __init__(self) -> None:
         self._graph: Any = None
         self._recording = False
-        self.active = False
+        self._gradient_overrides: dict | None = None
+        self._watching = _Watching()
+        self.active: _Watching | None = None
         self.default_graph: Any = None
         self.tapes: list = []
         self.observers: list = []
         self.variable_watchers: list[list] = []
         self.rule_depth = 0
         self.eager_scope = ""
-        self.gradient_overrides: dict | None = None
+        self._update()
         factory = graph_mode_by_default.factory
         if factory is not None:
             self.default_graph = self.graph = factory()
         for hook in list(thread_start.hooks):  # tools that follow a program into its threads
             hook(self)
+
+    def _update(self) -> None:
+        watching = self._watching
+        watching.graph = self._graph
+        watching.tapes = self.tapes
+        watching.observers = self.observers
+        watching.gradient_overrides = self._gradient_overrides
+        self.active = watching if self._graph is not None or self._recording else None
 
     @property
     def graph(self) -> Any:
@@ -267,7 +302,7 @@ class _Context(threading.local):
     @graph.setter
     def graph(self, graph: Any) -> None:
         self._graph = graph
-        self.active = graph is not None or self._recording
+        self._update()
 
     @property
     def recording(self) -> bool:
@@ -276,7 +311,16 @@ class _Context(threading.local):
     @recording.setter
     def recording(self, recording: bool) -> None:
         self._recording = recording
-        self.active = recording or self._graph is not None
+        self._update()
+
+    @property
+    def gradient_overrides(self) -> dict | None:
+        return self._gradient_overrides
+
+    @gradient_overrides.setter
+    def gradient_overrides(self, overrides: dict | None) -> None:
+        self._gradient_overrides = overrides
+        self._update()
 
     def push_tape(self, tape: Any) -> None:
         self.tapes.append(tape)
@@ -331,9 +375,9 @@ def execute(
     >>> execute(OP_DEFS["Exp"], [rg.constant(0.0)])
     <retrograd.Tensor: shape=(), dtype=float32, numpy=1.0>
     """
-    active = context.active  # (a graph is current, or something records: see _Context)
-    if active:
-        graph = context._graph  # (behind the `graph` property: read once per op)
+    watching = context.active  # (None: no graph, nothing records; see _Context)
+    if watching is not None:
+        graph = watching.graph
         if graph is not None:
             return graph.create_op(op, inputs, attrs, name)
     try:
@@ -352,35 +396,44 @@ def execute(
         raise InvalidArgumentError(f"{op.type}: {e} (inputs: {shapes})") from None
     if op.multi_output:
         outputs = tuple([Tensor(r) for r in result])
-        if active:
-            record_operation(op, inputs, outputs, attrs, name)
+        if watching is not None:
+            _record(watching, op, inputs, outputs, attrs, name, None)
         return outputs
     out = Tensor(result)
-    if active:
-        record_operation(op, inputs, (out,), attrs, name)
+    if watching is not None:
+        _record(watching, op, inputs, (out,), attrs, name, None)
     return out
 
 
 def execute_unary(op: OpDef, x: Any, name: str | None = None) -> Any:
     """``execute(op, (x,), None, name)`` for a single-output op of one tensor without
-    attributes (the elementwise ops' door): the kernel on ``x``'s array when nothing
-    watches, else ``execute`` itself (which also words a kernel's error)."""
-    if not context.active:
+    attributes (the elementwise ops' door), in fewer steps: the kernel on ``x``'s array,
+    recorded while something records; ``execute`` itself in a graph, or to word a kernel's
+    error."""
+    watching = context.active
+    if watching is None or watching.graph is None:
         try:
-            return Tensor(op.kernel(x._value))
+            out = Tensor(op.kernel(x._value))
         except KERNEL_ERRORS:
-            pass  # (execute raises it, naming the op)
+            return execute(op, (x,), None, name)  # (raises, naming the op)
+        if watching is not None:
+            _record(watching, op, (x,), (out,), None, name, None)
+        return out
     return execute(op, (x,), None, name)
 
 
 def execute_binary(op: OpDef, x: Any, y: Any, name: str | None = None) -> Any:
     """``execute(op, (x, y), None, name)`` for a single-output op of two tensors without
     attributes, as ``execute_unary``."""
-    if not context.active:
+    watching = context.active
+    if watching is None or watching.graph is None:
         try:
-            return Tensor(op.kernel(x._value, y._value))
+            out = Tensor(op.kernel(x._value, y._value))
         except KERNEL_ERRORS:
-            pass
+            return execute(op, (x, y), None, name)
+        if watching is not None:
+            _record(watching, op, (x, y), (out,), None, name, None)
+        return out
     return execute(op, (x, y), None, name)
 
 
@@ -399,16 +452,31 @@ def record_operation(
     looks, large values the gradient does not read are kept as shape and dtype alone.
     Returns the record, or None when nothing wanted it.
     """
-    state = context
-    observers = state.observers
+    watching = context.active
+    if watching is None:
+        return None
+    return _record(watching, op, inputs, outputs, attrs, name, grad_fn)
+
+
+def _record(
+    watching: _Watching,
+    op: OpDef,
+    inputs: Sequence[Any],
+    outputs: tuple,
+    attrs: dict | None,
+    name: str | None,
+    grad_fn: Callable[..., Any] | None,
+) -> Operation | None:
+    """``record_operation`` with the thread's watchers already read."""
+    observers = watching.observers
     record = None
-    for tape in state.tapes:
+    for tape in watching.tapes:
         if tape.tracks_any(inputs):
             if record is None:
                 # Lean unless an observer looks (it may show any value) or another gradient
                 # than the op's own is in force for it (it may read any): large values the
                 # op's own gradient does not read become stand-ins.
-                overrides = state.gradient_overrides
+                overrides = watching.gradient_overrides
                 if grad_fn is None and not observers and not (overrides and op.type in overrides):
                     read_inputs, read_outputs = op._reads or op.reads
                     if read_inputs is not None and len(read_inputs) < len(inputs):

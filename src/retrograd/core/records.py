@@ -45,6 +45,9 @@ class Operation:
     ``get_attr(name)`` its attributes. ``grad_fn`` replaces the op type's gradient (custom
     gradients carry their own). ``skip_input_indices``: while its gradient function runs,
     the inputs whose gradient is not needed (a rule may return None for them).
+    ``released``: a backward walk dropped the record from its tape before calling its rule
+    (the tape's last use of it): the rule may give up what the record keeps only to save
+    work (a traced call's saved forward values), so that it is freed as soon as used.
     """
 
     __slots__ = (
@@ -56,6 +59,7 @@ class Operation:
         "_name",
         "grad_fn",
         "skip_input_indices",
+        "released",
         "__weakref__",
     )
 
@@ -78,6 +82,7 @@ class Operation:
         self._name = name
         self.grad_fn = grad_fn
         self.skip_input_indices: tuple = ()
+        self.released = False
 
     @property
     def name(self) -> str:

@@ -171,8 +171,9 @@ class ConcreteFunction:
 
     def call_on_values(self, values: list) -> Any:
         """Runs the plan on NumPy values (one per input) without recording anything, for
-        callers that already hold values: the structured outputs, as tensors."""
-        flat = self._plan(*values)  # variables are read inside the plan
+        callers that already hold values: the structured outputs, as tensors. The plan takes
+        the list (``Plan.take``: it is emptied), so a value only it held is freed early."""
+        flat = self._plan.take(values)  # variables are read inside the plan
         return self._structured([Tensor(v) for v in flat])
 
     def backward_function(self, wanted: tuple = ()) -> ConcreteFunction:
@@ -343,8 +344,11 @@ def _call_grad(op, *upstream):
     kept = None if residuals is None else residuals.values
     if kept is not None and not context.recording:
         # First order, and nothing records the gradient: run it on the kept forward values.
-        fed = (t._value for t in (*inputs, *up_out, *reads))
-        grads = f.saving_backward(wanted).call_on_values([*fed, *kept])
+        fed = [t._value for t in (*inputs, *up_out, *reads)]
+        fed += kept
+        if op.released:  # the record's last use: the plan frees each value after its last use
+            residuals.values = kept = None
+        grads = f.saving_backward(wanted).call_on_values(fed)
     else:  # a gradient that may be differentiated again computes the forward values anew
         grads = f.backward_function(wanted=wanted)(*inputs, *up_out, *reads)
     grads = list(grads)

@@ -20,7 +20,9 @@ type and its index in ``plan.ops`` (an op's name is looked up there, never paste
 ...     y = rg.exp(x) * 2.0
 >>> plan = Plan.for_outputs([y], feeds=[x])
 >>> print(plan.source)
-def run(t0):
+def run(feed):
+    t0, = feed
+    feed.clear()
     t2 = k1(t0)  # Exp ops[0]
     del t0
     t4 = t2 * c3  # Mul ops[2]
@@ -196,6 +198,8 @@ class Plan:
         private = _private_values(ops, resolve)
         position = {id(op): i for i, op in enumerate(self.ops)}
         lines: list[str] = []
+        if params:  # the caller's list is emptied: a value deleted below is then freed
+            lines += [f"    {', '.join(params)}, = feed", "    feed.clear()"]
         for op in ops:
             if op.type == "Const":
                 exprs[id(op.outputs[0])] = self._bind(f"c{next(fresh)}", op.get_attr("value"))
@@ -227,7 +231,7 @@ class Plan:
                 lines.append(f"    del {', '.join(dict.fromkeys(dead))}")
         results = "".join(f"{expr(t)}, " for t in self.outputs).rstrip(" ")
         lines.append(f"    return ({results})")
-        return f"def run({', '.join(params)}):\n" + "\n".join(lines)
+        return "def run(feed):\n" + "\n".join(lines)
 
     def _call(self, op: GraphOperation, args: list[str], fresh: Any) -> str:
         """The expression computing ``op``'s outputs from the expressions of its inputs."""
@@ -251,8 +255,13 @@ class Plan:
         return name
 
     def __call__(self, *values: Any) -> tuple:
+        return self.take(list(values))
+
+    def take(self, values: list) -> tuple:
+        """``plan(*values)``, emptying the list ``values``: a fed value that nothing else
+        holds is then freed after its last use in the plan, as the plan's own are."""
         try:
-            return self._run(*values)
+            return self._run(values)
         except (OpError, ValueError, TypeError, IndexError, ArithmeticError) as e:
             op = self._failing_op(e)
             if op is None:
