@@ -112,7 +112,7 @@ def _walk(
         op = order[position]
         outputs = op.outputs
         if release:  # every consumer of its outputs is done: nothing needs the record
-            order[position] = None
+            order[position] = None  # type: ignore[call-overload]  # (never read again)
             op.released = True
             for y in outputs:
                 producers.pop(y._id, None)
@@ -135,7 +135,7 @@ def _walk(
         if rule is None:
             continue
         inputs = op.inputs
-        skip = ()  # (TensorFlow's attribute: the inputs whose gradient the rule may leave None)
+        skip: tuple = ()  # (TF's attribute: the inputs whose gradient the rule may leave None)
         if len(inputs) > 1:  # (an op of one input is on a path only through that input)
             for x in inputs:
                 if x._id not in influenced:
@@ -149,7 +149,7 @@ def _walk(
                 op.skip_input_indices = ()
         else:
             downstream = rule(op, *upstream)
-        upstream = g = None  # type: ignore[assignment]  (the walk holds no upstream now)
+        upstream = g = None  # type: ignore[assignment]  # (the walk holds no upstream now)
         if type(downstream) is not tuple and type(downstream) is not list:
             downstream = (downstream,)
         for x, part in zip(inputs, downstream):
@@ -158,7 +158,7 @@ def _walk(
                 if key in influenced:
                     pending = grads.get(key)
                     grads[key] = part if pending is None else _with_part(pending, part)
-        downstream = part = None  # type: ignore[assignment]  (what it held may go)
+        downstream = part = None  # (what it held may go)
     return [_total(grads.get(s._id), False) for s in sources]
 
 
@@ -191,7 +191,7 @@ def _total(pending: Any, dense: bool) -> Any:
     return densify(pending) if dense and type(pending) is IndexedSlices else pending
 
 
-def _nothing(upstream: list) -> bool:
+def _nothing(upstream: tuple) -> bool:
     """Whether no output got a gradient (tested by identity: ``==`` on tensors is an op)."""
     for g in upstream:  # noqa: SIM110 - a plain loop: cheaper than all() once per op
         if g is not None:

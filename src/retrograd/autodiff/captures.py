@@ -96,7 +96,7 @@ def tape_sizes() -> list[int]:
     return [tape.tracked_count() for tape in context.tapes]
 
 
-def _forward_captures(tapes: list, sizes: list, inputs: list) -> tuple[set, list]:
+def _forward_captures(tapes: list, sizes: list, inputs: list | tuple) -> tuple[set, list]:
     """The ids of the values the forward produced (with its inputs), and the tensors from
     outside that the ops it ran used while a tape tracked them."""
     produced = {x._id for x in inputs}
@@ -171,7 +171,12 @@ def tracking_tape(value: Any) -> Any:
 
 
 def report_captures(
-    sizes: list, f: Callable, grad_fn: Callable, describe: Callable, inputs: list, keyword: Any
+    sizes: list,
+    f: Callable,
+    grad_fn: Callable,
+    describe: Callable,
+    inputs: list | tuple,
+    keyword: Any,
 ) -> None:
     """Warns (or raises, in strict mode) for each tensor that the forward of ``f`` (run since
     ``sizes = tape_sizes()``) or ``grad_fn``'s closure captured (``describe(f)`` names the
@@ -209,7 +214,7 @@ def report_captures(
 
 
 def _report(
-    captured: list, f: Callable, grad_fn: Callable, describe: Callable, inputs: list
+    captured: list, f: Callable, grad_fn: Callable, describe: Callable, inputs: list | tuple
 ) -> None:
     for value, where in captured:
         tape = tracking_tape(value)

@@ -245,8 +245,8 @@ def _finish(
     if watching is None:  # eager, and nothing records: the outputs as they are
         return result if single else nest.pack_sequence_as(result, outputs)
     if watching.graph is not None:
-        fresh = _graph_op(f, grad_fn, flat_args, variables, outputs, (args, kwargs), arguments)
-        return nest.pack_sequence_as(result, fresh)
+        symbolic = _graph_op(f, grad_fn, flat_args, variables, outputs, (args, kwargs), arguments)
+        return nest.pack_sequence_as(result, symbolic)
     # A variable argument is read (recorded) by the conversion.
     inputs = [a if type(a) is Tensor else convert_to_tensor(a) for a in flat_args]
     recorded = [*inputs, *variables] if variables else inputs

@@ -240,6 +240,11 @@ class _Watching:
 
     __slots__ = ("graph", "tapes", "observers", "gradient_overrides")
 
+    graph: Any
+    tapes: list
+    observers: list
+    gradient_overrides: dict | None
+
 
 class _Context(threading.local):
     """What watches execution in this thread (as TensorFlow keeps it, per thread): each
