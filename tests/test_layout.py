@@ -23,6 +23,7 @@ LAYERS = {
     "checking": 5,
     "training": 6,
     "data": 6,
+    "distribute": 6,
     "keras": 7,
     "compat": 7,
 }
@@ -58,6 +59,7 @@ PUBLIC_NAMESPACES = [
     "retrograd.compat.tf_python.ops.nn_ops",
     "retrograd.data",
     "retrograd.debugging",
+    "retrograd.distribute",
     "retrograd.dtypes",
     "retrograd.errors",
     "retrograd.functional",

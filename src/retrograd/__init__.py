@@ -165,6 +165,7 @@ from retrograd.ops.debug_ops import Assert
 from retrograd.graph.map_fn import map_fn, vectorized_map
 from retrograd.training import train_namespace as train
 from retrograd import data
+from retrograd import distribute
 
 newaxis = None
 
@@ -235,6 +236,7 @@ __all__ = [
     "custom_gradient",
     "data",
     "debugging",
+    "distribute",
     "divide",
     "double",
     "dtypes",

@@ -7,12 +7,14 @@ True
 """
 
 from retrograd.core.errors import (
+    DeadlineExceededError,
     FailedPreconditionError,
     InaccessibleTensorError,
     InvalidArgumentError,
     MissingDependencyError,
     NotFoundError,
     OpError,
+    UnavailableError,
     UnimplementedError,
 )
 from retrograd.training.storage import CheckpointFormatError, CheckpointNotFoundError
@@ -27,4 +29,6 @@ __all__ = [
     "InaccessibleTensorError",
     "CheckpointFormatError",
     "CheckpointNotFoundError",
+    "UnavailableError",
+    "DeadlineExceededError",
 ]

@@ -1,5 +1,6 @@
 """``retrograd.nn``: TensorFlow's ``tf.nn`` namespace."""
 
+from retrograd.distribute.losses import compute_average_loss, scale_regularization_loss
 from retrograd.ops.activation_ops import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish
 from retrograd.ops.conv_ops import conv1d, conv2d, conv2d_transpose
 from retrograd.ops.embedding_ops import embedding_lookup
@@ -26,6 +27,7 @@ from retrograd.ops.sort_ops import top_k
 from retrograd.ops.statistics_ops import l2_normalize, moments
 
 __all__ = ["sigmoid", "tanh", "l2_loss", "log_softmax", "relu", "softmax", "softplus"]
+__all__ += ["compute_average_loss", "scale_regularization_loss"]
 __all__ += ["top_k", "l2_normalize", "moments"]
 __all__ += ["elu", "gelu", "leaky_relu", "relu6", "selu", "silu", "softsign", "swish"]
 

@@ -1,0 +1,93 @@
+"""Losses scaled for synchronous training: the gradients of the replicas are summed, so each
+replica's loss is divided by the global batch size (``tf.nn.compute_average_loss``) and a
+regularization loss by the number of replicas (``tf.nn.scale_regularization_loss``).
+
+>>> import retrograd as tf
+>>> tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]), global_batch_size=4).numpy()
+1.5
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from retrograd.core.tensor import convert_to_tensor
+from retrograd.distribute import values
+from retrograd.ops import array_ops, math_ops, reduction_ops
+
+__all__ = [
+    "compute_average_loss",
+    "scale_regularization_loss",
+    "scale_loss_for_distribution",
+    "unscale_loss_for_distribution",
+]
+
+
+def compute_average_loss(
+    per_example_loss: Any, sample_weight: Any = None, global_batch_size: int | None = None
+) -> Any:
+    """The sum of the (weighted) per-example losses divided by ``global_batch_size``
+    (default: this replica's batch size times the replicas in sync).
+
+    >>> import retrograd as tf
+    >>> tf.nn.compute_average_loss(tf.constant([2.0, 4.0])).numpy()
+    3.0
+    """
+    loss = convert_to_tensor(per_example_loss)
+    if sample_weight is not None:
+        loss = loss * math_ops.cast(convert_to_tensor(sample_weight), loss.dtype)
+    total = reduction_ops.reduce_sum(loss)
+    if global_batch_size is None:
+        replicas = values.get_strategy().num_replicas_in_sync
+        rows = array_ops.shape(loss)[0] if loss.shape.rank else 1
+        count = math_ops.cast(rows, loss.dtype) * math_ops.cast(replicas, loss.dtype)
+    else:
+        if isinstance(global_batch_size, int) and global_batch_size <= 0:
+            raise ValueError(
+                f"compute_average_loss: global_batch_size must be positive, got {global_batch_size}"
+            )
+        count = math_ops.cast(global_batch_size, loss.dtype)
+    return total / count
+
+
+def scale_regularization_loss(regularization_loss: Any) -> Any:
+    """The sum of ``regularization_loss`` divided by the replicas in sync.
+
+    >>> import retrograd as tf
+    >>> tf.nn.scale_regularization_loss([1.0, 2.0]).numpy()
+    3.0
+    """
+    total = reduction_ops.reduce_sum(
+        math_ops.add_n([convert_to_tensor(v) for v in regularization_loss])
+        if isinstance(regularization_loss, (list, tuple))
+        else convert_to_tensor(regularization_loss)
+    )
+    replicas = values.get_strategy().num_replicas_in_sync
+    return total / math_ops.cast(replicas, total.dtype)
+
+
+def scale_loss_for_distribution(value: Any) -> Any:
+    """``value`` divided by the replicas in sync (Keras 3 does this to each mean-reduced
+    loss, so that summing the replicas' gradients gives the global batch's mean).
+
+    >>> import retrograd as tf
+    >>> scale_loss_for_distribution(tf.constant(4.0)).numpy()  # one replica
+    4.0
+    """
+    replicas = values.get_strategy().num_replicas_in_sync
+    if replicas > 1:
+        value = value * math_ops.cast(1.0 / replicas, value.dtype)
+    return value
+
+
+def unscale_loss_for_distribution(value: Any) -> Any:
+    """``value`` times the replicas in sync (the loss a replica reports).
+
+    >>> import retrograd as tf
+    >>> unscale_loss_for_distribution(tf.constant(4.0)).numpy()
+    4.0
+    """
+    replicas = values.get_strategy().num_replicas_in_sync
+    if replicas > 1:
+        value = value * math_ops.cast(replicas, value.dtype)
+    return value
