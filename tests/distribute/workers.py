@@ -82,9 +82,9 @@ def custom_loop(strategy, epochs=2, custom=False, crash_at=None, checkpoint_dir=
     batches = list(strategy.experimental_distribute_dataset(dataset))
     total = epochs * len(batches)
     while int(step.numpy()) < total:
-        if crash_at is not None and int(step.numpy()) == crash_at:
-            if strategy.extended.worker_index == 1:
-                os._exit(3)  # a worker that dies
+        at_crash = crash_at is not None and int(step.numpy()) == crash_at
+        if at_crash and strategy.extended.worker_index == 1:
+            os._exit(3)  # a worker that dies
         train_step(batches[int(step.numpy()) % len(batches)])
         step.assign_add(1)
         if manager is not None and int(step.numpy()) % len(batches) == 0:

@@ -43,6 +43,21 @@ def launched_by_mpi() -> bool:
     return any(name in os.environ for name in _LAUNCHER_VARIABLES)
 
 
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (an ended one its launcher has not yet reaped is not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except (OSError, IndexError):
+        return True  # (no /proc: the signal said it exists)
+
+
 class Local:
     """One worker: collectives return their input (the engine without a launcher).
 
@@ -115,12 +130,8 @@ class MPIEngine:
         for rank, (host, pid) in enumerate(self._peers):
             if rank == self.rank or host != here:
                 continue
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
+            if not _alive(pid):
                 dead.append(rank)
-            except PermissionError:
-                pass
         return dead
 
     def _wait(self, request: Any, what: str) -> None:

@@ -30,7 +30,7 @@ def compute_average_loss(
     (default: this replica's batch size times the replicas in sync).
 
     >>> import retrograd as tf
-    >>> tf.nn.compute_average_loss(tf.constant([2.0, 4.0])).numpy()
+    >>> float(tf.nn.compute_average_loss(tf.constant([2.0, 4.0])))
     3.0
     """
     loss = convert_to_tensor(per_example_loss)
@@ -54,7 +54,7 @@ def scale_regularization_loss(regularization_loss: Any) -> Any:
     """The sum of ``regularization_loss`` divided by the replicas in sync.
 
     >>> import retrograd as tf
-    >>> tf.nn.scale_regularization_loss([1.0, 2.0]).numpy()
+    >>> float(tf.nn.scale_regularization_loss([1.0, 2.0]))
     3.0
     """
     total = reduction_ops.reduce_sum(
@@ -84,7 +84,7 @@ def unscale_loss_for_distribution(value: Any) -> Any:
     """``value`` times the replicas in sync (the loss a replica reports).
 
     >>> import retrograd as tf
-    >>> unscale_loss_for_distribution(tf.constant(4.0)).numpy()
+    >>> float(unscale_loss_for_distribution(tf.constant(4.0)))
     4.0
     """
     replicas = values.get_strategy().num_replicas_in_sync

@@ -115,7 +115,7 @@ class Strategy:
 
     >>> import retrograd as tf
     >>> strategy = tf.distribute.get_strategy()
-    >>> strategy.num_replicas_in_sync, strategy.reduce("SUM", tf.constant(2.0), None).numpy()
+    >>> float(strategy.num_replicas_in_sync, strategy.reduce("SUM", tf.constant(2.0), None))
     (1, 2.0)
     """
 
