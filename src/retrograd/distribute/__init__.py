@@ -11,7 +11,7 @@ one CPU), so the same file runs both ways.
 >>> with strategy.scope():
 ...     v = tf.Variable(1.0)
 >>> per_replica = strategy.run(lambda: v * 3.0)
->>> strategy.reduce(tf.distribute.ReduceOp.MEAN, per_replica, axis=None).numpy()
+>>> float(strategy.reduce(tf.distribute.ReduceOp.MEAN, per_replica, axis=None))
 3.0
 """
 

@@ -3,7 +3,7 @@ replica's loss is divided by the global batch size (``tf.nn.compute_average_loss
 regularization loss by the number of replicas (``tf.nn.scale_regularization_loss``).
 
 >>> import retrograd as tf
->>> tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]), global_batch_size=4).numpy()
+>>> float(tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]), global_batch_size=4))
 1.5
 """
 
@@ -71,7 +71,7 @@ def scale_loss_for_distribution(value: Any) -> Any:
     loss, so that summing the replicas' gradients gives the global batch's mean).
 
     >>> import retrograd as tf
-    >>> scale_loss_for_distribution(tf.constant(4.0)).numpy()  # one replica
+    >>> float(scale_loss_for_distribution(tf.constant(4.0)))  # one replica
     4.0
     """
     replicas = values.get_strategy().num_replicas_in_sync

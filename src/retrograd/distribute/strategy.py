@@ -115,7 +115,7 @@ class Strategy:
 
     >>> import retrograd as tf
     >>> strategy = tf.distribute.get_strategy()
-    >>> float(strategy.num_replicas_in_sync, strategy.reduce("SUM", tf.constant(2.0), None))
+    >>> strategy.num_replicas_in_sync, float(strategy.reduce("SUM", tf.constant(2.0), None))
     (1, 2.0)
     """
 
