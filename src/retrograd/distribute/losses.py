@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from retrograd.core.tensor import convert_to_tensor
+from retrograd.core.annotations import TensorLike
+from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.distribute import values
 from retrograd.ops import array_ops, math_ops, reduction_ops
 
@@ -24,8 +25,10 @@ __all__ = [
 
 
 def compute_average_loss(
-    per_example_loss: Any, sample_weight: Any = None, global_batch_size: int | None = None
-) -> Any:
+    per_example_loss: TensorLike,
+    sample_weight: TensorLike | None = None,
+    global_batch_size: int | None = None,
+) -> Tensor:
     """The sum of the (weighted) per-example losses divided by ``global_batch_size``
     (default: this replica's batch size times the replicas in sync).
 
@@ -50,7 +53,7 @@ def compute_average_loss(
     return total / count
 
 
-def scale_regularization_loss(regularization_loss: Any) -> Any:
+def scale_regularization_loss(regularization_loss: TensorLike | list[TensorLike]) -> Tensor:
     """The sum of ``regularization_loss`` divided by the replicas in sync.
 
     >>> import retrograd as tf
