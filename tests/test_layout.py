@@ -23,6 +23,7 @@ LAYERS = {
     "checking": 5,
     "training": 6,
     "data": 6,
+    "distribute": 6,
     "keras": 7,
     "compat": 7,
 }
@@ -76,6 +77,7 @@ PUBLIC_NAMESPACES = [
     "retrograd.data",
     "retrograd.data.experimental",
     "retrograd.debugging",
+    "retrograd.distribute",
     "retrograd.dtypes",
     "retrograd.errors",
     "retrograd.functional",

@@ -259,6 +259,7 @@ from retrograd.ops.space_batch_ops import (
     space_to_batch,
     space_to_batch_nd,
 )
+from retrograd import distribute
 
 newaxis = None
 
@@ -288,7 +289,7 @@ __all__ = [
     "complex64", "concat", "cond", "config", "constant", "constant_initializer",
     "control_dependencies", "conv", "conv2d_backprop_filter_v2", "conv2d_backprop_input_v2",
     "convert_to_tensor", "cos", "cosh", "CriticalSection", "cumsum", "custom_gradient", "data",
-    "debugging", "device", "DeviceSpec", "divide", "double", "DType", "dtypes",
+    "debugging", "device", "distribute", "DeviceSpec", "divide", "double", "DType", "dtypes",
     "dynamic_partition", "dynamic_stitch", "eig", "eigvals", "einsum", "ensure_shape", "equal",
     "errors", "executing_eagerly", "exp", "expand_dims", "extract_volume_patches", "eye", "fftnd",
     "fill", "float16", "float32", "float64", "floor", "foldl", "foldr", "forward_registry",

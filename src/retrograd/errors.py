@@ -7,6 +7,7 @@ True
 """
 
 from retrograd.core.errors import (
+    DeadlineExceededError,
     FailedPreconditionError,
     InaccessibleTensorError,
     InvalidArgumentError,
@@ -14,6 +15,7 @@ from retrograd.core.errors import (
     NotFoundError,
     OpError,
     OutOfRangeError,
+    UnavailableError,
     UnimplementedError,
 )
 from retrograd.training.storage import CheckpointFormatError, CheckpointNotFoundError
@@ -25,9 +27,10 @@ __all__ = [
     "NotFoundError",
     "UnimplementedError",
     "FailedPreconditionError",
-    "NotFoundError",
     "MissingDependencyError",
     "InaccessibleTensorError",
     "CheckpointFormatError",
     "CheckpointNotFoundError",
+    "UnavailableError",
+    "DeadlineExceededError",
 ]

@@ -2,6 +2,7 @@
 
 import sys as _sys
 
+from retrograd.distribute.losses import compute_average_loss, scale_regularization_loss
 from retrograd.ops import nn_experimental_namespace as experimental
 from retrograd.ops.activation_ops import elu, gelu, leaky_relu, relu6, selu, silu, softsign, swish
 from retrograd.ops.approx_topk_ops import approx_max_k, approx_min_k
@@ -30,7 +31,6 @@ from retrograd.ops.math_ops import sigmoid, tanh
 from retrograd.ops.nn_extra_ops import (
     batch_norm_with_global_normalization,
     compute_accidental_hits,
-    compute_average_loss,
     crelu,
     isotonic_regression,
     local_response_normalization,
@@ -39,7 +39,6 @@ from retrograd.ops.nn_extra_ops import (
     nce_loss,
     normalize_moments,
     sampled_softmax_loss,
-    scale_regularization_loss,
     sufficient_statistics,
     weighted_moments,
 )

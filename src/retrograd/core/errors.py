@@ -86,6 +86,26 @@ class OutOfRangeError(OpError):
     """
 
 
+class UnavailableError(OpError, RuntimeError):
+    """A service the program needs is gone: in ``tf.distribute``, a worker that stopped (the
+    message names it).
+
+    >>> import retrograd as rg
+    >>> issubclass(rg.errors.UnavailableError, rg.errors.OpError)
+    True
+    """
+
+
+class DeadlineExceededError(OpError, TimeoutError):
+    """An operation waited longer than its limit: in ``tf.distribute``, a collective whose
+    other workers did not come in time.
+
+    >>> import retrograd as rg
+    >>> issubclass(rg.errors.DeadlineExceededError, TimeoutError)
+    True
+    """
+
+
 class MissingDependencyError(ImportError):
     """An op needs an optional dependency that is not installed; the message says which extra
     to install (``pip install 'retrograd[special]'``).
@@ -125,6 +145,8 @@ __all__ = [
     "OpError",
     "InvalidArgumentError",
     "OutOfRangeError",
+    "UnavailableError",
+    "DeadlineExceededError",
     "NotFoundError",
     "UnimplementedError",
     "FailedPreconditionError",

@@ -75,6 +75,16 @@ def set_graph_variable_class(cls: type) -> None:
     _graph_variable[:] = [cls]
 
 
+# Called with each variable made eagerly (distribute's strategies register one that keeps
+# the replicas' initial values equal); the core knows nothing of strategies.
+_creation_hook: list = []
+
+
+def set_creation_hook(hook: Callable[[Variable], None]) -> None:
+    """Called once by ``distribute``: ``hook(variable)`` runs after each eager creation."""
+    _creation_hook[:] = [hook]
+
+
 class _VariableType(type):
     """``Variable(...)`` while a graph is built (TF2 code after ``disable_eager_execution``,
     or in ``Graph().as_default()``), not while a function is traced, makes a graph variable,
@@ -135,6 +145,8 @@ class Variable(TensorOperators, metaclass=_VariableType):
             graph.add_to_collection("variables", self)
             if self._trainable:
                 graph.add_to_collection("trainable_variables", self)
+        if _creation_hook and graph is None:
+            _creation_hook[0](self)
 
     # -- reading -------------------------------------------------------------------------
     def read_value(self) -> Tensor:

@@ -40,7 +40,12 @@ import operator
 from collections.abc import Iterable
 from typing import Any
 
-from retrograd.core.errors import InvalidArgumentError, OpError
+from retrograd.core.errors import (
+    DeadlineExceededError,
+    InvalidArgumentError,
+    OpError,
+    UnavailableError,
+)
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import GraphOperation, SymbolicTensor
 from retrograd.graph.simplify import common_subexpressions
@@ -266,7 +271,9 @@ class Plan:
             op = self._failing_op(e)
             if op is None:
                 raise
-            raise InvalidArgumentError(f"{op.type} '{op.name}': {e}") from None
+            # (a stopped or late peer keeps its type, as TensorFlow's collectives raise it)
+            kind = type(e) if isinstance(e, (UnavailableError, DeadlineExceededError)) else None
+            raise (kind or InvalidArgumentError)(f"{op.type} '{op.name}': {e}") from None
 
     def _failing_op(self, error: BaseException) -> GraphOperation | None:
         tb = error.__traceback__

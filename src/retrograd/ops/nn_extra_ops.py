@@ -39,7 +39,7 @@ from retrograd.ops.scopes import op_scope
 __all__ = [
     "batch_norm_with_global_normalization", "compute_accidental_hits", "compute_average_loss",
     "crelu", "isotonic_regression", "local_response_normalization", "log_poisson_loss", "lrn",
-    "nce_loss", "normalize_moments", "sampled_softmax_loss", "scale_regularization_loss",
+    "nce_loss", "normalize_moments", "sampled_softmax_loss",
     "sufficient_statistics", "weighted_moments",
 ]  # fmt: skip
 
@@ -233,16 +233,6 @@ def compute_average_loss(
     if not size.dtype.is_integer:
         raise TypeError("global_batch_size must be an integer.")
     return divide_no_nan(reduction_ops.reduce_sum(loss), math_ops.cast(size, dtype))
-
-
-def scale_regularization_loss(regularization_loss: TensorLike) -> Tensor:
-    """The summed regularization loss divided by the number of replicas (one here).
-
-    >>> import retrograd as tf
-    >>> float(tf.nn.scale_regularization_loss([1.0, 2.0]))
-    3.0
-    """
-    return reduction_ops.reduce_sum(convert_to_tensor(regularization_loss)) / 1
 
 
 def batch_norm_with_global_normalization(

@@ -31,6 +31,7 @@ from retrograd.core.execute import context
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
+from retrograd.distribute.strategy import summed_gradients
 from retrograd.ops import math_ops
 from retrograd.ops.indexed_slices import IndexedSlices, densify, slices_like
 from retrograd.training import optimizer_arguments as arguments
@@ -179,7 +180,7 @@ class Optimizer(abc.ABC):
         Every pair is checked before any variable changes.
         """
         updates = []
-        pairs = list(grads_and_vars)
+        pairs = summed_gradients(list(grads_and_vars))
         if context.graph is not None:
             return self._apply_in_graph(pairs)
         for i, (grad, variable) in enumerate(pairs):

@@ -16,6 +16,7 @@ from typing import Any
 
 from retrograd.core import dtypes
 from retrograd.core.dimensions import dimension_value
+from retrograd.distribute.losses import scale_loss_for_distribution
 from retrograd.keras.src import backend, tf_ops
 
 __all__ = [
@@ -193,7 +194,8 @@ def reduce_loss(values: Any, reduction: str | None, sample_weight: Any = None) -
     if reduction == "sum":
         return total
     count = max(1, values.shape.num_elements() or 1)
-    return total / tf_ops.constant(count, dtype=values.dtype)
+    # (Keras 3: under a strategy, divided by the replicas, whose gradients are summed)
+    return scale_loss_for_distribution(total / tf_ops.constant(count, dtype=values.dtype))
 
 
 def apply_mask(sample_weight: Any, mask: Any, dtype: Any, reduction: str | None) -> Any:

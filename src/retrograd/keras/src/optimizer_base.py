@@ -26,6 +26,7 @@ import numpy as np
 from retrograd.core.execute import context
 from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
+from retrograd.distribute.strategy import summed_gradients
 from retrograd.ops import array_ops, clip_ops, comparison_ops, math_ops
 from retrograd.training import optimizer_arguments as arguments
 from retrograd.training import optimizers as training
@@ -353,6 +354,7 @@ class Optimizer(KerasOptions, training.Optimizer):
     def _apply_update(self, pairs: list[tuple[Any, Variable]]) -> Variable:
         if not self._keras_style():
             return KerasOptions._apply_update(self, pairs)
+        pairs = summed_gradients(pairs)
         present = [(g, v) for g, v in pairs if g is not None]
         if not present:
             raise ValueError(f"{self.name}.apply_gradients: no gradients provided for any variable")

@@ -27,9 +27,10 @@ import numpy as np
 
 from retrograd.autodiff.tape import GradientTape
 from retrograd.core import nest
+from retrograd.distribute.losses import unscale_loss_for_distribution
 from retrograd.graph.function import function
 from retrograd.keras.src import callbacks as callbacks_module
-from retrograd.keras.src import data_batches, tf_ops
+from retrograd.keras.src import data_batches, distributed_fit, tf_ops
 from retrograd.keras.src import losses as losses_module
 from retrograd.keras.src import metrics as metrics_module
 from retrograd.keras.src.compile_utils import (
@@ -108,6 +109,7 @@ class Trainer:
         self.run_eagerly, self.jit_compile = bool(run_eagerly), jit_compile
         self.steps_per_execution = steps_per_execution
         self._step_functions = {}
+        distributed_fit.record_strategy(self)
         self.optimizer = optimizer
         self._loss_tracker = metrics_module.Mean(name="loss")
         if isinstance(loss, (list, tuple, dict)):  # one loss per output
@@ -212,7 +214,9 @@ class Trainer:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
-            self._loss_tracker.update_state(loss, sample_weight=data_batches.batch_size_of(x))
+            self._loss_tracker.update_state(
+                unscale_loss_for_distribution(loss), sample_weight=data_batches.batch_size_of(x)
+            )
             scale_loss = getattr(self.optimizer, "scale_loss", None)
             if scale_loss is not None:  # (Keras' loss scaling: the optimizer unscales)
                 loss = scale_loss(loss)
@@ -228,6 +232,7 @@ class Trainer:
         loss = self.compute_loss(
             x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False
         )
+        loss = unscale_loss_for_distribution(loss)
         self._loss_tracker.update_state(loss, sample_weight=data_batches.batch_size_of(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
@@ -255,8 +260,23 @@ class Trainer:
         validation_batch_size=None,
         validation_freq=1,
     ):
-        """Trains for ``epochs`` passes over the data; returns the ``History``."""
+        """Trains for ``epochs`` passes over the data; returns the ``History``. Under a
+        ``tf.distribute`` strategy (current at ``compile``), each replica takes its share
+        of each global batch of ``batch_size``."""
         self._require_compiled("fit")
+        strategy = distributed_fit.strategy_of(self)
+        with strategy.scope():
+            return self._fit(
+                strategy, x, y, batch_size, epochs, verbose, callbacks, validation_split,
+                validation_data, shuffle, class_weight, sample_weight, initial_epoch,
+                steps_per_epoch, validation_steps, validation_batch_size, validation_freq,
+            )  # fmt: skip
+
+    def _fit(
+        self, strategy, x, y, batch_size, epochs, verbose, callbacks, validation_split,
+        validation_data, shuffle, class_weight, sample_weight, initial_epoch, steps_per_epoch,
+        validation_steps, validation_batch_size, validation_freq,
+    ):  # fmt: skip
         if self.optimizer is None:
             raise ValueError(
                 "fit: the model was compiled without an optimizer (optimizer=None); compile it "
@@ -302,7 +322,9 @@ class Trainer:
                 for data in group:
                     if class_weight is not None and batches.dataset is not None:
                         data = weighted_by_class(data, class_weight)
+                    data = distributed_fit.replica_batch(strategy, data)
                     logs = self._step("train")(data)
+                logs = distributed_fit.replica_logs(self, strategy, logs)
                 logs = data_batches.python_logs(logs)
                 callback_list.on_train_batch_end(step, logs)
                 if self.stop_training:
