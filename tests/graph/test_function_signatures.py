@@ -99,3 +99,24 @@ def test_jit_compile_is_accepted_and_unknown_options_are_refused():
     assert f(tf.constant(1.0)).numpy() == 2.0
     with pytest.raises(TypeError, match="experimental_compile_everything"):
         tf.function(lambda x: x, experimental_compile_everything=True)
+
+
+def test_structured_input_signature_and_numpy_arguments_for_a_signature():
+    @tf.function
+    def f(x, y, k=2):
+        return x * k
+
+    concrete = f.get_concrete_function(tf.TensorSpec([2]), tf.constant([1.0, 2.0]), k=3)
+    args, kwargs = concrete.structured_input_signature
+    assert [a.name for a in args[:2]] == ["x", "y"] and args[2] == 3 and kwargs == {}
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="a")])
+    def g(a):
+        return a
+
+    assert g.get_concrete_function().structured_input_signature[0][0].name == "a"
+    assert g(np.ones(2)).dtype == tf.float32  # NumPy data takes the spec's dtype
+    assert g([1, 2]).numpy().tolist() == [1.0, 2.0]
+    with pytest.raises(TypeError):
+        g(tf.constant([1.0], tf.float64))  # a tensor is never cast
+    assert g.experimental_get_tracing_count() == 1

@@ -138,3 +138,19 @@ def test_layer_errors_name_the_argument():
         keras.layers.GroupNormalization(groups=3)(rg.ones([1, 4]))
     with pytest.raises(ValueError, match="merge mode"):
         keras.layers.Bidirectional(keras.layers.LSTM(2), merge_mode="max")
+
+
+def test_direct_build_marks_the_layer_built():
+    class Scale(keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(input_shape[-1],), initializer="zeros", name="w")
+
+        def call(self, x):
+            return x * self.w
+
+    layer = Scale()
+    layer.build((None, 3))
+    assert layer.built
+    layer.w.assign(np.ones(3, "float32"))
+    np.testing.assert_allclose(layer(np.full((1, 3), 2.0, "float32")).numpy(), [[2.0] * 3])
+    assert len(layer.weights) == 1

@@ -80,6 +80,9 @@ class ConcreteFunction:
             self._single_output = self._shallow_outputs = False
             self.outputs = [t for v in nest.flatten(outputs) for t in _output_parts(v)]
         self.name = name
+        # The specs and Python values it was traced for, ``(args, kwargs)`` (set by the
+        # ``function`` that traced it).
+        self.structured_input_signature: tuple = ((), {})
         self.variables = captured_variables(graph) if variables is None else variables
         self.reads = _saved_values(graph) if reads is None else reads
         self._stateful = stateful

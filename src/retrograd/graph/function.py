@@ -44,7 +44,16 @@ from retrograd.graph.autograph.conversion import convert
 from retrograd.graph.autograph.transformer import StagingError
 from retrograd.graph.concrete_function import ConcreteFunction
 from retrograd.graph.graph import Graph, placeholder
-from retrograd.graph.signatures import TensorSpec, as_tensor, leaf_key, relaxed, tensor_types
+from retrograd.graph.signatures import (
+    TensorSpec,
+    as_tensor,
+    cast_to_spec,
+    leaf_key,
+    relaxed,
+    signature_arguments,
+    structured_input_signature,
+    tensor_types,
+)
 
 __all__ = ["function", "Function", "ConcreteFunction", "TensorSpec", "functions_tracing"]
 
@@ -228,6 +237,8 @@ class Function:
         return self._input_signature
 
     def _concrete(self, args: tuple, kwargs: dict) -> tuple[ConcreteFunction, list]:
+        if self._input_signature is not None:
+            args = signature_arguments(self._input_signature, args)
         structure = (list(args), dict(kwargs))
         leaves = nest.flatten(structure)
         specs, tensors = self._specs(leaves)
@@ -301,13 +312,14 @@ class Function:
         )
         for leaf in leaves:
             if isinstance(leaf, (Tensor, np.ndarray, TensorSpec)):
+                declared = next(signature, None) if signature is not None else None
+                leaf = cast_to_spec(leaf, declared)
                 spec = (
                     leaf
                     if isinstance(leaf, TensorSpec)
                     else TensorSpec.from_tensor(as_tensor(leaf))
                 )
                 if signature is not None:
-                    declared = next(signature, None)
                     if declared is None or not declared.is_compatible_with(spec):
                         raise TypeError(
                             f"{self._name}: argument {spec} is incompatible with input_signature "
@@ -389,13 +401,18 @@ class Function:
             # Ops added later (gradients) take eager values as constants: the inputs are fixed.
             graph.captures_as_inputs = False
         captures = [*graph.external_captures, *graph.eager_captures]
-        return ConcreteFunction(
+        concrete = ConcreteFunction(
             graph,
             [*inputs, *(internal for _, internal in captures)],
             outputs,
             self._name,
             captured_inputs=[external for external, _ in captures],
         )
+        given = [leaf if s is None else s for leaf, s in zip(leaves, specs)]
+        concrete.structured_input_signature = structured_input_signature(
+            python_function, *nest.pack_sequence_as(structure, given)
+        )
+        return concrete
 
     def __repr__(self) -> str:
         return f"<retrograd.Function {self._name} traced {self._tracing_count} time(s)>"

@@ -11,7 +11,8 @@ None), the key of a call's arguments, and the relaxation ``reduce_retracing`` ap
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import inspect
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import numpy as np
@@ -19,10 +20,20 @@ import numpy as np
 from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike
 from retrograd.core.shapes import TensorShape, plain_dims
-from retrograd.core.tensor import Tensor
+from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 
-__all__ = ["TypeSpec", "TensorSpec", "leaf_key", "tensor_types", "as_tensor", "relaxed"]
+__all__ = [
+    "TypeSpec",
+    "TensorSpec",
+    "leaf_key",
+    "tensor_types",
+    "as_tensor",
+    "cast_to_spec",
+    "signature_arguments",
+    "relaxed",
+    "structured_input_signature",
+]
 
 
 class TypeSpec:
@@ -160,6 +171,43 @@ def tensor_types(args: tuple) -> tuple | None:
 
 def as_tensor(value: Any) -> Tensor:
     return value if isinstance(value, Tensor) else Tensor(np.array(value))
+
+
+def cast_to_spec(leaf: Any, declared: TensorSpec | None) -> Any:
+    """A NumPy array given for an ``input_signature`` spec, converted to the spec's dtype as
+    TensorFlow converts it (float64 data for a float32 spec); a tensor is never cast."""
+    if declared is None or not isinstance(leaf, np.ndarray) or declared.dtype is None:
+        return leaf
+    try:
+        return convert_to_tensor(leaf, dtype=declared.dtype)
+    except (TypeError, ValueError):
+        return leaf  # (refused against the signature, with TensorFlow's message)
+
+
+def signature_arguments(signature: list, args: tuple) -> tuple:
+    """The positional arguments with Python numbers and lists given for a ``TensorSpec`` of
+    the ``input_signature`` made arrays (they become tensors of the spec's dtype)."""
+    return tuple(
+        np.asarray(a)
+        if isinstance(spec, TensorSpec) and isinstance(a, (bool, int, float, list, tuple))
+        else a
+        for a, spec in zip(args, [*signature, *[None] * (len(args) - len(signature))])
+    )
+
+
+def structured_input_signature(python_function: Callable, args: list, kwargs: dict) -> tuple:
+    """A trace's ``(args, kwargs)`` of specs and Python values as TensorFlow reports them:
+    bound to the function's parameters (keyword arguments given positionally where they can
+    be, defaults filled in), an unnamed spec named by its parameter."""
+    try:
+        bound = inspect.signature(python_function).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return tuple(args), dict(kwargs)
+    bound.apply_defaults()
+    for name, value in bound.arguments.items():
+        if isinstance(value, TensorSpec) and value.name is None:
+            bound.arguments[name] = TensorSpec(value.shape, value.dtype, name=name)
+    return bound.args, bound.kwargs
 
 
 def leaf_key(leaf: Any, spec: TensorSpec | None) -> Hashable:

@@ -305,7 +305,8 @@ class Layer(Module, Operation):
     # -- calling -------------------------------------------------------------------------
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # A subclass's build runs in the layer's name scope however it is called (Keras
-        # wraps it so): weights made by a direct ``layer.build(shape)`` get the layer's path.
+        # wraps it so): weights made by a direct ``layer.build(shape)`` get the layer's path,
+        # and the layer is built afterwards (a later call does not build it again).
         super().__init_subclass__(**kwargs)
         build = cls.__dict__.get("build")
         if build is not None and not getattr(build, "_scoped", False):
@@ -313,7 +314,9 @@ class Layer(Module, Operation):
             @functools.wraps(build)
             def scoped_build(self: Layer, *args: Any, **kw: Any) -> Any:
                 with self._name_scope:
-                    return build(self, *args, **kw)
+                    result = build(self, *args, **kw)
+                self.built = True
+                return result
 
             scoped_build._scoped = True  # type: ignore[attr-defined]
             cls.build = scoped_build  # type: ignore[method-assign]
