@@ -18,7 +18,7 @@ from typing import Any
 from retrograd.compat.graph_collections import global_variables, local_variables
 from retrograd.compat.graph_ops import Assert, assign, control_dependencies
 from retrograd.core.tensor import convert_to_tensor
-from retrograd.ops import array_ops, comparison_ops, join_ops, math_ops, scatter_ops
+from retrograd.ops import array_ops, comparison_ops, join_ops, math_ops, scatter_ops, segment_ops
 from retrograd.training.v1_variable_state import is_variable_initialized
 
 __all__ = [
@@ -28,6 +28,10 @@ __all__ = [
     "count_up_to",
     "no_regularizer",
     "scatter_add",
+    "scatter_div",
+    "scatter_max",
+    "scatter_min",
+    "scatter_mul",
     "scatter_nd_add",
     "scatter_nd_sub",
     "scatter_nd_update",
@@ -77,6 +81,59 @@ def scatter_sub(ref, indices, updates, use_locking=False, name=None):
     [0.0, 2.0]
     """
     return scatter_nd_sub(ref, _rows(indices), updates, use_locking, name)
+
+
+def _segments(ref: Any, indices: Any, updates: Any, reduce: Any) -> Any:
+    """``updates`` reduced per row of ``ref`` they update (rows nothing updates get the
+    reduction's identity)."""
+    value = ref.read_value()
+    updates = convert_to_tensor(updates, dtype=value.dtype)
+    rows = array_ops.shape(value)[0]
+    return value, reduce(updates, convert_to_tensor(indices), rows)
+
+
+def scatter_mul(ref, indices, updates, use_locking=False, name=None):
+    """``ref[indices] *= updates`` (repeated indices multiply in turn).
+
+    >>> import retrograd as rg
+    >>> scatter_mul(rg.Variable([1.0, 2.0]), [1, 1], [3.0, 2.0]).numpy().tolist()
+    [1.0, 12.0]
+    """
+    value, factor = _segments(ref, indices, updates, segment_ops.unsorted_segment_prod)
+    return _updated(ref, math_ops.multiply(value, factor))
+
+
+def scatter_div(ref, indices, updates, use_locking=False, name=None):
+    """``ref[indices] /= updates`` (repeated indices divide in turn).
+
+    >>> import retrograd as rg
+    >>> scatter_div(rg.Variable([8.0, 2.0]), [0, 0], [2.0, 2.0]).numpy().tolist()
+    [2.0, 2.0]
+    """
+    value, divisor = _segments(ref, indices, updates, segment_ops.unsorted_segment_prod)
+    return _updated(ref, math_ops.divide(value, divisor))
+
+
+def scatter_max(ref, indices, updates, use_locking=False, name=None):
+    """``ref[indices] = maximum(ref[indices], updates)``.
+
+    >>> import retrograd as rg
+    >>> scatter_max(rg.Variable([1.0, 5.0]), [0, 1], [3.0, 2.0]).numpy().tolist()
+    [3.0, 5.0]
+    """
+    value, top = _segments(ref, indices, updates, segment_ops.unsorted_segment_max)
+    return _updated(ref, math_ops.maximum(value, top))
+
+
+def scatter_min(ref, indices, updates, use_locking=False, name=None):
+    """``ref[indices] = minimum(ref[indices], updates)``.
+
+    >>> import retrograd as rg
+    >>> scatter_min(rg.Variable([1.0, 5.0]), [0, 1], [3.0, 2.0]).numpy().tolist()
+    [1.0, 2.0]
+    """
+    value, low = _segments(ref, indices, updates, segment_ops.unsorted_segment_min)
+    return _updated(ref, math_ops.minimum(value, low))
 
 
 def scatter_nd_update(ref, indices, updates, use_locking=True, name=None):

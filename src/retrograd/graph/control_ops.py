@@ -30,8 +30,8 @@ from retrograd.graph.graph import GraphOperation, SymbolicTensor
 from retrograd.ops import array_ops
 
 __all__ = [
-    "control_dependencies", "get_current_name_scope", "group", "init_scope",
-    "inside_function", "is_symbolic_tensor", "no_op", "tuple",
+    "control_dependencies", "executing_eagerly_outside_functions", "get_current_name_scope",
+    "group", "init_scope", "inside_function", "is_symbolic_tensor", "no_op", "tuple",
 ]  # fmt: skip
 
 _NoOp = define_op("NoOp", lambda: (), multi_output=True, shape_fn=lambda metas: [])
@@ -176,6 +176,25 @@ def inside_function() -> bool:
     (False, True)
     """
     return bool(functions_tracing())
+
+
+def executing_eagerly_outside_functions() -> bool:
+    """Whether ops run eagerly once out of every ``function`` being traced (TensorFlow 1's
+    question: False inside a ``Graph`` of its own, True in a function traced eagerly).
+
+    >>> import retrograd as tf
+    >>> tf.compat.v1.executing_eagerly_outside_functions()
+    True
+    >>> tf.function(lambda: tf.compat.v1.executing_eagerly_outside_functions())()
+    True
+    >>> with tf.Graph().as_default():
+    ...     tf.compat.v1.executing_eagerly_outside_functions()
+    False
+    """
+    target = context.graph
+    while target is not None and target.traces_function():
+        target = target.outer
+    return target is None
 
 
 def get_current_name_scope() -> str:

@@ -24,7 +24,7 @@ from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, broadcast, window
 from retrograd.ops.define import FLOAT, tensor_pair
 
-__all__ = ["conv3d", "conv3d_transpose"]
+__all__ = ["conv3d", "conv3d_backprop_filter", "conv3d_transpose"]
 
 _N = 3
 
@@ -219,3 +219,47 @@ def conv3d_transpose(
         )
     y = _backprop_input(sizes, w, dy, attrs, name)
     return array_ops.transpose(y, _TO_FIRST) if first else y
+
+
+def conv3d_backprop_filter(
+    input: TensorLike,
+    filter_sizes: ShapeLike,
+    out_backprop: TensorLike,
+    strides: int | Sequence[int],
+    padding: str,
+    data_format: str = "NDHWC",
+    dilations: int | Sequence[int] | None = (1, 1, 1, 1, 1),
+    name: str | None = None,
+) -> Tensor:
+    """The gradient of conv3d for its filters (TensorFlow 1's ``Conv3DBackpropFilterV2``):
+    ``filter_sizes`` is the 5-D filter shape, ``out_backprop`` the gradient of the output.
+
+    >>> import retrograd as tf
+    >>> tf.compat.v1.nn.conv3d_backprop_filter(tf.ones([1, 3, 3, 3, 1]), [2, 2, 2, 1, 1],
+    ...     tf.ones([1, 2, 2, 2, 1]), [1, 1, 1, 1, 1], "VALID").numpy().ravel().tolist()
+    [8.0, 8.0, 8.0, 8.0, 8.0, 8.0, 8.0, 8.0]
+    """
+    op_type = "Conv3DBackpropFilterV2"
+    x, dy = tensor_pair(op_type, input, out_backprop, FLOAT)
+    first = window.channels_first(op_type, data_format, _N)
+    sizes = broadcast.static_shape(filter_sizes, op_type)
+    if x._value.ndim != 5 or dy._value.ndim != 5 or len(sizes) != 5:
+        raise InvalidArgumentError(
+            f"{op_type}: input, filter_sizes and out_backprop must all be 5-D, got "
+            f"{_shape(x)}, {list(sizes)} and {_shape(dy)}"
+        )
+    if first:
+        x, dy = array_ops.transpose(x, _TO_LAST), array_ops.transpose(dy, _TO_LAST)
+    if sizes[3] != _shape(x)[-1] or sizes[4] != _shape(dy)[-1]:
+        raise InvalidArgumentError(
+            f"{op_type}: filter_sizes {list(sizes)} do not match the input's {_shape(x)[-1]} "
+            f"and out_backprop's {_shape(dy)[-1]} channels"
+        )
+    attrs, outs = _window_attrs(op_type, _shape(x)[1:4], tuple(sizes[:3]), strides, padding,
+                                dilations, first)  # fmt: skip
+    if outs != _shape(dy)[1:4]:
+        raise InvalidArgumentError(
+            f"{op_type}: out_backprop has spatial shape {list(_shape(dy)[1:4])}; the "
+            f"convolution gives {list(outs)}"
+        )
+    return _backprop_filter(x, sizes, dy, attrs, name)

@@ -104,6 +104,10 @@ from retrograd.compat.tf1_variable_ops import (
     count_up_to,
     no_regularizer,
     scatter_add,
+    scatter_div,
+    scatter_max,
+    scatter_min,
+    scatter_mul,
     scatter_nd_add,
     scatter_nd_sub,
     scatter_nd_update,
@@ -148,6 +152,7 @@ from retrograd.compat.v1_asserts import (
     assert_scalar,
     assert_type,
 )
+from retrograd.compat.v1_more_functions import batch_gather, get_seed, random_poisson
 from retrograd.compat.v1_signatures import (
     arg_max,
     arg_min,
@@ -200,6 +205,7 @@ from retrograd.core.shapes import (
     disable_v2_tensorshape,
     enable_v2_tensorshape,
 )
+from retrograd.graph.control_ops import executing_eagerly_outside_functions
 from retrograd.graph.graph import (
     disable_eager_execution,
     executing_eagerly,
@@ -209,11 +215,23 @@ from retrograd.graph.graph import (
 )
 from retrograd.graph.session import InteractiveSession, Session, get_default_session
 from retrograd.ops.array_ops import where as where_v2
+from retrograd.ops.listdiff_ops import setdiff1d
 from retrograd.ops.operators import disable_tensor_equality, enable_tensor_equality
 from retrograd.ops.rearrange_ops import reverse as reverse_v2
 from retrograd.ops.safe_math_ops import divide_no_nan as div_no_nan
+from retrograd.ops.space_batch_ops import batch_to_space as batch_to_space_nd
 
 __all__ = [
+    "batch_gather",
+    "batch_to_space_nd",
+    "executing_eagerly_outside_functions",
+    "get_seed",
+    "random_poisson",
+    "scatter_div",
+    "scatter_max",
+    "scatter_min",
+    "scatter_mul",
+    "setdiff1d",
     "clip_by_average_norm",
     "count_nonzero",
     "depth_to_space",

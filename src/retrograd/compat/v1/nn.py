@@ -12,6 +12,7 @@ True
 from retrograd.compat.delegation import shared_names as _shared_names
 from retrograd.compat.delegation import shared_value as _shared_value
 from retrograd.compat.v1_array_functions import depth_to_space, space_to_depth
+from retrograd.compat.v1_more_functions import depthwise_conv2d_native
 from retrograd.compat.v1_nn import (
     avg_pool,
     avg_pool2d,
@@ -39,8 +40,21 @@ from retrograd.compat.v1_signatures import (
     softmax_cross_entropy_with_logits,
     softmax_cross_entropy_with_logits_v2,
 )
+from retrograd.ops.conv3d_ops import conv3d_backprop_filter
+from retrograd.ops.conv3d_ops import conv3d_backprop_filter as conv3d_backprop_filter_v2
+from retrograd.ops.conv_more_ops import (
+    depthwise_conv2d_backprop_filter as depthwise_conv2d_native_backprop_filter,
+)
+from retrograd.ops.conv_more_ops import (
+    depthwise_conv2d_backprop_input as depthwise_conv2d_native_backprop_input,
+)
 
 __all__ = [
+    "conv3d_backprop_filter",
+    "conv3d_backprop_filter_v2",
+    "depthwise_conv2d_native",
+    "depthwise_conv2d_native_backprop_filter",
+    "depthwise_conv2d_native_backprop_input",
     "depth_to_space",
     "space_to_depth",
     "avg_pool",

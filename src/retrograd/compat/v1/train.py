@@ -37,6 +37,11 @@ from retrograd.compat.session_hooks import (
     SummarySaverHook,
     basic_train_loop,
 )
+from retrograd.training.checkpoint_files import (
+    NewCheckpointReader,
+    get_checkpoint_mtimes,
+    remove_checkpoint,
+)
 from retrograd.training.saver import Saver, checkpoint_exists, latest_checkpoint
 from retrograd.training.v1_coordination import (
     Coordinator,
@@ -76,6 +81,9 @@ from retrograd.training.v1_schedules import (
 from retrograd.training.v1_schedules import piecewise_constant as piecewise_constant_decay
 
 __all__ = [
+    "NewCheckpointReader",
+    "get_checkpoint_mtimes",
+    "remove_checkpoint",
     "AdadeltaOptimizer",
     "AdagradOptimizer",
     "AdamOptimizer",
