@@ -59,6 +59,7 @@ def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
     per call with a global seed alone.
 
     >>> import retrograd as rg
+    >>> rg.random.set_seed(None)  # (no global seed)
     >>> rg.compat.v1.get_seed(None), rg.compat.v1.get_seed(7)
     ((None, None), (87654321, 7))
     """
