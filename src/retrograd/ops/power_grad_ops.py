@@ -111,12 +111,33 @@ def _reciprocal_grad_grad(op, grad):
     return broadcast.reduce_to_inputs(op, grad * -2.0 * dy * y, reciprocal_grad(y, grad))
 
 
+def _tanh_grad_kernel(y: Any, dy: Any) -> Any:
+    """``dy * (1 - y * y)`` with one temporary: the square is made fresh, then turned into
+    the result in place (when ``dy`` has its shape; a typed 1: NumPy 1.x promotes scalars)."""
+    out = y * y
+    one = y.dtype.type(1)
+    if isinstance(out, np.ndarray) and out.shape == np.shape(dy):
+        np.subtract(one, out, out=out)
+        return np.multiply(dy, out, out=out)
+    return dy * (one - out)
+
+
+def _sigmoid_grad_kernel(y: Any, dy: Any) -> Any:
+    """``dy * (y * (1 - y))`` with one temporary, as ``_tanh_grad_kernel``."""
+    one = y.dtype.type(1)
+    out = one - y
+    if isinstance(out, np.ndarray) and out.shape == np.shape(dy):
+        np.multiply(y, out, out=out)
+        return np.multiply(dy, out, out=out)
+    return dy * (y * out)
+
+
 # The gradients of tanh and sigmoid in terms of their outputs, one op each (TensorFlow's
 # TanhGrad and SigmoidGrad): one pass over the data instead of three.
 tanh_grad = binary_op(
     "tanh_grad",
     "TanhGrad",
-    lambda y, dy: dy * (y.dtype.type(1) - y * y),  # (a typed 1: NumPy 1.x promotes scalars)
+    _tanh_grad_kernel,
     FLOAT_COMPLEX,
     "dy * (1 - y * y): the gradient of tanh from its output y and upstream gradient dy.",
     batchable=True,
@@ -125,7 +146,7 @@ tanh_grad = binary_op(
 sigmoid_grad = binary_op(
     "sigmoid_grad",
     "SigmoidGrad",
-    lambda y, dy: dy * (y * (y.dtype.type(1) - y)),
+    _sigmoid_grad_kernel,
     FLOAT_COMPLEX,
     "dy * y * (1 - y): the gradient of sigmoid from its output y and upstream gradient dy.",
     batchable=True,
