@@ -50,7 +50,7 @@ def test_properties():
 
 
 def test_repr_and_inequality():
-    assert repr(rg.float32) == "retrograd.float32" and str(rg.int32) == "<dtype: 'int32'>"
+    assert repr(rg.float32) == "tf.float32" and str(rg.int32) == "<dtype: 'int32'>"
     assert rg.float32 != rg.float64 and rg.float32 != "not a dtype"
 
 

@@ -62,7 +62,7 @@ class DType:
 
     >>> import retrograd as rg
     >>> rg.float64.is_floating, rg.int32.is_integer, rg.complex64.real_dtype
-    (True, True, retrograd.float32)
+    (True, True, tf.float32)
     >>> rg.DType(1) == rg.float32, rg.float64.as_datatype_enum
     (True, 2)
     """
@@ -188,7 +188,7 @@ class DType:
         return hash(self._np)
 
     def __repr__(self) -> str:
-        return f"retrograd.{self.name}"
+        return f"tf.{self.name}"  # (TensorFlow's repr: programs print it, in TensorSpecs too)
 
     def __str__(self) -> str:
         return f"<dtype: {self.name!r}>"

@@ -8,7 +8,7 @@ to ops by :mod:`retrograd.ops.operators`.
 >>> x
 <retrograd.Tensor: shape=(1, 2), dtype=float32, numpy=array([[1., 2.]], dtype=float32)>
 >>> rg.constant(3), rg.constant(2**40).dtype, rg.constant(True).dtype
-(<retrograd.Tensor: shape=(), dtype=int32, numpy=3>, retrograd.int64, retrograd.bool)
+(<retrograd.Tensor: shape=(), dtype=int32, numpy=3>, tf.int64, tf.bool)
 """
 
 from __future__ import annotations

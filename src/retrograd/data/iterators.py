@@ -137,7 +137,7 @@ class DatasetSpec(TypeSpec):
 
     >>> import retrograd as tf
     >>> tf.data.DatasetSpec.from_value(tf.data.Dataset.range(3)).element_spec
-    TensorSpec(shape=(), dtype=retrograd.int64, name=None)
+    TensorSpec(shape=(), dtype=tf.int64, name=None)
     """
 
     __slots__ = ("_element_spec", "_dataset_shape")

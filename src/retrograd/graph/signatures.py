@@ -6,7 +6,7 @@ None), the key of a call's arguments, and the relaxation ``reduce_retracing`` ap
 >>> spec.is_compatible_with(rg.zeros([5, 3])), spec.is_compatible_with(rg.zeros([5, 4]))
 (True, False)
 >>> relaxed([TensorSpec([2, 3]), None], [TensorSpec([4, 3]), None])
-[TensorSpec(shape=(None, 3), dtype=retrograd.float32, name=None), None]
+[TensorSpec(shape=(None, 3), dtype=tf.float32, name=None), None]
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 
 >>> import retrograd as tf
 >>> tf.type_spec_from_value(tf.constant([1.0]))
-TensorSpec(shape=(1,), dtype=retrograd.float32, name=None)
+TensorSpec(shape=(1,), dtype=tf.float32, name=None)
 >>> tf.TensorArraySpec([2], tf.float32).is_compatible_with(tf.TensorArraySpec([None], tf.float32))
 True
 """
@@ -178,7 +178,7 @@ def type_spec_from_value(value: object) -> TypeSpec:
 
     >>> import retrograd as tf
     >>> tf.type_spec_from_value([1, 2])
-    TensorSpec(shape=(2,), dtype=retrograd.int32, name=None)
+    TensorSpec(shape=(2,), dtype=tf.int32, name=None)
     """
     if value is None:
         return NoneTensorSpec()

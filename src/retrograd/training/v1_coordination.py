@@ -217,7 +217,7 @@ def assert_global_step(global_step_tensor: Any) -> None:
     >>> assert_global_step(rg.Variable(1.5))
     Traceback (most recent call last):
     ...
-    TypeError: Existing "global_step" does not have integer type: retrograd.float32
+    TypeError: Existing "global_step" does not have integer type: tf.float32
     """
     if not isinstance(global_step_tensor, (Variable, Tensor)):
         raise TypeError(
