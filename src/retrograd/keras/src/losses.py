@@ -253,7 +253,7 @@ class Loss:
         return {"name": self.name, "reduction": self.reduction}
 
     @classmethod
-    def from_config(cls, config: dict) -> "Loss":
+    def from_config(cls, config: dict) -> Loss:
         """The loss ``get_config`` describes: ``cls(**config)``."""
         return cls(**config)
 
