@@ -16,8 +16,9 @@ def init(model, scale):
     )
 
 
-teacher = tf.keras.Sequential([tf.keras.Input((5,)), tf.keras.layers.Dense(12, activation="relu"),
-                               tf.keras.layers.Dense(3)])
+teacher = tf.keras.Sequential(
+    [tf.keras.Input((5,)), tf.keras.layers.Dense(12, activation="relu"), tf.keras.layers.Dense(3)]
+)
 init(teacher, 0.7)
 
 

@@ -15,9 +15,13 @@ done = (rng.random(n) < 0.25).astype("float32")
 
 
 def make():
-    return tf.keras.Sequential([tf.keras.Input((obs_dim,)),
-                                tf.keras.layers.Dense(8, activation="relu"),
-                                tf.keras.layers.Dense(actions)])
+    return tf.keras.Sequential(
+        [
+            tf.keras.Input((obs_dim,)),
+            tf.keras.layers.Dense(8, activation="relu"),
+            tf.keras.layers.Dense(actions),
+        ]
+    )
 
 
 online, target = make(), make()

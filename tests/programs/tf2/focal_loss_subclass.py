@@ -31,8 +31,11 @@ clone = FocalLoss.from_config(loss.get_config())
 print("config", clone.gamma, clone.alpha, clone.name)
 
 model = tf.keras.Sequential(
-    [tf.keras.Input((4,)), tf.keras.layers.Dense(5, activation="relu"),
-     tf.keras.layers.Dense(1, activation="sigmoid")]
+    [
+        tf.keras.Input((4,)),
+        tf.keras.layers.Dense(5, activation="relu"),
+        tf.keras.layers.Dense(1, activation="sigmoid"),
+    ]
 )
 model.set_weights(
     [rng.normal(scale=0.5, size=w.shape).astype("float32") for w in model.get_weights()]

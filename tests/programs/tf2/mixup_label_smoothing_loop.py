@@ -11,8 +11,9 @@ y = tf.one_hot(labels, 3)
 lam = rng.beta(0.4, 0.4, size=(6, 1)).astype("float32")
 perm = rng.permutation(24)
 
-model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(8, activation="relu"),
-                             tf.keras.layers.Dense(3)])
+model = tf.keras.Sequential(
+    [tf.keras.Input((4,)), tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(3)]
+)
 model.set_weights(
     [rng.normal(scale=0.5, size=w.shape).astype("float32") for w in model.get_weights()]
 )
@@ -23,7 +24,7 @@ for epoch in range(3):
     losses = []
     for b in range(4):
         idx = slice(6 * b, 6 * b + 6)
-        other = perm[6 * b: 6 * b + 6]
+        other = perm[6 * b : 6 * b + 6]
         xb = lam * x[idx] + (1.0 - lam) * x[other]
         yb = lam * tf.gather(y, np.arange(24)[idx]) + (1.0 - lam) * tf.gather(y, other)
         with tf.GradientTape() as tape:

@@ -21,6 +21,10 @@ for i in range(4):
     fisher = tf.matmul(scores, scores, transpose_a=True) / 20.0 + 0.1 * tf.eye(9)
     nat = tf.linalg.cholesky_solve(tf.linalg.cholesky(fisher), grad)
     w.assign_sub(0.5 * tf.reshape(nat, [3, 3]))
-    print(i, f"{float(loss):.6f}", f"{float(tf.norm(nat)):.6f}",
-          f"{float(tf.linalg.trace(fisher)):.6f}")
+    print(
+        i,
+        f"{float(loss):.6f}",
+        f"{float(tf.norm(nat)):.6f}",
+        f"{float(tf.linalg.trace(fisher)):.6f}",
+    )
 print("w", np.round(w.numpy().ravel(), 5))

@@ -27,9 +27,7 @@ log_var = tf.keras.layers.Dense(2)(h)
 z = Sampling()([mean, log_var, noise_in])
 out = tf.keras.layers.Dense(6)(tf.keras.layers.Dense(8, activation="tanh")(z))
 vae = tf.keras.Model([x_in, noise_in], out)
-vae.set_weights(
-    [rng.normal(scale=0.4, size=w.shape).astype("float32") for w in vae.get_weights()]
-)
+vae.set_weights([rng.normal(scale=0.4, size=w.shape).astype("float32") for w in vae.get_weights()])
 vae.compile(optimizer=tf.keras.optimizers.Adam(0.01), loss="mse")
 history = vae.fit([x, eps], x, batch_size=8, epochs=3, shuffle=False, verbose=0)
 print("loss", " ".join(f"{v:.6f}" for v in history.history["loss"]))
