@@ -51,3 +51,23 @@ def test_inside_a_function():
 def test_bad_elems_are_errors(elems, match):
     with pytest.raises(rg.errors.InvalidArgumentError, match=match):
         rg.map_fn(lambda e: e, elems)
+
+
+def test_map_fn_over_an_unknown_first_dimension_loops_when_the_graph_runs():
+    graph = rg.Graph()
+    with graph.as_default():
+        x = rg.compat.v1.placeholder(rg.float32, [None, 2])
+        w = rg.constant([0.5, -1.0])
+        sums, squares = rg.map_fn(
+            lambda row: (rg.reduce_sum(rg.tanh(row * w)), row * row), x, dtype=(rg.float32,) * 2
+        )
+        assert sums.shape.as_list() == [None] and squares.shape.as_list() == [None, 2]
+        loss = rg.reduce_sum(sums) + rg.reduce_sum(squares)
+        g_x, g_w = rg.gradients(loss, [x, w])
+        with rg.compat.v1.Session(graph=graph) as sess:
+            data = np.array([[1.0, 2.0], [-3.0, 0.5], [0.0, 1.0]], np.float32)
+            got = sess.run([sums, g_x, g_w], {x: data})
+    t = np.tanh(data * [0.5, -1.0])
+    np.testing.assert_allclose(got[0], t.sum(1), rtol=1e-6)
+    np.testing.assert_allclose(got[1], (1 - t * t) * [0.5, -1.0] + 2 * data, rtol=1e-6)
+    np.testing.assert_allclose(got[2], ((1 - t * t) * data).sum(0), rtol=1e-5)

@@ -154,3 +154,22 @@ def test_direct_build_marks_the_layer_built():
     layer.w.assign(np.ones(3, "float32"))
     np.testing.assert_allclose(layer(np.full((1, 3), 2.0, "float32")).numpy(), [[2.0] * 3])
     assert len(layer.weights) == 1
+
+
+def test_loss_subclass_rebuilds_from_its_config():
+    class Scaled(rg.keras.losses.Loss):
+        def __init__(self, scale=1.0, name="scaled", **kwargs):
+            super().__init__(name=name, **kwargs)
+            self.scale = scale
+
+        def call(self, y_true, y_pred):
+            return self.scale * rg.abs(y_true - y_pred)
+
+        def get_config(self):
+            return {**super().get_config(), "scale": self.scale}
+
+    clone = Scaled.from_config(Scaled(2.0, reduction="sum").get_config())
+    assert (clone.scale, clone.name, clone.reduction) == (2.0, "scaled", "sum")
+    assert float(clone(rg.constant([1.0, 2.0]), rg.constant([2.0, 4.0]))) == 6.0
+    mse = rg.keras.losses.MeanSquaredError.from_config({"name": "m", "reduction": "sum"})
+    assert (mse.name, mse.reduction) == ("m", "sum")

@@ -113,3 +113,15 @@ def test_an_eager_read_clears_the_element_unless_told_not_to():
         ta.read(0)
     kept = rg.TensorArray(rg.float32, size=2, clear_after_read=False).unstack([1.0, 2.0])
     assert float(kept.read(0)) == float(kept.read(0)) == 1.0
+
+
+def test_a_tape_inside_a_function_follows_tensor_array_writes():
+    @rg.function
+    def grad(x):
+        with rg.GradientTape() as tape:
+            tape.watch(x)
+            ta = rg.TensorArray(rg.float32, size=2).write(0, x * 2.0).write(1, x * x)
+            total = rg.reduce_sum(ta.stack())
+        return tape.gradient(total, x)
+
+    assert grad(rg.constant([0.5, 3.0])).numpy().tolist() == [3.0, 8.0]

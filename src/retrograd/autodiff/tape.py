@@ -134,11 +134,13 @@ class GradientTape:
         return list(itertools.islice(reversed(self._producers.items()), count))
 
     def record(self, op: Operation) -> None:
-        """Adds a record of an op on tracked values: its floating outputs become tracked."""
+        """Adds a record of an op on tracked values: its trainable outputs become tracked."""
         producers = self._producers
         kept = False
         for out in op.outputs:
-            if out._value.dtype.kind in "fc":  # integer and bool results carry no gradient
+            # integer and bool results carry no gradient; variants (a TensorArray's list in a
+            # graph) do
+            if out._value.dtype.kind in "fcO":
                 producers[out._id] = op
                 kept = True
         if not kept and len(self._blocked) < _BLOCKED_KEPT:

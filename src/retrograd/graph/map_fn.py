@@ -49,8 +49,12 @@ def _count(leaves: list, op: str) -> int:
     return count
 
 
-def _map(fn: Callable, elems: Any, op: str) -> Any:
+def _map(fn: Callable, elems: Any, op: str, signature: Any = None) -> Any:
     leaves = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    if context.graph is not None and any(
+        t.shape.rank and dimension_value(t.shape[0]) is None for t in leaves
+    ):
+        return _map_in_loop(fn, elems, leaves, signature)
     count = _count(leaves, op)
     slices = [array_ops.unstack(t, axis=0) for t in leaves]
     results = []
@@ -60,6 +64,36 @@ def _map(fn: Callable, elems: Any, op: str) -> Any:
     flat = [nest.flatten(r) for r in results]
     stacked = [array_ops.stack([row[j] for row in flat]) for j in range(len(flat[0]))]
     return nest.pack_sequence_as(results[0], stacked)
+
+
+def _map_in_loop(fn: Callable, elems: Any, leaves: list, signature: Any) -> Any:
+    """``map_fn`` over a first dimension known only when the graph runs: a ``while_loop``
+    reading each slice from TensorArrays and writing ``fn``'s results to others (as
+    TensorFlow builds it); ``signature`` (``dtype``/``fn_output_signature``, else the
+    structure and dtypes of ``elems``) says what ``fn`` returns."""
+    from retrograd.graph.control_flow import while_loop
+    from retrograd.ops.tensor_array import TensorArray
+
+    count = array_ops.shape(leaves[0])[0]
+    inputs = [TensorArray(t.dtype, size=count).unstack(t) for t in leaves]
+    if signature is None:
+        signature = nest.pack_sequence_as(elems, [t.dtype for t in leaves])
+    specs = nest.flatten(signature)
+    outputs = [TensorArray(getattr(s, "dtype", s), size=count) for s in specs]
+
+    shapes = []  # each result's shape, seen when the body is traced
+
+    def body(i, *arrays):
+        element = nest.pack_sequence_as(elems, [ta.read(i) for ta in inputs])
+        results = [convert_to_tensor(r) for r in nest.flatten(fn(element))]
+        shapes[:] = [r.shape for r in results]
+        return (i + 1, *[ta.write(i, r) for ta, r in zip(arrays, results, strict=True)])
+
+    _, *arrays = while_loop(lambda i, *_: i < count, body, [0, *outputs])
+    stacked = [ta.stack() for ta in arrays]
+    for t, shape in zip(stacked, shapes, strict=True):
+        t.set_shape(leaves[0].shape[:1].concatenate(shape))
+    return nest.pack_sequence_as(signature, stacked)
 
 
 def map_fn(
@@ -80,7 +114,8 @@ def map_fn(
     >>> rg.map_fn(lambda row: rg.reduce_sum(row), rg.constant([[1, 2], [3, 4]])).numpy().tolist()
     [3, 7]
     """
-    return _map(fn, elems, "map_fn")
+    signature = fn_output_signature if fn_output_signature is not None else dtype
+    return _map(fn, elems, "map_fn", signature)
 
 
 def vectorized_map(

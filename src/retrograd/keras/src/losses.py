@@ -252,6 +252,11 @@ class Loss:
     def get_config(self) -> dict:
         return {"name": self.name, "reduction": self.reduction}
 
+    @classmethod
+    def from_config(cls, config: dict) -> Loss:
+        """The loss ``get_config`` describes: ``cls(**config)``."""
+        return cls(**config)
+
 
 class LossFunctionWrapper(Loss):
     """A loss class around a per-sample loss function and its keyword arguments.
