@@ -81,7 +81,7 @@ def _map_in_loop(fn: Callable, elems: Any, leaves: list, signature: Any) -> Any:
     specs = nest.flatten(signature)
     outputs = [TensorArray(getattr(s, "dtype", s), size=count) for s in specs]
 
-    shapes = []  # each result's shape, seen when the body is traced
+    shapes: list = []  # each result's shape, seen when the body is traced
 
     def body(i, *arrays):
         element = nest.pack_sequence_as(elems, [ta.read(i) for ta in inputs])
