@@ -25,7 +25,7 @@ import numpy as np
 from retrograd.training import checkpoint_state
 from retrograd.training.checkpoint import Checkpoint
 
-__all__ = ["CheckpointManager", "latest_checkpoint", "read_state", "update_checkpoint_state"]
+__all__ = ["CheckpointManager", "latest_checkpoint", "update_checkpoint_state"]
 
 
 def update_checkpoint_state(
@@ -39,24 +39,16 @@ def update_checkpoint_state(
     in ``folder/checkpoint``, atomically, in TensorFlow's text format.
 
     >>> import os, tempfile
+    >>> import retrograd as rg
     >>> folder = tempfile.mkdtemp()
     >>> update_checkpoint_state(folder, os.path.join(folder, "ckpt-1"), ["ckpt-1"], [1.0])
-    >>> read_state(folder)[1:]
-    (['ckpt-1'], [1.0], None)
+    >>> rg.train.get_checkpoint_state(folder).all_model_checkpoint_timestamps
+    [1.0]
     """
     checkpoint_state.record(
         folder or ".", latest, all_paths, [], "", timestamps=timestamps,
         last_preserved=last_preserved,
     )  # fmt: skip
-
-
-def read_state(folder: str) -> tuple[str | None, list[str], list[float], float | None]:
-    """(latest path, all paths, their timestamps, last preserved timestamp) recorded in
-    ``folder/checkpoint`` (None and empty lists when there is no record); see
-    ``update_checkpoint_state`` for an example."""
-    state = checkpoint_state.read_state(folder)
-    names = [os.path.relpath(p, folder) if os.path.dirname(p) == folder else p for p in state.paths]
-    return state.latest, names, list(state.timestamps), state.last_preserved
 
 
 def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -> str | None:

@@ -199,12 +199,13 @@ def get_checkpoint_state(checkpoint_dir: Any, latest_filename: str | None = None
     >>> print(tf.train.get_checkpoint_state(tempfile.mkdtemp()))
     None
     """
-    from retrograd.training.checkpoint_management import read_state
+    from retrograd.training import checkpoint_state
 
-    latest, paths, stamps, preserved = read_state(os.fspath(checkpoint_dir))
-    if latest is None:
+    state = checkpoint_state.read_state(os.fspath(checkpoint_dir), latest_filename)
+    if state.latest is None:
         return None
-    return CheckpointState(latest, paths, stamps, preserved)
+    preserved = 0.0 if state.last_preserved is None else state.last_preserved
+    return CheckpointState(state.latest, state.paths, state.timestamps, preserved)
 
 
 def checkpoints_iterator(
