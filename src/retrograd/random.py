@@ -22,8 +22,6 @@ from retrograd.ops.random_distribution_ops import (
 from retrograd.ops.random_ops import (
     categorical,
     normal,
-    set_seed,
-    shuffle,
     truncated_normal,
     uniform,
 )
@@ -34,6 +32,8 @@ from retrograd.ops.random_seed_ops import (
     split,
     stateless_categorical,
 )
+from retrograd.ops.random_seeding import set_seed
+from retrograd.ops.random_shuffle_ops import shuffle
 from retrograd.ops.stateful_random_ops import (
     Generator,
     get_global_generator,

@@ -110,7 +110,7 @@ def test_an_op_seed_without_a_global_seed_uses_the_default_global_seed():
     first, _ = _uniform_pair()
     rg.random.set_seed(None)
     assert np.array_equal(rg.random.uniform([4], seed=5).numpy(), first)
-    rg.random.set_seed(rg.ops.random_ops.DEFAULT_GRAPH_SEED)
+    rg.random.set_seed(rg.ops.random_seeding.DEFAULT_GRAPH_SEED)
     assert np.array_equal(rg.random.uniform([4], seed=5).numpy(), first)
 
 

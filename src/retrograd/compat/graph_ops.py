@@ -30,7 +30,7 @@ from retrograd.core.variables import Variable as EagerVariable
 from retrograd.graph import control_flow, symbolic
 from retrograd.graph.graph import disable_eager_execution, enable_eager_execution, get_default_graph
 from retrograd.graph.variables import assign_op
-from retrograd.ops import array_ops, debug_ops, print_ops, random_ops
+from retrograd.ops import array_ops, debug_ops, print_ops, random_ops, random_seeding
 from retrograd.ops.operators import disable_tensor_equality, enable_tensor_equality
 
 __all__ = [
@@ -449,7 +449,7 @@ def set_random_seed(seed: int | None) -> None:
     >>> draw() == draw()
     True
     """
-    random_ops.set_seed(seed)
+    random_seeding.set_seed(seed)
 
 
 # -- session configuration: plain records -------------------------------------------------

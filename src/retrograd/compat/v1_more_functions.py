@@ -15,7 +15,7 @@ from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.tensor import Tensor, convert_to_tensor
-from retrograd.ops import conv_more_ops, gather_ops, random_distribution_ops, random_ops
+from retrograd.ops import conv_more_ops, gather_ops, random_distribution_ops, random_seeding
 
 __all__ = ["batch_gather", "depthwise_conv2d_native", "get_seed", "random_poisson"]
 
@@ -63,7 +63,7 @@ def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
     >>> rg.compat.v1.get_seed(None), rg.compat.v1.get_seed(7)
     ((None, None), (87654321, 7))
     """
-    return random_ops.get_seed(op_seed)
+    return random_seeding.get_seed(op_seed)
 
 
 def depthwise_conv2d_native(

@@ -27,6 +27,7 @@ from retrograd.ops import (
     nn_losses,
     nn_ops,
     random_ops,
+    random_shuffle_ops,
     reduction_ops,
     statistics_ops,
 )
@@ -295,7 +296,7 @@ def random_shuffle(value: TensorLike, seed: int | None = None, name: str | None 
     >>> sorted(tf1.random_shuffle([1, 2, 3], seed=1).numpy().tolist())
     [1, 2, 3]
     """
-    return random_ops.shuffle(value, seed, name)
+    return random_shuffle_ops.shuffle(value, seed, name)
 
 
 # -- tf.nn's v1 functions ------------------------------------------------------------------

@@ -28,7 +28,7 @@ from retrograd.graph.graph import Graph, GraphOperation, SymbolicTensor, get_def
 from retrograd.graph.plan import Plan, ops_needed
 from retrograd.graph.variables import GraphVariable, variables_assigned, variables_read
 from retrograd.ops.indexed_slices import IndexedSlices, IndexedSlicesValue
-from retrograd.ops.random_ops import GraphStream
+from retrograd.ops.random_seeding import GraphStream
 
 __all__ = ["Session", "InteractiveSession", "get_default_session", "ops_with_control_inputs"]
 

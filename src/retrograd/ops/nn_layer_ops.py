@@ -22,7 +22,7 @@ from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
-from retrograd.ops import array_ops, math_ops, random_ops, reduction_ops
+from retrograd.ops import array_ops, math_ops, random_ops, random_seeding, reduction_ops
 from retrograd.ops.define import FLOAT, NUMERIC, tensor_arg, tensor_pair
 
 
@@ -133,7 +133,7 @@ def dropout(
         raise ValueError(f"dropout: rate must be a scalar tensor or a float in [0, 1), got {rate}")
     x = tensor_arg("dropout", x, FLOAT, "x")
     if is_number and rate == 0:
-        random_ops.get_seed(seed)  # an unseeded call still takes its op seed, as in TensorFlow
+        random_seeding.get_seed(seed)  # an unseeded call still takes its op seed, as in TensorFlow
         return x
     if is_number:
         kept = x * (1 / (1 - rate))

@@ -21,13 +21,17 @@ caches; a million float32 normals take about 4x NumPy's own ``standard_normal``
 
 from __future__ import annotations
 
+import secrets
+import threading
 from typing import Any
 
 import numpy as np
 
 __all__ = [
+    "PhiloxStream",
     "philox_4x32_10",
     "seed_key_counter",
+    "shuffled_order",
     "standard",
     "truncated",
     "full_int",
@@ -287,3 +291,53 @@ def uniform_int(seed: np.ndarray, size: int, low: Any, high: Any, dtype: np.dtyp
     if wide:
         return (draws.astype(np.int64) + np.int64(low)).astype(dtype)
     return (draws.astype(np.int64) + int(low)).astype(dtype)
+
+
+class PhiloxStream:
+    """The Philox stream of one stateful TensorFlow kernel (``GuardedPhiloxRandom``): the
+    key is the op's ``seed`` attribute (low word first), the counter's high 64 bits its
+    ``seed2``, the low 64 bits start at 0; each draw reserves whole blocks of four words and
+    moves the counter past them. Seeds (0, 0) mean two random 64-bit seeds, as TensorFlow's.
+
+    >>> from retrograd.ops.philox_random import PhiloxStream
+    >>> stream = PhiloxStream(1, 0)
+    >>> stream.words(2).tolist(), stream.words(1).tolist()  # the second call: the next block
+    ([3823634032, 3842641596], [2886210587])
+    """
+
+    def __init__(self, seed: int, seed2: int) -> None:
+        if seed == 0 and seed2 == 0:
+            seed, seed2 = secrets.randbits(64), secrets.randbits(64)
+        seed, seed2 = int(seed) % 2**64, int(seed2) % 2**64
+        self._key = (seed & 0xFFFFFFFF, seed >> 32)
+        self._high = seed2
+        self._next = 0  # the counter's low 64 bits: the next block not yet reserved
+        self._lock = threading.Lock()
+
+    def words(self, count: int) -> np.ndarray:
+        """The first ``count`` 32-bit words of the next ``ceil(count / 4)`` blocks, which
+        this reserves (TensorFlow's ``ReserveSamples32``)."""
+        blocks = (count + 3) // 4
+        with self._lock:
+            start, self._next = self._next, self._next + blocks
+        starts = np.arange(start, start + blocks, dtype=np.uint64)
+        out = _generate(self._key, self._high, starts, _fill_words_32, 4, np.uint32)
+        return out.reshape(-1)[:count]
+
+
+def shuffled_order(size: int, stream: PhiloxStream) -> np.ndarray:
+    """TensorFlow's ``RandomShuffle`` permutation of ``range(size)`` (``size >= 2``): a
+    Fisher-Yates pass from the front that swaps position ``i`` with
+    ``i + word_i % (size - i)``, the ``size - 1`` words drawn at once from ``stream``.
+
+    >>> from retrograd.ops.philox_random import PhiloxStream, shuffled_order
+    >>> shuffled_order(10, PhiloxStream(1, 0)).tolist()  # TensorFlow's, seeds (1, 0)
+    [2, 4, 0, 8, 9, 1, 5, 6, 3, 7]
+    """
+    spans = np.arange(size, 1, -1, dtype=np.uint64)
+    offsets = (stream.words(size - 1).astype(np.uint64) % spans).tolist()
+    order = list(range(size))
+    for i, offset in enumerate(offsets):
+        j = i + offset
+        order[i], order[j] = order[j], order[i]
+    return np.array(order, dtype=np.int64)

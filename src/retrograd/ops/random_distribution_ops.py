@@ -28,7 +28,14 @@ from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
 from retrograd.core.tensor import Tensor, convert_to_tensor
-from retrograd.ops import array_ops, math_ops, philox_random, random_ops, reduction_ops
+from retrograd.ops import (
+    array_ops,
+    math_ops,
+    philox_random,
+    random_ops,
+    random_seeding,
+    reduction_ops,
+)
 from retrograd.ops.special_ops import lgamma, scipy_special
 
 __all__ = [
@@ -128,7 +135,7 @@ def gamma(
     if beta is not None:
         beta = convert_to_tensor(beta, dtype)
         alpha = alpha + array_ops.zeros_like(beta)
-    rng, (seed1, seed2) = random_ops._generator("RandomGamma", (dtype,), seed)
+    rng, (seed1, seed2) = random_seeding.generator("RandomGamma", (dtype,), seed)
     attrs = {"shape": _shape_of("RandomGamma", shape), "dtype": dtype, "seed": seed1,
              "seed2": seed2, "rng": rng}  # fmt: skip
     sample = execute(_RandomGamma, (alpha,), attrs, None)
@@ -224,7 +231,7 @@ def poisson(
     """
     dtype = dtypes.as_dtype(dtype)
     lam = convert_to_tensor(lam)
-    rng, (seed1, seed2) = random_ops._generator("RandomPoissonV2", (dtype,), seed)
+    rng, (seed1, seed2) = random_seeding.generator("RandomPoissonV2", (dtype,), seed)
     attrs = {"shape": _shape_of("RandomPoissonV2", shape), "dtype": dtype, "seed": seed1,
              "seed2": seed2, "rng": rng}  # fmt: skip
     return execute(_RandomPoissonV2, (lam,), attrs, name)
@@ -380,7 +387,7 @@ no_gradient("CandidateSampler")
 def _sample_candidates(kind, true_classes, num_true, num_sampled, unique, range_max, seed,
                        name, **options):  # fmt: skip
     true = math_ops.cast(convert_to_tensor(true_classes), dtypes.int64)
-    rng, (seed1, seed2) = random_ops._generator(f"{kind}CandidateSampler", (), seed)
+    rng, (seed1, seed2) = random_seeding.generator(f"{kind}CandidateSampler", (), seed)
     attrs = {"kind": kind, "num_true": int(num_true), "num_sampled": int(num_sampled),
              "unique": bool(unique), "range_max": int(range_max),
              "options": tuple(sorted(options.items())), "seed": seed1, "seed2": seed2,

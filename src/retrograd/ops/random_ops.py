@@ -1,22 +1,9 @@
-"""Random numbers with TensorFlow's seeding semantics: normal, uniform, truncated_normal,
-categorical and shuffle. None of the sampling ops has a gradient; ``mean``, ``stddev``,
-``minval`` and ``maxval`` are applied with ordinary ops, so gradients reach them.
+"""Random numbers with TensorFlow's seeding semantics: normal, uniform, truncated_normal and
+categorical (shuffle: ``random_shuffle_ops``). None of the sampling ops has a gradient;
+``mean``, ``stddev``, ``minval`` and ``maxval`` are applied with ordinary ops, so gradients
+reach them.
 
-Seeds work as in TensorFlow 2 eager mode:
-
-- no global seed and no op seed: fresh randomness every call;
-- ``set_seed(g)`` then ops without a seed: each op call takes the next op seed from a
-  counter that ``set_seed`` restarts, so the sequence of results repeats after it;
-- an op seed ``s`` (with the global seed, or TensorFlow's default global seed 87654321 when
-  none is set): one stream per (op type, dtype, global seed, op seed) continues across
-  calls, and ``set_seed`` restarts it;
-- in a graph (or ``function``), each random op owns its stream from those seeds, which
-  continues from one run to the next (TensorFlow 1 restarts it in a new Session; retrograd
-  does not). Graph construction draws nothing.
-
-The streams come from NumPy's PCG64 seeded with (global seed, op seed, op type), so the
-numbers differ from TensorFlow's (its Philox streams cannot be reproduced without its
-implementation); the distributions and the seeding semantics are the same.
+Seeds work as in TensorFlow 2: ``random_seeding`` has the rules.
 
 >>> import retrograd as rg
 >>> rg.random.set_seed(7)
@@ -29,7 +16,6 @@ True
 
 from __future__ import annotations
 
-import zlib
 from typing import Any
 
 import numpy as np
@@ -38,124 +24,13 @@ from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
 from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.errors import InvalidArgumentError
-from retrograd.core.execute import context, define_op, execute
+from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import math_ops
-from retrograd.ops.define import ANY, FLOAT, INTEGER, tensor_arg, tensor_pair
-
-DEFAULT_GRAPH_SEED = 87654321
-
-
-class _SeedState:
-    """The global seed, the counter for op seeds it implies, and the seeded streams."""
-
-    def __init__(self) -> None:
-        self.global_seed: int | None = None
-        self.counter = 0
-        self.streams: dict[tuple, np.random.Generator] = {}
-        self.unseeded: np.random.Generator | None = None
-
-
-_state = _SeedState()
-
-
-def _check_seed(where: str, seed: Any) -> int:
-    if isinstance(seed, Tensor):
-        seed = seed.numpy()
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"{where}: a seed must be an int, got {seed!r}")
-    return int(seed)
-
-
-def set_seed(seed: int | None) -> None:
-    """Sets the global random seed (None clears it) and restarts every seeded stream.
-
-    >>> import retrograd as rg
-    >>> rg.random.set_seed(3); first = rg.random.normal([3])
-    >>> rg.random.set_seed(3); again = rg.random.normal([3])
-    >>> first.numpy().tolist() == again.numpy().tolist()
-    True
-    >>> rg.random.set_seed(None)
-    """
-    _state.global_seed = None if seed is None else _check_seed("set_seed", seed)
-    _state.counter = 0
-    _state.streams.clear()
-
-
-def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
-    """The (global seed, op seed) pair an op uses, as ``tf.compat.v1.random.get_seed``."""
-    if op_seed is not None:
-        op_seed = _check_seed("seed", op_seed)
-    if _state.global_seed is not None:
-        if op_seed is None:
-            op_seed = _state.counter
-            _state.counter += 1
-        return _state.global_seed, op_seed
-    if op_seed is not None:
-        return DEFAULT_GRAPH_SEED, op_seed
-    return None, None
-
-
-class GraphStream:
-    """The random stream of a seeded op in a graph: each Session running the op draws from
-    a stream of its own, started afresh from the seed (``Session.random_stream``), as a
-    TensorFlow kernel's state belongs to its session: a new session replays the values.
-    Run outside a session (a traced ``function``), it draws from one stream that continues
-    from call to call.
-
-    >>> import retrograd as rg, retrograd.compat.v1 as tf1
-    >>> with rg.Graph().as_default():
-    ...     tf1.set_random_seed(1)
-    ...     r = tf1.random_uniform([2])
-    ...     with tf1.Session() as first:
-    ...         a, b = first.run(r), first.run(r)
-    ...     with tf1.Session() as second:
-    ...         c = second.run(r)
-    >>> rg.random.set_seed(None)
-    >>> bool((a == c).all()), bool((a == b).all())
-    (True, False)
-    """
-
-    __slots__ = ("_words", "_continuing")
-
-    def __init__(self, words: list[int]) -> None:
-        self._words = words
-        self._continuing: np.random.Generator | None = None
-
-    def new_generator(self) -> np.random.Generator:
-        """A generator at the start of this stream."""
-        return np.random.default_rng(np.random.SeedSequence(self._words))
-
-    def __getattr__(self, name: str) -> Any:  # outside a session: the continuing stream
-        if name.startswith("_"):
-            raise AttributeError(name)
-        if self._continuing is None:
-            self._continuing = self.new_generator()
-        return getattr(self._continuing, name)
-
-    def __repr__(self) -> str:
-        return "GraphStream(seeded)"
-
-
-def _generator(op_type: str, kind: tuple, seed: int | None) -> tuple[Any, tuple]:
-    """The NumPy generator an op call draws from, and its (seed, seed2) attributes."""
-    global_seed, op_seed = get_seed(seed)
-    if global_seed is None:
-        if _state.unseeded is None:
-            _state.unseeded = np.random.default_rng()
-        return _state.unseeded, (0, 0)
-    words = [global_seed % 2**64, op_seed % 2**64, zlib.crc32(op_type.encode())]
-    if context.graph is not None:  # a graph op owns its stream, as a TensorFlow kernel does
-        return GraphStream([*words, 1 if seed is None else 0]), (global_seed, op_seed)
-    if seed is None:  # a counter seed: a fresh stream for this one call
-        return np.random.default_rng(np.random.SeedSequence([*words, 1])), (global_seed, op_seed)
-    key = (op_type, kind, global_seed, op_seed)
-    if key not in _state.streams:
-        _state.streams[key] = np.random.default_rng(np.random.SeedSequence([*words, 0]))
-    return _state.streams[key], (global_seed, op_seed)
-
+from retrograd.ops.define import FLOAT, INTEGER, tensor_arg, tensor_pair
+from retrograd.ops.random_seeding import generator
 
 # --- kernels ----------------------------------------------------------------------------------
 
@@ -216,10 +91,6 @@ def _multinomial_kernel(logits, num_samples, output_dtype, seed, seed2, rng):
     return out
 
 
-def _shuffle_kernel(value, seed, seed2, rng):
-    return rng.permutation(value, axis=0) if value.ndim else value.copy()
-
-
 def _sampled_shape(metas, shape, dtype, **_):
     return [(shape, dtype.as_numpy_dtype)]
 
@@ -227,10 +98,6 @@ def _sampled_shape(metas, shape, dtype, **_):
 def _multinomial_shape(metas, num_samples, output_dtype, **_):
     rows = None if metas[0].shape is None else metas[0].shape[0]
     return [((rows, num_samples), output_dtype.as_numpy_dtype)]
-
-
-def _shuffled_shape(metas, **_):
-    return [(metas[0].shape, metas[0].dtype)]
 
 
 def _random_op(type_name, kernel, shape_fn):
@@ -245,7 +112,6 @@ _RandomUniform = _random_op("RandomUniform", _uniform_kernel, _sampled_shape)
 _RandomUniformInt = _random_op("RandomUniformInt", _uniform_int_kernel, _sampled_shape)
 _TruncatedNormal = _random_op("TruncatedNormal", _truncated_normal_kernel, _sampled_shape)
 _Multinomial = _random_op("Multinomial", _multinomial_kernel, _multinomial_shape)
-_RandomShuffle = _random_op("RandomShuffle", _shuffle_kernel, _shuffled_shape)
 
 for _op_type in (
     "RandomStandardNormal",
@@ -253,7 +119,6 @@ for _op_type in (
     "RandomUniformInt",
     "TruncatedNormal",
     "Multinomial",
-    "RandomShuffle",
 ):
     no_gradient(_op_type)
 
@@ -300,7 +165,7 @@ def seeded(seed: int | None) -> Any:
     generator to draw from and the (seed, seed2) attributes to record;
     :class:`retrograd.random.Generator` passes its own.
     """
-    return lambda op_type, kind: _generator(op_type, kind, seed)
+    return lambda op_type, kind: generator(op_type, kind, seed)
 
 
 def _sample(op, shape, dtype, source, name, inputs=()) -> Tensor:
@@ -465,7 +330,7 @@ def categorical(
     count = int(num_samples)
     if count < 0:
         raise InvalidArgumentError(f"Multinomial: num_samples must be >= 0, got {count}")
-    rng, (seed1, seed2) = _generator("Multinomial", (x.dtype, out_dtype), seed)
+    rng, (seed1, seed2) = generator("Multinomial", (x.dtype, out_dtype), seed)
     attrs = {
         "num_samples": count,
         "output_dtype": out_dtype,
@@ -474,15 +339,3 @@ def categorical(
         "rng": rng,
     }
     return execute(_Multinomial, (x,), attrs, name)
-
-
-def shuffle(value: TensorLike, seed: int | None = None, name: str | None = None) -> Tensor:
-    """``value`` with its first dimension randomly permuted.
-
-    >>> import retrograd as rg
-    >>> sorted(rg.random.shuffle([1, 2, 3, 4], seed=1).numpy().tolist())
-    [1, 2, 3, 4]
-    """
-    x = tensor_arg("RandomShuffle", value, ANY, "value")
-    rng, (seed1, seed2) = _generator("RandomShuffle", (x.dtype,), seed)
-    return execute(_RandomShuffle, (x,), {"seed": seed1, "seed2": seed2, "rng": rng}, name)

@@ -23,7 +23,7 @@ import numpy as np
 from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
 from retrograd.core.tensor import Tensor
-from retrograd.ops import random_ops
+from retrograd.ops import random_ops, random_seeding
 
 _ALGORITHMS = (None, "philox", "threefry", "auto_select", 1, 2, 3)
 _TAG = 0x52474E  # keeps Generator.from_seed(s) apart from the op streams of seed s
@@ -41,7 +41,7 @@ def _check_alg(alg: Any) -> None:
 
 
 def _from_seed(seed: Any) -> np.random.Generator:
-    seed = random_ops._check_seed("Generator.from_seed", seed)
+    seed = random_seeding.check_seed("Generator.from_seed", seed)
     return np.random.default_rng(np.random.SeedSequence([seed % 2**64, _TAG]))
 
 

@@ -1,6 +1,14 @@
 """The batches ``fit``, ``evaluate`` and ``predict`` run on: arrays (or nested structures of
 them) sliced in order or shuffled, or a dataset's elements; steps grouped for
-``steps_per_execution``; logs turned into Python numbers.
+``steps_per_execution``, and ``fit``'s epochs over them; logs turned into Python numbers.
+
+Shuffled arrays are permuted as Keras 3 on TensorFlow permutes them: its array adapter
+shuffles the index range with ``tf.random.shuffle`` inside a ``tf.data`` map function,
+traced once when ``fit`` starts (so the op takes the seeds (global seed, 0) of a fresh
+graph) and run by a new kernel for each new iterator (so each pass starts the kernel's
+Philox stream afresh: with a global seed, every epoch has the same permutation, as in
+TensorFlow). ``shuffle="batch"`` shuffles each batch's indices in turn from one stream per
+pass.
 
 >>> import numpy as np
 >>> from retrograd.keras.src import data_batches
@@ -10,7 +18,9 @@ them) sliced in order or shuffled, or a dataset's elements; steps grouped for
 
 from __future__ import annotations
 
+import itertools
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -18,9 +28,11 @@ import numpy as np
 from retrograd.core import nest
 from retrograd.core.dimensions import dimension_value
 from retrograd.keras.src import tf_ops
+from retrograd.ops import philox_random, random_seeding
 
 __all__ = [
     "Batches",
+    "Epochs",
     "as_batchable",
     "batch_size_of",
     "checked_batch_size",
@@ -63,10 +75,11 @@ def is_dataset(value: Any) -> bool:
 
 
 class Batches:
-    """The batches of one pass over the data: arrays sliced in order (or shuffled with
-    retrograd's random stream), or a dataset's elements."""
+    """The batches of one pass over the data: arrays sliced in order (or shuffled as Keras
+    shuffles them), or a dataset's elements. Without ``batch_size``, ``steps`` batches
+    (Keras' default of 32 samples without either)."""
 
-    def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False):
+    def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False, steps=None):
         self.dataset = x if is_dataset(x) else None
         if self.dataset is not None:
             if y is not None:
@@ -77,9 +90,13 @@ class Batches:
         parts = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
         self.data = as_batchable(parts)
         self.samples = num_samples(self.data)
+        if not batch_size and steps:
+            batch_size = max(1, math.ceil(self.samples / steps))
         self.batch_size = checked_batch_size(batch_size)
         self.steps = math.ceil(self.samples / self.batch_size)
         self.shuffle = shuffle
+        # Keras' permutation function is traced now: its shuffle op takes a graph's first seeds
+        self._seeds = random_seeding.function_seeds() if shuffle else (0, 0)
 
     def __iter__(self):
         if self.dataset is not None:
@@ -87,12 +104,17 @@ class Batches:
             yield from epoch(self.shuffle) if epoch else iter(self.dataset)
             return
         order = np.arange(self.samples)
-        if self.shuffle:
-            from retrograd.ops import random_ops
-
-            order = np.asarray(random_ops.shuffle(tf_ops.constant(order)))
+        if not self.shuffle:
+            stream = None
+        else:  # a new iterator: a new kernel, its stream from the start
+            stream = philox_random.PhiloxStream(*self._seeds)
+            if self.shuffle != "batch" and self.samples > 1:
+                order = order[philox_random.shuffled_order(self.samples, stream)]
         for start in range(0, self.samples, self.batch_size):
-            yield slice_batch(self.data, order[start : start + self.batch_size])
+            index = order[start : start + self.batch_size]
+            if self.shuffle == "batch" and len(index) > 1:
+                index = index[philox_random.shuffled_order(len(index), stream)]
+            yield slice_batch(self.data, index)
 
 
 def checked_batch_size(batch_size: Any) -> int:
@@ -125,6 +147,64 @@ def executions(batches: Any, steps: int | None, per_execution: int):
             first, group = step + 1, []
     if group:
         yield first, group
+
+
+class Epochs:
+    """``fit``'s epochs over ``batches``, as Keras' ``EpochIterator`` runs them: each epoch's
+    ``(first step, batches)`` groups of ``per_execution``. Without ``steps_per_epoch`` each
+    epoch is a new pass; with it, one pass continues across epochs until it has given all
+    its batches (or its data ends), then the next epoch starts a new one.
+
+    >>> import numpy as np
+    >>> from retrograd.keras.src.data_batches import Batches, Epochs
+    >>> epochs = Epochs(Batches(np.arange(4.0), batch_size=1), 2, 1)
+    >>> [[int(group[0][0].numpy()[0]) for _, group in epochs.epoch()] for _ in range(3)]
+    [[0, 1], [2, 3], [0, 1]]
+    """
+
+    def __init__(self, batches: Batches, steps_per_epoch: int | None, per_execution: int):
+        self.batches = batches
+        self.steps_per_epoch = steps_per_epoch
+        self.per_execution = per_execution
+        self._current: Any = None
+        self._seen = 0
+
+    def _take(self, iterator: Any) -> list:
+        group = list(itertools.islice(iterator, self.per_execution))
+        if len(group) < self.per_execution:  # the data ran out: the next epoch starts again
+            self._current = None
+        return group
+
+    def epoch(self):
+        """The groups of batches of the next epoch."""
+        known = self.batches.steps
+        steps = self.steps_per_epoch or known or -1
+        if steps < 0:
+            self._current = iter(self.batches)
+            counter = itertools.count(0, self.per_execution)
+        else:
+            if self._current is None or self.steps_per_epoch is None:
+                self._current, self._seen = iter(self.batches), 0
+            counter = iter(range(0, steps, self.per_execution))
+        for step in counter:
+            if known and self._seen >= known:
+                if self.steps_per_epoch:
+                    warnings.warn(
+                        "Your input ran out of data; interrupting training. Make sure that "
+                        "your dataset or generator can generate at least `steps_per_epoch * "
+                        "epochs` batches.",
+                        stacklevel=2,
+                    )
+                break
+            self._seen += self.per_execution
+            iterator = self._current
+            group = self._take(iterator)
+            if group:
+                yield step, group
+            if self._current is not iterator:
+                return
+        if known and self._seen >= known:
+            self._current, self._seen = iter(self.batches), 0
 
 
 def python_logs(logs: dict) -> dict:

@@ -289,17 +289,27 @@ class Trainer:
                 raise ValueError("validation_split is only supported for arrays, not datasets")
             x_np, y_np = data_batches.as_batchable(x), data_batches.as_batchable(y)
             n = data_batches.num_samples((x_np, y_np))
-            split = int(math.ceil(n * (1.0 - validation_split)))
+            split = int(math.floor(n * (1.0 - validation_split)))  # Keras' split
+            if split in (0, n):
+                raise ValueError(
+                    f"Training data contains {n} samples, which is not sufficient to split it "
+                    "into a validation and training set as specified by `validation_split="
+                    f"{validation_split}`. Either provide more data, or a different value for "
+                    "the `validation_split` argument."
+                )
             cut = lambda d, s: nest.map_structure(lambda a: a[s], d)  # noqa: E731
             validation_data = (cut(x_np, slice(split, None)), cut(y_np, slice(split, None)))
             x, y = cut(x_np, slice(0, split)), cut(y_np, slice(0, split))
-            if sample_weight is not None:
-                sample_weight = np.asarray(sample_weight)[:split]
+            if sample_weight is not None:  # Keras validates on the weights of its samples
+                weights = data_batches.as_batchable(sample_weight)
+                validation_data = (*validation_data, cut(weights, slice(split, None)))
+                sample_weight = cut(weights, slice(0, split))
         if class_weight is not None and not data_batches.is_dataset(x):
             sample_weight = class_weight_to_sample_weights(
                 data_batches.as_batchable(y), class_weight
             )
-        batches = data_batches.Batches(x, y, sample_weight, batch_size, shuffle)
+        batches = data_batches.Batches(x, y, sample_weight, batch_size, shuffle, steps_per_epoch)
+        epochs_of_batches = data_batches.Epochs(batches, steps_per_epoch, self.steps_per_execution)
         history = callbacks_module.History()
         given = list(callbacks or [])
         logger = [] if verbose == 0 else [callbacks_module.ProgbarLogger()]
@@ -314,9 +324,7 @@ class Trainer:
             self.reset_metrics()
             callback_list.on_epoch_begin(epoch)
             step = -1
-            for first, group in data_batches.executions(
-                batches, steps_per_epoch, self.steps_per_execution
-            ):
+            for first, group in epochs_of_batches.epoch():
                 callback_list.on_train_batch_begin(first)
                 step = first + len(group) - 1
                 for data in group:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.keras.src import backend
-from retrograd.ops import random_ops
+from retrograd.ops import random_seeding
 
 __all__ = ["to_categorical", "set_random_seed"]
 
@@ -61,4 +61,4 @@ def set_random_seed(seed: int) -> None:
     backend._config.seed_generator = None  # keras.random's shared generator starts again
     random.seed(seed)
     np.random.seed(seed)
-    random_ops.set_seed(seed)
+    random_seeding.set_seed(seed)
