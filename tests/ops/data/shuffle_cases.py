@@ -1,0 +1,81 @@
+"""Programs whose permutations TensorFlow printed (shuffle_goldens.json, made by
+make_shuffle_goldens.py) and retrograd must print too (tests/ops/test_shuffle_goldens.py):
+``tf.random.shuffle`` under every kind of seed, eagerly, in a ``function`` and in a Session,
+and the index order of Keras' array adapter (``fit``'s shuffle) over three passes. Each is
+source text run with ``tf`` (TensorFlow or retrograd) and ``np`` in scope; it sets
+``result``."""
+
+SIZES = [2, 3, 10, 33, 257]
+
+CASES = {
+    "global_seed_repeated": """
+result = []
+for seed in (1, 5, 42, 2**40 + 3, -7):
+    tf.random.set_seed(seed)
+    result.append([tf.random.shuffle(tf.range(n)).numpy().tolist() for n in SIZES])
+""",
+    "op_seed_only_repeated": """
+tf.random.set_seed(None)
+result = [tf.random.shuffle(tf.range(n), seed=s).numpy().tolist()
+          for s in (1, 3, -1, 2**31 + 4) for n in SIZES for _ in range(2)]
+""",
+    "both_seeds_continue": """
+result = []
+for seed, op_seed in ((1, 1), (5, 3), (0, 0), (0, 9), (123, 0)):
+    tf.random.set_seed(seed)
+    result.append([tf.random.shuffle(tf.range(n), seed=op_seed).numpy().tolist()
+                   for n in SIZES for _ in range(2)])
+""",
+    "dtypes_and_shapes": """
+tf.random.set_seed(3)
+result = [
+    tf.random.shuffle(tf.reshape(tf.range(24), [8, 3]), seed=2).numpy().tolist(),
+    tf.random.shuffle(tf.constant([[1.5, 2.5]]), seed=2).numpy().tolist(),
+    tf.random.shuffle(tf.constant(7), seed=2).numpy().tolist(),
+    tf.random.shuffle(tf.range(10, dtype=tf.int64), seed=2).numpy().tolist(),
+    tf.random.shuffle(tf.constant(np.linspace(0.0, 1.0, 7)), seed=2).numpy().tolist(),
+    tf.random.shuffle(tf.range(10), seed=2).numpy().tolist(),
+]
+""",
+    "seed_reset_restarts": """
+tf.random.set_seed(9)
+a = [tf.random.shuffle(tf.range(12)).numpy().tolist() for _ in range(3)]
+tf.random.set_seed(9)
+b = [tf.random.shuffle(tf.range(12)).numpy().tolist() for _ in range(3)]
+result = [a, b]
+""",
+    "function_calls": """
+tf.random.set_seed(2)
+
+@tf.function
+def f():
+    u = tf.random.uniform([2])  # takes the graph's first op seed
+    return tf.random.shuffle(tf.range(10)), tf.random.shuffle(tf.range(17), seed=4)
+
+@tf.function
+def g(x):
+    return tf.random.shuffle(x)
+
+result = [[t.numpy().tolist() for t in f()] for _ in range(3)]
+result += [g(tf.range(9)).numpy().tolist() for _ in range(2)]
+result += [g(tf.range(9, dtype=tf.int64)).numpy().tolist(), g(tf.range(9)).numpy().tolist()]
+""",
+    "session_runs": """
+with tf.Graph().as_default():
+    tf.compat.v1.set_random_seed(3)
+    a = tf.random.shuffle(tf.range(10))
+    b = tf.random.shuffle(tf.range(10), seed=8)
+    with tf.compat.v1.Session() as sess:
+        first = [sess.run([a, b]), sess.run([a, b])]
+    with tf.compat.v1.Session() as sess:
+        again = sess.run([a, b])
+result = [[[v.tolist() for v in run] for run in first], [v.tolist() for v in again]]
+tf.random.set_seed(None)
+""",
+}
+
+# The index order of Keras' array adapter (what fit trains on) over three passes: the first
+# feature of each sample is its index.
+ADAPTER_SIZES = [10, 13, 64, 300]
+ADAPTER_SEEDS = [1, 42, 0, 2**33 + 1]
+ADAPTER_BATCH = 8
