@@ -1,5 +1,5 @@
-"""``tf.random.shuffle`` and ``fit``'s shuffle give TensorFlow's permutations: the programs
-of data/shuffle_cases.py print what TensorFlow 2.21 printed, and retrograd's array batches
+"""``tf.random.shuffle``, ``Dataset.shuffle`` and ``fit``'s shuffle give TensorFlow's orders:
+the programs of data/shuffle_cases.py print what TensorFlow 2.21 printed, and the batches
 (``fit``'s data) come in the order of Keras 3's array adapter on TensorFlow over three passes
 (goldens made by data/make_shuffle_goldens.py)."""
 

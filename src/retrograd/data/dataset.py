@@ -2,9 +2,9 @@
 dicts) of tensors, built from tensors and transformed lazily; each iteration starts over.
 
 Lists are values, not structure (as in tf.data): ``from_tensor_slices([1, 2])`` gives two
-scalars. ``shuffle`` is reproducible: with a ``seed`` the order of every pass is fixed, and
-without one it follows ``tf.random.set_seed``. Functions given to ``map`` and ``filter``
-run eagerly on each element.
+scalars. ``shuffle`` gives TensorFlow's orders: its seeds are TensorFlow's (from ``seed`` and
+``tf.random.set_seed``) and its buffer is drawn from as TensorFlow's ShuffleDataset draws.
+Functions given to ``map`` and ``filter`` run eagerly on each element.
 
 >>> import retrograd as rg
 >>> ds = rg.data.Dataset.from_tensor_slices(([1.0, 2.0, 3.0], [0, 1, 0])).batch(2)
@@ -16,6 +16,7 @@ run eagerly on each element.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -30,7 +31,7 @@ from retrograd.data.dataset_methods import DatasetMethods
 from retrograd.data.dataset_sources import DatasetSources
 from retrograd.data.structure import INFINITE, UNKNOWN, _leaves, _map, _spec, _to_tensor, _zip_map
 from retrograd.graph.function import TensorSpec
-from retrograd.ops import array_ops, random_ops
+from retrograd.ops import array_ops, philox_random, random_seeding
 
 __all__ = ["Dataset", "AUTOTUNE", "INFINITE", "UNKNOWN"]
 
@@ -292,31 +293,47 @@ class Dataset(DatasetMethods, DatasetSources):
         reshuffle_each_iteration: bool = True,
         name: str | None = None,
     ) -> Dataset:
-        """Shuffles with a buffer of ``buffer_size`` elements (an element is drawn at random
-        from the buffer and replaced by the next one). Each pass is a new order unless
-        ``reshuffle_each_iteration=False``; all are fixed by ``seed`` or the global seed."""
+        """Shuffles with a buffer of ``buffer_size`` elements, in TensorFlow's order: the
+        buffer is kept full, and each element comes from a random place among those waiting,
+        whose place takes the oldest one's. Each pass draws from a Philox stream of its own,
+        whose seeds come from a stream of ``seed`` and the op seed (TensorFlow's seed
+        generator), or every pass from the same one with ``reshuffle_each_iteration=False``.
+
+        >>> import retrograd as rg
+        >>> ds = rg.data.Dataset.range(10).shuffle(4, seed=3)
+        >>> [int(i) for i in ds], [int(i) for i in ds]  # TensorFlow's orders
+        ([0, 3, 2, 1, 4, 7, 6, 5, 8, 9], [0, 4, 1, 2, 5, 3, 6, 8, 9, 7])
+        """
         buffer_size = _int64(buffer_size, "shuffle", "buffer_size")
         if buffer_size <= 0:
             raise ValueError(f"Dataset.shuffle: buffer_size must be positive, got {buffer_size}")
-        if seed is None:
-            seed = int(random_ops.uniform((), 0, 2**31 - 1, dtype=dtypes.int64).numpy())
-        source, passes = self, [0]
+        seed1, seed2 = random_seeding.get_seed(seed)
+        if seed1 is None:  # (random seeds, drawn once)
+            seed1, seed2 = secrets.randbits(63) | 1, secrets.randbits(63)
+        generator = philox_random.single_words(seed1, seed2)  # TensorFlow's seed generator
+        source = self
 
         def iterate() -> Iterator:
-            number = passes[0] if reshuffle_each_iteration else 0
-            passes[0] += 1
-            rng = np.random.default_rng(np.random.SeedSequence([seed, number]))
-            buffer = []
-            for element in source:
-                buffer.append(element)
-                if len(buffer) == buffer_size:
-                    index = int(rng.integers(len(buffer)))
-                    buffer[index], buffer[-1] = buffer[-1], buffer[index]
-                    yield buffer.pop()
-            while buffer:
-                index = int(rng.integers(len(buffer)))
-                buffer[index], buffer[-1] = buffer[-1], buffer[index]
-                yield buffer.pop()
+            if reshuffle_each_iteration:
+                words = philox_random.single_words(next(generator), next(generator))
+            else:
+                words = philox_random.single_words(seed1, seed2)
+            buffer: list = []
+            start = end = 0  # the elements waiting are those from start to end (mod size)
+            elements = iter(source)
+            for element in elements:
+                if end < buffer_size:
+                    buffer.append(element)
+                else:
+                    buffer[end % buffer_size] = element
+                end += 1
+                if end - start < buffer_size:
+                    continue
+                yield _shuffle_take(buffer, start, end, next(words))
+                start += 1
+            while start < end:
+                yield _shuffle_take(buffer, start, end, next(words))
+                start += 1
 
         return Dataset(iterate, self._element_spec, self._cardinality)
 
@@ -461,3 +478,14 @@ class Dataset(DatasetMethods, DatasetSources):
         a, b = self._cardinality, dataset._cardinality
         card = a + b if a >= 0 and b >= 0 else (INFINITE if INFINITE in (a, b) else UNKNOWN)
         return Dataset(iterate, spec, card)
+
+
+def _shuffle_take(buffer: list, start: int, end: int, word: int) -> Any:
+    """The element a shuffle gives: the one at a random place among those waiting (from
+    ``start`` to ``end``, places taken modulo the buffer's size), whose place takes the
+    oldest one's (TensorFlow's ShuffleDataset)."""
+    size = len(buffer)
+    index, first = (start + word % (end - start)) % size, start % size
+    element = buffer[index]
+    buffer[index], buffer[first] = buffer[first], None
+    return element

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,7 @@ __all__ = [
     "philox_4x32_10",
     "seed_key_counter",
     "shuffled_order",
+    "single_words",
     "standard",
     "truncated",
     "full_int",
@@ -341,3 +343,18 @@ def shuffled_order(size: int, stream: PhiloxStream) -> np.ndarray:
         j = i + offset
         order[i], order[j] = order[j], order[i]
     return np.array(order, dtype=np.int64)
+
+
+def single_words(seed: int, seed2: int, chunk: int = 1024) -> Iterator[int]:
+    """The words of a Philox generator one at a time, in order (TensorFlow's
+    ``SingleSampleAdapter`` over a ``PhiloxRandom(seed, seed2)``), made ``chunk`` blocks at
+    a time.
+
+    >>> from retrograd.ops.philox_random import PhiloxStream, single_words
+    >>> words = single_words(1, 0)
+    >>> [next(words) for _ in range(5)] == PhiloxStream(1, 0).words(5).tolist()
+    True
+    """
+    stream = PhiloxStream(seed, seed2)
+    while True:
+        yield from stream.words(4 * chunk).tolist()

@@ -1,9 +1,9 @@
 """Programs whose permutations TensorFlow printed (shuffle_goldens.json, made by
 make_shuffle_goldens.py) and retrograd must print too (tests/ops/test_shuffle_goldens.py):
 ``tf.random.shuffle`` under every kind of seed, eagerly, in a ``function`` and in a Session,
-and the index order of Keras' array adapter (``fit``'s shuffle) over three passes. Each is
-source text run with ``tf`` (TensorFlow or retrograd) and ``np`` in scope; it sets
-``result``."""
+``tf.data.Dataset.shuffle``'s orders, and the index order of Keras' array adapter (``fit``'s
+shuffle) over three passes. Each is source text run with ``tf`` (TensorFlow or retrograd)
+and ``np`` in scope; it sets ``result``."""
 
 SIZES = [2, 3, 10, 33, 257]
 
@@ -71,6 +71,24 @@ with tf.Graph().as_default():
         again = sess.run([a, b])
 result = [[[v.tolist() for v in run] for run in first], [v.tolist() for v in again]]
 tf.random.set_seed(None)
+""",
+    "dataset_shuffle": """
+def passes(ds, count=2):
+    return [[int(v) for v in ds] for _ in range(count)]
+
+tf.random.set_seed(None)
+result = [passes(tf.data.Dataset.range(10).shuffle(4, seed=3))]
+result += [passes(tf.data.Dataset.range(n).shuffle(b, seed=s)) for n, b, s in
+           ((1, 5, 1), (7, 1, 2), (25, 8, 11), (25, 100, -4), (300, 64, 2**32 + 9))]
+result.append(passes(tf.data.Dataset.range(12).shuffle(5, seed=7,
+                                                      reshuffle_each_iteration=False)))
+result.append(passes(tf.data.Dataset.range(9).shuffle(4, seed=2).repeat(3), 1))
+tf.random.set_seed(6)
+result.append(passes(tf.data.Dataset.range(15).shuffle(6)))
+result.append(passes(tf.data.Dataset.range(15).shuffle(6)))
+tf.random.set_seed(6)
+batched = tf.data.Dataset.range(15).shuffle(6, seed=1).batch(4)
+result.append([[b.numpy().tolist() for b in batched] for _ in range(2)])
 """,
 }
 
