@@ -308,7 +308,7 @@ class Dataset(DatasetMethods, DatasetSources):
         if buffer_size <= 0:
             raise ValueError(f"Dataset.shuffle: buffer_size must be positive, got {buffer_size}")
         seed1, seed2 = random_seeding.get_seed(seed)
-        if seed1 is None:  # (random seeds, drawn once)
+        if seed1 is None or seed2 is None:  # (random seeds, drawn once)
             seed1, seed2 = secrets.randbits(63) | 1, secrets.randbits(63)
         generator = philox_random.single_words(seed1, seed2)  # TensorFlow's seed generator
         source = self

@@ -156,13 +156,20 @@ class GraphStream:
         return "GraphStream(seeded)"
 
 
+def _seed_pair(seed: int | None) -> tuple[int, int] | None:
+    """The (global seed, op seed) of an op with ``seed``; None when neither is set."""
+    global_seed, op_seed = get_seed(seed)
+    return None if global_seed is None or op_seed is None else (global_seed, op_seed)
+
+
 def generator(op_type: str, kind: tuple, seed: int | None) -> tuple[Any, tuple]:
     """The NumPy generator an op call draws from, and its (seed, seed2) attributes."""
-    global_seed, op_seed = get_seed(seed)
-    if global_seed is None:
+    pair = _seed_pair(seed)
+    if pair is None:
         if _state.unseeded is None:
             _state.unseeded = np.random.default_rng()
         return _state.unseeded, (0, 0)
+    global_seed, op_seed = pair
     words = [global_seed % 2**64, op_seed % 2**64, zlib.crc32(op_type.encode())]
     if context.graph is not None:  # a graph op owns its stream, as a TensorFlow kernel does
         sequence = np.random.SeedSequence([*words, 1 if seed is None else 0])
@@ -195,11 +202,11 @@ def philox_stream(op_type: str, kind: tuple, seed: int | None) -> tuple[Any, tup
     """The Philox stream a TensorFlow kernel of ``op_type`` draws from (its
     ``GuardedPhiloxRandom``), and its (seed, seed2) attributes: one per graph op, one per
     (op type, dtype, seeds) eagerly (TensorFlow's kernel cache), random seeds without any."""
-    global_seed, op_seed = get_seed(seed)
-    seeds = (0, 0) if global_seed is None else (global_seed, op_seed)
+    pair = _seed_pair(seed)
+    seeds = pair or (0, 0)
     if context.graph is not None:
         return GraphStream(lambda: philox_random.PhiloxStream(*seeds)), seeds
-    if global_seed is None:
+    if pair is None:
         streams = _state.unseeded_philox
     elif seed is None:  # a fresh op seed: a fresh kernel
         return philox_random.PhiloxStream(*seeds), seeds

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -104,15 +105,13 @@ class Batches:
             yield from epoch(self.shuffle) if epoch else iter(self.dataset)
             return
         order = np.arange(self.samples)
-        if not self.shuffle:
-            stream = None
-        else:  # a new iterator: a new kernel, its stream from the start
-            stream = philox_random.PhiloxStream(*self._seeds)
-            if self.shuffle != "batch" and self.samples > 1:
-                order = order[philox_random.shuffled_order(self.samples, stream)]
+        # a new iterator: a new kernel, its stream from the start
+        stream = philox_random.PhiloxStream(*self._seeds) if self.shuffle else None
+        if stream is not None and self.shuffle != "batch" and self.samples > 1:
+            order = order[philox_random.shuffled_order(self.samples, stream)]
         for start in range(0, self.samples, self.batch_size):
             index = order[start : start + self.batch_size]
-            if self.shuffle == "batch" and len(index) > 1:
+            if stream is not None and self.shuffle == "batch" and len(index) > 1:
                 index = index[philox_random.shuffled_order(len(index), stream)]
             yield slice_batch(self.data, index)
 
@@ -179,6 +178,7 @@ class Epochs:
         """The groups of batches of the next epoch."""
         known = self.batches.steps
         steps = self.steps_per_epoch or known or -1
+        counter: Iterator[int]
         if steps < 0:
             self._current = iter(self.batches)
             counter = itertools.count(0, self.per_execution)
