@@ -24,7 +24,7 @@ GOLDEN = json.loads((HERE / "fit_shuffle_goldens.json").read_text())
 
 
 def _run(name, seed, n):
-    scope = {"keras": keras, "np": np, "SEED": seed, "N": n}
+    scope = {"tf": rg, "keras": keras, "np": np, "SEED": seed, "N": n}
     exec(fit_shuffle_cases.SETUP, scope)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (steps_per_epoch: "Your input ran out of data")
@@ -51,7 +51,7 @@ def test_the_shuffle_changes_the_numbers():
     # (the goldens would not see the shuffle if it made no difference)
     by_case = {(r["case"], r["seed"]): r["result"] for r in GOLDEN["runs"]}
     assert by_case[("batch_size", 7)] != by_case[("shuffle_batch", 7)]
-    scope = {"keras": keras, "np": np, "SEED": 7, "N": 50}
+    scope = {"tf": rg, "keras": keras, "np": np, "SEED": 7, "N": 50}
     exec(fit_shuffle_cases.SETUP, scope)
     unshuffled = scope["model"].fit(
         scope["x"], scope["y"], batch_size=8, epochs=4, verbose=0, shuffle=False

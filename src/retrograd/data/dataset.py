@@ -16,6 +16,7 @@ Functions given to ``map`` and ``filter`` run eagerly on each element.
 
 from __future__ import annotations
 
+import contextvars
 import secrets
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -186,7 +187,9 @@ class Dataset(DatasetMethods, DatasetSources):
             raise TypeError("Dataset.zip: expected datasets (in a tuple or dict)")
 
         def iterate() -> Iterator:
-            iterators = [iter(d) for d in members]
+            return run([iter(d) for d in members])  # (made at once: see _opened)
+
+        def run(iterators: list) -> Iterator:
             while True:
                 try:
                     values = [next(it) for it in iterators]
@@ -252,11 +255,10 @@ class Dataset(DatasetMethods, DatasetSources):
             raise InvalidArgumentError(  # (TensorFlow's type; a ValueError too)
                 f"Dataset.batch: batch_size must be greater than zero, got {batch_size}"
             )
-        source = self
 
-        def iterate() -> Iterator:
+        def run(elements: Iterator) -> Iterator:
             group = []
-            for element in source:
+            for element in elements:
                 group.append(element)
                 if len(group) == batch_size:
                     yield _zip_map(array_ops.stack, group)
@@ -271,20 +273,19 @@ class Dataset(DatasetMethods, DatasetSources):
         card = self._cardinality
         if card >= 0:
             card = card // batch_size if drop_remainder else -(-card // batch_size)
-        return Dataset(iterate, spec, card)
+        return Dataset(_opened(self, run), spec, card)
 
     def unbatch(self, name: str | None = None) -> Dataset:
         """Splits each element along its first dimension."""
-        source = self
 
-        def iterate() -> Iterator:
-            for element in source:
+        def run(elements: Iterator) -> Iterator:
+            for element in elements:
                 size = int(_leaves(element)[0].shape[0])
                 for i in range(size):
                     yield _map(lambda t, i=i: t[i], element)
 
         spec = _map(lambda s: TensorSpec(s.shape[1:], s.dtype), self._element_spec)
-        return Dataset(iterate, spec, UNKNOWN)
+        return Dataset(_opened(self, run), spec, UNKNOWN)
 
     def shuffle(
         self,
@@ -311,16 +312,22 @@ class Dataset(DatasetMethods, DatasetSources):
         if seed1 is None or seed2 is None:  # (random seeds, drawn once)
             seed1, seed2 = secrets.randbits(63) | 1, secrets.randbits(63)
         generator = philox_random.single_words(seed1, seed2)  # TensorFlow's seed generator
-        source = self
+        peeked: list = []  # the seeds a peek (``map``'s) drew for the next pass
 
-        def iterate() -> Iterator:
-            if reshuffle_each_iteration:
-                words = philox_random.single_words(next(generator), next(generator))
+        def iterate() -> Iterator:  # a new pass: its seeds are drawn now, as TensorFlow's
+            if not reshuffle_each_iteration:
+                seeds = (seed1, seed2)
+            elif peeked:
+                seeds = peeked[0] if _PEEKING.get() else peeked.pop()
             else:
-                words = philox_random.single_words(seed1, seed2)
+                seeds = (next(generator), next(generator))
+                if _PEEKING.get():
+                    peeked.append(seeds)
+            return run(iter(self), philox_random.single_words(*seeds))
+
+        def run(elements: Iterator, words: Iterator[int]) -> Iterator:
             buffer: list = []
             start = end = 0  # the elements waiting are those from start to end (mod size)
-            elements = iter(source)
             for element in elements:
                 if end < buffer_size:
                     buffer.append(element)
@@ -343,16 +350,20 @@ class Dataset(DatasetMethods, DatasetSources):
         count = None if count is None else _int64(count, "repeat", "count")
         forever = count is None or count == -1
 
-        def iterate() -> Iterator:
+        def iterate() -> Iterator:  # the first pass is made at once (see _opened)
+            return run(iter(source) if forever or count > 0 else iter(()))
+
+        def run(elements: Iterator) -> Iterator:
             done = 0
             while forever or done < count:
                 empty = True
-                for element in source:
+                for element in elements:
                     empty = False
                     yield element
                 if empty:
                     return
                 done += 1
+                elements = iter(source)
 
         card = self._cardinality
         if forever:
@@ -377,15 +388,19 @@ class Dataset(DatasetMethods, DatasetSources):
                 result = tuple(result)
             return _map(_to_tensor, result)
 
-        def iterate() -> Iterator:
-            for element in source:
+        def run(elements: Iterator) -> Iterator:
+            for element in elements:
                 yield apply(element)
 
         spec = None
         if self._cardinality != 0:
-            first = next(iter(self), None)
+            token = _PEEKING.set(True)  # (a peek: the passes after it are as without it)
+            try:
+                first = next(iter(self), None)
+            finally:
+                _PEEKING.reset(token)
             spec = _map(_spec, apply(first)) if first is not None else None
-        return Dataset(iterate, spec, self._cardinality)
+        return Dataset(_opened(source, run), spec, self._cardinality)
 
     def filter(self, predicate: Callable, name: str | None = None) -> Dataset:
         """The elements for which ``predicate`` is true (a scalar boolean)."""
@@ -408,10 +423,10 @@ class Dataset(DatasetMethods, DatasetSources):
 
     def take(self, count: int, name: str | None = None) -> Dataset:
         """The first ``count`` elements (all when -1)."""
-        source, count = self, _int64(count, "take", "count")
+        count = _int64(count, "take", "count")
 
-        def iterate() -> Iterator:
-            for i, element in enumerate(source):
+        def run(elements: Iterator) -> Iterator:
+            for i, element in enumerate(elements):
                 if 0 <= count <= i:
                     return
                 yield element
@@ -419,21 +434,21 @@ class Dataset(DatasetMethods, DatasetSources):
         card = self._cardinality
         if count >= 0:
             card = count if card == INFINITE else (min(card, count) if card >= 0 else UNKNOWN)
-        return Dataset(iterate, self._element_spec, card)
+        return Dataset(_opened(self, run), self._element_spec, card)
 
     def skip(self, count: int, name: str | None = None) -> Dataset:
         """All but the first ``count`` elements."""
-        source, count = self, _int64(count, "skip", "count")
+        count = _int64(count, "skip", "count")
 
-        def iterate() -> Iterator:
-            for i, element in enumerate(source):
+        def run(elements: Iterator) -> Iterator:
+            for i, element in enumerate(elements):
                 if i >= count:
                     yield element
 
         card = self._cardinality
         if card >= 0:
             card = max(card - count, 0)
-        return Dataset(iterate, self._element_spec, card)
+        return Dataset(_opened(self, run), self._element_spec, card)
 
     def enumerate(self, start: int = 0, name: str | None = None) -> Dataset:
         """``(index, element)`` pairs, the index an int64 scalar."""
@@ -471,8 +486,11 @@ class Dataset(DatasetMethods, DatasetSources):
         spec = _concatenated_spec(self._element_spec, dataset._element_spec)
         first, second = self, dataset
 
-        def iterate() -> Iterator:
-            yield from first
+        def iterate() -> Iterator:  # (the first's pass is made at once: see _opened)
+            return run(iter(first))
+
+        def run(elements: Iterator) -> Iterator:
+            yield from elements
             yield from second
 
         a, b = self._cardinality, dataset._cardinality
@@ -489,3 +507,14 @@ def _shuffle_take(buffer: list, start: int, end: int, word: int) -> Any:
     element = buffer[index]
     buffer[index], buffer[first] = buffer[first], None
     return element
+
+
+# True while ``map`` peeks at a first element: a shuffle lends the next pass's seeds then
+_PEEKING: contextvars.ContextVar[bool] = contextvars.ContextVar("dataset_peeking", default=False)
+
+
+def _opened(source: Dataset, run: Callable[[Iterator], Iterator]) -> Callable[[], Iterator]:
+    """How a transformation makes its iterator: ``run`` over a new iterator of ``source``,
+    made at once, as TensorFlow makes an iterator's inputs when it makes the iterator (a
+    shuffle below draws the seeds of its pass then, even if the iterator is never used)."""
+    return lambda: run(iter(source))

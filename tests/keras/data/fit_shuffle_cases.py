@@ -1,8 +1,10 @@
 """``fit`` with its default shuffle (and ``shuffle="batch"``), on a small Dense model after
 ``keras.utils.set_random_seed``: the loss histories that Keras 3 on TensorFlow 2.21 printed
 (fit_shuffle_goldens.json, made by make_fit_shuffle_goldens.py) and retrograd must print
-(tests/keras/test_fit_shuffle_goldens.py). Each case is source text run with ``keras`` and
-``np`` in scope; it sets ``result`` to lists of numbers rounded to 6 decimals."""
+(tests/keras/test_fit_shuffle_goldens.py); and ``fit`` over shuffled ``tf.data`` datasets
+(Keras makes a spare iterator at the end of each epoch: a shuffle's seeds skip a pass). Each
+case is source text run with ``tf``, ``keras`` and ``np`` in scope; it sets ``result`` to
+lists of numbers rounded to 6 decimals."""
 
 SETUP = """
 keras.utils.set_random_seed(SEED)
@@ -47,6 +49,19 @@ result = losses(classifier.fit(x, labels, batch_size=8, epochs=3, verbose=0,
 w = np.linspace(0.2, 2.0, N).astype("float32")
 result = losses(model.fit(x, y, batch_size=8, epochs=3, verbose=0, sample_weight=w,
                           validation_split=0.2))
+""",
+    "dataset_shuffled": """
+ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(N).batch(8)
+result = losses(model.fit(ds, epochs=4, verbose=0))
+""",
+    "dataset_map_steps_per_execution": """
+model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse", steps_per_execution=3)
+ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(20, seed=4).map(lambda a, b: (a * 2, b))
+result = losses(model.fit(ds.batch(10), epochs=3, verbose=0))
+""",
+    "dataset_repeat_steps_per_epoch": """
+ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(16).batch(8).repeat()
+result = losses(model.fit(ds, epochs=3, steps_per_epoch=5, verbose=0))
 """,
     "two_fits_in_a_row": """
 first = losses(model.fit(x, y, batch_size=16, epochs=2, verbose=0))

@@ -23,7 +23,7 @@ import fit_shuffle_cases  # noqa: E402
 
 
 def run(name, seed, n):
-    scope = {"keras": keras, "np": np, "SEED": seed, "N": n}
+    scope = {"tf": tf, "keras": keras, "np": np, "SEED": seed, "N": n}
     exec(fit_shuffle_cases.SETUP, scope)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (steps_per_epoch: "Your input ran out of data")

@@ -90,6 +90,23 @@ tf.random.set_seed(6)
 batched = tf.data.Dataset.range(15).shuffle(6, seed=1).batch(4)
 result.append([[b.numpy().tolist() for b in batched] for _ in range(2)])
 """,
+    "dataset_pipelines": """
+def passes(ds, count=2):
+    return [[np.asarray(v).tolist() for v in ds] for _ in range(count)]
+
+tf.random.set_seed(8)
+base = tf.data.Dataset.range(12)
+result = [
+    passes(base.shuffle(12).map(lambda x: x * 3).batch(5)),
+    passes(base.shuffle(5, seed=1).take(7).skip(2)),
+    passes(tf.data.Dataset.zip((base.shuffle(6), base.shuffle(6, seed=2)))),
+    passes(base.shuffle(4, seed=3).concatenate(base.shuffle(4, seed=3).take(3))),
+    passes(base.shuffle(12, seed=5).filter(lambda x: x % 2 == 0).repeat(2)),
+]
+shuffled = base.shuffle(12, seed=9)
+unused = iter(shuffled)  # an iterator made and never used draws its pass's seeds
+result.append(passes(shuffled))
+""",
 }
 
 # The index order of Keras' array adapter (what fit trains on) over three passes: the first

@@ -87,6 +87,10 @@ class Batches:
                 raise ValueError("`y` must not be given when `x` is a dataset")
             self.steps = x.num_batches if hasattr(x, "num_batches") else None  # PyDataset
             self.shuffle = shuffle
+            # the batches of a pass, where known (Keras' num_batches: a dataset's cardinality)
+            self.known = self.steps
+            if hasattr(x, "cardinality") and int(x.cardinality()) >= 0:
+                self.known = int(x.cardinality())
             return
         parts = (x,) if y is None else (x, y) if sample_weight is None else (x, y, sample_weight)
         self.data = as_batchable(parts)
@@ -94,16 +98,19 @@ class Batches:
         if not batch_size and steps:
             batch_size = max(1, math.ceil(self.samples / steps))
         self.batch_size = checked_batch_size(batch_size)
-        self.steps = math.ceil(self.samples / self.batch_size)
+        self.steps = self.known = math.ceil(self.samples / self.batch_size)
         self.shuffle = shuffle
         # Keras' permutation function is traced now: its shuffle op takes a graph's first seeds
         self._seeds = random_seeding.function_seeds() if shuffle else (0, 0)
 
-    def __iter__(self):
-        if self.dataset is not None:
-            epoch = getattr(self.dataset, "epoch", None)  # a PyDataset shuffles its batches
-            yield from epoch(self.shuffle) if epoch else iter(self.dataset)
-            return
+    def __iter__(self) -> Iterator:
+        if self.dataset is None:
+            return self._arrays()
+        # a dataset's iterator is made now (a shuffle in it draws its seeds now, as in Keras)
+        epoch = getattr(self.dataset, "epoch", None)  # a PyDataset shuffles its batches
+        return iter(epoch(self.shuffle)) if epoch else iter(self.dataset)
+
+    def _arrays(self) -> Iterator:
         order = np.arange(self.samples)
         # a new iterator: a new kernel, its stream from the start
         stream = philox_random.PhiloxStream(*self._seeds) if self.shuffle else None
@@ -168,15 +175,9 @@ class Epochs:
         self._current: Any = None
         self._seen = 0
 
-    def _take(self, iterator: Any) -> list:
-        group = list(itertools.islice(iterator, self.per_execution))
-        if len(group) < self.per_execution:  # the data ran out: the next epoch starts again
-            self._current = None
-        return group
-
     def epoch(self):
         """The groups of batches of the next epoch."""
-        known = self.batches.steps
+        known = self.batches.known
         steps = self.steps_per_epoch or known or -1
         counter: Iterator[int]
         if steps < 0:
@@ -197,13 +198,15 @@ class Epochs:
                     )
                 break
             self._seen += self.per_execution
-            iterator = self._current
-            group = self._take(iterator)
+            group = list(itertools.islice(self._current, self.per_execution))
             if group:
                 yield step, group
-            if self._current is not iterator:
+            if len(group) < self.per_execution:  # the data ran out
+                if known and self._seen >= known:  # at its known end (Keras' last execution)
+                    break
+                self._current = None  # the next epoch starts a new pass
                 return
-        if known and self._seen >= known:
+        if known and self._seen >= known:  # (Keras makes the next pass's iterator now)
             self._current, self._seen = iter(self.batches), 0
 
 
