@@ -347,15 +347,15 @@ class Dataset(DatasetMethods, DatasetSources):
     def repeat(self, count: int | None = None, name: str | None = None) -> Dataset:
         """Passes over the data ``count`` times (forever when None or -1)."""
         source = self
-        count = None if count is None else _int64(count, "repeat", "count")
-        forever = count is None or count == -1
+        passes = -1 if count is None else _int64(count, "repeat", "count")
+        forever = passes == -1
 
         def iterate() -> Iterator:  # the first pass is made at once (see _opened)
-            return run(iter(source) if forever or count > 0 else iter(()))
+            return run(iter(source)) if forever or passes > 0 else iter(())
 
         def run(elements: Iterator) -> Iterator:
             done = 0
-            while forever or done < count:
+            while forever or done < passes:
                 empty = True
                 for element in elements:
                     empty = False
@@ -363,13 +363,13 @@ class Dataset(DatasetMethods, DatasetSources):
                 if empty:
                     return
                 done += 1
-                elements = iter(source)
+                elements = iter(source)  # (after the last pass too, as TensorFlow's)
 
         card = self._cardinality
         if forever:
             card = INFINITE if card != 0 else 0
         elif card >= 0:
-            card *= int(count)
+            card *= passes
         return Dataset(iterate, self._element_spec, card)
 
     def map(
