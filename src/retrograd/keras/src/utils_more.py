@@ -9,6 +9,7 @@ sample_weight)`` packers, ``get_source_inputs``, ``timeseries_dataset_from_array
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -191,12 +192,16 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
         )
     span = (sequence_length - 1) * sampling_rate
     starts = np.arange(start_index, end_index - span, sequence_stride)
-    if shuffle:
-        np.random.default_rng(seed).shuffle(starts)
+    if shuffle:  # Keras' shuffle: the windows' starts, then each batch's neighbourhood
+        if seed is None:
+            seed = np.random.randint(1e6)
+        np.random.RandomState(seed).shuffle(starts)
     index = starts[:, None] + np.arange(0, span + 1, sampling_rate)[None, :]
     windows = data[index]
     parts: Any = windows if targets is None else (windows, np.asarray(targets)[starts])
     dataset = Dataset.from_tensor_slices(parts)
+    if shuffle:
+        dataset = dataset.shuffle(1024 if batch_size is None else batch_size * 8, seed=seed)
     return dataset if batch_size is None else dataset.batch(batch_size)
 
 
@@ -231,13 +236,16 @@ def split_dataset(dataset: Any, left_size: Any = None, right_size: Any = None,
     right = total - left if right is None else right
     if left + right > total:
         raise ValueError(f"The sizes add up to more than the dataset's {total} samples.")
-    order = np.arange(total)
-    if shuffle:
-        np.random.default_rng(seed).shuffle(order)
+    order = list(range(total))
+    if shuffle:  # Keras shuffles the samples with Python's random, seeded
+        if seed is None:
+            seed = random.randint(0, int(1e6))
+        random.seed(seed)
+        random.shuffle(order)
     pick = lambda rows: nest.map_structure(lambda a: a[rows], arrays)  # noqa: E731
     return (
         Dataset.from_tensor_slices(pick(order[:left])),
-        Dataset.from_tensor_slices(pick(order[left : left + right])),
+        Dataset.from_tensor_slices(pick(order[total - right :])),
     )
 
 
