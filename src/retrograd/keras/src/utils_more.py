@@ -194,7 +194,7 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
     starts = np.arange(start_index, end_index - span, sequence_stride)
     if shuffle:  # Keras' shuffle: the windows' starts, then each batch's neighbourhood
         if seed is None:
-            seed = np.random.randint(1e6)
+            seed = np.random.randint(10**6)
         np.random.RandomState(seed).shuffle(starts)
     index = starts[:, None] + np.arange(0, span + 1, sampling_rate)[None, :]
     windows = data[index]
