@@ -336,11 +336,11 @@ def shuffled_order(size: int, stream: PhiloxStream) -> np.ndarray:
     >>> shuffled_order(10, PhiloxStream(1, 0)).tolist()  # TensorFlow's, seeds (1, 0)
     [2, 4, 0, 8, 9, 1, 5, 6, 3, 7]
     """
-    spans = np.arange(size, 1, -1, dtype=np.uint64)
-    offsets = (stream.words(size - 1).astype(np.uint64) % spans).tolist()
+    wide = np.uint64 if size > 0xFFFFFFFF else np.uint32
+    offsets = stream.words(size - 1).astype(wide) % np.arange(size, 1, -1, dtype=wide)
+    targets = (offsets.astype(np.int64) + np.arange(size - 1)).tolist()
     order = list(range(size))
-    for i, offset in enumerate(offsets):
-        j = i + offset
+    for i, j in enumerate(targets):  # (sequential: each swap moves what the next ones see)
         order[i], order[j] = order[j], order[i]
     return np.array(order, dtype=np.int64)
 
