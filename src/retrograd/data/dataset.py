@@ -16,7 +16,6 @@ Functions given to ``map`` and ``filter`` run eagerly on each element.
 
 from __future__ import annotations
 
-import contextvars
 import secrets
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -30,7 +29,17 @@ from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.data.dataset_methods import DatasetMethods
 from retrograd.data.dataset_sources import DatasetSources
-from retrograd.data.structure import INFINITE, UNKNOWN, _leaves, _map, _spec, _to_tensor, _zip_map
+from retrograd.data.structure import (
+    INFINITE,
+    PEEKING,
+    UNKNOWN,
+    _leaves,
+    _map,
+    _spec,
+    _to_tensor,
+    _zip_map,
+    peeking,
+)
 from retrograd.graph.function import TensorSpec
 from retrograd.ops import array_ops, philox_random, random_seeding
 
@@ -318,10 +327,10 @@ class Dataset(DatasetMethods, DatasetSources):
             if not reshuffle_each_iteration:
                 seeds = (seed1, seed2)
             elif peeked:
-                seeds = peeked[0] if _PEEKING.get() else peeked.pop()
+                seeds = peeked[0] if PEEKING.get() else peeked.pop()
             else:
                 seeds = (next(generator), next(generator))
-                if _PEEKING.get():
+                if PEEKING.get():
                     peeked.append(seeds)
             return run(iter(self), philox_random.single_words(*seeds))
 
@@ -394,11 +403,8 @@ class Dataset(DatasetMethods, DatasetSources):
 
         spec = None
         if self._cardinality != 0:
-            token = _PEEKING.set(True)  # (a peek: the passes after it are as without it)
-            try:
+            with peeking():  # (the passes after it are as without it)
                 first = next(iter(self), None)
-            finally:
-                _PEEKING.reset(token)
             spec = _map(_spec, apply(first)) if first is not None else None
         return Dataset(_opened(source, run), spec, self._cardinality)
 
@@ -459,24 +465,6 @@ class Dataset(DatasetMethods, DatasetSources):
         """The same elements (in memory there is nothing to overlap)."""
         return Dataset(self._make_iterator, self._element_spec, self._cardinality)
 
-    def cache(self, filename: str = "", name: str | None = None) -> Dataset:
-        """The same elements, kept in memory (or in ``filename``) after the first full pass."""
-        if filename:
-            return self._file_cache(filename)
-        source, stored = self, []
-
-        def iterate() -> Iterator:
-            if stored:
-                yield from stored[0]
-                return
-            seen = []
-            for element in source:
-                seen.append(element)
-                yield element
-            stored.append(seen)
-
-        return Dataset(iterate, self._element_spec, self._cardinality)
-
     def concatenate(self, dataset: Dataset, name: str | None = None) -> Dataset:
         """This dataset's elements, then ``dataset``'s; their elements must have the same
         structure and dtypes (TypeError otherwise, as TensorFlow); shapes that differ
@@ -507,10 +495,6 @@ def _shuffle_take(buffer: list, start: int, end: int, word: int) -> Any:
     element = buffer[index]
     buffer[index], buffer[first] = buffer[first], None
     return element
-
-
-# True while ``map`` peeks at a first element: a shuffle lends the next pass's seeds then
-_PEEKING: contextvars.ContextVar[bool] = contextvars.ContextVar("dataset_peeking", default=False)
 
 
 def _opened(source: Dataset, run: Callable[[Iterator], Iterator]) -> Callable[[], Iterator]:

@@ -21,7 +21,7 @@ import numpy as np
 from retrograd.core import dtypes
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.tensor import Tensor, convert_to_tensor
-from retrograd.data.structure import UNKNOWN, _leaves, _map, _spec, _to_tensor
+from retrograd.data.structure import UNKNOWN, _leaves, _map, _spec, _to_tensor, peeking
 from retrograd.graph.function import TensorSpec
 from retrograd.ops import array_ops, pad_ops
 
@@ -59,12 +59,36 @@ def _pad_stack(values: list[Tensor], shape: Any, value: Any) -> Tensor:
 class DatasetMethods:
     """The transformations above, for ``Dataset`` (see its module)."""
 
+    _element_spec: Any  # (set by Dataset)
+    _cardinality: int
+    _file_cache: Callable[[str], Any]  # (DatasetSources')
+
     def _new(self, iterate: Callable[[], Iterator], spec: Any, card: int) -> Any:
         return type(self)(iterate, spec, card)
 
+    def cache(self, filename: str = "", name: str | None = None) -> Any:
+        """The same elements, kept in memory (or in ``filename``) after the first full pass."""
+        if filename:
+            return self._file_cache(filename)
+        source: Any = self
+        stored: list = []
+
+        def iterate() -> Iterator:
+            if stored:
+                yield from stored[0]
+                return
+            seen = []
+            for element in source:
+                seen.append(element)
+                yield element
+            stored.append(seen)
+
+        return self._new(iterate, self._element_spec, self._cardinality)
+
     def _with_spec(self, iterate: Callable[[], Iterator], card: int) -> Any:
         """A dataset of ``iterate``'s elements, its spec read from the first one."""
-        first = next(iter(iterate()), None)
+        with peeking():
+            first = next(iter(iterate()), None)
         spec = None if first is None else _map(_spec, first)
         return self._new(iterate, spec, card)
 

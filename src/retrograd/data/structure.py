@@ -7,7 +7,9 @@ as in tf.data), mapped and zipped leaf by leaf.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -18,6 +20,20 @@ __all__ = ["INFINITE", "UNKNOWN"]
 
 INFINITE = -1
 UNKNOWN = -2
+
+# True while a transformation looks at a first element to learn its structure (TensorFlow
+# traces instead): a shuffle lends the next pass its seeds then, without drawing them
+PEEKING: contextvars.ContextVar[bool] = contextvars.ContextVar("dataset_peeking", default=False)
+
+
+@contextlib.contextmanager
+def peeking() -> Iterator[None]:
+    """Marks a look at a dataset's first element (see ``PEEKING``)."""
+    token = PEEKING.set(True)
+    try:
+        yield
+    finally:
+        PEEKING.reset(token)
 
 
 def _map(fn: Callable, structure: Any) -> Any:
