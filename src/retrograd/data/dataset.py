@@ -388,32 +388,36 @@ class Dataset(DatasetMethods, DatasetSources):
         deterministic: Any = None,
         name: str | None = None,
     ) -> Dataset:
-        """``map_func`` of each element (a tuple element is passed as arguments)."""
-        source = self
+        """``map_func`` of each element (a tuple element is passed as arguments). Its random
+        ops are seeded as in TensorFlow's traced function (``random_seeding.TracedSeeds``)."""
+        source, traced = self, random_seeding.TracedSeeds()
 
-        def apply(element: Any) -> Any:
-            result = map_func(*element) if isinstance(element, tuple) else map_func(element)
+        def apply(element: Any, kernels: dict) -> Any:
+            with traced.call(kernels):
+                result = map_func(*element) if isinstance(element, tuple) else map_func(element)
             if isinstance(result, list):
                 result = tuple(result)
             return _map(_to_tensor, result)
 
         def run(elements: Iterator) -> Iterator:
+            kernels: dict = {}  # (each iterator runs the function's kernels afresh)
             for element in elements:
-                yield apply(element)
+                yield apply(element, kernels)
 
         spec = None
         if self._cardinality != 0:
             with peeking():  # (the passes after it are as without it)
                 first = next(iter(self), None)
-            spec = _map(_spec, apply(first)) if first is not None else None
+            spec = _map(_spec, apply(first, {})) if first is not None else None
         return Dataset(_opened(source, run), spec, self._cardinality)
 
     def filter(self, predicate: Callable, name: str | None = None) -> Dataset:
-        """The elements for which ``predicate`` is true (a scalar boolean)."""
-        source = self
+        """The elements for which ``predicate`` is true (a scalar boolean); seeded as ``map``."""
+        source, traced = self, random_seeding.TracedSeeds()
 
-        def keep(element: Any) -> bool:
-            result = predicate(*element) if isinstance(element, tuple) else predicate(element)
+        def keep(element: Any, kernels: dict) -> bool:
+            with traced.call(kernels):
+                result = predicate(*element) if isinstance(element, tuple) else predicate(element)
             value = np.asarray(result)
             if value.shape != () or value.dtype != np.bool_:
                 raise TypeError(
@@ -423,7 +427,8 @@ class Dataset(DatasetMethods, DatasetSources):
             return bool(value)
 
         def iterate() -> Iterator:
-            return (element for element in source if keep(element))
+            kernels: dict = {}
+            return (element for element in source if keep(element, kernels))
 
         return Dataset(iterate, self._element_spec, UNKNOWN)
 

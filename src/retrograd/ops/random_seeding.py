@@ -29,9 +29,12 @@ TensorFlow's; the distributions and the seeding semantics are the same.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import random
 import weakref
 import zlib
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -43,6 +46,7 @@ from retrograd.ops import philox_random
 __all__ = [
     "DEFAULT_GRAPH_SEED",
     "GraphStream",
+    "TracedSeeds",
     "check_seed",
     "function_seeds",
     "generator",
@@ -99,20 +103,83 @@ def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
     TensorFlow's pair, bit for bit (see the module's docstring)."""
     if op_seed is not None:
         op_seed = check_seed("seed", op_seed)
-    if _state.global_seed is not None:
+    graph, traced = context.graph, _traced_call()
+    global_seed = _state.global_seed if traced is None else traced.global_seed
+    if global_seed is not None:
         if op_seed is None:
-            graph = context.graph
-            if graph is None:
+            if traced is not None:  # a traced function's op seeds count from 0, per call
+                op_seed, traced.unseeded = traced.unseeded, traced.unseeded + 1
+            elif graph is None:
                 op_seed = _state.op_seeds.randint(0, _MAXINT32)
             else:
                 op_seed = _graph_op_seeds.get(graph, 0)
                 _graph_op_seeds[graph] = op_seed + 1
-        seeds = _state.global_seed % _MAXINT32, op_seed % _MAXINT32
+        seeds = global_seed % _MAXINT32, op_seed % _MAXINT32
     elif op_seed is not None:
         seeds = DEFAULT_GRAPH_SEED, op_seed % _MAXINT32
     else:
         return None, None
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+class _TracedCall:
+    """One call of a traced function (``TracedSeeds.call``): its op seeds and random ops
+    counted so far, and the streams of its iterator's kernels."""
+
+    __slots__ = ("global_seed", "kernels", "unseeded", "ops")
+
+    def __init__(self, global_seed: int | None, kernels: dict) -> None:
+        self.global_seed, self.kernels = global_seed, kernels
+        self.unseeded = self.ops = 0
+
+    def kernel(self, start: Any) -> Any:
+        """The stream of this call's next random op: its kernel's, made by ``start`` at its
+        first call."""
+        slot, self.ops = self.ops, self.ops + 1
+        if slot not in self.kernels:
+            self.kernels[slot] = start()
+        return self.kernels[slot]
+
+
+_TRACED: contextvars.ContextVar[_TracedCall | None] = contextvars.ContextVar(
+    "traced_random_call", default=None
+)
+
+
+def _traced_call() -> _TracedCall | None:
+    return _TRACED.get() if context.graph is None else None
+
+
+class TracedSeeds:
+    """The seeds of the random ops of a function that TensorFlow traces once and runs for
+    every element (a ``tf.data`` function), which retrograd runs eagerly inside ``call``:
+    the global seed when it was made, op seeds 0, 1, ... for its unseeded random ops in the
+    order a call runs them, and one stream per random op and per ``kernels`` table (an
+    iterator's: TensorFlow makes the function's kernels for each iterator), continued from
+    call to call. Eager op seeds are not drawn.
+
+    >>> import retrograd as rg
+    >>> rg.random.set_seed(1)
+    >>> traced, kernels = TracedSeeds(), {}
+    >>> for _ in range(2):
+    ...     with traced.call(kernels):  # TensorFlow's seeds (1, 0), the stream continuing
+    ...         print(rg.random.shuffle(rg.range(6)).numpy().tolist())
+    [2, 4, 0, 3, 5, 1]
+    [4, 5, 3, 2, 0, 1]
+    >>> rg.random.set_seed(None)
+    """
+
+    def __init__(self) -> None:
+        self.global_seed = _state.global_seed
+
+    @contextlib.contextmanager
+    def call(self, kernels: dict) -> Iterator[None]:
+        """Runs one call: its random ops take the function's seeds and ``kernels``' streams."""
+        token = _TRACED.set(_TracedCall(self.global_seed, kernels))
+        try:
+            yield
+        finally:
+            _TRACED.reset(token)
 
 
 class GraphStream:
@@ -165,14 +232,19 @@ def _seed_pair(seed: int | None) -> tuple[int, int] | None:
 def generator(op_type: str, kind: tuple, seed: int | None) -> tuple[Any, tuple]:
     """The NumPy generator an op call draws from, and its (seed, seed2) attributes."""
     pair = _seed_pair(seed)
+    traced = _traced_call()
     if pair is None:
+        if traced is not None:
+            return traced.kernel(np.random.default_rng), (0, 0)
         if _state.unseeded is None:
             _state.unseeded = np.random.default_rng()
         return _state.unseeded, (0, 0)
     global_seed, op_seed = pair
     words = [global_seed % 2**64, op_seed % 2**64, zlib.crc32(op_type.encode())]
+    sequence = np.random.SeedSequence([*words, 1 if seed is None else 0])
+    if traced is not None:
+        return traced.kernel(lambda: np.random.default_rng(sequence)), pair
     if context.graph is not None:  # a graph op owns its stream, as a TensorFlow kernel does
-        sequence = np.random.SeedSequence([*words, 1 if seed is None else 0])
         return GraphStream(lambda: np.random.default_rng(sequence)), (global_seed, op_seed)
     if seed is None:  # a counter seed: a fresh stream for this one call
         return np.random.default_rng(np.random.SeedSequence([*words, 1])), (global_seed, op_seed)
@@ -204,6 +276,9 @@ def philox_stream(op_type: str, kind: tuple, seed: int | None) -> tuple[Any, tup
     (op type, dtype, seeds) eagerly (TensorFlow's kernel cache), random seeds without any."""
     pair = _seed_pair(seed)
     seeds = pair or (0, 0)
+    traced = _traced_call()
+    if traced is not None:
+        return traced.kernel(lambda: philox_random.PhiloxStream(*seeds)), seeds
     if context.graph is not None:
         return GraphStream(lambda: philox_random.PhiloxStream(*seeds)), seeds
     if pair is None:

@@ -107,6 +107,20 @@ shuffled = base.shuffle(12, seed=9)
 unused = iter(shuffled)  # an iterator made and never used draws its pass's seeds
 result.append(passes(shuffled))
 """,
+    "dataset_function_seeds": """
+tf.random.set_seed(1)
+ds = tf.data.Dataset.range(3).map(lambda _: tf.random.shuffle(tf.range(10)))
+result = [[t.numpy().tolist() for t in ds] for _ in range(2)]
+result.append(tf.random.shuffle(tf.range(8)).numpy().tolist())  # (no eager seed was drawn)
+pairs = tf.data.Dataset.range(4).map(
+    lambda i: (tf.random.shuffle(tf.range(5), seed=3), tf.random.shuffle(tf.range(6))))
+result.append([[a.numpy().tolist(), b.numpy().tolist()] for a, b in pairs])
+kept = tf.data.Dataset.range(10).filter(lambda i: tf.random.shuffle(tf.range(4))[0] > 1)
+result.append([[int(v) for v in kept] for _ in range(2)])
+tf.random.set_seed(None)
+seeded = tf.data.Dataset.range(2).map(lambda _: tf.random.shuffle(tf.range(7), seed=5))
+result.append([t.numpy().tolist() for t in seeded])
+""",
 }
 
 # The index order of Keras' array adapter (what fit trains on) over three passes: the first
