@@ -104,13 +104,18 @@ def _lstm_kernel(seq_len_max, x, cs_prev, h_prev, w, wci, wcf, wco, b, *, cell_c
     steps, batch, features = x.shape
     u = cs_prev.shape[-1]
     length = _steps(seq_len_max, steps)
+    order = np.r_[0 : 2 * u, 3 * u : 4 * u, 2 * u : 3 * u]  # i, f, o (the sigmoids), then c
+    w, b = w[:, order], b[order]
     gates = _projection(x, w[:features], length)
     gates += b
     recurrent = w[features:]
-    act = np.zeros((steps, batch, 4 * u), x.dtype)  # i, f, ci, o (zeros past the length)
-    cs, co, h = (np.zeros((steps, batch, u), x.dtype) for _ in range(3))
+    act = np.empty((steps, batch, 4 * u), x.dtype)  # i, f, o, ci
+    cs, co, h = (np.empty((steps, batch, u), x.dtype) for _ in range(3))
+    for buffer in (act, cs, co, h):
+        buffer[length:] = 0
     product = np.empty((batch, 4 * u), x.dtype)
     c, hp = cs_prev, h_prev
+    sigmoids = 2 * u if use_peephole else 3 * u  # (with peepholes, o waits for the cell)
     for t in range(length):
         g, a, ct = gates[t], act[t], cs[t]
         np.matmul(hp, recurrent, out=product)
@@ -118,20 +123,21 @@ def _lstm_kernel(seq_len_max, x, cs_prev, h_prev, w, wci, wcf, wco, b, *, cell_c
         if use_peephole:
             g[:, :u] += c * wci
             g[:, u : 2 * u] += c * wcf
-        _sigmoid(g[:, : 2 * u], a[:, : 2 * u])
-        np.tanh(g[:, 2 * u : 3 * u], out=a[:, 2 * u : 3 * u])
+        _sigmoid(g[:, :sigmoids], a[:, :sigmoids])
+        np.tanh(g[:, 3 * u :], out=a[:, 3 * u :])
         np.multiply(a[:, u : 2 * u], c, out=ct)
-        np.multiply(a[:, :u], a[:, 2 * u : 3 * u], out=product[:, :u])
+        np.multiply(a[:, :u], a[:, 3 * u :], out=product[:, :u])
         ct += product[:, :u]
         if cell_clip > 0:
             np.clip(ct, -cell_clip, cell_clip, out=ct)
         if use_peephole:
-            g[:, 3 * u :] += ct * wco
-        _sigmoid(g[:, 3 * u :], a[:, 3 * u :])
+            g[:, 2 * u : 3 * u] += ct * wco
+            _sigmoid(g[:, 2 * u : 3 * u], a[:, 2 * u : 3 * u])
         np.tanh(ct, out=co[t])
-        np.multiply(a[:, 3 * u :], co[t], out=h[t])
+        np.multiply(a[:, 2 * u : 3 * u], co[t], out=h[t])
         c, hp = ct, h[t]
-    return act[..., :u], cs, act[..., u : 2 * u], act[..., 3 * u :], act[..., 2 * u : 3 * u], co, h
+    i, f, o, ci = (act[..., k * u : (k + 1) * u] for k in range(4))
+    return i, cs, f, o, ci, co, h
 
 
 def _lstm_grad_kernel(
@@ -339,23 +345,23 @@ def _gru_kernel(x, h_prev, w, u, b):
     inputs = _projection(x, w, steps)
     inputs += b[0]
     zr = np.empty((steps, batch, k), x.dtype)
-    c, n, h = (np.empty((steps, batch, n_units), x.dtype) for _ in range(3))
-    product = np.empty((batch, 3 * n_units), x.dtype)
+    c, h = np.empty((steps, batch, n_units), x.dtype), np.empty((steps, batch, n_units), x.dtype)
+    products = np.empty((steps, batch, 3 * n_units), x.dtype)  # h_prev @ u + b[1]
     hp = h_prev
     for t in range(steps):
-        g = inputs[t]
-        np.matmul(hp, u, out=product)
-        product += b[1]
-        np.add(g[:, :k], product[:, :k], out=zr[t])
+        g, p = inputs[t], products[t]
+        np.matmul(hp, u, out=p)
+        p += b[1]
+        np.add(g[:, :k], p[:, :k], out=zr[t])
         _sigmoid(zr[t], zr[t])
-        np.copyto(n[t], product[:, k:])
-        np.multiply(zr[t][:, n_units:], n[t], out=c[t])
+        np.multiply(zr[t][:, n_units:], p[:, k:], out=c[t])
         c[t] += g[:, k:]
         np.tanh(c[t], out=c[t])
         np.subtract(hp, c[t], out=h[t])  # h = z * h_prev + (1 - z) * c
         h[t] *= zr[t][:, :n_units]
         h[t] += c[t]
         hp = h[t]
+    n = products[..., k:]
     return zr[..., :n_units], zr[..., n_units:], c, n, h
 
 

@@ -143,8 +143,19 @@ class _Recurrent(Layer):
             else None
         )
 
-    def _initial_state(self, batch: int, dtype: Any) -> list:
-        return [tf_ops.zeros([batch, self.units], dtype=dtype)]
+    @staticmethod
+    def _batch_size(inputs) -> Any:
+        """The batch size: a number, or a tensor where a graph knows it only at run time."""
+        batch = dimension_value(inputs.shape[0])
+        return tf_ops.shape(inputs)[0] if batch is None else batch
+
+    def _state_shape(self, batch: Any) -> Any:
+        return (
+            [batch, self.units] if isinstance(batch, int) else array_ops.stack([batch, self.units])
+        )
+
+    def _initial_state(self, batch: Any, dtype: Any) -> list:
+        return [tf_ops.zeros(self._state_shape(batch), dtype=dtype)]
 
     def _dropout_masks(self, inputs: Any, state: list) -> tuple:
         """Keras' dropout masks of one call (drawn at every call, training or not, as Keras
@@ -220,14 +231,14 @@ class _Recurrent(Layer):
             if initial_state is not None
             else self._stateful_initial_state(inputs)
             if self.stateful
-            else self._initial_state(dimension_value(inputs.shape[0]), inputs.dtype)
+            else self._initial_state(self._batch_size(inputs), inputs.dtype)
         )
         dropped = self._dropout_masks(inputs, state)
         if not training:
             dropped = (None, None)
         if mask is None and self._fusable(inputs):
             sequence, state = self._fused(inputs, state, dropped[0])
-            result = sequence if self.return_sequences else sequence[:, -1]
+            result = array_ops.transpose(sequence, [1, 0, 2]) if self.return_sequences else state[0]
         else:
             result, state = self._loop(inputs, state, dropped, mask)
         if self.stateful and not backend.layer_calls.symbolic:  # kept for the next call
@@ -253,14 +264,13 @@ class _Recurrent(Layer):
 
     def _fused(self, inputs, state, input_masks) -> tuple:
         """The whole sequence by one fused op (``ops.rnn_ops``): every step's output
-        [batch, time, units] and the last states."""
+        [time, batch, units] and the last states (the first is the last output)."""
         if input_masks is not None:  # (one mask per call, shared by the steps)
             inputs = inputs * input_masks[0][:, None, :]
         x = array_ops.transpose(inputs, [1, 0, 2])  # time-major
         if self.go_backwards:
             x = rearrange_ops.reverse(x, [0])
-        outputs, state = self._fused_op(x, state)
-        return array_ops.transpose(outputs, [1, 0, 2]), state
+        return self._fused_op(x, state)
 
     def _loop(self, inputs, state, dropped, mask) -> tuple:
         """The step loop: the last output (every step's with ``return_sequences``) and the
@@ -359,7 +369,7 @@ class LSTM(_Recurrent):
         return initializer
 
     def _initial_state(self, batch, dtype):
-        return [tf_ops.zeros([batch, self.units], dtype=dtype)] * 2
+        return [tf_ops.zeros(self._state_shape(batch), dtype=dtype)] * 2
 
     def _fused_op(self, x, state):
         h, c = state
