@@ -64,15 +64,18 @@ def _composite_vjp_grad(
 
 
 @op_gradient("BlockLSTMGradV2")
-def _block_lstm_grad_v2_grad(op, *grads):
+def _block_lstm_grad_v2_grad(op: Any, *grads: Any) -> tuple:
     inputs = list(op.inputs)
     seq_len_max = int(constant_value(inputs[0]))
     clip, peephole = op.get_attr("cell_clip"), op.get_attr("use_peephole")
     upstream = inputs[16:]  # cs_grad, h_grad, then i, f, o, ci, co's where given
     outputs = [1, 6, 0, 2, 3, 4, 5][: len(upstream)]
 
-    def composite(*primals):
-        return rnn_ops.block_lstm_composite(seq_len_max, *primals, clip, peephole)
+    def composite(*primals: Any) -> tuple:
+        x, cs_prev, h_prev, w, wci, wcf, wco, b = primals
+        return rnn_ops.block_lstm_composite(
+            seq_len_max, x, cs_prev, h_prev, w, wci, wcf, wco, b, clip, peephole
+        )
 
     primal_grads, upstream_grads = _composite_vjp_grad(
         composite, inputs[1:9], outputs, upstream, grads
@@ -81,7 +84,7 @@ def _block_lstm_grad_v2_grad(op, *grads):
 
 
 @op_gradient("BlockGRUGrad")
-def _block_gru_grad_grad(op, *grads):
+def _block_gru_grad_grad(op: Any, *grads: Any) -> tuple:
     inputs = list(op.inputs)
     upstream = inputs[10:]  # h_grad, then z, r, c, n's where given
     outputs = [4, 0, 1, 2, 3][: len(upstream)]

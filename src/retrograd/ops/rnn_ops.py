@@ -100,44 +100,59 @@ def _previous(first: Any, sequence: Any) -> Any:
 # --- LSTM --------------------------------------------------------------------------------
 
 
+# The LSTM kernels keep each gate in a block of its own ([4, time, batch, units], one
+# [batch, units] block a gate and step), so that every elementwise step reads and writes
+# contiguous arrays; a step's recurrent product is one batched matmul (a GEMM a gate).
+
+
+def _gate_blocks(kernel: Any, order: tuple, transpose: bool = False, gates: int = 4) -> Any:
+    """``kernel`` [rows, gates * units] as [gates, rows, units] in ``order`` (or
+    [gates, units, rows])."""
+    u = kernel.shape[-1] // gates
+    blocks = [kernel[:, k * u : (k + 1) * u] for k in order]
+    return np.stack([b.T for b in blocks] if transpose else blocks)
+
+
+_SIGMOIDS_FIRST = (0, 1, 3, 2)  # i, f, o (the sigmoids), then c
+
+
 def _lstm_kernel(seq_len_max, x, cs_prev, h_prev, w, wci, wcf, wco, b, *, cell_clip, use_peephole):
     steps, batch, features = x.shape
     u = cs_prev.shape[-1]
-    length = _steps(seq_len_max, steps)
-    order = np.r_[0 : 2 * u, 3 * u : 4 * u, 2 * u : 3 * u]  # i, f, o (the sigmoids), then c
-    w, b = w[:, order], b[order]
-    gates = _projection(x, w[:features], length)
-    gates += b
-    recurrent = w[features:]
-    act = np.empty((steps, batch, 4 * u), x.dtype)  # i, f, o, ci
+    n = _steps(seq_len_max, steps)
+    order = _SIGMOIDS_FIRST
+    pre = np.matmul(x[:n].reshape(n * batch, features), _gate_blocks(w[:features], order))
+    pre = pre.reshape(4, n, batch, u)
+    pre += b.reshape(4, 1, 1, u)[list(order)]
+    recurrent = _gate_blocks(w[features:], order)
+    act = np.empty((4, steps, batch, u), x.dtype)  # i, f, o, ci
     cs, co, h = (np.empty((steps, batch, u), x.dtype) for _ in range(3))
-    for buffer in (act, cs, co, h):
-        buffer[length:] = 0
-    product = np.empty((batch, 4 * u), x.dtype)
+    for buffer in (act[:, n:], cs[n:], co[n:], h[n:]):
+        buffer[...] = 0
+    product = np.empty((4, batch, u), x.dtype)
     c, hp = cs_prev, h_prev
-    sigmoids = 2 * u if use_peephole else 3 * u  # (with peepholes, o waits for the cell)
-    for t in range(length):
-        g, a, ct = gates[t], act[t], cs[t]
+    sigmoids = 2 if use_peephole else 3  # (with peepholes, o waits for the cell)
+    for t in range(n):
+        g, a, ct = pre[:, t], act[:, t], cs[t]
         np.matmul(hp, recurrent, out=product)
         g += product
         if use_peephole:
-            g[:, :u] += c * wci
-            g[:, u : 2 * u] += c * wcf
-        _sigmoid(g[:, :sigmoids], a[:, :sigmoids])
-        np.tanh(g[:, 3 * u :], out=a[:, 3 * u :])
-        np.multiply(a[:, u : 2 * u], c, out=ct)
-        np.multiply(a[:, :u], a[:, 3 * u :], out=product[:, :u])
-        ct += product[:, :u]
+            g[0] += c * wci
+            g[1] += c * wcf
+        _sigmoid(g[:sigmoids], a[:sigmoids])
+        np.tanh(g[3], out=a[3])
+        np.multiply(a[1], c, out=ct)
+        np.multiply(a[0], a[3], out=product[0])
+        ct += product[0]
         if cell_clip > 0:
             np.clip(ct, -cell_clip, cell_clip, out=ct)
         if use_peephole:
-            g[:, 2 * u : 3 * u] += ct * wco
-            _sigmoid(g[:, 2 * u : 3 * u], a[:, 2 * u : 3 * u])
+            g[2] += ct * wco
+            _sigmoid(g[2], a[2])
         np.tanh(ct, out=co[t])
-        np.multiply(a[:, 2 * u : 3 * u], co[t], out=h[t])
+        np.multiply(a[2], co[t], out=h[t])
         c, hp = ct, h[t]
-    i, f, o, ci = (act[..., k * u : (k + 1) * u] for k in range(4))
-    return i, cs, f, o, ci, co, h
+    return act[0], cs, act[1], act[2], act[3], co, h
 
 
 def _lstm_grad_kernel(
@@ -146,16 +161,17 @@ def _lstm_grad_kernel(
 ):  # fmt: skip
     steps, batch, features = x.shape
     u = cs_prev.shape[-1]
-    length = _steps(seq_len_max, steps)
+    n = _steps(seq_len_max, steps)
     i_grad, f_grad, o_grad, ci_grad, co_grad = gate_grads or (None,) * 5
-    dgates = np.zeros((steps, batch, 4 * u), x.dtype)
+    dgates = np.empty((4, steps, batch, u), x.dtype)  # i, f, c, o
+    dgates[:, n:] = 0
     dh, tmp = np.empty((batch, u), x.dtype), np.empty((batch, u), x.dtype)
     dcs, dh_rec = np.zeros((batch, u), x.dtype), np.zeros((batch, u), x.dtype)
-    recurrent_t = w[features:].T
-    for t in reversed(range(length)):
+    product = np.empty((4, batch, u), x.dtype)
+    recurrent_t = _gate_blocks(w[features:], (0, 1, 2, 3), transpose=True)
+    for t in reversed(range(n)):
         c_prev = cs[t - 1] if t else cs_prev
-        dg = dgates[t]
-        dgi, dgf, dgc, dgo = (dg[:, k * u : (k + 1) * u] for k in range(4))
+        dgi, dgf, dgc, dgo = dgates[:, t]
         np.add(h_grad[t], dh_rec, out=dh)
         dcs += cs_grad[t]
         np.multiply(dh, co[t], out=dgo)  # output gate
@@ -192,18 +208,22 @@ def _lstm_grad_kernel(
         dcs *= f[t]
         if use_peephole:
             dcs += dgi * wci + dgf * wcf
-        np.matmul(dg, recurrent_t, out=dh_rec)
-    flat = dgates.reshape(steps * batch, 4 * u)
-    dx = np.matmul(flat, w[:features].T).reshape(x.shape)
-    dw = np.empty_like(w)
-    np.matmul(x.reshape(-1, features).T, flat, out=dw[:features])
-    np.matmul(_previous(h_prev, h).reshape(-1, u).T, flat, out=dw[features:])
-    db = flat.sum(0)
+        np.matmul(dgates[:, t], recurrent_t, out=product)
+        np.sum(product, axis=0, out=dh_rec)
+    flat = dgates.reshape(4, steps * batch, u)
+    x_flat = x.reshape(-1, features)
+    dw_blocks = np.concatenate(
+        [np.matmul(x_flat.T, flat), np.matmul(_previous(h_prev, h).reshape(-1, u).T, flat)], 1
+    )  # [4, features + units, units]
+    dw = dw_blocks.transpose(1, 0, 2).reshape(w.shape)
+    inputs_t = _gate_blocks(w[:features], (0, 1, 2, 3), transpose=True)
+    dx = np.matmul(flat, inputs_t).sum(0).reshape(x.shape)
+    db = flat.sum(1).reshape(-1)
     if use_peephole:
-        before = _previous(cs_prev, cs)
-        dwci = np.einsum("tbu,tbu->u", dgates[..., :u], before)
-        dwcf = np.einsum("tbu,tbu->u", dgates[..., u : 2 * u], before)
-        dwco = np.einsum("tbu,tbu->u", dgates[..., 3 * u :], cs)
+        before = _previous(cs_prev, cs[:n])
+        dwci = np.einsum("tbu,tbu->u", dgates[0, :n], before)
+        dwcf = np.einsum("tbu,tbu->u", dgates[1, :n], before)
+        dwco = np.einsum("tbu,tbu->u", dgates[3, :n], cs[:n])
     else:
         dwci, dwcf, dwco = np.zeros_like(wci), np.zeros_like(wcf), np.zeros_like(wco)
     return dx, dcs, dh_rec, dw, dwci, dwcf, dwco, db
@@ -339,47 +359,48 @@ def _padded(parts: list, like: Any, missing: int) -> Tensor:
 
 
 def _gru_kernel(x, h_prev, w, u, b):
-    steps, batch, _ = x.shape
+    steps, batch, features = x.shape
     n_units = h_prev.shape[-1]
-    k = 2 * n_units
-    inputs = _projection(x, w, steps)
-    inputs += b[0]
-    zr = np.empty((steps, batch, k), x.dtype)
-    c, h = np.empty((steps, batch, n_units), x.dtype), np.empty((steps, batch, n_units), x.dtype)
-    products = np.empty((steps, batch, 3 * n_units), x.dtype)  # h_prev @ u + b[1]
+    order = (0, 1, 2)
+    pre = np.matmul(x.reshape(steps * batch, features), _gate_blocks(w, order, gates=3))
+    pre = pre.reshape(3, steps, batch, n_units)
+    pre += b[0].reshape(3, 1, 1, n_units)
+    recurrent, recurrent_bias = _gate_blocks(u, order, gates=3), b[1].reshape(3, 1, n_units)
+    zr = np.empty((2, steps, batch, n_units), x.dtype)
+    c, n, h = (np.empty((steps, batch, n_units), x.dtype) for _ in range(3))
+    product = np.empty((3, batch, n_units), x.dtype)
     hp = h_prev
     for t in range(steps):
-        g, p = inputs[t], products[t]
-        np.matmul(hp, u, out=p)
-        p += b[1]
-        np.add(g[:, :k], p[:, :k], out=zr[t])
-        _sigmoid(zr[t], zr[t])
-        np.multiply(zr[t][:, n_units:], p[:, k:], out=c[t])
-        c[t] += g[:, k:]
-        np.tanh(c[t], out=c[t])
-        np.subtract(hp, c[t], out=h[t])  # h = z * h_prev + (1 - z) * c
-        h[t] *= zr[t][:, :n_units]
-        h[t] += c[t]
-        hp = h[t]
-    n = products[..., k:]
-    return zr[..., :n_units], zr[..., n_units:], c, n, h
+        gate, ct, ht = zr[:, t], c[t], h[t]
+        np.matmul(hp, recurrent, out=product)
+        product += recurrent_bias
+        np.add(pre[:2, t], product[:2], out=gate)
+        _sigmoid(gate, gate)
+        np.copyto(n[t], product[2])
+        np.multiply(gate[1], n[t], out=ct)
+        ct += pre[2, t]
+        np.tanh(ct, out=ct)
+        np.subtract(hp, ct, out=ht)  # h = z * h_prev + (1 - z) * c
+        ht *= gate[0]
+        ht += ct
+        hp = ht
+    return zr[0], zr[1], c, n, h
 
 
 def _gru_grad_kernel(x, h_prev, w, u, b, z, r, c, n, h, h_grad, *gate_grads):
     steps, batch, features = x.shape
     n_units = h_prev.shape[-1]
-    k = 2 * n_units
     z_grad, r_grad, c_grad, n_grad = gate_grads or (None,) * 4
-    d_inputs = np.empty((steps, batch, 3 * n_units), x.dtype)
-    d_state = np.empty((steps, batch, 3 * n_units), x.dtype)  # of h_prev @ u + b[1]
+    d_state = np.empty((3, steps, batch, n_units), x.dtype)  # of h_prev @ u + b[1]: z, r, n
+    d_candidate = np.empty((steps, batch, n_units), x.dtype)  # of the candidate's input part
     dh, tmp = np.empty((batch, n_units), x.dtype), np.empty((batch, n_units), x.dtype)
     dh_rec = np.zeros((batch, n_units), x.dtype)
-    u_t = u.T
+    product = np.empty((3, batch, n_units), x.dtype)
+    recurrent_t = _gate_blocks(u, (0, 1, 2), transpose=True, gates=3)
     for t in reversed(range(steps)):
         hp = h[t - 1] if t else h_prev
         np.add(h_grad[t], dh_rec, out=dh)
-        ds, dc = d_state[t], d_inputs[t][:, k:]
-        dz, dr, dn = ds[:, :n_units], ds[:, n_units:k], ds[:, k:]
+        (dz, dr, dn), dc = d_state[:, t], d_candidate[t]
         np.subtract(hp, c[t], out=dz)
         dz *= dh
         if z_grad is not None:
@@ -402,17 +423,29 @@ def _gru_grad_kernel(x, h_prev, w, u, b, z, r, c, n, h, h_grad, *gate_grads):
         np.multiply(dc, r[t], out=dn)
         if n_grad is not None:
             dn += n_grad[t]
-        np.matmul(ds, u_t, out=dh_rec)
+        np.matmul(d_state[:, t], recurrent_t, out=product)
+        np.sum(product, axis=0, out=dh_rec)
         np.multiply(dh, z[t], out=tmp)
         dh_rec += tmp
-    d_inputs[..., :k] = d_state[..., :k]
-    flat_in = d_inputs.reshape(-1, 3 * n_units)
-    flat_state = d_state.reshape(-1, 3 * n_units)
-    dx = np.matmul(flat_in, w.T).reshape(x.shape)
-    dw = np.matmul(x.reshape(-1, features).T, flat_in)
+    flat_state = d_state.reshape(3, steps * batch, n_units)
+    flat_candidate = d_candidate.reshape(steps * batch, n_units)
+    x_flat = x.reshape(-1, features)
+    dw = np.concatenate(
+        [np.matmul(x_flat.T, flat_state[:2]), np.matmul(x_flat.T, flat_candidate)[None]]
+    )  # [3, features, units]
     du = np.matmul(_previous(h_prev, h).reshape(-1, n_units).T, flat_state)
-    db = np.stack([flat_in.sum(0), flat_state.sum(0)])
-    return dx, dh_rec, dw, du, db
+    inputs_t = _gate_blocks(w, (0, 1, 2), transpose=True, gates=3)
+    dx = np.matmul(flat_state[:2], inputs_t[:2]).sum(0)
+    dx += np.matmul(flat_candidate, inputs_t[2])
+    db_state = flat_state.sum(1)
+    db_inputs = np.concatenate([db_state[0], db_state[1], flat_candidate.sum(0)])
+    return (
+        dx.reshape(x.shape),
+        dh_rec,
+        dw.transpose(1, 0, 2).reshape(w.shape),
+        du.transpose(1, 0, 2).reshape(u.shape),
+        np.stack([db_inputs, db_state.reshape(-1)]),
+    )
 
 
 def _gru_meta(metas, **_):
