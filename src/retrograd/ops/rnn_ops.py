@@ -4,11 +4,12 @@ Keras' order i, f, c, o) and ``BlockGRU`` (the GRU Keras 3 runs by default,
 with their backward ops ``BlockLSTMGradV2`` and ``BlockGRUGrad``.
 
 Inputs are time-major: ``x`` [time, batch, features]. A forward projects the whole sequence
-in one GEMM (``x @ kernel + bias``), then makes one GEMM a step for all gates
-(``h @ recurrent_kernel``) and updates the gates elementwise into buffers it allocated.
-The backward walks the steps in reverse with one GEMM a step for the state's gradient and
-keeps every gate's gradient, then makes the weights' gradients in one GEMM each over the
-whole sequence. It reads the gates and states the forward kept; it recomputes nothing.
+at once (``x @ kernel + bias``: one matmul call), then makes one matmul call a step for
+every gate's recurrent product (``h @ recurrent_kernel``, a GEMM a gate) and updates the
+gates elementwise into buffers it allocated, each gate a contiguous block. The backward
+walks the steps in reverse with one matmul call a step for the state's gradient and keeps
+every gate's gradient, then makes each weight's gradient in one matmul call over the whole
+sequence. It reads the gates and states the forward kept; it recomputes nothing.
 
 The backward ops' own gradients (second order) differentiate the unfused formulation of the
 same sequence (:func:`block_lstm_composite`, :func:`block_gru_composite`, written with
@@ -83,13 +84,6 @@ def _sigmoid(z: Any, out: Any) -> Any:
 
 def _steps(seq_len_max: Any, steps: int) -> int:
     return max(0, min(int(seq_len_max), steps))
-
-
-def _projection(x: Any, kernel: Any, length: int) -> Any:
-    """``x[:length] @ kernel`` for every step at once: [length, batch, width]."""
-    _, batch, features = x.shape
-    flat = x[:length].reshape(length * batch, features)
-    return np.matmul(flat, kernel).reshape(length, batch, kernel.shape[-1])
 
 
 def _previous(first: Any, sequence: Any) -> Any:
