@@ -94,7 +94,7 @@ def _previous(first: Any, sequence: Any) -> Any:
 # --- LSTM --------------------------------------------------------------------------------
 
 
-# The LSTM kernels keep each gate in a block of its own ([4, time, batch, units], one
+# The kernels keep each gate in a block of its own ([gates, time, batch, units], one
 # [batch, units] block a gate and step), so that every elementwise step reads and writes
 # contiguous arrays; a step's recurrent product is one batched matmul (a GEMM a gate).
 
@@ -107,14 +107,11 @@ def _gate_blocks(kernel: Any, order: tuple, transpose: bool = False, gates: int 
     return np.stack([b.T for b in blocks] if transpose else blocks)
 
 
-_SIGMOIDS_FIRST = (0, 1, 3, 2)  # i, f, o (the sigmoids), then c
-
-
 def _lstm_kernel(seq_len_max, x, cs_prev, h_prev, w, wci, wcf, wco, b, *, cell_clip, use_peephole):
     steps, batch, features = x.shape
     u = cs_prev.shape[-1]
     n = _steps(seq_len_max, steps)
-    order = _SIGMOIDS_FIRST
+    order = (0, 1, 3, 2)  # i, f, o (the sigmoids), then c
     pre = np.matmul(x[:n].reshape(n * batch, features), _gate_blocks(w[:features], order))
     pre = pre.reshape(4, n, batch, u)
     pre += b.reshape(4, 1, 1, u)[list(order)]
@@ -163,22 +160,25 @@ def _lstm_grad_kernel(
     dcs, dh_rec = np.zeros((batch, u), x.dtype), np.zeros((batch, u), x.dtype)
     product = np.empty((4, batch, u), x.dtype)
     recurrent_t = _gate_blocks(w[features:], (0, 1, 2, 3), transpose=True)
+    cs_grad = cs_grad if cs_grad[:n].any() else None  # (Keras' layers give it none)
     for t in reversed(range(n)):
         c_prev = cs[t - 1] if t else cs_prev
         dgi, dgf, dgc, dgo = dgates[:, t]
+        o_t, co_t = o[t], co[t]
         np.add(h_grad[t], dh_rec, out=dh)
-        dcs += cs_grad[t]
-        np.multiply(dh, co[t], out=dgo)  # output gate
+        if cs_grad is not None:
+            dcs += cs_grad[t]
+        np.multiply(dh, co_t, out=dgo)  # output gate
         if o_grad is not None:
             dgo += o_grad[t]
-        np.subtract(1, o[t], out=tmp)
-        tmp *= o[t]
+        np.subtract(1, o_t, out=tmp)
+        tmp *= o_t
         dgo *= tmp
-        np.multiply(co[t], co[t], out=tmp)  # cell state, through tanh(cs)
+        np.multiply(co_t, co_t, out=tmp)  # cell state, through tanh(cs)
         np.subtract(1, tmp, out=tmp)
         if co_grad is not None:
             dcs += co_grad[t] * tmp
-        tmp *= o[t]
+        tmp *= o_t
         tmp *= dh
         dcs += tmp
         if use_peephole:
