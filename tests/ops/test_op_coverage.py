@@ -38,6 +38,7 @@ from tests.ops import (
     test_random_extra_ops,
     test_rearrange_ops,
     test_reduction_ops,
+    test_rnn_ops,
     test_safe_math_ops,
     test_scatter_ops,
     test_segment_ops,
@@ -95,6 +96,7 @@ TABLES = [
     test_nn_extra_ops,
     test_conv_more_ops,
     test_fftnd_ops,
+    test_rnn_ops,
 ]
 
 # Ops whose gradient is checked by a dedicated test rather than a table row.
@@ -121,6 +123,8 @@ CHECKED_ELSEWHERE = {
     "SliceGrad": "the second order of the Slice rows (tests/ops/test_dynamic_shape_ops.py)",
     "Print": "tests/compat/test_graph_ops.py::test_print_passes_its_input_and_gradients_through",
     "EagerPyFunc": "tests/graph/test_py_function.py::test_gradients_match_finite_differences_to_second_order",
+    "BlockLSTMGradV2": "the second order of the BlockLSTMV2 rows (tests/ops/test_rnn_ops.py)",
+    "BlockGRUGrad": "the second order of the BlockGRU rows (tests/ops/test_rnn_ops.py)",
     "RepeatGrad": "the second order of the Repeat rows (tests/ops/test_partition_ops.py)",
     "GuaranteeConst": "tests/ops/test_identity_ops.py: no gradient (LookupError), as TensorFlow",
     **dict.fromkeys(

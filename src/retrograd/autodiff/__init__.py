@@ -9,6 +9,7 @@ gradient's ``grad_fn`` what it is asked for.
 <retrograd.Tensor: shape=(), dtype=float32, numpy=12.0>
 """
 
+from retrograd.autodiff import composite_rules  # noqa: F401  (second order of fused ops)
 from retrograd.autodiff.forward import ForwardAccumulator
 from retrograd.autodiff.functional import (
     grad,

@@ -20,7 +20,7 @@ from retrograd.keras.src import random as keras_random
 from retrograd.keras.src.layers.arguments import positive_int
 from retrograd.keras.src.layers.base import Layer
 from retrograd.keras.src.serialization import config_value as serialize
-from retrograd.ops import array_ops
+from retrograd.ops import array_ops, rearrange_ops, rnn_ops
 
 __all__ = ["SimpleRNN", "LSTM", "GRU"]
 
@@ -143,8 +143,19 @@ class _Recurrent(Layer):
             else None
         )
 
-    def _initial_state(self, batch: int, dtype: Any) -> list:
-        return [tf_ops.zeros([batch, self.units], dtype=dtype)]
+    @staticmethod
+    def _batch_size(inputs) -> Any:
+        """The batch size: a number, or a tensor where a graph knows it only at run time."""
+        batch = dimension_value(inputs.shape[0])
+        return tf_ops.shape(inputs)[0] if batch is None else batch
+
+    def _state_shape(self, batch: Any) -> Any:
+        return (
+            [batch, self.units] if isinstance(batch, int) else array_ops.stack([batch, self.units])
+        )
+
+    def _initial_state(self, batch: Any, dtype: Any) -> list:
+        return [tf_ops.zeros(self._state_shape(batch), dtype=dtype)]
 
     def _dropout_masks(self, inputs: Any, state: list) -> tuple:
         """Keras' dropout masks of one call (drawn at every call, training or not, as Keras
@@ -213,9 +224,6 @@ class _Recurrent(Layer):
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
         inputs = tf_ops.convert_to_tensor(inputs)
-        masks = None if mask is None else array_ops.unstack(tf_ops.convert_to_tensor(mask), axis=1)
-        if self.go_backwards:
-            masks = None if masks is None else masks[::-1]
         state = (
             list(initial_state)
             if isinstance(initial_state, (list, tuple))
@@ -223,11 +231,53 @@ class _Recurrent(Layer):
             if initial_state is not None
             else self._stateful_initial_state(inputs)
             if self.stateful
-            else self._initial_state(dimension_value(inputs.shape[0]), inputs.dtype)
+            else self._initial_state(self._batch_size(inputs), inputs.dtype)
         )
         dropped = self._dropout_masks(inputs, state)
         if not training:
             dropped = (None, None)
+        if mask is None and self._fusable(inputs):
+            sequence, state = self._fused(inputs, state, dropped[0])
+            result = array_ops.transpose(sequence, [1, 0, 2]) if self.return_sequences else state[0]
+        else:
+            result, state = self._loop(inputs, state, dropped, mask)
+        if self.stateful and not backend.layer_calls.symbolic:  # kept for the next call
+            for variable, value in zip(self.states, state):
+                variable.assign(value)
+        return [result, *state] if self.return_state else result
+
+    def _fusable(self, inputs) -> bool:
+        """Whether a fused op computes this layer's result as the step loop does (where
+        Keras runs cuDNN): Keras' default activations, no recurrent dropout, a known
+        number of steps. A mask takes the loop."""
+        return (
+            self._fused_op is not None
+            and self.activation is activations.tanh
+            and self.recurrent_activation is activations.sigmoid
+            and not self.recurrent_dropout
+            and not self.unroll
+            and dimension_value(inputs.shape[1]) is not None
+            and inputs.dtype.is_floating
+        )
+
+    _fused_op: Any = None
+
+    def _fused(self, inputs, state, input_masks) -> tuple:
+        """The whole sequence by one fused op (``ops.rnn_ops``): every step's output
+        [time, batch, units] and the last states (the first is the last output)."""
+        if input_masks is not None:  # (one mask per call, shared by the steps)
+            inputs = inputs * input_masks[0][:, None, :]
+        x = array_ops.transpose(inputs, [1, 0, 2])  # time-major
+        if self.go_backwards:
+            x = rearrange_ops.reverse(x, [0])
+        return self._fused_op(x, state)
+
+    def _loop(self, inputs, state, dropped, mask) -> tuple:
+        """The step loop: the last output (every step's with ``return_sequences``) and the
+        last states."""
+        masks = None if mask is None else array_ops.unstack(tf_ops.convert_to_tensor(mask), axis=1)
+        if self.go_backwards:
+            masks = None if masks is None else masks[::-1]
         products = self._input_products(inputs, dropped[0])
         if self.go_backwards:
             products = products[::-1]
@@ -241,11 +291,8 @@ class _Recurrent(Layer):
                 new_state = [tf_ops.where(keep, n, o) for n, o in zip(new_state, state)]
             state = new_state
             outputs.append(output)
-        if self.stateful and not backend.layer_calls.symbolic:  # kept for the next call
-            for variable, value in zip(self.states, state):
-                variable.assign(value)
         result = array_ops.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
-        return [result, *state] if self.return_state else result
+        return result, state
 
     def get_config(self):
         return {
@@ -322,7 +369,16 @@ class LSTM(_Recurrent):
         return initializer
 
     def _initial_state(self, batch, dtype):
-        return [tf_ops.zeros([batch, self.units], dtype=dtype)] * 2
+        return [tf_ops.zeros(self._state_shape(batch), dtype=dtype)] * 2
+
+    def _fused_op(self, x, state):
+        h, c = state
+        u, steps = self.units, int(x.shape[0])
+        w = tf_ops.concat([self.kernel, self.recurrent_kernel], axis=0)
+        b = self.bias if self.bias is not None else tf_ops.zeros([4 * u], dtype=x.dtype)
+        none = tf_ops.zeros([u], dtype=x.dtype)  # (no peepholes)
+        out = rnn_ops.block_lstm_v2(steps, x, c, h, w, none, none, none, b)
+        return out.h, [out.h[-1], out.cs[-1]]
 
     def _step(self, xz, hz, state):
         h, c = state
@@ -357,6 +413,15 @@ class GRU(_Recurrent):
 
     def _bias_shape(self):
         return (2, 3 * self.units) if self._reset_after() else (3 * self.units,)
+
+    @property
+    def _fused_op(self):
+        return self._fused_gru if self._reset_after() else None
+
+    def _fused_gru(self, x, state):
+        b = self.bias if self.bias is not None else tf_ops.zeros([2, 3 * self.units], x.dtype)
+        h = rnn_ops.block_gru(x, state[0], self.kernel, self.recurrent_kernel, b).h
+        return h, [h[-1]]
 
     def _state_product(self, h, masks):
         if self._reset_after():
