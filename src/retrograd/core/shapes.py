@@ -105,7 +105,7 @@ class TensorShape(tuple):
 
     __slots__ = ()
 
-    def __new__(cls, dims: Iterable[int | None] | None = ()) -> TensorShape:
+    def __new__(cls, dims: Iterable[int | None] | int | Dimension | None = ()) -> TensorShape:
         if dims is None:
             return _UNKNOWN_RANK
         v1 = tensorshape_behaviour.v1
@@ -113,8 +113,11 @@ class TensorShape(tuple):
             return dims
         if isinstance(dims, TensorShape):
             return tuple.__new__(V1TensorShape if v1 else TensorShape, tuple.__iter__(dims))
-        shape = tuple.__new__(V1TensorShape if v1 else TensorShape, map(_dimension, dims))
-        return shape
+        try:
+            items = iter(dims)
+        except TypeError:  # one dimension, as TensorFlow: TensorShape(2) is [2]
+            items = iter((dims,))
+        return tuple.__new__(V1TensorShape if v1 else TensorShape, map(_dimension, items))
 
     @property
     def rank(self) -> int | None:
@@ -256,7 +259,7 @@ class V1TensorShape(TensorShape):
     __slots__ = ()
 
     # (mypy wants a V1TensorShape; None gives the one unknown-rank shape, as in TensorFlow)
-    def __new__(cls, dims: Iterable[int | None] | None = ()) -> TensorShape:  # type: ignore[misc]
+    def __new__(cls, dims: Iterable[int | None] | int | Dimension | None = ()) -> TensorShape:  # type: ignore[misc]
         if dims is None:
             return _UNKNOWN_RANK
         return tuple.__new__(cls, map(_dimension, dims))
