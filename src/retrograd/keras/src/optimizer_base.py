@@ -120,7 +120,7 @@ class KerasOptions:
             if self._decays(variable):
                 dt = variable.dtype.as_numpy_dtype
                 rate = arguments.rate_as(lr, variable.dtype)
-                decay = variable.read_value() * dt(self.weight_decay) * rate
+                decay = variable.read_value() * dt(np.float32(self.weight_decay)) * rate
                 variable.assign(variable.read_value() - decay)
 
     def _accumulate(self, pairs: list[tuple[Any, Variable]]) -> list[tuple[Any, Variable]] | None:
