@@ -65,6 +65,28 @@ _AssignVariableOp = define_op(
 no_gradient("AssignVariableOp")
 
 
+# Variables made inside a traced function from its tensors, by id: their first run
+# assigns the initial value (Variable._initialized_when_run).
+_awaiting_value: set[int] = set()
+
+
+def _initialize_kernel(value: np.ndarray, variable: Variable) -> tuple[()]:
+    if variable._id in _awaiting_value:
+        _awaiting_value.discard(variable._id)
+        variable._value = value
+    return ()
+
+
+_InitializeVariableOp = define_op(
+    "InitializeVariableOnFirstRun",
+    _initialize_kernel,
+    multi_output=True,
+    stateful=True,
+    shape_fn=lambda metas, variable: [],
+)
+no_gradient("InitializeVariableOnFirstRun")
+
+
 # The class of variables made while a TF1 graph is built (graph.variables.GraphVariable,
 # which registers itself here: the core knows nothing of graphs).
 _graph_variable: list = []
@@ -129,11 +151,14 @@ class Variable(TensorOperators, metaclass=_VariableType):
             check_name(name, "Variable: name")
         if callable(initial_value):
             initial_value = initial_value()
-        value = constant(initial_value, dtype=dtype)._value
+        initial = constant(initial_value, dtype=dtype)
+        value = initial._value
         # (TensorShape iterates tensors and arrays too, which mypy does not see as iterables)
         known = None if shape is None else TensorShape(shape)  # type: ignore[arg-type]
         if known is not None and not known.is_compatible_with(value.shape):
             raise ValueError(f"Variable: initial value shape {value.shape} is not {tuple(known)}")
+        if not isinstance(value, np.ndarray):  # a tensor of the function being traced
+            value = self._initialized_when_run(initial, known)
         self._value = value
         scope = context.eager_scope if context.graph is None else ""
         self._name = scope + (name or "Variable") + ":0"
@@ -147,6 +172,24 @@ class Variable(TensorOperators, metaclass=_VariableType):
                 graph.add_to_collection("trainable_variables", self)
         if _creation_hook and graph is None:
             _creation_hook[0](self)
+
+    def _initialized_when_run(self, initial: Tensor, known: TensorShape | None) -> np.ndarray:
+        """A variable made while a function is traced (once, on its first trace, as
+        TensorFlow allows) from a value of that function: as TensorFlow's variables whose
+        initializer cannot be lifted out of the function, it takes the value the first time
+        the function runs (an op of the function, in program order, that assigns only then).
+        Until then it holds zeros of its shape."""
+        dims = initial._value.shape if known is None else known.merge_with(initial._value.shape)
+        dims = TensorShape(dims)
+        if not dims.is_fully_defined():
+            raise ValueError(
+                f"Variable: the initial value made inside a tf.function has the shape {dims}, "
+                "not fully known while the function is traced; pass `shape=` or an initial "
+                "value of known shape"
+            )
+        _awaiting_value.add(self._id)
+        execute(_InitializeVariableOp, (initial,), {"variable": self}, "VariableInitializer")
+        return np.zeros(dims.as_list(), initial._value.dtype)
 
     # -- reading -------------------------------------------------------------------------
     def read_value(self) -> Tensor:

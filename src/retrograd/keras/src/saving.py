@@ -42,6 +42,7 @@ from retrograd.core.atomic_files import remove_stale_temporaries, write_atomical
 from retrograd.keras.src import load_limits, serialization
 from retrograd.keras.src.keras_file import CONFIG, METADATA, WEIGHTS, declared_bytes, opened
 from retrograd.keras.src.layers.base import KerasTensor, Layer
+from retrograd.keras.src.layers.building import is_default_build
 from retrograd.keras.src.layers.input_layer import InputLayer
 from retrograd.keras.src.models import Model, Sequential
 from retrograd.training import checkpoint as checkpoint_module
@@ -158,7 +159,11 @@ def deserialize_model(entry: dict, custom_objects: dict | None = None) -> Model:
     model = _rebuild_layer(entry, custom_objects)
     build = entry.get("build_config") or {}
     if not model.built and build.get("input_shape") is not None:
-        model.build(_shape(build["input_shape"]))
+        shape = _shape(build["input_shape"])  # (Keras' build_from_config: run a default build)
+        if is_default_build(model):
+            model.build_by_running(shape)
+        else:
+            model.build(shape)
     return model
 
 

@@ -323,7 +323,10 @@ class Layer(Module, Operation):
 
     @building.default_build
     def build(self, input_shape: Any) -> None:
-        """Creates the weights, given the input's shape (called once, before the first call)."""
+        """Creates the weights, given the input's shape (called once, before the first call);
+        this default makes none and marks the layer built (warning, as Keras, when a layer it
+        holds is not built yet)."""
+        building.warn_unbuilt_state(self)
         self.built = True
 
     def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
