@@ -105,7 +105,7 @@ class TensorShape(tuple):
 
     __slots__ = ()
 
-    def __new__(cls, dims: Iterable[int | None] | int | Dimension | None = ()) -> TensorShape:
+    def __new__(cls, dims: Iterable[int | None] | None = ()) -> TensorShape:
         if dims is None:
             return _UNKNOWN_RANK
         v1 = tensorshape_behaviour.v1
@@ -113,10 +113,9 @@ class TensorShape(tuple):
             return dims
         if isinstance(dims, TensorShape):
             return tuple.__new__(V1TensorShape if v1 else TensorShape, tuple.__iter__(dims))
-        try:
-            items = iter(dims)
-        except TypeError:  # one dimension, as TensorFlow: TensorShape(2) is [2]
-            items = iter((dims,))
+        items: Iterable[Any] = dims
+        if not hasattr(dims, "__iter__"):  # one dimension, as TensorFlow: TensorShape(2) is [2]
+            items = [dims]
         return tuple.__new__(V1TensorShape if v1 else TensorShape, map(_dimension, items))
 
     @property
@@ -259,7 +258,7 @@ class V1TensorShape(TensorShape):
     __slots__ = ()
 
     # (mypy wants a V1TensorShape; None gives the one unknown-rank shape, as in TensorFlow)
-    def __new__(cls, dims: Iterable[int | None] | int | Dimension | None = ()) -> TensorShape:  # type: ignore[misc]
+    def __new__(cls, dims: Iterable[int | None] | None = ()) -> TensorShape:  # type: ignore[misc]
         if dims is None:
             return _UNKNOWN_RANK
         return tuple.__new__(cls, map(_dimension, dims))

@@ -254,9 +254,13 @@ class Optimizer(KerasOptions, training.Optimizer):
     [0.5, -0.5]
     """
 
-    def __init__(
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # (Keras' Optimizer takes its base optimizer's arguments as *args, **kwargs)
+        self._setup(*args, **kwargs)
+
+    def _setup(
         self,
-        learning_rate: Any = 0.001,
+        learning_rate: Any,
         weight_decay: Any = None,
         clipnorm: Any = None,
         clipvalue: Any = None,
@@ -269,6 +273,7 @@ class Optimizer(KerasOptions, training.Optimizer):
         name: Any = None,
         **kwargs: Any,
     ) -> None:
+        """Keras' BaseOptimizer arguments (``learning_rate`` is required, as there)."""
         training.Optimizer.__init__(self, learning_rate, name or "optimizer")
         self._init_options(
             weight_decay,

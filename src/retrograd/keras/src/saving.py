@@ -278,7 +278,9 @@ def _loss(value: Any, custom_objects: dict | None) -> Any:
 # -- the file -----------------------------------------------------------------------------------
 
 
-def save_model(model: Model, filepath: Any, overwrite: bool = True) -> None:
+def save_model(
+    model: Model, filepath: Any, overwrite: bool = True, zipped: Any = None, **kwargs: Any
+) -> None:
     """Writes ``model`` (architecture, weights, compile arguments and optimizer state) to a
     ``.keras`` file, atomically (see the module docstring).
 
@@ -289,6 +291,19 @@ def save_model(model: Model, filepath: Any, overwrite: bool = True) -> None:
     >>> sorted(__import__("zipfile").ZipFile(path).namelist())
     ['config.json', 'metadata.json', 'model.weights.npz']
     """
+    kwargs.pop("include_optimizer", True)  # (Keras 3 reads and ignores it too)
+    if kwargs.pop("save_format", False) and not str(filepath).endswith((".keras", ".h5")):
+        raise ValueError(
+            "The `save_format` argument is deprecated in Keras 3. Please remove this argument "
+            "and pass a file path with either `.keras` or `.h5` extension."
+        )
+    if kwargs:
+        raise ValueError(f"The following argument(s) are not supported: {list(kwargs.keys())}")
+    if zipped is False:
+        raise ValueError(
+            "save_model: zipped=False (an unzipped model directory) is not supported; "
+            "retrograd writes zipped .keras files"
+        )
     filepath = os.fspath(filepath)
     if not isinstance(model, Model):
         raise TypeError(f"save_model: expected a keras Model, got {model!r}")
