@@ -339,6 +339,8 @@ VALUES: dict[str, str] = {
     "tf.keras.utils.timeseries_dataset_from_array": 'format="grain" (Grain is not available)',
     "tf.keras.utils.split_dataset": 'preferred_backend="torch" (PyTorch datasets)',
     "tf.keras.random.SeedGenerator": "backend= (another Keras backend's random ops)",
+    "tf.keras.layers.Dense": "quantization_config (quantized weights: int8, int4, float8, GPTQ)",
+    "tf.keras.layers.Embedding": "quantization_config (quantized weights)",
 }
 
 

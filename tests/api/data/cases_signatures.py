@@ -290,4 +290,34 @@ tf.keras.utils.timeseries_dataset_from_array(np.arange(5), None, 3, format="nump
 model = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(1)])
 tf.keras.models.save_model(model, "never_written.keras", colour="red")
 """,
+    "keras_dense_lora": """
+dense = tf.keras.layers.Dense(2, kernel_initializer="ones", lora_rank=2, lora_alpha=4.0)
+x = tf.constant([[1.0, 2.0, 3.0]])
+before = dense(x)
+dense.lora_kernel_a.assign(tf.reshape(tf.range(6.0), [3, 2]) / 10.0)
+dense.lora_kernel_b.assign(tf.constant([[1.0, 0.0], [0.5, -1.0]]))
+after = dense(x)
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(dense(x) ** 2)
+grads = tape.gradient(loss, dense.trainable_weights)
+result = [before, after, [w.name for w in dense.weights],
+          [w.name for w in dense.trainable_weights], dense.lora_alpha, dense.lora_rank,
+          grads, dense.get_config()["lora_rank"], dense.get_config()["quantization_config"]]
+""",
+    "keras_dense_lora_twice": """
+dense = tf.keras.layers.Dense(2, lora_rank=1)
+dense.build((None, 3))
+dense.enable_lora(1)
+""",
+    "keras_dense_lora_unbuilt": "tf.keras.layers.Dense(2).enable_lora(2)",
+    "keras_embedding_lora_and_weights": """
+table = np.arange(8.0, dtype="float32").reshape(4, 2)
+fixed = tf.keras.layers.Embedding(4, 2, weights=table)
+lora = tf.keras.layers.Embedding(4, 2, embeddings_initializer="ones", lora_rank=1)
+lora.build()
+lora.lora_embeddings_a.assign(tf.constant([[1.0], [2.0], [0.0], [-1.0]]))
+lora.lora_embeddings_b.assign(tf.constant([[0.5, 2.0]]))
+result = [fixed.built, fixed(tf.constant([3, 1])), lora(tf.constant([0, 1, 3])),
+          [w.name for w in lora.trainable_weights]]
+""",
 }
