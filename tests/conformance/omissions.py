@@ -4,7 +4,8 @@ as in the snapshot (``tf.compat.v1.train.Server``) or fnmatch patterns over them
 (``*.bfloat16``). The test checks that every key still covers a name of the snapshot.
 
 ``OMITTED``: names retrograd leaves out on purpose. ``SIGNATURES``: present names whose
-signature differs from TensorFlow's on purpose (they count as conformant).
+signature differs from TensorFlow's on purpose (they count as conformant). ``VALUES``:
+names that take TensorFlow's parameters but refuse some of their values.
 """
 
 from __future__ import annotations
@@ -289,11 +290,57 @@ OMITTED: dict[str, str] = {
     "tf.keras.layers.Hashing": _KERAS_STRINGS,
 }
 
+_TENSOR_CLASS = (
+    "programs never construct tf.Tensor (tf.constant and ops do); retrograd's Tensor "
+    "takes the value it holds"
+)
+
 SIGNATURES: dict[str, str] = {
-    "tf.Tensor": (
-        "programs never construct tf.Tensor (tf.constant and ops do); retrograd's Tensor "
-        "takes the value it holds"
+    "tf.Tensor": _TENSOR_CLASS,
+    "tf.compat.v1.Tensor": _TENSOR_CLASS,
+    "tf.data.Dataset": (
+        "programs never construct tf.data.Dataset (from_tensor_slices, range and the other "
+        "factories do, and subclasses call its constructor); TensorFlow's takes a variant "
+        "tensor, a handle of its C++ runtime, retrograd's the Python iterator it wraps"
     ),
+    "tf.compat.v1.nn.ctc_loss": (
+        "TensorFlow 1's ctc_loss takes its labels as a SparseTensor, which retrograd does not "
+        "have (sparse tensors are outside issue 22's scope); compat.v1.nn.ctc_loss is "
+        "TensorFlow 2's (dense labels with label_length and logit_length)"
+    ),
+}
+
+
+_ONE_REPLICA = (
+    "synchronization and aggregation other than AUTO and NONE combine the copies of several "
+    "replicas; retrograd runs one (ValueError naming the argument)"
+)
+
+# Present names that accept TensorFlow's parameter but refuse some of its values, with
+# TensorFlow's error type naming the parameter: what a caller can pass and still not get.
+VALUES: dict[str, str] = {
+    "tf.Variable": (
+        "validate_shape=False (a variable whose shape changes with each assignment) and "
+        "variable_def/import_scope (a VariableDef protocol buffer) are refused with a "
+        "ValueError"
+    ),
+    "tf.compat.v1.Variable": (
+        "as tf.Variable, and a constraint on a variable of a TF1 graph (retrograd's graph "
+        "optimizers apply none)"
+    ),
+    "tf.compat.v1.get_variable": _ONE_REPLICA,
+    "tf.compat.v1.get_local_variable": _ONE_REPLICA,
+    "tf.compat.v1.device": (
+        "a device function (TensorFlow 1 calls it for each op of a graph) is refused with "
+        "TensorFlow 2's eager RuntimeError; device names are accepted (ops run on the CPU)"
+    ),
+    "tf.compat.v1.train.Saver": "write_version=1 (TensorFlow 1's V1 checkpoint files)",
+    "tf.keras.models.save_model": "zipped=False (an unzipped model directory)",
+    "tf.keras.utils.timeseries_dataset_from_array": 'format="grain" (Grain is not available)',
+    "tf.keras.utils.split_dataset": 'preferred_backend="torch" (PyTorch datasets)',
+    "tf.keras.random.SeedGenerator": "backend= (another Keras backend's random ops)",
+    "tf.keras.layers.Dense": "quantization_config (quantized weights: int8, int4, float8, GPTQ)",
+    "tf.keras.layers.Embedding": "quantization_config (quantized weights)",
 }
 
 

@@ -168,6 +168,13 @@ def page(snapshot: dict) -> str:
     for path in NAMESPACES:
         for name, why in load_baseline(path)["differences"].items():
             out.append(f"- `{path}.{name}`: " + why.replace("|", "\\|"))
+    out += ["", "## Parameter values refused", ""]
+    out += [
+        "These take TensorFlow's parameters, but refuse some values of them with "
+        "TensorFlow's error type naming the parameter:",
+        "",
+    ]
+    out += [f"- `{key}`: {why}." for key, why in omissions.VALUES.items()]
     return "\n".join(out).rstrip() + "\n"
 
 

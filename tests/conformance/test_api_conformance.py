@@ -55,7 +55,7 @@ def test_the_differences_page_is_generated_from_the_baseline():
     )
 
 
-@pytest.mark.parametrize("table", ["OMITTED", "SIGNATURES"])
+@pytest.mark.parametrize("table", ["OMITTED", "SIGNATURES", "VALUES"])
 def test_every_reason_covers_a_name_of_the_snapshot(table):
     snapshot = _snapshot()
     dotted = [f"{p}.{n}" for p in NAMESPACES for n in snapshot["namespaces"][p]["names"]]

@@ -92,7 +92,9 @@ def test_float64_variables_update_in_float64():
     w = rg.Variable(np.array([1.0]))
     rg.optimizers.Adam(0.1).apply_gradients([(rg.constant(np.array([0.5])), w)])
     assert w.dtype == rg.float64
-    np.testing.assert_allclose(w.numpy(), [0.9], atol=1e-6)
+    # (Keras' bias correction raises float32's 0.999 to the step: 0.9000013, not 0.9; the
+    # exact values are compared with Keras in tests/keras/test_optimizer_goldens.py)
+    np.testing.assert_allclose(w.numpy(), [0.9], atol=2e-6)
 
 
 def test_slots_are_flushed_to_zero_below_the_smallest_normal_number():

@@ -168,7 +168,7 @@ def no_op(name: str | None = None) -> GraphOperation:
     return graph._operations[-1]
 
 
-def group(*inputs: object, name: str | None = None) -> GraphOperation:
+def group(*inputs: object, **kwargs: Any) -> GraphOperation:
     """An op that runs all of ``inputs`` (ops or tensors).
 
     >>> import retrograd as rg, retrograd.compat.v1 as tf1
@@ -181,6 +181,9 @@ def group(*inputs: object, name: str | None = None) -> GraphOperation:
     ...         print(sess.run(v))
     12.0
     """
+    name = kwargs.pop("name", None)
+    if kwargs:
+        raise ValueError("Unknown keyword arguments: " + ", ".join(kwargs.keys()))
     flat = []
     for item in inputs:
         flat += list(item) if isinstance(item, (list, tuple)) else [item]

@@ -21,6 +21,7 @@ import contextlib
 import sys
 from typing import Any
 
+from retrograd.autodiff.tape import UnconnectedGradients
 from retrograd.compat import private_modules
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
@@ -70,7 +71,7 @@ def gradients(
     gate_gradients: bool = False,
     aggregation_method: Any = None,
     stop_gradients: Any = None,
-    unconnected_gradients: Any = "none",
+    unconnected_gradients: Any = UnconnectedGradients.NONE,
 ) -> list[Any]:
     """TF1's ``tf.gradients`` (``colocate_gradients_with_ops`` is accepted: one device).
 

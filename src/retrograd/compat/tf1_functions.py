@@ -21,6 +21,7 @@ from retrograd.compat.graph_collections import (
     tables_initializer,
     variables_initializer,
 )
+from retrograd.compat.replicas import VariableAggregation, one_replica
 from retrograd.compat.variable_scopes import (
     GraphKeys,
     VariableScope,
@@ -30,6 +31,7 @@ from retrograd.compat.variable_scopes import (
 )
 from retrograd.core import dtypes
 from retrograd.ops import math_ops, numpy_function_ops
+from retrograd.training.aggregation import VariableSynchronization
 from retrograd.training.v1_variable_state import is_variable_initialized
 
 __all__ = [
@@ -91,8 +93,8 @@ def get_local_variable(
     use_resource: Any = None,
     custom_getter: Any = None,
     constraint: Any = None,
-    synchronization: Any = None,
-    aggregation: Any = None,
+    synchronization: Any = VariableSynchronization.AUTO,
+    aggregation: Any = VariableAggregation.NONE,
 ) -> Any:
     """``get_variable`` for a local variable: in ``GraphKeys.LOCAL_VARIABLES`` (added to
     ``collections``), not trainable, not saved by default.
@@ -105,7 +107,7 @@ def get_local_variable(
     """
     if trainable:
         raise ValueError(f"get_local_variable: a local variable is not trainable ({name})")
-    _one_replica("get_local_variable", synchronization, aggregation)
+    one_replica("get_local_variable", synchronization, aggregation)
     collections = [*(collections or []), GraphKeys.LOCAL_VARIABLES]
     return get_variable(
         name,
@@ -122,20 +124,6 @@ def get_local_variable(
         custom_getter,
         constraint,
     )
-
-
-def _one_replica(who: str, synchronization: Any, aggregation: Any) -> None:
-    """Variables' synchronization and aggregation across replicas: retrograd runs one
-    replica, where only TensorFlow's defaults (AUTO, NONE) mean anything."""
-    for argument, value, default in (
-        ("synchronization", synchronization, "AUTO"),
-        ("aggregation", aggregation, "NONE"),
-    ):
-        if value is not None and getattr(value, "name", value) != default:
-            raise ValueError(
-                f"{who}: {argument}={value!r} needs several replicas; retrograd runs one "
-                f"(only {default} is meaningful)"
-            )
 
 
 class _Template:

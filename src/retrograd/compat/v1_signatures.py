@@ -302,24 +302,20 @@ def random_shuffle(value: TensorLike, seed: int | None = None, name: str | None 
 # -- tf.nn's v1 functions ------------------------------------------------------------------
 
 
-def softmax_cross_entropy_with_logits(
-    _sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None
-):
+def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name=None, axis=None):
     """TF1's deprecated ``nn.softmax_cross_entropy_with_logits``: no gradient flows into
     ``labels`` (use ``..._v2`` for that)."""
-    if _sentinel is not None:
-        raise ValueError("softmax_cross_entropy_with_logits: pass labels= and logits= by name")
+    if labels is None or logits is None:
+        raise ValueError(
+            "Both labels and logits must be provided for softmax_cross_entropy_with_logits"
+        )
     axis = dim if axis is None else axis
     labels = array_ops.stop_gradient(convert_to_tensor(labels))
     return nn_losses.softmax_cross_entropy_with_logits(labels, logits, axis, name)
 
 
-def softmax_cross_entropy_with_logits_v2(
-    _sentinel=None, labels=None, logits=None, axis=None, name=None, dim=None
-):
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, dim=None):
     """TF1's ``nn.softmax_cross_entropy_with_logits_v2``: gradients reach ``labels`` too."""
-    if _sentinel is not None:
-        raise ValueError("softmax_cross_entropy_with_logits_v2: pass labels= and logits=")
     axis = _either(axis, dim, "axis", "dim", "softmax_cross_entropy_with_logits_v2")
     return nn_losses.softmax_cross_entropy_with_logits(
         labels, logits, -1 if axis is None else axis, name

@@ -26,12 +26,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from retrograd.compat.initializers import glorot_uniform_initializer, zeros_initializer
+from retrograd.compat.replicas import VariableAggregation, one_replica
 from retrograd.core import dtypes
 from retrograd.core.execute import context
 from retrograd.core.shapes import TensorShape
 from retrograd.core.variables import Variable as EagerVariable
+from retrograd.core.variables import graph_variable
 from retrograd.graph.graph import get_default_graph
 from retrograd.graph.variables import GLOBAL_VARIABLES, TRAINABLE_VARIABLES, GraphVariable
+from retrograd.training.aggregation import VariableSynchronization
 
 __all__ = [
     "AUTO_REUSE",
@@ -97,13 +100,23 @@ AUTO_REUSE = _AutoReuse()
 
 
 class _VariableType(type):
-    def __call__(cls, initial_value: Any = None, trainable: bool = True, **kwargs: Any) -> Any:
+    def __call__(
+        cls, initial_value: Any = None, trainable: Any = None, collections: Any = None,
+        validate_shape: bool = True, caching_device: Any = None, name: Any = None,
+        variable_def: Any = None, dtype: Any = None, expected_shape: Any = None,
+        import_scope: Any = None, constraint: Any = None, use_resource: Any = None,
+        synchronization: Any = VariableSynchronization.AUTO,
+        aggregation: Any = VariableAggregation.NONE, shape: Any = None,
+    ) -> Any:  # fmt: skip
+        # (expected_shape, use_resource and caching_device: nothing to do, as in TF 2)
+        options = dict(
+            validate_shape=validate_shape, name=name, variable_def=variable_def, dtype=dtype,
+            import_scope=import_scope, constraint=constraint, synchronization=synchronization,
+            aggregation=aggregation, shape=shape,
+        )  # fmt: skip
         if context.graph is None:
-            kept = {k: kwargs[k] for k in ("name", "dtype", "shape") if k in kwargs}
-            return EagerVariable(initial_value, trainable=trainable, **kept)
-        known = ("name", "dtype", "shape", "collections", "validate_shape")
-        kept = {k: v for k, v in kwargs.items() if k in known}
-        return GraphVariable(initial_value, trainable=trainable, **kept)
+            return EagerVariable(initial_value, trainable, **options)
+        return graph_variable(initial_value, trainable, collections, **options)
 
     def __instancecheck__(cls, instance: Any) -> bool:
         return isinstance(instance, EagerVariable)
@@ -325,6 +338,8 @@ def get_variable(
     use_resource: Any = None,
     custom_getter: Any = None,
     constraint: Any = None,
+    synchronization: Any = VariableSynchronization.AUTO,
+    aggregation: Any = VariableAggregation.NONE,
     **kwargs: Any,
 ) -> GraphVariable | EagerVariable:
     """The variable ``scope/name``: an existing one when the scope reuses, else a new one
@@ -344,6 +359,7 @@ def get_variable(
     w:0 6.0
     """
     _refuse_unsupported("get_variable", partitioner=partitioner, constraint=constraint)
+    one_replica("get_variable", synchronization, aggregation)
     scope = get_variable_scope()
     full = f"{scope.name}/{name}" if scope.name else name
     if context.graph is None:

@@ -18,7 +18,45 @@ class OpError(Exception):
     ...     caught = error
     >>> type(caught).__name__, isinstance(caught, rg.errors.OpError)
     ('InvalidArgumentError', True)
+
+    Made by a program as TensorFlow's are, ``(node_def, op, message)``, it keeps them:
+
+    >>> error = rg.errors.InvalidArgumentError(None, None, "bad value")
+    >>> str(error), error.message, error.op, error.error_code
+    ('bad value', 'bad value', None, 3)
     """
+
+    _code = 2  # TensorFlow's error codes (UNKNOWN for the base class)
+
+    def __init__(
+        self, node_def: object = None, op: object = None, message: object = None,
+        error_code: int | None = None, *args: object,
+    ) -> None:  # fmt: skip
+        if op is None and message is None and error_code is None and not args:
+            node_def, message = None, node_def  # (retrograd raises with the message alone)
+        super().__init__(message, *args)
+        self._node_def, self._op = node_def, op
+        self._error_code = self._code if error_code is None else error_code
+
+    @property
+    def message(self) -> str:
+        """The error message."""
+        return str(self.args[0]) if self.args else ""
+
+    @property
+    def op(self) -> object:
+        """The op that failed (None when not known)."""
+        return self._op
+
+    @property
+    def node_def(self) -> object:
+        """The failed op's definition (None when not known)."""
+        return self._node_def
+
+    @property
+    def error_code(self) -> int:
+        """TensorFlow's integer code of the error kind."""
+        return self._error_code
 
 
 class InvalidArgumentError(OpError, ValueError):
@@ -33,6 +71,8 @@ class InvalidArgumentError(OpError, ValueError):
     'InvalidArgumentError'
     """
 
+    _code = 3
+
 
 class UnimplementedError(OpError, NotImplementedError):
     """The op exists but not for these arguments.
@@ -41,6 +81,8 @@ class UnimplementedError(OpError, NotImplementedError):
     >>> issubclass(rg.errors.UnimplementedError, NotImplementedError)
     True
     """
+
+    _code = 12
 
 
 class NotFoundError(OpError, LookupError):
@@ -56,6 +98,8 @@ class NotFoundError(OpError, LookupError):
     ...     print(type(error).__name__)
     CheckpointNotFoundError
     """
+
+    _code = 5
 
 
 class FailedPreconditionError(OpError, RuntimeError):
@@ -75,6 +119,8 @@ class FailedPreconditionError(OpError, RuntimeError):
     True
     """
 
+    _code = 9
+
 
 class OutOfRangeError(OpError):
     """An index past the end: a write beyond a TensorArray's size, an iterator at its end
@@ -84,6 +130,8 @@ class OutOfRangeError(OpError):
     >>> issubclass(rg.errors.OutOfRangeError, rg.errors.OpError)
     True
     """
+
+    _code = 11
 
 
 class UnavailableError(OpError, RuntimeError):
@@ -95,6 +143,8 @@ class UnavailableError(OpError, RuntimeError):
     True
     """
 
+    _code = 14
+
 
 class DeadlineExceededError(OpError, TimeoutError):
     """An operation waited longer than its limit: in ``tf.distribute``, a collective whose
@@ -104,6 +154,8 @@ class DeadlineExceededError(OpError, TimeoutError):
     >>> issubclass(rg.errors.DeadlineExceededError, TimeoutError)
     True
     """
+
+    _code = 4
 
 
 class MissingDependencyError(ImportError):

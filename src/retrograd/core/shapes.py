@@ -113,8 +113,10 @@ class TensorShape(tuple):
             return dims
         if isinstance(dims, TensorShape):
             return tuple.__new__(V1TensorShape if v1 else TensorShape, tuple.__iter__(dims))
-        shape = tuple.__new__(V1TensorShape if v1 else TensorShape, map(_dimension, dims))
-        return shape
+        items: Iterable[Any] = dims
+        if not hasattr(dims, "__iter__"):  # one dimension, as TensorFlow: TensorShape(2) is [2]
+            items = [dims]
+        return tuple.__new__(V1TensorShape if v1 else TensorShape, map(_dimension, items))
 
     @property
     def rank(self) -> int | None:

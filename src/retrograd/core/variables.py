@@ -12,12 +12,13 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
 
-from retrograd.core import display, dtypes
+from retrograd.core import display, dtypes, variable_options
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike, TensorOperators
 from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
@@ -34,6 +35,7 @@ from retrograd.core.tensor import (
     next_id,
     numpy_text,
 )
+from retrograd.core.variable_options import VariableAggregation, VariableSynchronization
 
 __all__ = ["Variable"]
 
@@ -65,9 +67,54 @@ _AssignVariableOp = define_op(
 no_gradient("AssignVariableOp")
 
 
+# Variables made inside a traced function from its tensors, by id: their first run
+# assigns the initial value (Variable._initialized_when_run).
+_awaiting_value: set[int] = set()
+
+
+def _initialize_kernel(value: np.ndarray, variable: Variable) -> tuple[()]:
+    if variable._id in _awaiting_value:
+        _awaiting_value.discard(variable._id)
+        variable._value = value
+    return ()
+
+
+_InitializeVariableOp = define_op(
+    "InitializeVariableOnFirstRun",
+    _initialize_kernel,
+    multi_output=True,
+    stateful=True,
+    shape_fn=lambda metas, variable: [],
+)
+no_gradient("InitializeVariableOnFirstRun")
+
+
 # The class of variables made while a TF1 graph is built (graph.variables.GraphVariable,
 # which registers itself here: the core knows nothing of graphs).
 _graph_variable: list = []
+
+
+def graph_variable(
+    initial_value: Any = None, trainable: Any = None, collections: Any = None,
+    validate_shape: bool = True, name: Any = None, dtype: Any = None, shape: Any = None,
+    constraint: Any = None, synchronization: Any = VariableSynchronization.AUTO,
+    aggregation: Any = VariableAggregation.NONE, **ignored: Any,
+) -> Any:  # fmt: skip
+    """A TF1 graph's variable for ``Variable(...)``'s arguments (``caching_device``,
+    ``use_resource``, ``expected_shape`` and the lifting flag change nothing here)."""
+    trainable = variable_options.checked(
+        trainable, True, ignored.get("variable_def"), ignored.get("import_scope"), None,
+        synchronization, aggregation,
+    )[0]  # fmt: skip
+    if constraint is not None:
+        raise ValueError(
+            "Variable: `constraint` is not supported for variables of a TF1 graph (retrograd's "
+            "graph optimizers apply none); got " + repr(constraint)
+        )
+    return _graph_variable[0](
+        initial_value, trainable=trainable, name=name, dtype=dtype, shape=shape,
+        collections=collections, validate_shape=validate_shape,
+    )  # fmt: skip
 
 
 def set_graph_variable_class(cls: type) -> None:
@@ -93,7 +140,8 @@ class _VariableType(type):
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         graph = context.graph
         if cls is Variable and graph is not None and not graph.traces_function():
-            return _graph_variable[0](*args, **kwargs)
+            given = inspect.signature(Variable.__init__).bind(None, *args, **kwargs).arguments
+            return graph_variable(**{k: v for k, v in given.items() if k != "self"})
         return super().__call__(*args, **kwargs)
 
 
@@ -111,17 +159,37 @@ class Variable(TensorOperators, metaclass=_VariableType):
     ([4.0, 6.0], True)
     """
 
-    __slots__ = ("_value", "_id", "_name", "_trainable", "__weakref__")
+    __slots__ = (
+        "_value", "_id", "_name", "_trainable", "_constraint", "_synchronization",
+        "_aggregation", "__weakref__",
+    )  # fmt: skip
     __array_priority__ = 100
 
     def __init__(
         self,
         initial_value: TensorLike | Callable[[], TensorLike] | None = None,
-        trainable: bool = True,
+        trainable: bool | None = None,
+        validate_shape: bool = True,
+        caching_device: Any = None,
         name: str | None = None,
+        variable_def: Any = None,
         dtype: DTypeLike | None = None,
+        import_scope: str | None = None,
+        constraint: Callable[[Any], Any] | None = None,
+        synchronization: VariableSynchronization = VariableSynchronization.AUTO,
+        aggregation: Any = VariableAggregation.NONE,
         shape: ShapeLike | None = None,
+        experimental_enable_variable_lifting: bool = True,
     ) -> None:
+        # (caching_device places cached reads in a TF1 session and
+        # experimental_enable_variable_lifting chooses whether a tf.function lifts the
+        # initializer: neither changes a value retrograd computes)
+        trainable, synchronization, aggregation = variable_options.checked(
+            trainable, validate_shape, variable_def, import_scope, constraint, synchronization,
+            aggregation,
+        )  # fmt: skip
+        self._constraint, self._synchronization = constraint, synchronization
+        self._aggregation = aggregation
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given")
         self._id = next_id()
@@ -129,11 +197,15 @@ class Variable(TensorOperators, metaclass=_VariableType):
             check_name(name, "Variable: name")
         if callable(initial_value):
             initial_value = initial_value()
-        value = constant(initial_value, dtype=dtype)._value
+        initial = constant(initial_value, dtype=dtype)
+        value = initial._value
         # (TensorShape iterates tensors and arrays too, which mypy does not see as iterables)
         known = None if shape is None else TensorShape(shape)  # type: ignore[arg-type]
         if known is not None and not known.is_compatible_with(value.shape):
             raise ValueError(f"Variable: initial value shape {value.shape} is not {tuple(known)}")
+        if context.graph is not None and not isinstance(value, (np.ndarray, np.generic)):
+            # a tensor of the function being traced
+            value = self._initialized_when_run(initial, known)
         self._value = value
         scope = context.eager_scope if context.graph is None else ""
         self._name = scope + (name or "Variable") + ":0"
@@ -147,6 +219,51 @@ class Variable(TensorOperators, metaclass=_VariableType):
                 graph.add_to_collection("trainable_variables", self)
         if _creation_hook and graph is None:
             _creation_hook[0](self)
+
+    def _initialized_when_run(self, initial: Tensor, known: TensorShape | None) -> np.ndarray:
+        """A variable made while a function is traced (once, on its first trace, as
+        TensorFlow allows) from a value of that function: as TensorFlow's variables whose
+        initializer cannot be lifted out of the function, it takes the value the first time
+        the function runs (an op of the function, in program order, that assigns only then).
+        Until then it holds zeros of its shape."""
+        dims = initial._value.shape if known is None else known.merge_with(initial._value.shape)
+        dims = TensorShape(dims)
+        if not dims.is_fully_defined():
+            raise ValueError(
+                f"Variable: the initial value made inside a tf.function has the shape {dims}, "
+                "not fully known while the function is traced; pass `shape=` or an initial "
+                "value of known shape"
+            )
+        _awaiting_value.add(self._id)
+        execute(_InitializeVariableOp, (initial,), {"variable": self}, "VariableInitializer")
+        return np.zeros([d for d in dims.as_list() if d is not None], initial._value.dtype)
+
+    @property
+    def constraint(self) -> Callable[[Any], Any] | None:
+        """The projection optimizers apply after each update (None: none)."""
+        return getattr(self, "_constraint", None)
+
+    @constraint.setter
+    def constraint(self, value: Callable[[Any], Any] | None) -> None:
+        self._constraint = value
+
+    @property
+    def synchronization(self) -> Any:
+        """How replicas' copies are kept in step (``VariableSynchronization``)."""
+        return getattr(self, "_synchronization", VariableSynchronization.AUTO)
+
+    @synchronization.setter
+    def synchronization(self, value: Any) -> None:
+        self._synchronization = value
+
+    @property
+    def aggregation(self) -> Any:
+        """How replicas' updates are combined (``VariableAggregation``)."""
+        return getattr(self, "_aggregation", VariableAggregation.NONE)
+
+    @aggregation.setter
+    def aggregation(self, value: Any) -> None:
+        self._aggregation = value
 
     # -- reading -------------------------------------------------------------------------
     def read_value(self) -> Tensor:

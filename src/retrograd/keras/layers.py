@@ -44,6 +44,18 @@ from retrograd.keras.src.layers.conv import (
 from retrograd.keras.src.layers.conv import (
     MaxPooling2D as MaxPool2D,
 )
+from retrograd.keras.src.layers.conv_depthwise import (
+    DepthwiseConv1D,
+    DepthwiseConv2D,
+    SeparableConv1D,
+    SeparableConv2D,
+)
+from retrograd.keras.src.layers.conv_depthwise import (
+    SeparableConv1D as SeparableConvolution1D,
+)
+from retrograd.keras.src.layers.conv_depthwise import (
+    SeparableConv2D as SeparableConvolution2D,
+)
 from retrograd.keras.src.layers.conv_lstm import (
     ConvLSTM1D,
     ConvLSTM2D,
@@ -54,10 +66,6 @@ from retrograd.keras.src.layers.conv_more import (
     Conv2DTranspose,
     Conv3D,
     Conv3DTranspose,
-    DepthwiseConv1D,
-    DepthwiseConv2D,
-    SeparableConv1D,
-    SeparableConv2D,
 )
 from retrograd.keras.src.layers.conv_more import (
     Conv1DTranspose as Convolution1DTranspose,
@@ -70,12 +78,6 @@ from retrograd.keras.src.layers.conv_more import (
 )
 from retrograd.keras.src.layers.conv_more import (
     Conv3DTranspose as Convolution3DTranspose,
-)
-from retrograd.keras.src.layers.conv_more import (
-    SeparableConv1D as SeparableConvolution1D,
-)
-from retrograd.keras.src.layers.conv_more import (
-    SeparableConv2D as SeparableConvolution2D,
 )
 from retrograd.keras.src.layers.core import (
     Activation,

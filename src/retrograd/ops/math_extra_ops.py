@@ -70,7 +70,7 @@ xlog1py = binary_op(
     [0.0, 0.0]
     """,
 )
-nextafter = binary_op(
+_nextafter = binary_op(
     "nextafter",
     "NextAfter",
     np.nextafter,
@@ -82,6 +82,19 @@ nextafter = binary_op(
     True
     """,
 )
+
+
+def nextafter(x1: TensorLike, x2: TensorLike, name: str | None = None) -> Tensor:
+    """The next representable number after ``x1`` towards ``x2``, elementwise (float32 and
+    float64, with broadcasting).
+
+    >>> import retrograd as tf
+    >>> float(tf.math.nextafter(x1=1.0, x2=2.0)) > 1.0
+    True
+    """
+    return _nextafter(x1, x2, name)
+
+
 rint = unary_op(
     "rint",
     "Rint",

@@ -153,6 +153,11 @@ def _shape(op_type: str, shape: Any) -> Any:
     dims, dynamic, known = dynamic_shape_ops.shape_input(shape, op_type)
     if dims is None:  # tf.shape(x) of a graph tensor: drawn at the run-time shape
         return _RunTimeShape(dynamic, known)
+    if any(d >= 2**63 for d in dims):  # TensorFlow cannot make its int64 shape tensor
+        raise ValueError(
+            f"{op_type}: Can't convert Python sequence with out-of-range integer to Tensor "
+            f"(`shape` = {list(dims)})"
+        )
     if any(d < 0 for d in dims):
         raise InvalidArgumentError(f"{op_type}: dimensions must be >= 0, got shape {list(dims)}")
     return dims

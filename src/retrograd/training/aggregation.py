@@ -15,7 +15,6 @@ retrograd computes in one process on one device, so every method adds gradients 
 
 from __future__ import annotations
 
-import enum
 import logging
 
 __all__ = [
@@ -38,34 +37,12 @@ class AggregationMethod:
     EXPERIMENTAL_ACCUMULATE_N = 2
 
 
-class VariableAggregationV2(enum.Enum):
-    """How the replicas' updates of a variable are combined (``tf.VariableAggregation``).
-
-    >>> VariableAggregationV2(1)
-    <VariableAggregationV2.SUM: 1>
-    """
-
-    NONE = 0
-    SUM = 1
-    MEAN = 2
-    ONLY_FIRST_REPLICA = 3
-
+from retrograd.core.variable_options import (  # noqa: E402  (they live in the core)
+    VariableAggregationV2,
+    VariableSynchronization,
+)
 
 VariableAggregation = VariableAggregationV2
-
-
-class VariableSynchronization(enum.Enum):
-    """When a distributed variable's copies are brought in step (``AUTO``: as the strategy
-    chooses, ``NONE``: one copy, ``ON_WRITE``: at each update, ``ON_READ``: when read).
-
-    >>> VariableSynchronization.ON_READ.value
-    3
-    """
-
-    AUTO = 0
-    NONE = 1
-    ON_WRITE = 2
-    ON_READ = 3
 
 
 def get_logger() -> logging.Logger:

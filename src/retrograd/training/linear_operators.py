@@ -359,7 +359,7 @@ class LinearOperatorPermutation(LinearOperator):
     def __init__(
         self,
         perm,
-        dtype=None,
+        dtype=dtypes.float32,
         is_non_singular=None,
         is_self_adjoint=None,
         is_positive_definite=None,

@@ -25,6 +25,7 @@ from retrograd.ops.indexed_slices import IndexedSlices
 __all__ = [
     "check_learning_rate",
     "check_hyperparameters",
+    "keras_number",
     "rate_as",
     "takes_step",
     "sparse_arrays",
@@ -99,6 +100,19 @@ def check_hyperparameters(owner: str, **values: Any) -> None:
             f"{owner}: argument `{name}` must be a number (a float), received "
             f"{name}={value!r} ({type(value).__name__})"
         )
+
+
+def keras_number(value: Any) -> float:
+    """A hyperparameter as Keras' ``ops.cast(value, dtype)`` sees it: a Python number (or
+    anything not already a float64 value) goes through a float32 tensor first, so a
+    float64 variable is updated with float32's rounding of 0.1, exactly as in Keras.
+
+    >>> keras_number(0.1), keras_number(0.5)
+    (0.10000000149011612, 0.5)
+    """
+    if getattr(value, "dtype", None) in (np.float64, "float64"):
+        return float(np.asarray(value))
+    return float(np.float32(np.asarray(value)))
 
 
 def rate_as(rate: Any, dtype: Any) -> Any:

@@ -104,19 +104,19 @@ class Optimizer(abc.ABC):
 
     def _current_learning_rate(self) -> Any:
         """The learning rate of this step: a float, or (inside a traced function) a tensor
-        read when the graph runs."""
+        read when the graph runs. As Keras' float32 learning-rate variable, a number is
+        rounded to float32 before each variable's update casts it to the variable's dtype
+        (a float64 variable gets float32's 0.1, as in Keras)."""
         lr = self.learning_rate
         if context.graph is None:
-            if not callable(lr):
-                return float(lr)
-            return float(lr(self.iterations.numpy()) if arguments.takes_step(lr) else lr())
+            if callable(lr):
+                lr = lr(self.iterations.numpy()) if arguments.takes_step(lr) else lr()
+            return arguments.keras_number(lr)
         if callable(lr):  # a schedule sees the step as a tensor
             return lr(self.iterations.read_value()) if arguments.takes_step(lr) else lr()
         rate = self.__dict__.get("_rate")
-        if rate is None:  # (float64 holds the Python number exactly; cast per variable)
-            rate = self._rate = Variable(
-                np.float64(float(lr)), trainable=False, name="learning_rate"
-            )
+        if rate is None:
+            rate = self._rate = Variable(np.float32(lr), trainable=False, name="learning_rate")
         return rate.read_value()
 
     def _initial_slot(self, name: str, value: np.ndarray) -> np.ndarray:
@@ -365,9 +365,10 @@ class SGD(Optimizer):
     def _update(self, value, g, lr, step, slots, dt, xp):
         if not self.momentum:
             return value - g * lr
-        m = slots["momentum"] = slots["momentum"] * dt(self.momentum) - g * lr
+        momentum = dt(np.float32(self.momentum))  # (Keras casts it through float32)
+        m = slots["momentum"] = slots["momentum"] * momentum - g * lr
         if self.nesterov:
-            return value + (m * dt(self.momentum) - g * lr)
+            return value + (m * momentum - g * lr)
         return value + m
 
 
@@ -403,8 +404,8 @@ class Adam(Optimizer):
     def _update(self, value, g, lr, step, slots, dt, xp):
         alpha = (
             lr
-            * xp.sqrt(dt(1) - xp.pow(dt(self.beta_2), step))
-            / (dt(1) - xp.pow(dt(self.beta_1), step))
+            * xp.sqrt(dt(1) - xp.pow(dt(np.float32(self.beta_2)), step))
+            / (dt(1) - xp.pow(dt(np.float32(self.beta_1)), step))
         )
         m = slots["m"] = slots["m"] + (g - slots["m"]) * dt(1 - self.beta_1)
         v = slots["v"] = slots["v"] + (xp.square(g) - slots["v"]) * dt(1 - self.beta_2)
@@ -488,7 +489,8 @@ class Adagrad(Optimizer):
         self._slot_names = ("accumulator",)
 
     def _initial_slot(self, name, value):
-        return np.full_like(value, self.initial_accumulator_value)
+        # (Keras' Constant initializer: the value reaches the variable's dtype through float32)
+        return np.full_like(value, np.float32(self.initial_accumulator_value))
 
     def _update_arrays(self, value, g, squared, lr, step, slots):
         return update_kernels.adagrad(value, g, squared, lr, slots, self.epsilon)

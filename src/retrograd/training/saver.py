@@ -59,11 +59,16 @@ class Saver:
         builder: Any = None,
         defer_build: bool = False,
         allow_empty: bool = False,
-        write_version: Any = None,
+        write_version: Any = 2,
         pad_step_number: bool = False,
         save_relative_paths: bool = False,
         filename: Any = None,
     ) -> None:
+        if write_version not in (2, None):  # saver_pb2.SaverDef.V2
+            raise ValueError(
+                f"Saver: write_version={write_version!r} (TensorFlow 1's V1 checkpoint format) is "
+                "not supported; retrograd writes V2 checkpoints (write_version=2)"
+            )
         if var_list is None:
             var_list = get_default_graph().get_collection(GLOBAL_VARIABLES)
         if isinstance(var_list, dict):

@@ -70,7 +70,7 @@ def sgd(value, g, lr, slots: dict, momentum: float, nesterov: bool) -> Any:
     new = np.multiply(g, lr, out=_fresh(value))
     if not momentum:
         return np.subtract(value, new, out=new)
-    decay = value.dtype.type(momentum)
+    decay = value.dtype.type(np.float32(momentum))  # (Keras casts it through float32)
     m = slots["momentum"] = np.multiply(slots["momentum"], decay, out=_fresh(value))
     np.subtract(m, new, out=m)  # m * momentum - g * lr
     if not nesterov:
@@ -93,7 +93,9 @@ def adam(value, g, squared, lr, step, slots: dict, betas: tuple, epsilon: float)
     dt = value.dtype.type
     beta_1, beta_2 = betas
     one = dt(1)
-    alpha = lr * np.sqrt(one - dt(beta_2) ** step) / (one - dt(beta_1) ** step)
+    # Keras raises ops.cast(beta, dtype) to the step: a Python float cast through float32
+    power_1, power_2 = dt(np.float32(beta_1)) ** step, dt(np.float32(beta_2)) ** step
+    alpha = lr * np.sqrt(one - power_2) / (one - power_1)
     m = np.subtract(g, slots["m"], out=_fresh(value))
     m *= dt(1 - beta_1)
     slots["m"] = m = np.add(slots["m"], m, out=m)

@@ -73,3 +73,35 @@ def initial_values() -> list[np.ndarray]:
         np.array([[1.0, -2.0], [0.5, 3.0]], dtype="float32"),
         np.array([0.25, -0.75, 1.5], dtype="float32"),
     ]
+
+
+# Each optimizer's own arithmetic in float64 and float32 variables, five steps, compared at
+# the precision of the dtype: Keras casts its float32 hyperparameters (the learning-rate
+# variable, the betas) to the variable's dtype and computes in a fixed order.
+PRECISION_OPTIMIZERS = [
+    ("sgd_momentum", "optimizers.SGD(0.1, momentum=0.9)"),
+    ("sgd_nesterov", "optimizers.SGD(0.1, momentum=0.9, nesterov=True)"),
+    ("adam", "optimizers.Adam(0.01)"),
+    ("adam_amsgrad", "optimizers.Adam(0.01, amsgrad=True)"),
+    ("adamw", "optimizers.AdamW(0.01, weight_decay=0.1)"),
+    ("rmsprop", "optimizers.RMSprop(0.01)"),
+    ("rmsprop_centered", "optimizers.RMSprop(0.01, momentum=0.5, centered=True)"),
+    ("adagrad", "optimizers.Adagrad(0.1)"),
+    ("adadelta", "optimizers.Adadelta(0.5)"),
+    ("adamax", "optimizers.Adamax(0.01)"),
+    ("nadam", "optimizers.Nadam(0.01)"),
+    ("ftrl", "optimizers.Ftrl(0.1, l1_regularization_strength=0.01, beta=0.1)"),
+    ("lion", "optimizers.Lion(0.01)"),
+]
+PRECISION_CASES = [
+    (f"{name}_{dtype}", expression, dtype)
+    for name, expression in PRECISION_OPTIMIZERS
+    for dtype in ("float64", "float32")
+]
+PRECISION_STEPS = 5
+
+
+def precision_gradients(index: int, step: int, dtype: str) -> list[np.ndarray]:
+    """The gradients of precision case ``index`` at ``step``, in ``dtype``."""
+    rng = np.random.default_rng(5000 + 100 * index + step)
+    return [rng.normal(size=(2, 2)).astype(dtype), rng.normal(size=(3,)).astype(dtype)]

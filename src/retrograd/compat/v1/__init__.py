@@ -83,6 +83,7 @@ from retrograd.compat.initializers import (
     xavier_initializer,
     zeros_initializer,
 )
+from retrograd.compat.replicas import VariableAggregation
 from retrograd.compat.tf1_functions import (
     all_variables,
     get_local_variable,
@@ -126,6 +127,22 @@ from retrograd.compat.v1 import (
     summary,
     train,
 )
+from retrograd.compat.v1_argument_orders import (
+    assert_rank,
+    batch_to_space,
+    boolean_mask,
+    confusion_matrix,
+    device,
+    gather,
+    gather_nd,
+    pad,
+    reverse_sequence,
+    shape,
+    size,
+    space_to_batch,
+    transpose,
+    tuple,
+)
 from retrograd.compat.v1_array_functions import (
     clip_by_average_norm,
     count_nonzero,
@@ -153,6 +170,7 @@ from retrograd.compat.v1_asserts import (
     assert_type,
 )
 from retrograd.compat.v1_more_functions import batch_gather, get_seed, random_poisson
+from retrograd.compat.v1_scope_classes import name_scope, variable_scope
 from retrograd.compat.v1_signatures import (
     arg_max,
     arg_min,
@@ -195,8 +213,6 @@ from retrograd.compat.variable_scopes import (
     VariableScope,
     get_variable,
     get_variable_scope,
-    name_scope,
-    variable_scope,
 )
 from retrograd.core.dimensions import Dimension, dimension_value
 from retrograd.core.registry import no_gradient as NoGradient
@@ -222,6 +238,21 @@ from retrograd.ops.safe_math_ops import divide_no_nan as div_no_nan
 from retrograd.ops.space_batch_ops import batch_to_space as batch_to_space_nd
 
 __all__ = [
+    "VariableAggregation",
+    "assert_rank",
+    "batch_to_space",
+    "boolean_mask",
+    "confusion_matrix",
+    "device",
+    "gather",
+    "gather_nd",
+    "pad",
+    "reverse_sequence",
+    "shape",
+    "size",
+    "space_to_batch",
+    "transpose",
+    "tuple",
     "batch_gather",
     "batch_to_space_nd",
     "executing_eagerly_outside_functions",

@@ -11,6 +11,7 @@ True
 
 from retrograd.compat.delegation import shared_names as _shared_names
 from retrograd.compat.delegation import shared_value as _shared_value
+from retrograd.compat.v1_argument_orders import confusion_matrix
 from retrograd.compat.v1_array_functions import count_nonzero
 from retrograd.compat.v1_nn import in_top_k
 from retrograd.compat.v1_signatures import (
@@ -29,6 +30,7 @@ from retrograd.compat.v1_signatures import (
 )
 
 __all__ = [
+    "confusion_matrix",
     "count_nonzero",
     "argmax",
     "argmin",

@@ -11,6 +11,7 @@ True
 
 from retrograd.compat.delegation import shared_names as _shared_names
 from retrograd.compat.delegation import shared_value as _shared_value
+from retrograd.compat.v1_argument_orders import space_to_batch
 from retrograd.compat.v1_array_functions import depth_to_space, space_to_depth
 from retrograd.compat.v1_more_functions import depthwise_conv2d_native
 from retrograd.compat.v1_nn import (
@@ -33,6 +34,23 @@ from retrograd.compat.v1_nn import (
     weighted_cross_entropy_with_logits,
     xw_plus_b,
 )
+from retrograd.compat.v1_nn_signatures import (
+    conv3d,
+    conv3d_transpose,
+    convolution,
+    crelu,
+    depthwise_conv2d,
+    dilation2d,
+    erosion2d,
+    max_pool_with_argmax,
+    nce_loss,
+    pool,
+    sampled_softmax_loss,
+    separable_conv2d,
+    sparse_softmax_cross_entropy_with_logits,
+    sufficient_statistics,
+    weighted_moments,
+)
 from retrograd.compat.v1_signatures import (
     dropout,
     log_softmax,
@@ -50,6 +68,22 @@ from retrograd.ops.conv_more_ops import (
 )
 
 __all__ = [
+    "space_to_batch",
+    "conv3d",
+    "conv3d_transpose",
+    "convolution",
+    "crelu",
+    "depthwise_conv2d",
+    "dilation2d",
+    "erosion2d",
+    "max_pool_with_argmax",
+    "nce_loss",
+    "pool",
+    "sampled_softmax_loss",
+    "separable_conv2d",
+    "sparse_softmax_cross_entropy_with_logits",
+    "sufficient_statistics",
+    "weighted_moments",
     "conv3d_backprop_filter",
     "conv3d_backprop_filter_v2",
     "depthwise_conv2d_native",

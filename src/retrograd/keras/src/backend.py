@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 import threading
 from typing import Any
@@ -107,9 +108,10 @@ def float_dtype() -> dtypes.DType:
     return dtypes.as_dtype(_config.floatx)
 
 
-def clear_session() -> None:
+def clear_session(free_memory: bool = True) -> None:
     """Resets the layer-name counters (the next Dense is 'dense' again) and the shared
-    random generator of ``keras.random``.
+    random generator of ``keras.random``; with ``free_memory`` (Keras' default) Python's
+    garbage collector then runs, so that objects no longer reachable are freed now.
 
     >>> import retrograd as rg
     >>> rg.keras.backend.clear_session()
@@ -119,6 +121,8 @@ def clear_session() -> None:
     _config.name_counts.clear()
     _config.uids.clear()
     _config.seed_generator = None
+    if free_memory:
+        gc.collect()
 
 
 def snake_case(name: str) -> str:

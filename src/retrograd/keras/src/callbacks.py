@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.checking.progress import is_terminal
+from retrograd.core import nest
 from retrograd.keras.src.progbar import Progbar
 
 __all__ = [
@@ -78,19 +79,21 @@ class Callback:
     def on_predict_end(self, logs=None): ...
     def on_epoch_begin(self, epoch, logs=None): ...
     def on_epoch_end(self, epoch, logs=None): ...
-    def on_train_batch_begin(self, batch, logs=None): ...
-    def on_train_batch_end(self, batch, logs=None): ...
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self.on_batch_begin(batch, logs=logs)  # (Keras: its backwards-compatible alias)
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.on_batch_end(batch, logs=logs)
+
     def on_test_batch_begin(self, batch, logs=None): ...
     def on_test_batch_end(self, batch, logs=None): ...
     def on_predict_batch_begin(self, batch, logs=None): ...
     def on_predict_batch_end(self, batch, logs=None): ...
 
-    # Keras 2 names of the train-batch hooks
-    def on_batch_begin(self, batch, logs=None):
-        self.on_train_batch_begin(batch, logs)
-
-    def on_batch_end(self, batch, logs=None):
-        self.on_train_batch_end(batch, logs)
+    # Keras 2 names of the train-batch hooks, which Keras 3's on_train_batch_* call
+    def on_batch_begin(self, batch, logs=None): ...
+    def on_batch_end(self, batch, logs=None): ...
 
 
 class CallbackList:
@@ -99,18 +102,51 @@ class CallbackList:
     >>> import retrograd as rg
     >>> seen = []
     >>> hook = rg.keras.callbacks.LambdaCallback(on_epoch_end=lambda e, logs: seen.append(e))
-    >>> callbacks = rg.keras.callbacks.CallbackList([hook], model=None, params={})
+    >>> callbacks = rg.keras.callbacks.CallbackList([hook], add_history=True, epochs=1)
     >>> callbacks.on_epoch_end(0, {})
-    >>> seen
-    [0]
+    >>> seen, [type(c).__name__ for c in callbacks.callbacks], hook.params
+    ([0], ['LambdaCallback', 'History'], {'epochs': 1})
     """
 
-    def __init__(self, callbacks: list[Callback], model: Any, params: dict) -> None:
-        self.callbacks = list(callbacks)
+    def __init__(
+        self,
+        callbacks: list[Callback] | None = None,
+        add_history: bool = False,
+        add_progbar: bool = False,
+        model: Any = None,
+        **params: Any,
+    ) -> None:
+        self.callbacks = list(nest.flatten(callbacks)) if callbacks else []
         for callback in self.callbacks:
             if not isinstance(callback, Callback):
                 raise TypeError(f"callbacks must be Callback objects, got {callback!r}")
+        history = next((c for c in self.callbacks if isinstance(c, History)), None)
+        if history is None and add_history:
+            history = History()
+            self.callbacks.append(history)
+        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
+            self.callbacks.append(ProgbarLogger())
+        self.model, self.params = None, params
+        if model:  # (Keras sets no model when none is given)
+            self.model = model
+            if history is not None:
+                model.history = history
+            for callback in self.callbacks:
+                callback.set_model(model)
+        if params:
+            for callback in self.callbacks:
+                callback.set_params(params)
+
+    def set_model(self, model: Any) -> None:
+        """Gives ``model`` to every callback."""
+        self.model = model
+        for callback in self.callbacks:
             callback.set_model(model)
+
+    def set_params(self, params: dict) -> None:
+        """Gives ``params`` to every callback."""
+        self.params = params
+        for callback in self.callbacks:
             callback.set_params(params)
 
     def __getattr__(self, hook: str) -> Callable:
@@ -396,24 +432,22 @@ class LambdaCallback(Callback):
         self,
         on_epoch_begin=None,
         on_epoch_end=None,
-        on_batch_begin=None,
-        on_batch_end=None,
         on_train_begin=None,
         on_train_end=None,
+        on_train_batch_begin=None,
+        on_train_batch_end=None,
         **kwargs: Any,
     ) -> None:
         super().__init__()
+        self.__dict__.update(kwargs)  # (as Keras: on_batch_begin=... and any other hook)
         given = {
             "on_epoch_begin": on_epoch_begin,
             "on_epoch_end": on_epoch_end,
-            "on_train_batch_begin": on_batch_begin,
-            "on_train_batch_end": on_batch_end,
             "on_train_begin": on_train_begin,
             "on_train_end": on_train_end,
-            **kwargs,
+            "on_train_batch_begin": on_train_batch_begin,
+            "on_train_batch_end": on_train_batch_end,
         }
         for hook, function in given.items():
-            if hook not in _HOOKS:
-                raise TypeError(f"LambdaCallback: unknown hook {hook!r}")
             if function is not None:
                 setattr(self, hook, function)

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import dtypes
-from retrograd.core.tensor import Tensor, constant
+from retrograd.core.tensor import Tensor, constant, convert_to_tensor
 from retrograd.keras.src import backend
 from retrograd.ops import stateless_random_ops
 
@@ -119,11 +119,19 @@ class Constant(Initializer):
         self.value = value
 
     def values(self, shape, dtype):
-        return np.broadcast_to(np.asarray(self.value, dtype), shape).copy()
+        # Keras' ops.cast(value, dtype): a Python float becomes a float32 tensor first, so a
+        # float64 variable gets float32's rounding of 0.1 (an array keeps its own dtype)
+        value = self.value if isinstance(self.value, np.ndarray) else _as_tensor(self.value)
+        return np.broadcast_to(np.asarray(value).astype(dtype), shape).copy()
 
     def get_config(self):
         value = self.value
         return {"value": value.tolist() if isinstance(value, np.ndarray) else value}
+
+
+def _as_tensor(value: Any) -> np.ndarray:
+    """``value`` as TensorFlow converts it (Python floats to float32, ints to int32)."""
+    return convert_to_tensor(value)._value
 
 
 def keras_seed(seed: int) -> tuple[int, int]:

@@ -74,9 +74,19 @@ class KerasTensor:
         ragged: bool = False,
         record_history: bool = True,
         name: str | None = None,
-        node: Any = None,
-        index: int = 0,
+        **kwargs: Any,
     ) -> None:
+        # (node and index: the layer call that made it, when one did)
+        node, index = kwargs.pop("node", None), kwargs.pop("index", 0)
+        ragged_rank = kwargs.pop("ragged_rank", None)
+        self.row_splits_dtype = kwargs.pop("row_splits_dtype", None)
+        if kwargs:
+            raise TypeError(f"Unexpected keyword arguments: {', '.join(kwargs.keys())}")
+        if sparse and ragged:
+            raise ValueError(
+                "KerasTensor cannot have `sparse=True` and `ragged=True` at the same time."
+            )
+        self.ragged_rank = None if ragged_rank is None else int(ragged_rank)
         self._shape = tuple(TensorShape(shape).as_list())
         self._dtype = dtypes.as_dtype(dtype).name
         self.sparse, self.ragged = bool(sparse), bool(ragged)
@@ -226,14 +236,14 @@ class KerasTensor:
         return _ops().numpy.round(self, ndigits or 0)
 
 
-def is_keras_tensor(value: Any) -> bool:
+def is_keras_tensor(x: Any) -> bool:
     """Whether ``value`` is a symbolic KerasTensor (from ``keras.Input`` and layer calls).
 
     >>> import retrograd as rg
     >>> rg.keras.utils.is_keras_tensor(rg.keras.Input((2,))), rg.keras.utils.is_keras_tensor(1)
     (True, False)
     """
-    return isinstance(value, KerasTensor)
+    return isinstance(x, KerasTensor)
 
 
 def any_symbolic(*structures: Any) -> bool:

@@ -148,12 +148,30 @@ class SparseCategoricalCrossentropy(MeanMetricWrapper):
     """
 
     def __init__(
-        self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False, axis=-1
+        self,
+        name="sparse_categorical_crossentropy",
+        dtype=None,
+        from_logits=False,
+        ignore_class=None,
+        axis=-1,
     ):
         super().__init__(
-            losses.sparse_categorical_crossentropy, name, dtype, from_logits=from_logits, axis=axis
+            losses.sparse_categorical_crossentropy,
+            name,
+            dtype,
+            from_logits=from_logits,
+            ignore_class=ignore_class,
+            axis=axis,
         )
-        self.from_logits, self.axis = from_logits, axis
+        self.from_logits, self.ignore_class, self.axis = from_logits, ignore_class, axis
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "from_logits": self.from_logits,
+            "ignore_class": self.ignore_class,
+            "axis": self.axis,
+        }
 
 
 class Hinge(MeanMetricWrapper):

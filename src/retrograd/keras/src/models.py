@@ -233,8 +233,19 @@ class Model(Trainer, Layer):
 
     @building.default_build
     def build(self, input_shape: Any) -> None:
+        """Marks a subclassed model built, as Keras 3's default ``build``: no weights are
+        made (its layers make theirs on the first call), with Keras' warning when some layer
+        is not built yet. Loading a saved model builds it by running it
+        (:meth:`build_by_running`)."""
+        if not self._functional and input_shape is not None:
+            self._build_shape = input_shape  # what saving records to build the model again
+        building.warn_unbuilt_state(self)
+        self.built = True
+
+    def build_by_running(self, input_shape: Any) -> None:
         """Creates the weights of a subclassed model by calling it once on zeros (a list or
-        dict of shapes for several inputs)."""
+        dict of shapes for several inputs): what Keras' ``build_from_config`` does for a
+        model without its own ``build``."""
         if self._functional or input_shape is None:
             self.built = True
             return
@@ -311,9 +322,7 @@ class Model(Trainer, Layer):
                     [
                         f"{layer.name} ({type(layer).__name__})",
                         text,
-                        str(
-                            layer.count_params() if isinstance(layer, Layer) and layer.built else 0
-                        ),
+                        _params_cell(layer),
                     ]
                 )
             )
@@ -419,6 +428,13 @@ def call_with_mask(layer: Layer, x: Any, mask: Any, kwargs: dict) -> tuple[Any, 
         kwargs = {**kwargs, "mask": mask}
     outputs = layer(x, **kwargs)
     return outputs, layer.compute_mask(x, mask)
+
+
+def _params_cell(layer: Any) -> str:
+    """A summary row's parameter count (Keras': "0 (unbuilt)" for a layer not built yet)."""
+    if not isinstance(layer, Layer):
+        return "0"
+    return f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
 
 
 def _size(nbytes: int) -> str:

@@ -120,7 +120,7 @@ class KerasOptions:
             if self._decays(variable):
                 dt = variable.dtype.as_numpy_dtype
                 rate = arguments.rate_as(lr, variable.dtype)
-                decay = variable.read_value() * dt(self.weight_decay) * rate
+                decay = variable.read_value() * dt(np.float32(self.weight_decay)) * rate
                 variable.assign(variable.read_value() - decay)
 
     def _accumulate(self, pairs: list[tuple[Any, Variable]]) -> list[tuple[Any, Variable]] | None:
@@ -254,9 +254,13 @@ class Optimizer(KerasOptions, training.Optimizer):
     [0.5, -0.5]
     """
 
-    def __init__(
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # (Keras' Optimizer takes its base optimizer's arguments as *args, **kwargs)
+        self._setup(*args, **kwargs)
+
+    def _setup(
         self,
-        learning_rate: Any = 0.001,
+        learning_rate: Any,
         weight_decay: Any = None,
         clipnorm: Any = None,
         clipvalue: Any = None,
@@ -269,6 +273,7 @@ class Optimizer(KerasOptions, training.Optimizer):
         name: Any = None,
         **kwargs: Any,
     ) -> None:
+        """Keras' BaseOptimizer arguments (``learning_rate`` is required, as there)."""
         training.Optimizer.__init__(self, learning_rate, name or "optimizer")
         self._init_options(
             weight_decay,

@@ -18,8 +18,8 @@ from typing import Any
 
 from retrograd.core.tensor import Reference
 from retrograd.core.variables import Variable
+from retrograd.keras.src.ops import core, tensors
 from retrograd.keras.src.ops import numpy as knp
-from retrograd.keras.src.ops import tensors
 from retrograd.keras.src.optimizer_base import Optimizer
 from retrograd.training import optimizers as training
 
@@ -392,7 +392,7 @@ class Adamax(_Slots):
         super().__init__(learning_rate, name or "adamax", options, kwargs)
 
     def update_step(self, gradient, variable, learning_rate):
-        power = knp.power(tensors.convert(self.beta_1, variable.dtype.name), self._step(variable))
+        power = knp.power(core.cast(self.beta_1, variable.dtype.name), self._step(variable))
         m, u = self._slot("momentum", variable), self._slot("norm", variable)
         m.assign_add(knp.multiply(knp.subtract(gradient, m.value), 1 - self.beta_1))
         u.assign(knp.maximum(knp.multiply(self.beta_2, u.value), knp.abs(gradient)))

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from retrograd.keras.src.ops import core, tensors
 from retrograd.keras.src.ops import numpy as knp
-from retrograd.keras.src.ops import tensors
 from retrograd.keras.src.optimizers import _options, _Slots
 
 __all__ = ["Nadam", "Adadelta", "Ftrl", "Lamb", "Lion"]
@@ -77,8 +77,8 @@ class Nadam(_Slots):
         dtype = variable.dtype.name
         local_step = self._step(variable)
         next_step = local_step + 1
-        decay = tensors.convert(0.96, dtype)
-        beta_1, beta_2 = tensors.convert(self.beta_1, dtype), tensors.convert(self.beta_2, dtype)
+        decay = core.cast(0.96, dtype)
+        beta_1, beta_2 = core.cast(self.beta_1, dtype), core.cast(self.beta_2, dtype)
         u_t = beta_1 * (1.0 - 0.5 * knp.power(decay, local_step))
         u_t_1 = beta_1 * (1.0 - 0.5 * knp.power(decay, next_step))
         u_product_t = tensors.convert(self._u_product.value, dtype)
@@ -298,8 +298,8 @@ class Lamb(_Slots):
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype.name
         step = self._step(variable)
-        beta_1_power = knp.power(tensors.convert(self.beta_1, dtype), step)
-        beta_2_power = knp.power(tensors.convert(self.beta_2, dtype), step)
+        beta_1_power = knp.power(core.cast(self.beta_1, dtype), step)
+        beta_2_power = knp.power(core.cast(self.beta_2, dtype), step)
         m, v = self._slot("momentum", variable), self._slot("velocity", variable)
         m.assign_add(knp.multiply(knp.subtract(gradient, m.value), 1 - self.beta_1))
         v.assign_add(knp.multiply(knp.subtract(knp.square(gradient), v.value), 1 - self.beta_2))
@@ -362,7 +362,7 @@ class Lion(_Slots):
 
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype.name
-        beta_1, beta_2 = tensors.convert(self.beta_1, dtype), tensors.convert(self.beta_2, dtype)
+        beta_1, beta_2 = core.cast(self.beta_1, dtype), core.cast(self.beta_2, dtype)
         m = self._slot("momentum", variable)
         direction = knp.sign(
             knp.add(knp.multiply(m.value, beta_1), knp.multiply(gradient, 1.0 - beta_1))

@@ -56,7 +56,14 @@ class SeedGenerator:
     (True, [42, 2])
     """
 
-    def __init__(self, seed: int | None = None, name: str | None = None) -> None:
+    def __init__(self, seed: int | None = None, name: str | None = None, **kwargs: Any) -> None:
+        if kwargs.pop("backend", None) is not None:  # (Keras' only other keyword)
+            raise ValueError(
+                "SeedGenerator: `backend` draws with another Keras backend's ops; retrograd "
+                "has its own only"
+            )
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments: {kwargs}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"Argument `seed` must be an integer. Received: seed={seed!r}")
         self._initial_seed = seed

@@ -42,6 +42,7 @@ from retrograd.core.atomic_files import remove_stale_temporaries, write_atomical
 from retrograd.keras.src import load_limits, serialization
 from retrograd.keras.src.keras_file import CONFIG, METADATA, WEIGHTS, declared_bytes, opened
 from retrograd.keras.src.layers.base import KerasTensor, Layer
+from retrograd.keras.src.layers.building import is_default_build
 from retrograd.keras.src.layers.input_layer import InputLayer
 from retrograd.keras.src.models import Model, Sequential
 from retrograd.training import checkpoint as checkpoint_module
@@ -158,7 +159,11 @@ def deserialize_model(entry: dict, custom_objects: dict | None = None) -> Model:
     model = _rebuild_layer(entry, custom_objects)
     build = entry.get("build_config") or {}
     if not model.built and build.get("input_shape") is not None:
-        model.build(_shape(build["input_shape"]))
+        shape = _shape(build["input_shape"])  # (Keras' build_from_config: run a default build)
+        if is_default_build(model):
+            model.build_by_running(shape)
+        else:
+            model.build(shape)
     return model
 
 
@@ -273,7 +278,9 @@ def _loss(value: Any, custom_objects: dict | None) -> Any:
 # -- the file -----------------------------------------------------------------------------------
 
 
-def save_model(model: Model, filepath: Any, overwrite: bool = True) -> None:
+def save_model(
+    model: Model, filepath: Any, overwrite: bool = True, zipped: Any = None, **kwargs: Any
+) -> None:
     """Writes ``model`` (architecture, weights, compile arguments and optimizer state) to a
     ``.keras`` file, atomically (see the module docstring).
 
@@ -284,6 +291,19 @@ def save_model(model: Model, filepath: Any, overwrite: bool = True) -> None:
     >>> sorted(__import__("zipfile").ZipFile(path).namelist())
     ['config.json', 'metadata.json', 'model.weights.npz']
     """
+    kwargs.pop("include_optimizer", True)  # (Keras 3 reads and ignores it too)
+    if kwargs.pop("save_format", False) and not str(filepath).endswith((".keras", ".h5")):
+        raise ValueError(
+            "The `save_format` argument is deprecated in Keras 3. Please remove this argument "
+            "and pass a file path with either `.keras` or `.h5` extension."
+        )
+    if kwargs:
+        raise ValueError(f"The following argument(s) are not supported: {list(kwargs.keys())}")
+    if zipped is False:
+        raise ValueError(
+            "save_model: zipped=False (an unzipped model directory) is not supported; "
+            "retrograd writes zipped .keras files"
+        )
     filepath = os.fspath(filepath)
     if not isinstance(model, Model):
         raise TypeError(f"save_model: expected a keras Model, got {model!r}")

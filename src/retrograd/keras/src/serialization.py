@@ -146,7 +146,9 @@ def registered_name_of(obj: Any) -> str | None:
     return _NAMES.get(obj)
 
 
-def get_registered_object(name: str, custom_objects: dict | None = None) -> Any:
+def get_registered_object(
+    name: str, custom_objects: dict | None = None, module_objects: dict | None = None
+) -> Any:
     """The class or function registered (or given in ``custom_objects``) as ``name``.
 
     >>> import retrograd as rg
@@ -156,7 +158,11 @@ def get_registered_object(name: str, custom_objects: dict | None = None) -> Any:
     if custom_objects and name in custom_objects:
         return custom_objects[name]
     scoped = _scoped(name)
-    return scoped if scoped is not None else _REGISTERED.get(name)
+    if scoped is not None:
+        return scoped
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    return module_objects[name] if module_objects and name in module_objects else None
 
 
 def _builtin_tables() -> list[tuple[str, Any]]:
@@ -303,14 +309,19 @@ def find_class(config: dict, custom_objects: dict | None, what: str = "object") 
     )
 
 
-def deserialize_keras_object(config: Any, custom_objects: dict | None = None) -> Any:
+def deserialize_keras_object(
+    config: Any, custom_objects: dict | None = None, safe_mode: bool = True, **kwargs: Any
+) -> Any:
     """The object a :func:`serialize_keras_object` result describes (classes are rebuilt
-    with ``from_config``, or their constructor).
+    with ``from_config``, or their constructor). ``safe_mode`` refuses Python lambdas in
+    Keras; retrograd never loads code, so it has nothing more to refuse.
 
     >>> import retrograd as rg
     >>> rg.keras.saving.deserialize_keras_object('relu') is rg.keras.activations.relu
     True
     """
+    # (Keras' module_objects name objects of its own modules, which _builtin finds)
+    kwargs.pop("module_objects", None)
     if isinstance(config, str):
         found = get_registered_object(config, custom_objects) or _builtin(config)
         if found is None:

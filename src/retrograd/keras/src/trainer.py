@@ -314,7 +314,9 @@ class Trainer:
         given = list(callbacks or [])
         logger = [] if verbose == 0 else [callbacks_module.ProgbarLogger()]
         params = {"verbose": verbose, "epochs": epochs, "steps": steps_per_epoch or batches.steps}
-        callback_list = callbacks_module.CallbackList(given + logger + [history], self, params)
+        callback_list = callbacks_module.CallbackList(given + logger + [history])
+        callback_list.set_model(self)
+        callback_list.set_params(params)
         self.stop_training = False
         callback_list.on_train_begin()
         # BackupAndRestore sets the epoch to resume from in on_train_begin, as in Keras
@@ -388,7 +390,9 @@ class Trainer:
     ):
         """The loss (and metrics) over the data: a number, a list, or a dict."""
         self._require_compiled("evaluate")
-        callback_list = callbacks_module.CallbackList(list(callbacks or []), self, {})
+        callback_list = callbacks_module.CallbackList(list(callbacks or []))
+        callback_list.set_model(self)
+        callback_list.set_params({})
         callback_list.on_test_begin()
         logs = self._evaluate_logs(x, y, sample_weight, batch_size, steps, callback_list)
         callback_list.on_test_end(logs)

@@ -171,7 +171,8 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
                                   sequence_stride: int = 1, sampling_rate: int = 1,
                                   batch_size: int | None = 128, shuffle: bool = False,
                                   seed: int | None = None, start_index: int | None = None,
-                                  end_index: int | None = None) -> Any:  # fmt: skip
+                                  end_index: int | None = None,
+                                  format: str = "tf") -> Any:  # fmt: skip
     """A dataset of sliding windows over ``data`` (with the target at each window's
     start), in batches.
 
@@ -182,6 +183,13 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
     """
     from retrograd.data.dataset import Dataset
 
+    if format not in ("tf", "grain"):
+        raise ValueError(f'`format` should be either "tf" or "grain". Received: format={format}')
+    if format == "grain":
+        raise ValueError(
+            'timeseries_dataset_from_array: format="grain" makes a Grain dataset; Grain is not '
+            'available to retrograd (format="tf" makes a tf.data dataset)'
+        )
     data = np.asarray(data)
     start_index = start_index or 0
     end_index = len(data) if end_index is None else end_index
@@ -206,7 +214,8 @@ def timeseries_dataset_from_array(data: Any, targets: Any, sequence_length: int,
 
 
 def split_dataset(dataset: Any, left_size: Any = None, right_size: Any = None,
-                  shuffle: bool = False, seed: int | None = None) -> tuple:  # fmt: skip
+                  shuffle: bool = False, seed: int | None = None,
+                  preferred_backend: str | None = None) -> tuple:  # fmt: skip
     """Two datasets from arrays (or a tuple of arrays): ``left_size`` and ``right_size``
     as fractions or counts (the other is the rest).
 
@@ -217,6 +226,11 @@ def split_dataset(dataset: Any, left_size: Any = None, right_size: Any = None,
     """
     from retrograd.data.dataset import Dataset
 
+    if preferred_backend == "torch":  # (Keras makes tf.data datasets for any other value)
+        raise ValueError(
+            "split_dataset: preferred_backend='torch' asks for PyTorch datasets; retrograd "
+            "makes tf.data datasets (leave preferred_backend=None)"
+        )
     arrays = nest.map_structure(np.asarray, dataset)
     total = len(nest.flatten(arrays)[0])
 
@@ -389,29 +403,52 @@ class Config:
 
 class Progbar(progbar.Progbar):
     """Keras' progress bar for your own loops: ``update(current, values)`` or
-    ``add(steps, values)``; values named in ``stateful_metrics`` show as given, others
-    averaged over the steps (with ``stateful_metrics=None`` all show as given).
+    ``add(steps, values)``. Values are averaged over the steps, except those named in
+    ``stateful_metrics`` (shown as given); with ``stateless_metrics`` instead, only those
+    are averaged. As Keras, the last update (``current`` reaching ``target``) shows each
+    averaged value as given in that update.
 
     >>> import io, retrograd as rg
-    >>> bar = rg.keras.utils.Progbar(2, verbose=2, stateful_metrics=[])
+    >>> bar = rg.keras.utils.Progbar(2, verbose=2, stateful_metrics=["acc"])
     >>> bar.stream.stream = io.StringIO()
-    >>> bar.add(1, [("loss", 1.0)]); bar.add(1, [("loss", 0.0)])
-    >>> bar.stream.stream.getvalue().split(" - ")[-1]
-    'loss: 0.5000\\n'
+    >>> bar.add(1, [("loss", 1.0), ("acc", 0.5)]); bar.add(1, [("loss", 0.0), ("acc", 1.0)])
+    >>> bar.stream.stream.getvalue().split(" - ")[-2:]
+    ['loss: 0.0000e+00', 'acc: 1.0000\\n']
     """
 
     def __init__(self, target: int | None, width: int = 20, verbose: int = 1,
                  interval: float = 0.05, stateful_metrics: Any = None,
-                 unit_name: str = "step") -> None:  # fmt: skip
+                 stateless_metrics: Any = None, unit_name: str = "step") -> None:  # fmt: skip
+        if stateful_metrics is not None and stateless_metrics is not None:
+            raise ValueError(
+                "Only one of `stateful_metrics` or `stateless_metrics` can be provided. "
+                "`stateful_metrics` is used to make metrics stateless by default (with an "
+                "exclusion list), while `stateless_metrics` is used to make metrics stateful "
+                "by default (with an exclusion list)."
+            )
         super().__init__(target, width, verbose, interval, unit_name)
-        self.stateful_metrics = None if stateful_metrics is None else set(stateful_metrics)
+        self.stateless_metrics = None if stateless_metrics is None else set(stateless_metrics)
+        if stateless_metrics is None:
+            self.stateful_metrics: set | None = set(stateful_metrics or ())
+        else:
+            self.stateful_metrics = None
         self._sums: dict[str, list[float]] = {}
         self._seen_so_far = 0
 
     def update(self, current: int, values: Any = None, finalize: bool | None = None) -> None:
         shown = []
+        last = (
+            finalize
+            if finalize is not None
+            else (self.target is not None and current >= self.target)
+        )
         for name, value in values or []:
-            if self.stateful_metrics is None or name in self.stateful_metrics:
+            if self.stateful_metrics is not None:
+                stateless = name not in self.stateful_metrics
+            else:
+                stateless = name in (self.stateless_metrics or ())
+            if not stateless or last:
+                self._sums[name] = [float(value), 1]
                 shown.append((name, value))
                 continue
             base = max(current - self._seen_so_far, 1)

@@ -152,6 +152,15 @@ class Variable(_BackendVariable):
         return self._keras_name
 
     @property
+    def trainable(self) -> bool:
+        """Whether optimizers train it; settable, as Keras 3's (LoRA freezes a kernel)."""
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        self._trainable = bool(value)
+
+    @property
     def path(self) -> str:
         return self._keras_path
 

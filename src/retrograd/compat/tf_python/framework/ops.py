@@ -13,7 +13,7 @@ True
 from retrograd.compat.graph_collections import add_to_collection, get_collection
 from retrograd.compat.graph_ops import control_dependencies
 from retrograd.compat.private_modules import gradient_registry_view as _gradient_registry
-from retrograd.compat.variable_scopes import name_scope
+from retrograd.compat.v1_scope_classes import name_scope
 from retrograd.core.registry import (
     NotDifferentiable,
     RegisterGradient,

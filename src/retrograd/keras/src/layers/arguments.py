@@ -22,7 +22,7 @@ from retrograd.core import nest
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
 
-__all__ = ["positive_int", "int_tuple", "cast_inputs"]
+__all__ = ["positive_int", "int_tuple", "cast_inputs", "given_arguments"]
 
 
 def positive_int(value: Any, name: str, minimum: int = 1) -> int:
@@ -94,3 +94,15 @@ def cast_inputs(layer: Any, value: Any, constant: Any, cast: Any) -> Any:
     ):
         value = np.asarray(value)  # a nested list of numbers is one input
     return nest.map_structure(one, value)
+
+
+def given_arguments(given: dict) -> dict:
+    """A layer constructor's ``locals()`` as keyword arguments for its base class's
+    constructor (its ``**kwargs`` merged in): how a layer with Keras' own signature (its
+    defaults, its order) hands everything to a shared implementation.
+
+    >>> given_arguments({"self": None, "units": 2, "kwargs": {"name": "d"}})
+    {'units': 2, 'name': 'd'}
+    """
+    arguments = {k: v for k, v in given.items() if k not in ("self", "__class__", "kwargs")}
+    return {**arguments, **given.get("kwargs", {})}

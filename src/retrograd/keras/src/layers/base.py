@@ -244,17 +244,15 @@ class Layer(Module, Operation):
     def trainable_weights(self) -> list[Variable]:
         if not self._trainable:
             return []
-        return _unique(
-            self._trainable_own + [w for s in self._sublayers for w in s.trainable_weights]
-        )
+        own = [w for w in self._trainable_own + self._non_trainable_own if w.trainable]
+        return _unique(own + [w for s in self._sublayers for w in s.trainable_weights])
 
     @property
     def non_trainable_weights(self) -> list[Variable]:
         if not self._trainable:
             return self.weights
-        return _unique(
-            self._non_trainable_own + [w for s in self._sublayers for w in s.non_trainable_weights]
-        )
+        own = [w for w in self._trainable_own + self._non_trainable_own if not w.trainable]
+        return _unique(own + [w for s in self._sublayers for w in s.non_trainable_weights])
 
     @property
     def weights(self) -> list[Variable]:
@@ -323,7 +321,10 @@ class Layer(Module, Operation):
 
     @building.default_build
     def build(self, input_shape: Any) -> None:
-        """Creates the weights, given the input's shape (called once, before the first call)."""
+        """Creates the weights, given the input's shape (called once, before the first call);
+        this default makes none and marks the layer built (warning, as Keras, when a layer it
+        holds is not built yet)."""
+        building.warn_unbuilt_state(self)
         self.built = True
 
     def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:

@@ -17,6 +17,7 @@ running ``call`` (its sublayers build themselves).
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -37,6 +38,21 @@ def default_build(build: Callable) -> Callable:
     """Marks ``build`` as a base class's own (a layer that keeps it is built by its call)."""
     build._keras_default_build = True
     return build
+
+
+def warn_unbuilt_state(layer: Any) -> None:
+    """Keras' warning for a default ``build()`` called on a layer with layers not yet built
+    (it is marked built all the same; they make their weights on the first call)."""
+    if is_default_build(layer) and any(not sub.built for sub in layer._sublayers):
+        warnings.warn(
+            f"`build()` was called on layer '{layer.name}', however the layer does not have "
+            "a `build()` method implemented and it looks like it has unbuilt state. This will "
+            "cause the layer to be marked as built, despite not being actually built, which "
+            "may cause failures down the line. Make sure to implement a proper `build()` "
+            "method.",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def is_default_build(layer: Any) -> bool:

@@ -23,7 +23,7 @@ from retrograd.keras.src import (
     regularizers,
     tf_ops,
 )
-from retrograd.keras.src.layers.arguments import int_tuple, positive_int
+from retrograd.keras.src.layers.arguments import given_arguments, int_tuple, positive_int
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 from retrograd.keras.src.serialization import config_value as serialize
 
@@ -226,6 +226,28 @@ class Conv2D(_Conv):
 
     rank = 2
 
+    def __init__(
+        self,
+        filters: Any,
+        kernel_size: Any,
+        strides: Any = (1, 1),
+        padding: Any = "valid",
+        data_format: Any = None,
+        dilation_rate: Any = (1, 1),
+        groups: Any = 1,
+        activation: Any = None,
+        use_bias: Any = True,
+        kernel_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        bias_constraint: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**given_arguments(locals()))
+
     def _convolve(self, inputs, kernel):
         return tf_ops.conv2d(
             inputs,
@@ -239,8 +261,10 @@ class Conv2D(_Conv):
 class _Pooling2D(Layer):
     input_rank = (4, 4)  # Keras: InputSpec(ndim=4)
 
-    def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kw):
-        super().__init__(**kw)
+    def __init__(
+        self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, name=None, **kw
+    ):
+        super().__init__(name=name, **kw)
         self.data_format = data_format_of(data_format, type(self).__name__)
         self.pool_size = _tuple(pool_size, 2, "pool_size")
         self.strides = self.pool_size if strides is None else _tuple(strides, 2, "strides")
@@ -282,8 +306,10 @@ class AveragePooling2D(_Pooling2D):
     [[2.5, 4.5], [10.5, 12.5]]
     """
 
-    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
-        super().__init__(pool_size, strides, padding, data_format, **kwargs)
+    def __init__(
+        self, pool_size, strides=None, padding="valid", data_format=None, name=None, **kwargs
+    ):
+        super().__init__(pool_size, strides, padding, data_format, name, **kwargs)
 
     _pool = staticmethod(tf_ops.avg_pool2d)
 

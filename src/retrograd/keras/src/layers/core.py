@@ -16,6 +16,7 @@ from retrograd.core import dtypes
 from retrograd.core.dimensions import dimension_value
 from retrograd.keras.src import activations, constraints, initializers, regularizers, tf_ops
 from retrograd.keras.src import random as keras_random
+from retrograd.keras.src.layers import lora
 from retrograd.keras.src.layers.arguments import positive_int
 from retrograd.keras.src.layers.base import Layer, add_kernel_and_bias
 from retrograd.keras.src.layers.conv import data_format_of, to_channels_last
@@ -58,9 +59,17 @@ class Dense(Layer):
         activity_regularizer: Any = None,
         kernel_constraint: Any = None,
         bias_constraint: Any = None,
+        lora_rank: int | None = None,
+        lora_alpha: float | None = None,
+        quantization_config: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        lora.check_quantization_config(quantization_config, "Dense")
+        self.quantization_config = quantization_config
+        self.lora_rank = lora_rank
+        self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
+        self.lora_enabled = False
         if not isinstance(units, int) or units <= 0:
             raise ValueError(
                 f"Received an invalid value for `units`, expected a positive integer. "
@@ -81,12 +90,30 @@ class Dense(Layer):
         if input_dim is None:
             raise ValueError(f"Dense {self.name}: the last dimension of the inputs must be known")
         add_kernel_and_bias(self, (input_dim, self.units), self.units)
+        self.built = True
+        if self.lora_rank:
+            self.enable_lora(self.lora_rank)
+
+    def enable_lora(
+        self, rank, lora_alpha=None, a_initializer="he_uniform", b_initializer="zeros"
+    ) -> None:
+        """Freezes the kernel and trains a low-rank update of it (see ``lora``)."""
+        names = ("lora_kernel_a", "lora_kernel_b")
+        lora.enable_lora(
+            self, "kernel", names, rank, lora_alpha, a_initializer, b_initializer,
+            self.kernel_regularizer,
+        )  # fmt: skip
 
     def call(self, inputs):
+        kernel = self.kernel
+        if self.lora_enabled:
+            kernel = kernel + lora.lora_delta(
+                self, ("lora_kernel_a", "lora_kernel_b"), kernel.dtype
+            )
         if inputs.shape.rank == 2:
-            x = tf_ops.matmul(inputs, self.kernel)
+            x = tf_ops.matmul(inputs, kernel)
         else:
-            x = tf_ops.tensordot(inputs, self.kernel, [[inputs.shape.rank - 1], [0]])
+            x = tf_ops.tensordot(inputs, kernel, [[inputs.shape.rank - 1], [0]])
         if self.bias is not None:
             x = x + self.bias
         return self.activation(x)
@@ -104,6 +131,12 @@ class Dense(Layer):
             "activity_regularizer": serialize(self.activity_regularizer),
             "kernel_constraint": serialize(self.kernel_constraint),
             "bias_constraint": serialize(self.bias_constraint),
+            "quantization_config": None,
+            **(
+                {"lora_rank": self.lora_rank, "lora_alpha": self.lora_alpha}
+                if self.lora_rank
+                else {}
+            ),
         }
 
 
@@ -255,15 +288,29 @@ class Embedding(Layer):
         embeddings_regularizer: Any = None,
         embeddings_constraint: Any = None,
         mask_zero: bool = False,
+        weights: Any = None,
+        lora_rank: int | None = None,
+        lora_alpha: float | None = None,
+        quantization_config: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        lora.check_quantization_config(quantization_config, "Embedding")
+        self.quantization_config = quantization_config
+        self.lora_rank = lora_rank
+        self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
+        self.lora_enabled = False
         self.input_dim = positive_int(input_dim, "input_dim")
         self.output_dim = positive_int(output_dim, "output_dim")
         self.mask_zero = mask_zero
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.embeddings_constraint = constraints.get(embeddings_constraint)
+        if weights is not None:  # (Keras: built now, with the given table)
+            self.build()
+            if not (isinstance(weights, list) and len(weights) == 1):
+                weights = [weights]
+            self.set_weights(weights)
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight(
@@ -273,13 +320,30 @@ class Embedding(Layer):
             constraint=self.embeddings_constraint,
             name="embeddings",
         )
+        self.built = True
+        if self.lora_rank:
+            self.enable_lora(self.lora_rank)
+
+    def enable_lora(
+        self, rank, lora_alpha=None, a_initializer="he_uniform", b_initializer="zeros"
+    ) -> None:
+        """Freezes the table and trains a low-rank update of it (see ``lora``)."""
+        names = ("lora_embeddings_a", "lora_embeddings_b")
+        lora.enable_lora(
+            self, "embeddings", names, rank, lora_alpha, a_initializer, b_initializer,
+            self.embeddings_regularizer,
+        )  # fmt: skip
 
     def _cast_inputs(self, value):
         value = tf_ops.convert_to_tensor(value)
         return value if value.dtype.is_integer else tf_ops.cast(value, dtypes.int32)
 
     def call(self, inputs):
-        return tf_ops.gather(self.embeddings, inputs, axis=0)
+        table = self.embeddings
+        if self.lora_enabled:
+            names = ("lora_embeddings_a", "lora_embeddings_b")
+            table = table + lora.lora_delta(self, names, table.dtype)
+        return tf_ops.gather(table, inputs, axis=0)
 
     def compute_mask(self, inputs, mask=None):
         """With ``mask_zero``, index 0 is padding: the mask is ``inputs != 0``."""
@@ -296,6 +360,12 @@ class Embedding(Layer):
             "embeddings_regularizer": serialize(self.embeddings_regularizer),
             "embeddings_constraint": serialize(self.embeddings_constraint),
             "mask_zero": self.mask_zero,
+            "quantization_config": None,
+            **(
+                {"lora_rank": self.lora_rank, "lora_alpha": self.lora_alpha}
+                if self.lora_rank
+                else {}
+            ),
         }
 
 

@@ -48,6 +48,28 @@ def _add_gamma_and_beta(layer: Any, shape: tuple) -> None:
     )
 
 
+def _renorm_clipping(clipping: dict | None) -> dict:
+    """``renorm_clipping`` checked as Keras checks it (keys rmax, rmin, dmax)."""
+    clipping = clipping or {}
+    keys = ["rmax", "rmin", "dmax"]
+    if set(clipping) - set(keys):
+        raise ValueError(
+            f"Received invalid keys for `renorm_clipping` argument: {clipping}. "
+            f"Supported values: {keys}."
+        )
+    rmax, rmin, dmax = clipping.get("rmax"), clipping.get("rmin"), clipping.get("dmax")
+    if rmax is not None and rmin is not None and rmax < rmin:
+        raise ValueError(
+            "rmax should be greater than rmin in the `renorm_clipping` argument. "
+            f"Received: rmax={rmax}, rmin={rmin}."
+        )
+    if dmax is not None and dmax < 0:
+        raise ValueError(
+            f"dmax should be non-negative in the `renorm_clipping` argument. Received: dmax={dmax}."
+        )
+    return clipping
+
+
 class BatchNormalization(Layer):
     """Keras' defaults: ``axis=-1``, ``momentum=0.99``, ``epsilon=1e-3``.
 
@@ -61,6 +83,13 @@ class BatchNormalization(Layer):
     """
 
     supports_masking = True
+
+    # (made in build: the affine weights, and the batch renormalization statistics)
+    gamma: Any
+    beta: Any
+    moving_stddev: Any
+    renorm_mean: Any
+    renorm_stddev: Any
 
     def __init__(
         self,
@@ -77,10 +106,15 @@ class BatchNormalization(Layer):
         gamma_regularizer: Any = None,
         beta_constraint: Any = None,
         gamma_constraint: Any = None,
+        renorm: bool = False,
+        renorm_clipping: dict | None = None,
+        renorm_momentum: float = 0.99,
         synchronized: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.renorm, self.renorm_momentum = renorm, renorm_momentum
+        self.renorm_clipping = _renorm_clipping(renorm_clipping) if renorm else renorm_clipping
         if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
             raise TypeError(f"{type(self).__name__}: axis must be an integer, got {axis!r}")
         self.axis, self.momentum, self.epsilon = int(axis), float(momentum), float(epsilon)
@@ -114,6 +148,21 @@ class BatchNormalization(Layer):
             trainable=False,
             name="moving_variance",
         )
+        if self.renorm:  # (Keras tracks the inference statistics as a moving stddev)
+            variance_initializer = self.moving_variance_initializer
+
+            def stddev_initializer(shape, dtype=None):
+                return tf_ops.sqrt(variance_initializer(shape, dtype=dtype))
+
+            for name, initializer in (
+                ("moving_stddev", stddev_initializer),
+                ("renorm_mean", self.moving_mean_initializer),
+                ("renorm_stddev", stddev_initializer),
+            ):
+                weight = self.add_weight(
+                    shape=shape, initializer=initializer, trainable=False, name=name
+                )
+                setattr(self, name, weight)
 
     def _broadcast(self, value: Any, rank: int) -> Any:
         if value is None or self._axis == rank - 1:
@@ -124,6 +173,13 @@ class BatchNormalization(Layer):
 
     def call(self, inputs, training=None):
         rank = inputs.shape.rank
+        if training and self.trainable and self.renorm:
+            mean, variance = tf_ops.moments(inputs, self._reduction_axes)
+            gamma, beta = self._renorm(mean, variance)
+            return tf_ops.batch_normalization(
+                inputs, self._broadcast(mean, rank), self._broadcast(variance, rank),
+                self._broadcast(beta, rank), self._broadcast(gamma, rank), self.epsilon,
+            )  # fmt: skip
         if training and self.trainable:
             mean, variance = tf_ops.moments(inputs, self._reduction_axes)
             momentum = self.momentum
@@ -144,6 +200,37 @@ class BatchNormalization(Layer):
             self.epsilon,
         )
 
+    def _renorm(self, mean: Any, variance: Any) -> tuple[Any, Any]:
+        """Batch renormalization's scale and offset for this batch (Keras': the corrections
+        ``r``, ``d`` of the renorm statistics, clipped, held constant), and its updates of
+        the moving statistics (``moving_variance`` derived from ``moving_stddev``)."""
+        stddev = tf_ops.sqrt(variance + self.epsilon)
+        renorm_mean = self.renorm_mean.read_value()
+        renorm_stddev = tf_ops.maximum(
+            self.renorm_stddev.read_value(), tf_ops.sqrt(tf_ops.cast(self.epsilon, mean.dtype))
+        )
+        r, d = stddev / renorm_stddev, (mean - renorm_mean) / renorm_stddev
+        clipping = self.renorm_clipping or {}
+        if clipping.get("rmin") is not None:
+            r = tf_ops.maximum(r, clipping["rmin"])
+        if clipping.get("rmax") is not None:
+            r = tf_ops.minimum(r, clipping["rmax"])
+        if clipping.get("dmax") is not None:
+            d = tf_ops.clip_by_value(d, -clipping["dmax"], clipping["dmax"])
+        r, d = tf_ops.stop_gradient(r), tf_ops.stop_gradient(d)
+        gamma = r if self.gamma is None else r * self.gamma
+        beta = d if self.gamma is None else d * self.gamma
+        beta = beta if self.beta is None else beta + self.beta
+        keep = self.renorm_momentum
+        self.renorm_mean.assign(renorm_mean * keep + mean * (1.0 - keep))
+        self.renorm_stddev.assign(self.renorm_stddev.read_value() * keep + stddev * (1.0 - keep))
+        momentum = self.momentum
+        self.moving_mean.assign(self.moving_mean.read_value() * momentum + mean * (1.0 - momentum))
+        moving_stddev = self.moving_stddev.read_value() * momentum + stddev * (1.0 - momentum)
+        self.moving_stddev.assign(moving_stddev)
+        self.moving_variance.assign(tf_ops.relu(moving_stddev * moving_stddev - self.epsilon))
+        return gamma, beta
+
     def get_config(self):
         return {
             **super().get_config(),
@@ -160,6 +247,9 @@ class BatchNormalization(Layer):
             "gamma_regularizer": serialize(self.gamma_regularizer),
             "beta_constraint": serialize(self.beta_constraint),
             "gamma_constraint": serialize(self.gamma_constraint),
+            "renorm": self.renorm,
+            "renorm_clipping": self.renorm_clipping,
+            "renorm_momentum": self.renorm_momentum,
             "synchronized": self.synchronized,
         }
 

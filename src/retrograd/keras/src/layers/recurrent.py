@@ -16,8 +16,9 @@ import numpy as np
 
 from retrograd.core.dimensions import dimension_value
 from retrograd.keras.src import activations, backend, initializers, regularizers, tf_ops
+from retrograd.keras.src import constraints as constraints_module
 from retrograd.keras.src import random as keras_random
-from retrograd.keras.src.layers.arguments import positive_int
+from retrograd.keras.src.layers.arguments import given_arguments, positive_int
 from retrograd.keras.src.layers.base import Layer
 from retrograd.keras.src.serialization import config_value as serialize
 from retrograd.ops import array_ops, rearrange_ops, rnn_ops
@@ -56,7 +57,18 @@ class _Recurrent(Layer):
         self._layer_options = {
             k: kwargs.pop(k) for k in ("unit_forget_bias", "reset_after") if k in kwargs
         }
+        constraints = [kwargs.pop(f"{k}_constraint", None) for k in ("kernel", "recurrent", "bias")]
+        use_cudnn = kwargs.pop("use_cudnn", "auto")
+        if use_cudnn not in ("auto", True, False):
+            raise ValueError(
+                "Invalid valid received for argument `use_cudnn`. Expected one of {'auto', True, "
+                f"False}}. Received: use_cudnn={use_cudnn}"
+            )
+        self.use_cudnn = use_cudnn
         super().__init__(**kwargs)
+        self.kernel_constraint, self.recurrent_constraint, self.bias_constraint = (
+            constraints_module.get(c) for c in constraints
+        )
         if not isinstance(units, int) or units <= 0:
             raise ValueError(
                 f"{type(self).__name__}: units must be a positive integer, got {units}"
@@ -124,12 +136,14 @@ class _Recurrent(Layer):
             shape=(input_shape[-1], width),
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
             name="kernel",
         )
         self.recurrent_kernel = self.add_weight(
             shape=(self.units, width),
             initializer=self.recurrent_initializer,
             regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
             name="recurrent_kernel",
         )
         self.bias = (
@@ -137,6 +151,7 @@ class _Recurrent(Layer):
                 shape=self._bias_shape(),
                 initializer=self._bias_initializer(),
                 regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
                 name="bias",
             )
             if self.use_bias
@@ -223,6 +238,12 @@ class _Recurrent(Layer):
         )
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
+        if self.use_cudnn is True:  # (Keras on TensorFlow's CPU: no cuDNN kernel to use)
+            raise ValueError(
+                "use_cudnn=True was specified, but cuDNN is not supported for this layer "
+                "configuration with this backend. Pass use_cudnn='auto' to fallback to a "
+                "non-cuDNN implementation."
+            )
         inputs = tf_ops.convert_to_tensor(inputs)
         state = (
             list(initial_state)
@@ -307,6 +328,9 @@ class _Recurrent(Layer):
             "kernel_regularizer": serialize(self.kernel_regularizer),
             "recurrent_regularizer": serialize(self.recurrent_regularizer),
             "bias_regularizer": serialize(self.bias_regularizer),
+            "kernel_constraint": serialize(self.kernel_constraint),
+            "recurrent_constraint": serialize(self.recurrent_constraint),
+            "bias_constraint": serialize(self.bias_constraint),
             "return_sequences": self.return_sequences,
             "return_state": self.return_state,
             "go_backwards": self.go_backwards,
@@ -332,8 +356,32 @@ class SimpleRNN(_Recurrent):
 
     _seed_first = True
 
-    def __init__(self, units: int, activation: Any = "tanh", **kwargs: Any) -> None:
-        super().__init__(units, activation=activation, **kwargs)
+    def __init__(
+        self,
+        units: int,
+        activation: Any = "tanh",
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        recurrent_initializer: Any = "orthogonal",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        recurrent_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        recurrent_constraint: Any = None,
+        bias_constraint: Any = None,
+        dropout: float = 0.0,
+        recurrent_dropout: float = 0.0,
+        return_sequences: bool = False,
+        return_state: bool = False,
+        go_backwards: bool = False,
+        stateful: bool = False,
+        unroll: bool = False,
+        seed: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**given_arguments(locals()))
 
     def _step(self, xz, hz, state):
         z = xz + hz
@@ -352,6 +400,36 @@ class LSTM(_Recurrent):
     """
 
     gates = 4
+
+    def __init__(
+        self,
+        units: int,
+        activation: Any = "tanh",
+        recurrent_activation: Any = "sigmoid",
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        recurrent_initializer: Any = "orthogonal",
+        bias_initializer: Any = "zeros",
+        unit_forget_bias: bool = True,
+        kernel_regularizer: Any = None,
+        recurrent_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        recurrent_constraint: Any = None,
+        bias_constraint: Any = None,
+        dropout: float = 0.0,
+        recurrent_dropout: float = 0.0,
+        seed: int | None = None,
+        return_sequences: bool = False,
+        return_state: bool = False,
+        go_backwards: bool = False,
+        stateful: bool = False,
+        unroll: bool = False,
+        use_cudnn: Any = "auto",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**given_arguments(locals()))
 
     def _bias_initializer(self):
         if not self._layer_options.get("unit_forget_bias", True):
@@ -407,6 +485,36 @@ class GRU(_Recurrent):
     """
 
     gates = 3
+
+    def __init__(
+        self,
+        units: int,
+        activation: Any = "tanh",
+        recurrent_activation: Any = "sigmoid",
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        recurrent_initializer: Any = "orthogonal",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        recurrent_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        recurrent_constraint: Any = None,
+        bias_constraint: Any = None,
+        dropout: float = 0.0,
+        recurrent_dropout: float = 0.0,
+        seed: int | None = None,
+        return_sequences: bool = False,
+        return_state: bool = False,
+        go_backwards: bool = False,
+        stateful: bool = False,
+        unroll: bool = False,
+        reset_after: bool = True,
+        use_cudnn: Any = "auto",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**given_arguments(locals()))
 
     def _reset_after(self) -> bool:
         return self._layer_options.get("reset_after", True)

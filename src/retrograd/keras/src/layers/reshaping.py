@@ -188,8 +188,10 @@ class ZeroPadding2D(Layer):
 class _Pooling1D(Layer):
     input_rank = (3, 3)
 
-    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
-        super().__init__(**kwargs)
+    def __init__(
+        self, pool_size=2, strides=None, padding="valid", data_format=None, name=None, **kwargs
+    ):
+        super().__init__(name=name, **kwargs)
         self.pool_size = int_tuple(pool_size, 1, "pool_size")[0]
         self.strides = self.pool_size if strides is None else int_tuple(strides, 1, "strides")[0]
         self.padding = padding.upper()
@@ -233,8 +235,10 @@ class AveragePooling1D(_Pooling1D):
     [2.0, 6.0]
     """
 
-    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, **kwargs):
-        super().__init__(pool_size, strides, padding, data_format, **kwargs)
+    def __init__(
+        self, pool_size, strides=None, padding="valid", data_format=None, name=None, **kwargs
+    ):
+        super().__init__(pool_size, strides, padding, data_format, name, **kwargs)
 
     _pool = staticmethod(tf_ops.avg_pool1d)
 

@@ -348,6 +348,10 @@ def divide_no_nan(x1: Any, x2: Any) -> Any:
     return _weak(divide_no_nan, x1, x2, safe_math_ops.divide_no_nan, float)
 
 
+def _python_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def clip(x: Any, x_min: Any, x_max: Any) -> Any:
     """``x`` limited to ``[x_min, x_max]`` (bools become int32).
 
@@ -359,7 +363,14 @@ def clip(x: Any, x_min: Any, x_max: Any) -> Any:
     t = tensors.convert(x)
     if t.dtype.is_bool:
         t = math_ops.cast(t, "int32")
-    low, high = tensors.convert(x_min), tensors.convert(x_max)
+    # A Python bound becomes a tensor of x's dtype directly (tf.clip_by_value): a float64
+    # tensor is clipped at 0.01 itself, not at float32's rounding of it
+    low, high = (
+        tensors.convert(b, t.dtype.name)
+        if t.dtype.is_floating and _python_number(b)
+        else tensors.convert(b)
+        for b in (x_min, x_max)
+    )
     if low.dtype != t.dtype:
         low = math_ops.cast(low, t.dtype)
     if high.dtype != t.dtype:
