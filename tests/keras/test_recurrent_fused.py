@@ -145,3 +145,19 @@ def test_traced_fit_runs_the_fused_op_with_an_unknown_batch(monkeypatch):
     )
     out = predict(x[:5])
     assert seen == [[7, None, 3]] and out.shape.as_list() == [5, 1]
+
+
+@pytest.mark.parametrize("layer_type", ["LSTM", "GRU"])
+def test_mixed_precision_layers_run_the_fused_op_in_float16(layer_type, monkeypatch):
+    x = np.random.default_rng(11).normal(size=(2, 5, 3)).astype("float32")
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        layer = getattr(keras.layers, layer_type)(4)
+        fused = layer(x)
+        with monkeypatch.context() as patch:
+            patch.setattr(recurrent._Recurrent, "_fusable", lambda self, inputs: False)
+            loop = layer(x)
+    finally:
+        keras.mixed_precision.set_global_policy("float32")
+    assert fused.dtype == rg.float16 and loop.dtype == rg.float16
+    np.testing.assert_allclose(fused.numpy(), loop.numpy(), atol=2e-3)
