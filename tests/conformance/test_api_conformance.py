@@ -41,6 +41,15 @@ def test_nothing_the_baseline_holds_is_lost(path):
 
 
 @pytest.mark.parametrize("path", NAMESPACES)
+def test_every_present_name_accepts_tensorflows_signature(path):
+    # The Done-when: 100% of present names accept TensorFlow's parameter names,
+    # positions and defaults (deliberate differences are in omissions.SIGNATURES).
+    ns = _survey()[path]
+    differ = {n: ns.problems[n] for n in sorted(ns.present - ns.conformant)}
+    assert not differ, f"signatures that differ from TensorFlow's: {differ}"
+
+
+@pytest.mark.parametrize("path", NAMESPACES)
 def test_baseline_files_are_as_the_script_writes_them(path):
     file = surface.baseline_file(path)
     assert file.exists(), "run: PYTHONPATH=src python -m tests.conformance.update_baseline"
