@@ -5,8 +5,9 @@ beside them everything the rest of the library needs to know about it — its gr
 forward rules, which values its gradient reads (derived from the rule), whether a batch of
 upstream gradients may go through its gradient, and so on.
 
-``execute(op_def, inputs, attrs)`` runs the kernel on the inputs' arrays, wraps the result in
-fresh tensors and, while tapes or observers are active, records the op with
+``execute(op_def, inputs, attrs)`` runs the kernel on the inputs' arrays (all on one device:
+inputs on two are an InvalidArgumentError naming both, see ``core.backends``), wraps the
+result in fresh tensors and, while tapes or observers are active, records the op with
 :func:`record_operation` — the one way an op reaches a tape. While a graph is being built,
 the op is added to it instead.
 
@@ -25,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.backends import check_one_device, foreign
 from retrograd.core.context import Watching, context, graph_mode_by_default, thread_start
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.records import Operation, without_unread
@@ -248,6 +250,8 @@ def execute(
         graph = watching.graph
         if graph is not None:
             return graph.create_op(op, inputs, attrs, name)
+    if foreign.seen and len(inputs) > 1:  # (no op can mix devices before then)
+        check_one_device(op.type, [t._value for t in inputs])
     try:
         if attrs:
             result = op.kernel(*[t._value for t in inputs], **attrs)
@@ -295,6 +299,8 @@ def execute_binary(op: OpDef, x: Any, y: Any, name: str | None = None) -> Any:
     attributes, as ``execute_unary``."""
     watching = context.active
     if watching is None or watching.graph is None:
+        if foreign.seen:
+            check_one_device(op.type, (x._value, y._value))
         try:
             out = Tensor(op.kernel(x._value, y._value))
         except KERNEL_ERRORS:
