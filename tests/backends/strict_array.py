@@ -134,8 +134,9 @@ class StrictArray(numpy.lib.mixins.NDArrayOperatorsMixin):
     # -- dispatch ------------------------------------------------------------------------
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         for v in inputs:
-            if not isinstance(v, (StrictArray, np.ndarray, np.generic, int, float, complex)):
-                return NotImplemented
+            if hasattr(v, "__array_ufunc__") and not isinstance(v, (StrictArray, np.ndarray)):
+                if not isinstance(v, np.generic):
+                    return NotImplemented  # (another type's override: it decides)
         result = getattr(ufunc, method)(*_unwrap(inputs), **_unwrap(kwargs))
         if method == "at":
             return None
@@ -200,9 +201,17 @@ class StrictArray(numpy.lib.mixins.NDArrayOperatorsMixin):
     def real(self) -> StrictArray:
         return StrictArray(self._a.real)
 
+    @real.setter
+    def real(self, value: Any) -> None:
+        self._a.real = _unwrap(value)
+
     @property
     def imag(self) -> StrictArray:
         return StrictArray(self._a.imag)
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        self._a.imag = _unwrap(value)
 
     @property
     def device(self) -> str:
@@ -302,6 +311,9 @@ class _Namespace:
         return StrictArray(np.array(value, dtype=dtype))
 
     array = asarray
+
+    def ascontiguousarray(self, value: StrictArray, dtype: Any = None) -> StrictArray:
+        return StrictArray(np.ascontiguousarray(value._a, dtype=dtype))
 
     def __getattr__(self, name: str) -> Any:
         found = getattr(np, name)

@@ -35,10 +35,15 @@ The API, one line each:
   ``tf.device("/device:<KIND>:0")`` then places tensors on it.
 - ``unregister_device(kind)``: removes a kind a library or test registered.
 - ``device_kinds()``: the registered kinds; ``device_count(kind)``: how many are present.
+- ``current_namespace()``: the namespace of the thread's current device, for kernels that
+  make arrays from nothing (zeros, eye, ranges).
 - ``current_device()`` / ``set_current_device(kind, index)``: the thread's current device
   (``tf.device`` sets it; None means the CPU). A device asked for that is absent gives the
   CPU, as TensorFlow 2's soft placement does (``tf.device("/GPU:0")`` on a machine without
   a GPU silently computes on the CPU).
+- ``host_kernel(kernel, makes_arrays=False)``: ``kernel`` run on host copies of its
+  arguments, results copied back to their device (random numbers: to the current device) —
+  the explicit form of what only the host computes.
 - ``check_one_device(op_type, arrays)``: InvalidArgumentError naming the op and both devices
   when ``arrays`` live on different devices (NumPy scalars go with any device, as every
   array library takes them as scalars); ``core.execute`` calls it once a non-NumPy array
@@ -66,12 +71,14 @@ __all__ = [
     "DeviceKind",
     "check_one_device",
     "current_device",
+    "current_namespace",
     "device_count",
     "device_kinds",
     "device_name",
     "device_of",
     "foreign",
     "from_host",
+    "host_kernel",
     "is_array",
     "namespace_of",
     "on_device_of",
@@ -345,6 +352,19 @@ def current_device() -> tuple[str, int] | None:
     return None if entry is None else (entry.kind, _current.index)
 
 
+def current_namespace() -> Any:
+    """The array namespace of the thread's current device: what kernels that make arrays
+    from nothing (zeros, eye, ranges) create them with (NumPy on the CPU).
+
+    >>> current_namespace().__name__
+    'numpy'
+    """
+    if not _placing.count:
+        return np
+    entry = _current.entry
+    return np if entry is None else entry.namespace()
+
+
 def set_current_device(kind: str | None, index: int | None = 0) -> tuple[str, int] | None:
     """Makes device ``index`` of ``kind`` current in this thread (None: the CPU) and returns
     the device current before, to restore it. A kind or index that is not present gives the
@@ -403,10 +423,10 @@ def place(array: Any) -> Any:
 
 
 def on_device_of(array: Any, template: Any) -> Any:
-    """``array`` on the device ``template`` lives on: as it is when it is there already (or
-    is a NumPy scalar), else copied there through the host — an explicit copy, for values
-    that must follow another's device (a variable's assigned value, random numbers drawn on
-    the host).
+    """``array`` on the device ``template`` lives on: as it is when it is there already,
+    else copied there through the host (a NumPy scalar becomes a rank-0 array there) — an
+    explicit copy, for values that must follow another's device (a variable's assigned
+    value, random numbers drawn on the host).
 
     >>> import numpy as np
     >>> a = np.ones(2)
@@ -417,14 +437,54 @@ def on_device_of(array: Any, template: Any) -> Any:
         if isinstance(array, (np.ndarray, np.generic)):
             return array
         return to_host(array)
-    if isinstance(array, np.generic):
-        return array
     kind, index = device_of(template)
-    if not isinstance(array, np.ndarray):
+    if isinstance(array, np.generic):
+        array = np.asarray(array)  # (a rank-0 array there, as the template's library makes)
+    elif not isinstance(array, np.ndarray):
         if device_of(array) == (kind, index):
             return array
         array = to_host(array)
     return from_host(array, kind, index)
+
+
+def host_kernel(kernel: Callable[..., Any], makes_arrays: bool = False) -> Callable[..., Any]:
+    """``kernel`` computed on the host, explicitly: arrays of another device among its
+    arguments are copied to the host, and its results copied back to that device. With
+    ``makes_arrays`` (random numbers: drawn on the host from seeds and shapes), results of
+    host inputs go to the thread's current device, as new tensors do. On NumPy arrays, with
+    no current device, it is ``kernel`` itself plus one check.
+
+    For what only a host library computes (SciPy's special functions without a device
+    counterpart, Python loops over elements, the Philox generator).
+
+    >>> import numpy as np
+    >>> host_kernel(lambda x: x + 1)(np.ones(2)).tolist()
+    [2.0, 2.0]
+    """
+
+    def run(*arrays: Any, **attrs: Any) -> Any:
+        where = None
+        if foreign.seen:
+            for a in arrays:
+                if hasattr(a, "dtype") and not isinstance(a, (np.ndarray, np.generic)):
+                    where = a
+                    break
+            if where is not None:
+                arrays = tuple(to_host(a) if hasattr(a, "dtype") else a for a in arrays)
+        out = kernel(*arrays, **attrs)
+        if where is not None:
+            move = lambda r: on_device_of(r, where)  # noqa: E731
+        elif makes_arrays and _placing.count and _current.entry is not None:
+            move = place
+        else:
+            return out
+        if isinstance(out, (tuple, list)):
+            return type(out)(move(r) if hasattr(r, "dtype") else r for r in out)
+        return move(out)
+
+    run.__name__ = getattr(kernel, "__name__", "kernel")
+    run.__doc__ = kernel.__doc__
+    return run
 
 
 def check_one_device(op_type: str, arrays: Any) -> None:

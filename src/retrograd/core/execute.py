@@ -90,6 +90,10 @@ class OpDef:
     - ``fresh``: the kernel returns a new array that views nothing else, so a compiled
       plan may write into it once nothing needs it any more.
     - ``shape_only_inputs``: inputs of which the kernel reads only the shape and dtype.
+    - ``host_inputs``: inputs whose values the kernel reads on the host (sizes, offsets,
+      permutations: TensorFlow's host-memory inputs), copying them there explicitly
+      (``core.backends.to_host``). With the shape-only ones they may live on any device
+      (``off_device_inputs``); the other inputs must share one.
     - ``quiet``: the kernel computes infinities or NaNs on valid inputs by design, masking
       them (``where(y == 0, 0, x / y)``) as TensorFlow's kernels do silently: it runs with
       NumPy's floating-point warnings off. Other kernels warn as NumPy does.
@@ -113,6 +117,8 @@ class OpDef:
         "missing_upstream",
         "fresh",
         "shape_only_inputs",
+        "host_inputs",
+        "off_device_inputs",
         "gradient",
         "forward",
         "sparse_gradient",
@@ -134,6 +140,7 @@ class OpDef:
         missing_upstream: str = "zeros",
         fresh: bool = False,
         shape_only_inputs: tuple[int, ...] = (),
+        host_inputs: tuple[int, ...] = (),
         passes_slices: bool = False,
         quiet: bool = False,
     ) -> None:
@@ -151,6 +158,8 @@ class OpDef:
         self.missing_upstream = missing_upstream
         self.fresh = fresh
         self.shape_only_inputs = frozenset(shape_only_inputs)
+        self.host_inputs = frozenset(host_inputs)
+        self.off_device_inputs = self.shape_only_inputs | self.host_inputs
         self.passes_slices = passes_slices
         self.gradient: RuleEntry | None = None
         self.forward: RuleEntry | None = None
@@ -251,7 +260,8 @@ def execute(
         if graph is not None:
             return graph.create_op(op, inputs, attrs, name)
     if foreign.seen and len(inputs) > 1:  # (no op can mix devices before then)
-        check_one_device(op.type, [t._value for t in inputs])
+        skip = op.off_device_inputs  # (shapes and sizes may live anywhere)
+        check_one_device(op.type, [t._value for i, t in enumerate(inputs) if i not in skip])
     try:
         if attrs:
             result = op.kernel(*[t._value for t in inputs], **attrs)
@@ -299,7 +309,7 @@ def execute_binary(op: OpDef, x: Any, y: Any, name: str | None = None) -> Any:
     attributes, as ``execute_unary``."""
     watching = context.active
     if watching is None or watching.graph is None:
-        if foreign.seen:
+        if foreign.seen and not op.off_device_inputs:
             check_one_device(op.type, (x._value, y._value))
         try:
             out = Tensor(op.kernel(x._value, y._value))

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import namespace_of, to_host
 from retrograd.core.dimensions import dimension_value
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
@@ -205,8 +206,16 @@ def _reshape_shape(metas, known):
     return [(_static_dims(known), metas[0].dtype)]
 
 
+def _host_dims(dims: Any) -> tuple[int, ...]:
+    """A run-time shape (a host input: on the host, whatever device it lives on)."""
+    return tuple(int(d) for d in to_host(dims))
+
+
 _DynamicReshape = define_op(
-    "DynamicReshape", lambda x, shape, known: np.reshape(x, tuple(shape)), shape_fn=_reshape_shape
+    "DynamicReshape",
+    lambda x, shape, known: np.reshape(x, _host_dims(shape)),
+    shape_fn=_reshape_shape,
+    host_inputs=(1,),
 )
 
 
@@ -226,8 +235,9 @@ def _dynamic_reshape_grad(op, grad):
 
 _DynamicFill = define_op(
     "DynamicFill",
-    lambda dims, value, known: np.full_like(value, value, shape=tuple(dims)),
+    lambda dims, value, known: array_ops.fill_array(value, _host_dims(dims)),
     shape_fn=lambda metas, known: [(_static_dims(known), metas[1].dtype)],
+    host_inputs=(0,),
 )
 
 
@@ -252,8 +262,9 @@ def _tile_shape(metas, known):
 
 _DynamicTile = define_op(
     "DynamicTile",
-    lambda x, multiples, known: np.tile(x, tuple(multiples)),
+    lambda x, multiples, known: np.tile(x, _host_dims(multiples)),
     shape_fn=_tile_shape,
+    host_inputs=(1,),
 )
 
 
@@ -283,6 +294,7 @@ def _dynamic_tile_grad(op, grad):
 
 
 def _slice_kernel(x, begin, size):
+    begin, size = to_host(begin), to_host(size)
     index = tuple(
         np.s_[int(b) : (None if s == -1 else int(b) + int(s))] for b, s in zip(begin, size)
     )
@@ -311,10 +323,12 @@ _Slice = define_op(
     "Slice",
     lambda x, begin, size, known_begin, known_size: _slice_kernel(x, begin, size),
     shape_fn=_slice_shape,
+    host_inputs=(1, 2),
 )
 
 
 def _slice_grad_kernel(grad, like, begin):
+    begin = to_host(begin)
     out = np.zeros_like(like, dtype=grad.dtype)
     out[tuple(np.s_[int(b) : int(b) + n] for b, n in zip(begin, grad.shape))] = grad
     return out
@@ -324,6 +338,7 @@ _SliceGrad = define_op(
     "SliceGrad",
     _slice_grad_kernel,
     shape_fn=lambda metas: [(metas[1].shape, metas[0].dtype)],
+    host_inputs=(2,),
 )
 
 
@@ -483,10 +498,10 @@ def index_at_run_time(x: Tensor, items: tuple, name: str | None = None) -> Tenso
 
 
 def _scatter_nd_like_kernel(indices, updates, like):
-    out = np.zeros(np.shape(like), dtype=updates.dtype)
+    out = namespace_of(updates).zeros(like.shape, dtype=updates.dtype)
     depth = indices.shape[-1]
     flat = indices.reshape(-1, depth)
-    np.add.at(out, tuple(flat.T), updates.reshape(len(flat), *out.shape[depth:]))
+    namespace_of(out).add.at(out, tuple(flat.T), updates.reshape(len(flat), *out.shape[depth:]))
     return out
 
 

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import namespace_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -280,11 +281,11 @@ def _triangular_solve_grad(op, grad):
 def _pinv_kernel(a, rcond):
     m, n = a.shape[-2:]
     if a.size == 0:
-        return np.zeros((*a.shape[:-2], n, m), a.dtype)
+        return namespace_of(a).zeros((*a.shape[:-2], n, m), a.dtype)
     u, s, vh = np.linalg.svd(a, full_matrices=False)
     cutoff = rcond * np.max(s, axis=-1, keepdims=True)
     with np.errstate(divide="ignore"):
-        s_inv = np.where(s > cutoff, np.reciprocal(s), np.zeros((), s.dtype))
+        s_inv = np.where(s > cutoff, np.reciprocal(s), s.dtype.type(0))
     return np.matmul(np.swapaxes(vh, -1, -2) * s_inv[..., None, :], np.swapaxes(u, -1, -2))
 
 

@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from retrograd.core.annotations import ShapeLike, TensorLike
+from retrograd.core.backends import namespace_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -56,7 +57,7 @@ def _positions(op_type, indices, updates, shape, policy):
 def _add_into(op_type, out, indices, updates, policy):
     index, values = _positions(op_type, indices, updates, out.shape, policy)
     if index:
-        np.add.at(out, index, values)
+        namespace_of(out).add.at(out, index, values)
     else:  # index vectors of length 0 address the whole output
         out += values.sum(axis=0, dtype=out.dtype)
     return out
@@ -88,7 +89,7 @@ def _combine_kernel(op_type, ufunc):
         out = tensor.copy()
         index, values = _positions(op_type, indices, updates, out.shape, bad_indices_policy)
         if index:
-            ufunc.at(out, index, values)
+            getattr(namespace_of(out), ufunc.__name__).at(out, index, values)
         else:
             for value in values:
                 out[...] = ufunc(out, value)
