@@ -134,9 +134,9 @@ class StrictArray(numpy.lib.mixins.NDArrayOperatorsMixin):
     # -- dispatch ------------------------------------------------------------------------
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         for v in inputs:
-            if hasattr(v, "__array_ufunc__") and not isinstance(v, (StrictArray, np.ndarray)):
-                if not isinstance(v, np.generic):
-                    return NotImplemented  # (another type's override: it decides)
+            known = isinstance(v, (StrictArray, np.ndarray, np.generic))
+            if hasattr(v, "__array_ufunc__") and not known:
+                return NotImplemented  # (another type's override: it decides)
         result = getattr(ufunc, method)(*_unwrap(inputs), **_unwrap(kwargs))
         if method == "at":
             return None

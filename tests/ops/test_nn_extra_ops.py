@@ -11,7 +11,9 @@ from tests.ops.table import Case, check_forward, check_gradient
 
 NN = rg.nn
 SAMPLED = (  # (NumPy: converted where the row runs, on its device)
-    np.array([0, 3], np.int64), np.array([[0.5]], np.float32), np.array([0.25, 0.75], np.float32)
+    np.array([0, 3], np.int64),
+    np.array([[0.5]], np.float32),
+    np.array([0.25, 0.75], np.float32),
 )
 
 

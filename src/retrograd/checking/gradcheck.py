@@ -475,7 +475,6 @@ class _Check:
                 jvps = [acc.jvp(y) for y in outputs]
                 computed = [
                     np.zeros(plain_dims(y.shape)) if t is None else np.asarray(to_host(t._value))
-
                     for t, y in zip(jvps, outputs)
                 ]
                 jvps = outputs = acc = None  # (freed before the differences are computed)

@@ -58,36 +58,21 @@ The API, one line each:
 
 from __future__ import annotations
 
-import importlib
 import threading
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from retrograd.core import gpu
 from retrograd.core.errors import InvalidArgumentError
 
 __all__ = [
-    "DeviceKind",
-    "check_one_device",
-    "current_device",
-    "current_namespace",
-    "device_count",
-    "device_kinds",
-    "device_name",
-    "device_of",
-    "foreign",
-    "from_host",
-    "host_kernel",
-    "is_array",
-    "namespace_of",
-    "on_device_of",
-    "place",
-    "register_device",
-    "set_current_device",
-    "to_host",
-    "unregister_device",
-]
+    "DeviceKind", "check_one_device", "current_device", "current_namespace", "device_count",
+    "device_kinds", "device_name", "device_of", "foreign", "from_host", "host_kernel",
+    "is_array", "namespace_of", "on_device_of", "place", "register_device",
+    "set_current_device", "to_host", "unregister_device",
+]  # fmt: skip
 
 _HOST = "/job:localhost/replica:0/task:0/device:"
 
@@ -512,32 +497,6 @@ def check_one_device(op_type: str, arrays: Any) -> None:
 # --- the kinds every process has ------------------------------------------------------
 
 
-def _cupy() -> Any:
-    return importlib.import_module("cupy")
-
-
-def _cupy_count() -> int:
-    try:
-        cupy = _cupy()
-    except ImportError:
-        return 0
-    return int(cupy.cuda.runtime.getDeviceCount())
-
-
-def _cupy_from_host(array: Any, index: int) -> Any:
-    cupy = _cupy()
-    with cupy.cuda.Device(index):
-        return cupy.asarray(array)
-
-
-def _cupy_to_host(array: Any) -> Any:
-    return array.get()
-
-
-def _is_cupy(cls: type) -> bool:
-    return cls.__module__.split(".", 1)[0] == "cupy"
-
-
 register_device(
     "CPU",
     lambda: np,
@@ -546,12 +505,4 @@ register_device(
     lambda: 1,
     lambda cls: issubclass(cls, (np.ndarray, np.generic)),
 )
-register_device(
-    "GPU",
-    _cupy,
-    _cupy_from_host,
-    _cupy_to_host,
-    _cupy_count,
-    _is_cupy,
-    lambda array: int(array.device.id),
-)
+register_device("GPU", gpu.namespace, gpu.from_host, gpu.to_host, gpu.count, gpu.owns, gpu.index_of)

@@ -211,13 +211,16 @@ def numpy_text(value: Any) -> str:
 
 def constant_value(tensor: Tensor) -> Any:
     """What a tensor holds before any graph runs: an eager tensor's array, a graph constant's
-    value. Ops use it for arguments that become attributes (axes, shapes, counts).
+    value. Ops use it for arguments that become attributes (axes, shapes, counts), so a value
+    on another device is copied to the host.
 
     Raises ValueError for a graph tensor whose value is only known when the graph runs.
     """
     value = tensor._value
-    if _is_array(value) or _is_duck_array(value):
+    if _is_array(value):
         return value
+    if _is_duck_array(value):
+        return backends.to_host(value)
     op = getattr(tensor, "op", None)
     if op is not None and op.type in ("Const", "Placeholder") and "value" in op._attrs:
         return op.get_attr("value")  # a constant, or an eager tensor a function captured

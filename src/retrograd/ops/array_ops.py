@@ -227,6 +227,7 @@ def _strided_slice_grad_grad(op, grad):
 
 # --- fills, identities and selection ------------------------------------------------------
 
+
 def _shape_of(x: Any, dtype: Any) -> Any:
     """The shape of ``x`` as a vector, on ``x``'s device (where the values it sizes live)."""
     shape = np.array(np.shape(x), dtype=dtype)

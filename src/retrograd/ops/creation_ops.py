@@ -258,8 +258,8 @@ def linspace(
     # As TensorFlow: the ends exactly, and start + i * delta between them.
     delta = (last - first) / (n - 1)
     steps_shape = tuple(n - 2 if d == axis else 1 for d in builtins.range(rank))
-    steps = np.arange(1, n - 1).reshape(steps_shape).astype(s._value.dtype)
-    steps = Tensor(on_device_of(steps, s._value))
+    host_steps = np.arange(1, n - 1).reshape(steps_shape).astype(s._value.dtype)
+    steps = Tensor(on_device_of(host_steps, s._value))
     return array_ops.concat([first, first + delta * steps, last], axis)
 
 

@@ -107,7 +107,6 @@ def _known(arg: str, value: Any) -> np.ndarray:
     return np.asarray(value).astype(np.int64)
 
 
-
 def _logsumexp_classes(x: Tensor) -> Tensor:
     from retrograd.ops.statistics_ops import reduce_logsumexp
 

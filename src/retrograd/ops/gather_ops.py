@@ -175,7 +175,6 @@ def _gather_grad_at_run_time(params, indices, grad, axis: int, b: int):
     """The gather gradient when params' shape is known only when the graph runs: the
     gathered axis brought to the front, the upstream slices added at the indices
     (ScatterNdLike), and the axes put back."""
-    from retrograd.ops import dynamic_shape_ops
 
     if b:
         raise InvalidArgumentError(
@@ -185,7 +184,7 @@ def _gather_grad_at_run_time(params, indices, grad, axis: int, b: int):
     to_front = (axis, *range(axis), *range(axis + 1, rank))
     upstream = _permute(grad, (*range(axis, axis + li), *range(axis), *range(axis + li, grad.ndim)))
     like = _permute(params, to_front)
-    summed = dynamic_shape_ops.scatter_nd_like(array_ops.expand_dims(indices, -1), upstream, like)
+    summed = scatter_ops.scatter_nd_like(array_ops.expand_dims(indices, -1), upstream, like)
     return _permute(summed, tuple(int(i) for i in np.argsort(to_front)))
 
 
@@ -323,9 +322,8 @@ def _with_batch_coordinates(indices: Tensor, batch_dims: int) -> Tensor:
 def _gather_nd_grad(op, grad):
     params, indices = op.inputs
     if not params.shape.is_fully_defined():  # in a graph, known only when it runs
-        from retrograd.ops import dynamic_shape_ops
 
-        return dynamic_shape_ops.scatter_nd_like(indices, grad, params), None
+        return scatter_ops.scatter_nd_like(indices, grad, params), None
     policy = op.get_attr("bad_indices_policy")
     return scatter_ops.scatter_nd(indices, grad, params.shape, bad_indices_policy=policy), None
 

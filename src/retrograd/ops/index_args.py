@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core.backends import current_namespace, on_device_of
+from retrograd.core.backends import current_namespace, on_device_of, to_host
 from retrograd.core.dimensions import Dimension
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.tensor import Tensor, constant_value, convert_to_tensor
@@ -35,6 +35,11 @@ def index_tensor(op_type: str, x: Any, arg: str, allowed: tuple[str, ...] = INDE
             f"{op_type}: `{arg}` must be an {' or '.join(allowed)} tensor, got {t.dtype.name}"
         )
     return t
+
+
+def host_dims(dims: Any) -> tuple[int, ...]:
+    """A run-time shape or multiples (a host input: read on the host, wherever it lives)."""
+    return tuple(int(d) for d in to_host(dims))
 
 
 def build_time_value(op_type: str, value: Tensor, arg: str) -> Any:

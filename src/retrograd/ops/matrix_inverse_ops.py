@@ -66,7 +66,7 @@ def _substitute(a, b, lower):
     entry is 0, as TensorFlow gives (LAPACK's solve refuses such a matrix)."""
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     a = np.broadcast_to(a, (*batch, *a.shape[-2:]))
-    x = np.array(np.broadcast_to(b, (*batch, *b.shape[-2:])))
+    x = np.broadcast_to(b, (*batch, *b.shape[-2:])).copy()
     n = a.shape[-1]
     order = range(n) if lower else range(n - 1, -1, -1)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -299,7 +299,6 @@ def _repeat_kernel(x, repeats, axis):
     return np.repeat(x, counts, axis=axis)
 
 
-
 def _repeat_meta(metas, axis):
     x = metas[0]
     shape = None if x.shape is None else (*x.shape[:axis], None, *x.shape[axis + 1 :])

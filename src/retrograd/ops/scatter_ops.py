@@ -292,3 +292,32 @@ def _tensor_scatter_min_max_grad(op, grad):
     x_grad = grad * x_ind / indicators
     y_grad = gather_ops.gather_nd(grad / indicators, indices) * y_ind
     return x_grad, None, y_grad
+
+
+# -- the gradient of gather_nd when params' shape is known only at run time -----------------
+
+
+def _scatter_nd_like_kernel(indices, updates, like):
+    out = namespace_of(updates).zeros(like.shape, dtype=updates.dtype)
+    depth = indices.shape[-1]
+    flat = indices.reshape(-1, depth)
+    namespace_of(out).add.at(out, tuple(flat.T), updates.reshape(len(flat), *out.shape[depth:]))
+    return out
+
+
+_ScatterNdLike = define_op(
+    "ScatterNdLike",
+    _scatter_nd_like_kernel,
+    shape_fn=lambda metas: [(metas[2].shape, metas[1].dtype)],
+)
+
+
+def scatter_nd_like(indices: Tensor, updates: Tensor, like: Tensor) -> Tensor:
+    """Zeros shaped like ``like`` with ``updates`` added at ``indices`` (``gather_nd``'s
+    gradient where ``like``'s shape is known only when the graph runs)."""
+    return execute(_ScatterNdLike, (indices, updates, like), None, None)
+
+
+@op_gradient("ScatterNdLike")
+def _scatter_nd_like_grad(op, grad):
+    return None, gather_ops.gather_nd(grad, op.inputs[0]), None

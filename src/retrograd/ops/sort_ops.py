@@ -124,7 +124,6 @@ def top_k(
 def _run_time_top_k_grad(op, grad, _):
     # As TopKV2's, with shapes read when the graph runs: rows of the last dimension, each
     # row's k upstream values added at the positions they were taken from.
-    from retrograd.ops import dynamic_shape_ops
 
     x, indices = op.inputs[0], op.outputs[1]
     n, k = array_ops.shape(x)[-1], array_ops.shape(indices)[-1]
@@ -134,7 +133,7 @@ def _run_time_top_k_grad(op, grad, _):
     row_ids = array_ops.zeros_like(columns) + array_ops.expand_dims(creation_ops.range(rows), 1)
     where = array_ops.stack([row_ids, columns], axis=-1)
     flat_grad = array_ops.reshape(grad, array_ops.stack([rows, k]))
-    scattered = dynamic_shape_ops.scatter_nd_like(where, flat_grad, flat_x)
+    scattered = scatter_ops.scatter_nd_like(where, flat_grad, flat_x)
     return array_ops.reshape(scattered, array_ops.shape(x)), None
 
 

@@ -92,7 +92,8 @@ def _polygamma_kernel(a, x):
         a, x = np.broadcast_arrays(a, x)
         sign = np.where(np.fmod(a, 2) == 0, -1.0, 1.0)
         scaled = sign * special.gamma(a + 1.0) * special.zeta(a + 1.0, x)
-        out = np.where(a == 0, special.psi(x), scaled).astype(x.dtype, copy=False)
+        out = np.where(a == 0, special.psi(x), scaled)
+        out = np.where((a < 0) | (np.floor(a) != a), np.nan, out).astype(x.dtype, copy=False)
 
     even = np.floor(a / 2) * 2 == a
     return np.where(_at_poles(x) & even, np.full_like(out, np.nan), out)

@@ -46,7 +46,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
-from retrograd.core.backends import host_kernel
+from retrograd.core.backends import host_kernel, to_host
 from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.errors import InvalidArgumentError, UnimplementedError
 from retrograd.core.execute import define_op, execute
@@ -89,7 +89,7 @@ def draw(kind: str, shape: tuple, seed: Any, dtype: Any) -> np.ndarray:
         raise ValueError(
             f"stateless {kind}: dtype must be float16, float32 or float64, got {dtype}"
         )
-    seed = np.asarray(seed)
+    seed = np.asarray(to_host(seed))
     if seed.shape != (2,) or seed.dtype.kind not in "iu":
         raise InvalidArgumentError(f"stateless {kind}: seed must be two ints, got {seed.tolist()}")
     shape = tuple(int(d) for d in shape)
