@@ -70,7 +70,7 @@ from retrograd.core.errors import InvalidArgumentError
 __all__ = [
     "DeviceKind", "check_one_device", "current_device", "current_namespace", "device_count",
     "device_kinds", "device_name", "device_of", "foreign", "from_host", "host_kernel",
-    "is_array", "namespace_of", "on_device_of", "place", "register_device",
+    "is_array", "namespace_of", "on_device_of", "place", "placing", "register_device",
     "set_current_device", "to_host", "unregister_device",
 ]  # fmt: skip
 
@@ -319,12 +319,13 @@ _current = _Current()
 
 class _Placing:
     """Process-wide: how many threads have a current device other than the CPU, so that
-    ``place`` reads no thread state while none does."""
+    ``place`` (and callers that test ``placing.count`` before calling it) reads no thread
+    state while none does."""
 
     count = 0
 
 
-_placing = _Placing()
+placing = _Placing()
 
 
 def current_device() -> tuple[str, int] | None:
@@ -344,7 +345,7 @@ def current_namespace() -> Any:
     >>> current_namespace().__name__
     'numpy'
     """
-    if not _placing.count:
+    if not placing.count:
         return np
     entry = _current.entry
     return np if entry is None else entry.namespace()
@@ -364,7 +365,7 @@ def set_current_device(kind: str | None, index: int | None = 0) -> tuple[str, in
     if entry is not None and (entry.kind == "CPU" or not 0 <= index < entry.count()):
         entry = None  # the CPU: asked for, or soft placement of an absent device
     with _lock:
-        _placing.count += (entry is not None) - (_current.entry is not None)
+        placing.count += (entry is not None) - (_current.entry is not None)
     _current.entry = entry
     _current.index = index if entry is not None else 0
     return before
@@ -398,7 +399,7 @@ def place(array: Any) -> Any:
     >>> place(a) is a
     True
     """
-    if not _placing.count:
+    if not placing.count:
         return array
     entry = _current.entry
     if entry is None:
@@ -459,7 +460,7 @@ def host_kernel(kernel: Callable[..., Any], makes_arrays: bool = False) -> Calla
         out = kernel(*arrays, **attrs)
         if where is not None:
             move = lambda r: on_device_of(r, where)  # noqa: E731
-        elif makes_arrays and _placing.count and _current.entry is not None:
+        elif makes_arrays and placing.count and _current.entry is not None:
             move = place
         else:
             return out

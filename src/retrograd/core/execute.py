@@ -306,11 +306,10 @@ def execute_unary(op: OpDef, x: Any, name: str | None = None) -> Any:
 
 def execute_binary(op: OpDef, x: Any, y: Any, name: str | None = None) -> Any:
     """``execute(op, (x, y), None, name)`` for a single-output op of two tensors without
-    attributes, as ``execute_unary``."""
+    attributes, as ``execute_unary``. Inputs on two devices make the kernel refuse them (every
+    array library refuses another's arrays as operands), and ``execute`` then names both."""
     watching = context.active
     if watching is None or watching.graph is None:
-        if foreign.seen and not op.off_device_inputs:
-            check_one_device(op.type, (x._value, y._value))
         try:
             out = Tensor(op.kernel(x._value, y._value))
         except KERNEL_ERRORS:

@@ -185,13 +185,12 @@ class Reference:
 
 def _copy(value: Any) -> Any:
     """A NumPy copy of ``value`` the caller owns: a NumPy scalar for rank 0."""
-    on_host = isinstance(value, (np.ndarray, np.generic))
-    if not on_host:
-        host: Any = backends.to_host(value)  # (a fresh host array already)
-        return host[()] if host.ndim == 0 else host
-    if value.ndim == 0:
-        return value[()]
-    return np.array(value)
+    if type(value) is np.ndarray:
+        return value[()] if value.ndim == 0 else np.array(value)
+    if isinstance(value, np.generic):
+        return value  # (immutable)
+    host: Any = backends.to_host(value)  # (a fresh host array, or a NumPy scalar)
+    return host[()] if host.ndim == 0 else host
 
 
 def _readonly_array(value: Any) -> np.ndarray:
@@ -385,14 +384,19 @@ def convert_to_tensor(
     elif _is_array(value):
         array = _numeric(np.array(value), target)
     else:
-        return _in_graph(Tensor(_held(backends.place(_python_array(value, target)))), None)
+        array = _python_array(value, target)
+        return _in_graph(Tensor(_held(_placed(array) if _placing.count else array)), None)
     live = (
         value if type(value) is np.ndarray and (target is None or target == value.dtype) else None
     )
     array = array if target is None else _checked_cast(array, target, value)
-    converted = Tensor(_held(backends.place(array) if _is_array(array) else array))
+    placed = _placed(array) if _placing.count and _is_array(array) else array
+    converted = Tensor(_held(placed))
     return _in_graph(converted, live)
 
+
+_placing = backends.placing  # (read before placing: NumPy-only threads skip the call)
+_placed = backends.place
 
 _CONTEXT: list = []  # core.execute's `context`, looked up once, at the first conversion
 
@@ -457,8 +461,8 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
         array = _python_array(value, None if dtype is None else as_dtype(dtype))
     if shape is not None:
         array = _fit_shape(array, tuple(int(d) for d in shape))
-    if _is_array(array):
-        array = backends.place(array)
+    if _placing.count and _is_array(array):
+        array = _placed(array)
     return Tensor(_held(array))
 
 
