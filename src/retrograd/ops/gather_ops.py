@@ -322,7 +322,6 @@ def _with_batch_coordinates(indices: Tensor, batch_dims: int) -> Tensor:
 def _gather_nd_grad(op, grad):
     params, indices = op.inputs
     if not params.shape.is_fully_defined():  # in a graph, known only when it runs
-
         return scatter_ops.scatter_nd_like(indices, grad, params), None
     policy = op.get_attr("bad_indices_policy")
     return scatter_ops.scatter_nd(indices, grad, params.shape, bad_indices_policy=policy), None
