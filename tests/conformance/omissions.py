@@ -21,8 +21,8 @@ _HANDLES = (
     "variables and datasets are Python objects"
 )
 _DEVICES = (
-    "retrograd runs on the CPU of one process; TensorFlow's device placement, TPUs and "
-    "distribution strategies have nothing to place here"
+    "retrograd computes in one process, on the CPU or on a GPU through CuPy; TensorFlow's "
+    "cluster servers, remote hosts and TPUs have nothing to connect to here"
 )
 _PROTOS = (
     "protocol-buffer messages of TensorFlow's runtime (session configuration, cluster "

@@ -10,7 +10,11 @@ import retrograd as rg
 from tests.ops.table import Case, check_forward, check_gradient
 
 NN = rg.nn
-SAMPLED = (rg.constant([0, 3], rg.int64), rg.constant([[0.5]]), rg.constant([0.25, 0.75]))
+SAMPLED = (  # (NumPy: converted where the row runs, on its device)
+    np.array([0, 3], np.int64),
+    np.array([[0.5]], np.float32),
+    np.array([0.25, 0.75], np.float32),
+)
 
 
 def _pav(row):

@@ -54,6 +54,7 @@ from retrograd.autodiff.tape_values import (
     _zeros_for,
 )
 from retrograd.core import nest
+from retrograd.core.backends import on_device_of
 from retrograd.core.execute import Operation, context
 from retrograd.core.tensor import Tensor
 from retrograd.core.variables import Variable
@@ -346,7 +347,7 @@ class GradientTape:
             return self._rows(
                 y,
                 int(np.prod(shape, dtype=np.int64)),
-                lambda lo, hi: _unit_rows(lo, hi, shape, dtype),
+                lambda lo, hi: on_device_of(_unit_rows(lo, hi, shape, dtype), y._value),
                 flat_sources,
                 parallel_iterations,
                 experimental_use_pfor,
@@ -396,7 +397,7 @@ class GradientTape:
 
         def seeds(lo: int, hi: int) -> np.ndarray:
             units = _unit_rows(lo, hi, rest, dtype)[:, None]
-            return np.broadcast_to(units, (hi - lo, batch, *rest)).copy()
+            return on_device_of(np.broadcast_to(units, (hi - lo, batch, *rest)).copy(), y._value)
 
         def walk() -> list:
             return self._rows(

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import nest
+from retrograd.core.backends import namespace_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -116,6 +117,8 @@ _SCALAR_ONES: dict[Any, Any] = {}  # dtype -> its NumPy scalar 1 (immutable: sha
 
 
 def _ones_like(value: Any) -> Any:
+    if not isinstance(value, (np.ndarray, np.generic)):  # (an array of another device)
+        return namespace_of(value).ones(value.shape, value.dtype)
     if value.ndim:
         return np.ones(value.shape, value.dtype)
     one = _SCALAR_ONES.get(value.dtype)
@@ -127,8 +130,9 @@ def _ones_like(value: Any) -> Any:
 def _zeros_for(value: Any, shape: tuple | None = None) -> Tensor:
     if shape is None and isinstance(value, Tensor) and type(value) is not Tensor:
         return array_ops.zeros_like(value)  # a graph tensor: zeros when the graph runs
+    like = value._value
     return Tensor(
-        np.zeros(value._value.shape if shape is None else shape, dtype=value._value.dtype)
+        namespace_of(like).zeros(like.shape if shape is None else shape, dtype=like.dtype)
     )
 
 

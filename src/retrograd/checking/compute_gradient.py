@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.autodiff.tape import GradientTape
+from retrograd.core.backends import to_host
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops.indexed_slices import dense_gradients
 
@@ -103,6 +104,6 @@ def _numerical(f: Callable, xs: list[Tensor], i: int, y: Tensor, delta: float) -
             moved = np.array(base, dtype=dtype).reshape(-1)
             moved[c] = moved[c] + dtype.type(step)
             shifted = [*xs[:i], Tensor(moved.reshape(base.shape)), *xs[i + 1 :]]
-            values.append(np.asarray(f(*shifted)._value, dtype=dtype).reshape(-1))
+            values.append(np.asarray(to_host(f(*shifted)._value), dtype=dtype).reshape(-1))
         jacobian[:, c] = (values[0] - values[1]) / dtype.type(2 * delta)
     return jacobian

@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import nest
-from retrograd.core.tensor import Tensor, constant
+from retrograd.core.backends import on_device_of, to_host
+from retrograd.core.tensor import Tensor
 
 __all__ = [
     "Differences",
@@ -92,7 +93,7 @@ class Differences:
 
 def _float_arrays(outputs: Any) -> list[np.ndarray]:
     return [
-        np.asarray(y._value, dtype=np.result_type(y._value, np.float64))
+        np.asarray(to_host(y._value), dtype=np.result_type(y._value.dtype, np.float64))
         for y in float_outputs(nest.flatten(outputs))
     ]
 
@@ -107,10 +108,12 @@ def directional_difference(
 ) -> Differences:
     """Differences of ``fn``'s float outputs along ``direction`` in argument ``index``
     (``with_value=False`` skips the evaluation at the point itself: central ones only)."""
-    base = args[index]._value
+    device_value = args[index]._value
+    base = to_host(device_value)  # (the steps are taken on the host, then placed back)
     values = []
     for step in (delta, 0.0, -delta) if with_value else (delta, -delta):
-        moved = constant((base + step * direction).astype(base.dtype, copy=False))
+        moved = (base + step * direction).astype(base.dtype, copy=False)
+        moved = Tensor(on_device_of(moved, device_value))
         outputs = fn(*[*args[:index], moved, *args[index + 1 :]])
         moved = None  # (freed before the next evaluation)
         values.append(_float_arrays(outputs))
@@ -140,7 +143,8 @@ def numerical_gradient(
             for step in (delta, -delta):
                 moved = np.array(base, dtype=dtype)
                 moved[position] += step * unit
-                shifted = [*args[:index], constant(moved), *args[index + 1 :]]
+                placed = Tensor(on_device_of(moved, args[index]._value))
+                shifted = [*args[:index], placed, *args[index + 1 :]]
                 values.append(float(np.real(_float_arrays(scalar(*shifted))[0])))
             out[position] += unit * (values[0] - values[1]) / (2 * delta)
     return out

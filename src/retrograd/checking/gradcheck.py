@@ -61,6 +61,7 @@ from retrograd.checking.finite_differences import (
 )
 from retrograd.checking.progress import Progress
 from retrograd.core import nest
+from retrograd.core.backends import is_array, on_device_of, to_host
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, constant, convert_to_tensor
 from retrograd.ops import array_ops, complex_ops, math_ops, reduction_ops
@@ -113,14 +114,19 @@ def _modes(modes: Sequence[str] | str | None) -> tuple[str, ...]:
 
 
 def _promote(f: Callable, i: int, value: Any) -> Tensor:
-    """A float64 (or complex128) copy of one argument; TypeError naming it otherwise."""
-    array = np.asarray(getattr(value, "_value", value))
+    """A float64 (or complex128) copy of one argument, on the argument's device (a value
+    from the host: the current device); TypeError naming it otherwise."""
+    held = getattr(value, "_value", value)
+    array = np.asarray(to_host(held))
     if array.dtype.kind not in "biufc":
         raise TypeError(
             f"check_gradients('{report.name(f)}'): argument {i} must hold numbers, got "
             f"{type(value).__name__} of dtype {array.dtype}"
         )
-    return constant(array.astype(np.complex128 if array.dtype.kind == "c" else np.float64))
+    promoted = array.astype(np.complex128 if array.dtype.kind == "c" else np.float64)
+    if is_array(held) and not isinstance(held, (np.ndarray, np.generic)):
+        return Tensor(on_device_of(promoted, held))
+    return constant(promoted)
 
 
 def _evaluate(f: Callable, xs: list[Tensor]) -> list[Tensor]:
@@ -142,11 +148,18 @@ def _inner(y: Tensor, w: np.ndarray) -> Tensor:
     reals (the weights take the output's precision)."""
     part = np.real(np.zeros((), y._value.dtype)).dtype
     if y.dtype.is_complex:
-        total = reduction_ops.reduce_sum(complex_ops.real(y) * np.real(w).astype(part))
-        total = total + reduction_ops.reduce_sum(complex_ops.imag(y) * np.imag(w).astype(part))
+        real = _on_device(np.real(w).astype(part), y)
+        imag = _on_device(np.imag(w).astype(part), y)
+        total = reduction_ops.reduce_sum(complex_ops.real(y) * real)
+        total = total + reduction_ops.reduce_sum(complex_ops.imag(y) * imag)
     else:
-        total = reduction_ops.reduce_sum(y * w.astype(part))
+        total = reduction_ops.reduce_sum(y * _on_device(w.astype(part), y))
     return total if part == np.float64 else math_ops.cast(total, np.float64)
+
+
+def _on_device(array: np.ndarray, like: Tensor) -> Tensor:
+    """Host data (weights, directions) as a tensor on ``like``'s device."""
+    return Tensor(on_device_of(array, like._value))
 
 
 def weights_like(rng: np.random.Generator, shape: tuple, is_complex: bool) -> np.ndarray:
@@ -174,7 +187,9 @@ def _weighted_sum(f: Callable, weights: list[np.ndarray]) -> Callable:
     def scalar(*xs: Tensor) -> tuple[Tensor, Tensor]:
         outputs = float_outputs(nest.flatten(f(*xs)))
         terms = [_inner(y, w) for y, w in zip(outputs, weights)]
-        scale = sum(float(np.sum(np.abs(y._value) * np.abs(w))) for y, w in zip(outputs, weights))
+        scale = sum(
+            float(np.sum(np.abs(to_host(y._value)) * np.abs(w))) for y, w in zip(outputs, weights)
+        )
         return (terms[0] if len(terms) == 1 else sum(terms[1:], terms[0])), constant(scale)
 
     return scalar
@@ -405,7 +420,7 @@ class _Check:
         return tried
 
     def reverse(self, level: int, scalar: Callable) -> None:
-        grads = [np.asarray(g._value) for g in _gradient_of(scalar)(*self.xs)]
+        grads = [np.asarray(to_host(g._value)) for g in _gradient_of(scalar)(*self.xs)]
         for i, (x, g) in enumerate(zip(self.xs, grads)):
             found = report.not_finite(g)
             if found:
@@ -452,14 +467,14 @@ class _Check:
             for described, v in directions(self.rng, x.shape, self.directions):
                 self._report(level, "forward", i, described)
                 tangents = [
-                    constant(v) if j == i else constant(np.zeros(plain_dims(t.shape)))
+                    _on_device(v if j == i else np.zeros(plain_dims(t.shape)), t)
                     for j, t in enumerate(self.xs)
                 ]
                 with ForwardAccumulator(self.xs, tangents) as acc:
                     outputs = float_outputs(nest.flatten(level_fn(*self.xs)))
                 jvps = [acc.jvp(y) for y in outputs]
                 computed = [
-                    np.zeros(plain_dims(y.shape)) if t is None else np.asarray(t._value)
+                    np.zeros(plain_dims(y.shape)) if t is None else np.asarray(to_host(t._value))
                     for t, y in zip(jvps, outputs)
                 ]
                 jvps = outputs = acc = None  # (freed before the differences are computed)

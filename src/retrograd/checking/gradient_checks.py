@@ -39,6 +39,7 @@ from retrograd.checking.gradcheck import GradientCheckError
 from retrograd.checking.observing import paused, summarize
 from retrograd.checking.upstream import FIX, diagnosis, ignores_upstream
 from retrograd.core import nest
+from retrograd.core.backends import to_host
 from retrograd.core.execute import OP_DEFS, Operation, execute
 from retrograd.core.records import is_stand_in
 from retrograd.core.tensor import Tensor
@@ -173,7 +174,7 @@ class _RuleCheck:
 
     def __init__(self, op: Operation, rule: Any, rng: np.random.Generator) -> None:
         self.op, self.rule, self.rng = op, rule, rng
-        self.inputs = [np.asarray(v._value) for v in op.inputs]
+        self.inputs = [np.asarray(to_host(v._value)) for v in op.inputs]
         self.custom = hasattr(rule, "call")
 
     def run(self) -> bool | str | None:
@@ -215,7 +216,7 @@ class _RuleCheck:
             result = execute(OP_DEFS[op.type], [Tensor(v) for v in values], op.attrs or None)
             outputs = list(result) if isinstance(result, tuple) else [result]
         return [
-            np.asarray(y._value, dtype=np.float64) if u is not None else None
+            np.asarray(to_host(y._value), dtype=np.float64) if u is not None else None
             for y, u in zip(outputs, self.upstream)
         ]
 
@@ -241,7 +242,7 @@ class _RuleCheck:
         total = 0.0
         for y, u in zip(outputs, self.upstream):
             if u is not None:
-                total += float(np.sum(y * np.asarray(u._value, dtype=np.float64)))
+                total += float(np.sum(y * np.asarray(to_host(u._value), dtype=np.float64)))
         return total
 
     # -- the comparison -----------------------------------------------------------------
@@ -277,7 +278,7 @@ class _RuleCheck:
         g = self.grads[i]
         if g is None:
             return np.zeros(self.inputs[i].shape)
-        return np.asarray(g._value, dtype=np.float64)
+        return np.asarray(to_host(g._value), dtype=np.float64)
 
     def _moved(self, values: list, i: int, shift: np.ndarray) -> float:
         moved = list(values)

@@ -6,10 +6,12 @@ error types. It imports nothing from the layers above; ops register the few hook
 __all__ = [
     "annotations",
     "atomic_files",
+    "backends",
     "display",
     "dtypes",
     "errors",
     "execute",
+    "gpu",
     "names",
     "nest",
     "registry",

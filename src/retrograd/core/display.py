@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core import backends
+
 __all__ = ["value_html", "source_location", "notebook_cell"]
 
 SUMMARY_THRESHOLD = 100  # more elements than this: NumPy's "..." summary and statistics
@@ -30,7 +32,7 @@ SUMMARY_THRESHOLD = 100  # more elements than this: NumPy's "..." summary and st
 
 def value_html(kind: str, array: Any, name: str | None = None) -> str:
     """A compact HTML view of ``array``: ``kind`` (and ``name``), shape, dtype, values."""
-    a = np.asarray(array)
+    a = np.asarray(backends.to_host(array))
     title = f"{kind}{f' {name!r}' if name else ''} shape={a.shape} dtype={a.dtype.name}"
     with np.printoptions(threshold=SUMMARY_THRESHOLD, edgeitems=3, precision=4, linewidth=100):
         text = np.array2string(a) if a.ndim else str(a[()])

@@ -5,8 +5,9 @@ beside them everything the rest of the library needs to know about it — its gr
 forward rules, which values its gradient reads (derived from the rule), whether a batch of
 upstream gradients may go through its gradient, and so on.
 
-``execute(op_def, inputs, attrs)`` runs the kernel on the inputs' arrays, wraps the result in
-fresh tensors and, while tapes or observers are active, records the op with
+``execute(op_def, inputs, attrs)`` runs the kernel on the inputs' arrays (all on one device:
+inputs on two are an InvalidArgumentError naming both, see ``core.backends``), wraps the
+result in fresh tensors and, while tapes or observers are active, records the op with
 :func:`record_operation` — the one way an op reaches a tape. While a graph is being built,
 the op is added to it instead.
 
@@ -25,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.backends import check_one_device, foreign
 from retrograd.core.context import Watching, context, graph_mode_by_default, thread_start
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.records import Operation, without_unread
@@ -88,6 +90,10 @@ class OpDef:
     - ``fresh``: the kernel returns a new array that views nothing else, so a compiled
       plan may write into it once nothing needs it any more.
     - ``shape_only_inputs``: inputs of which the kernel reads only the shape and dtype.
+    - ``host_inputs``: inputs whose values the kernel reads on the host (sizes, offsets,
+      permutations: TensorFlow's host-memory inputs), copying them there explicitly
+      (``core.backends.to_host``). With the shape-only ones they may live on any device
+      (``off_device_inputs``); the other inputs must share one.
     - ``quiet``: the kernel computes infinities or NaNs on valid inputs by design, masking
       them (``where(y == 0, 0, x / y)``) as TensorFlow's kernels do silently: it runs with
       NumPy's floating-point warnings off. Other kernels warn as NumPy does.
@@ -111,6 +117,8 @@ class OpDef:
         "missing_upstream",
         "fresh",
         "shape_only_inputs",
+        "host_inputs",
+        "off_device_inputs",
         "gradient",
         "forward",
         "sparse_gradient",
@@ -132,6 +140,7 @@ class OpDef:
         missing_upstream: str = "zeros",
         fresh: bool = False,
         shape_only_inputs: tuple[int, ...] = (),
+        host_inputs: tuple[int, ...] = (),
         passes_slices: bool = False,
         quiet: bool = False,
     ) -> None:
@@ -149,6 +158,8 @@ class OpDef:
         self.missing_upstream = missing_upstream
         self.fresh = fresh
         self.shape_only_inputs = frozenset(shape_only_inputs)
+        self.host_inputs = frozenset(host_inputs)
+        self.off_device_inputs = self.shape_only_inputs | self.host_inputs
         self.passes_slices = passes_slices
         self.gradient: RuleEntry | None = None
         self.forward: RuleEntry | None = None
@@ -248,6 +259,9 @@ def execute(
         graph = watching.graph
         if graph is not None:
             return graph.create_op(op, inputs, attrs, name)
+    if foreign.seen and len(inputs) > 1:  # (no op can mix devices before then)
+        skip = op.off_device_inputs  # (shapes and sizes may live anywhere)
+        check_one_device(op.type, [t._value for i, t in enumerate(inputs) if i not in skip])
     try:
         if attrs:
             result = op.kernel(*[t._value for t in inputs], **attrs)
@@ -292,7 +306,8 @@ def execute_unary(op: OpDef, x: Any, name: str | None = None) -> Any:
 
 def execute_binary(op: OpDef, x: Any, y: Any, name: str | None = None) -> Any:
     """``execute(op, (x, y), None, name)`` for a single-output op of two tensors without
-    attributes, as ``execute_unary``."""
+    attributes, as ``execute_unary``. Inputs on two devices make the kernel refuse them (every
+    array library refuses another's arrays as operands), and ``execute`` then names both."""
     watching = context.active
     if watching is None or watching.graph is None:
         try:

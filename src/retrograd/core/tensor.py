@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import display, dtypes
+from retrograd.core import backends, display, dtypes
 from retrograd.core.annotations import DTypeLike, TensorLike, TensorOperators
 from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.shapes import TensorShape, public_shape
@@ -66,18 +66,29 @@ class Tensor(TensorOperators):
     def ndim(self) -> int:
         return self._value.ndim
 
+    @property
+    def device(self) -> str:
+        """The full name of the device the value lives on (TensorFlow's
+        ``/job:localhost/replica:0/task:0/device:CPU:0``)."""
+        return backends.device_name(self._value)
+
     def numpy(self) -> Any:
         """The value as NumPy: a NumPy scalar for rank 0, else a writable copy (TensorFlow's:
-        writing to it leaves the tensor unchanged)."""
+        writing to it leaves the tensor unchanged). A value on another device is copied to
+        the host (the one copy ``core.backends`` makes for users)."""
         return _copy(self._value)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         """``np.asarray(t)`` is a read-only view of the tensor's buffer (as TensorFlow's):
         writing to it raises instead of changing a value tapes may have saved. A copy
-        (``np.array(t)``, another dtype) is the caller's own, writable."""
-        if copy or (dtype is not None and np.dtype(dtype) != self._value.dtype):
-            return np.array(self._value, dtype=dtype)
-        return _readonly_array(self._value)
+        (``np.array(t)``, another dtype) is the caller's own, writable. A value on another
+        device is copied to the host first."""
+        value = self._value
+        if not isinstance(value, (np.ndarray, np.generic)):
+            value = backends.to_host(value)
+        if copy or (dtype is not None and np.dtype(dtype) != value.dtype):
+            return np.array(value, dtype=dtype)
+        return _readonly_array(value)
 
     def __len__(self) -> int:
         if self._value.ndim == 0:
@@ -119,7 +130,7 @@ class Tensor(TensorOperators):
         return Tensor, (self._value,)
 
     def __format__(self, format_spec: str) -> str:
-        value = self._value
+        value = backends.to_host(self._value)
         return format(value[()] if value.ndim == 0 else value, format_spec)
 
     def __repr__(self) -> str:
@@ -129,7 +140,7 @@ class Tensor(TensorOperators):
         )
 
     def __str__(self) -> str:
-        value = self._value
+        value = backends.to_host(self._value)
         text = str(value[()] if value.ndim == 0 else value)
         return f"retrograd.Tensor({text}, shape={self.shape}, dtype={self.dtype.name})"
 
@@ -173,9 +184,13 @@ class Reference:
 
 
 def _copy(value: Any) -> Any:
-    if value.ndim == 0:
-        return value[()]
-    return np.array(value)
+    """A NumPy copy of ``value`` the caller owns: a NumPy scalar for rank 0."""
+    if type(value) is np.ndarray:
+        return value[()] if value.ndim == 0 else np.array(value)
+    if isinstance(value, np.generic):
+        return value  # (immutable)
+    host: Any = backends.to_host(value)  # (a fresh host array, or a NumPy scalar)
+    return host[()] if host.ndim == 0 else host
 
 
 def _readonly_array(value: Any) -> np.ndarray:
@@ -186,6 +201,7 @@ def _readonly_array(value: Any) -> np.ndarray:
 
 def numpy_text(value: Any) -> str:
     """The ``numpy=`` part of a repr: ``6.0`` for scalars, ``array([...], dtype=...)`` else."""
+    value = backends.to_host(value)
     if value.ndim == 0:
         return str(value[()])
     text = repr(value)
@@ -194,13 +210,16 @@ def numpy_text(value: Any) -> str:
 
 def constant_value(tensor: Tensor) -> Any:
     """What a tensor holds before any graph runs: an eager tensor's array, a graph constant's
-    value. Ops use it for arguments that become attributes (axes, shapes, counts).
+    value. Ops use it for arguments that become attributes (axes, shapes, counts), so a value
+    on another device is copied to the host.
 
     Raises ValueError for a graph tensor whose value is only known when the graph runs.
     """
     value = tensor._value
-    if _is_array(value) or _is_duck_array(value):
+    if _is_array(value):
         return value
+    if _is_duck_array(value):
+        return backends.to_host(value)
     op = getattr(tensor, "op", None)
     if op is not None and op.type in ("Const", "Placeholder") and "value" in op._attrs:
         return op.get_attr("value")  # a constant, or an eager tensor a function captured
@@ -365,13 +384,19 @@ def convert_to_tensor(
     elif _is_array(value):
         array = _numeric(np.array(value), target)
     else:
-        return _in_graph(Tensor(_held(_python_array(value, target))), None)
+        array = _python_array(value, target)
+        return _in_graph(Tensor(_held(_placed(array) if _placing.count else array)), None)
     live = (
         value if type(value) is np.ndarray and (target is None or target == value.dtype) else None
     )
-    converted = Tensor(_held(array if target is None else _checked_cast(array, target, value)))
+    array = array if target is None else _checked_cast(array, target, value)
+    placed = _placed(array) if _placing.count and _is_array(array) else array
+    converted = Tensor(_held(placed))
     return _in_graph(converted, live)
 
+
+_placing = backends.placing  # (read before placing: NumPy-only threads skip the call)
+_placed = backends.place
 
 _CONTEXT: list = []  # core.execute's `context`, looked up once, at the first conversion
 
@@ -391,8 +416,9 @@ def _in_graph(converted: Tensor, live: Any) -> Tensor:
 
 
 def _held(array: Any) -> Any:
-    """What a tensor keeps of a new array: a rank-0 array as a NumPy scalar, which NumPy's
-    arithmetic serves without the ufunc machinery (as rank-0 op results already are)."""
+    """What a tensor keeps of a new array: a rank-0 NumPy array as a NumPy scalar, which
+    NumPy's arithmetic serves without the ufunc machinery (as rank-0 op results already
+    are). Arrays of other devices stay arrays."""
     return array[()] if type(array) is np.ndarray and array.ndim == 0 else array
 
 
@@ -402,6 +428,8 @@ def _is_duck_array(value: Any) -> bool:
 
 
 def _duck_copy(value: Any) -> Any:
+    """A tensor's own copy of an array of another library, kept on its device."""
+    backends.foreign.seen = True
     return value.copy()
 
 
@@ -433,6 +461,8 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
         array = _python_array(value, None if dtype is None else as_dtype(dtype))
     if shape is not None:
         array = _fit_shape(array, tuple(int(d) for d in shape))
+    if _placing.count and _is_array(array):
+        array = _placed(array)
     return Tensor(_held(array))
 
 
@@ -440,7 +470,7 @@ def _fit_shape(array: Any, shape: tuple[int, ...]) -> Any:
     if array.shape == shape:
         return array
     if array.size == 1:
-        return np.full(shape, array.reshape(()), dtype=array.dtype)
+        return np.broadcast_to(array.reshape(()), shape).copy()
     if array.size == int(np.prod(shape, dtype=np.int64)):
         return array.reshape(shape)
     raise TypeError(

@@ -18,7 +18,7 @@ from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
 
-from retrograd.core import display, dtypes, variable_options
+from retrograd.core import backends, display, dtypes, variable_options
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike, TensorOperators
 from retrograd.core.dtypes import DType
 from retrograd.core.execute import context, define_op, execute, variable_accessed
@@ -282,7 +282,12 @@ class Variable(TensorOperators, metaclass=_VariableType):
         return _copy(self._value)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        return np.array(self._value, dtype=dtype)
+        return np.array(backends.to_host(self._value), dtype=dtype)
+
+    @property
+    def device(self) -> str:
+        """The full name of the device the variable's value lives on (TensorFlow's)."""
+        return backends.device_name(self._value)
 
     # -- writing -------------------------------------------------------------------------
     @overload
@@ -327,11 +332,16 @@ class Variable(TensorOperators, metaclass=_VariableType):
                 raise self._shape_mismatch(new.shape)
             execute(_AssignVariableOp, (new,), {"variable": self}, name)
             return self if read_value else None
-        new = convert_to_tensor(value, dtype=self.dtype)._value
+        new = self._on_my_device(value)
         if new.shape != self._value.shape:
             raise self._shape_mismatch(new.shape)
         self._value = new  # arrays are never mutated, so sharing one with a tensor is safe
         return self if read_value else None
+
+    def _on_my_device(self, value: TensorLike) -> Any:
+        """``value`` as an array of this variable's dtype on its device (a variable keeps its
+        device, as TensorFlow's: host values assigned to it are copied there)."""
+        return backends.on_device_of(convert_to_tensor(value, dtype=self.dtype)._value, self._value)
 
     def _shape_mismatch(self, shape: Any) -> ValueError:
         return ValueError(
@@ -375,9 +385,7 @@ class Variable(TensorOperators, metaclass=_VariableType):
         """Adds ``delta`` to the value."""
         if context.graph is not None:
             return self.assign(self.read_value() + delta, read_value=read_value)
-        return self.assign(
-            self._value + convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value
-        )
+        return self.assign(self._value + self._on_my_device(delta), read_value=read_value)
 
     @overload
     def assign_sub(
@@ -414,9 +422,7 @@ class Variable(TensorOperators, metaclass=_VariableType):
         """Subtracts ``delta`` from the value."""
         if context.graph is not None:
             return self.assign(self.read_value() - delta, read_value=read_value)
-        return self.assign(
-            self._value - convert_to_tensor(delta, dtype=self.dtype)._value, read_value=read_value
-        )
+        return self.assign(self._value - self._on_my_device(delta), read_value=read_value)
 
     # -- description ---------------------------------------------------------------------
     @property

@@ -1,8 +1,11 @@
 """Device names: ``DeviceSpec`` (TensorFlow's ``/job:<name>/replica:<i>/task:<i>/device:
 <TYPE>:<i>`` strings, parsed, merged and printed as TensorFlow does) and ``device`` (the
-block that asks ops to run on a device). retrograd computes on the CPU; as TensorFlow with
-soft placement on a machine without the device (its default), ops asked for a GPU run on
-the CPU. The name is checked as TensorFlow checks it.
+block that asks ops to run on a device). Inside it, tensors made from host data (constants,
+converted Python and NumPy values, variables' initial values, zeros, random numbers) are
+placed on that device (``core.backends``: CuPy arrays on a GPU, or a registered device
+kind); ops then compute where their inputs live. As TensorFlow with soft placement (its
+default), a device that is absent gives the CPU: ``tf.device("/GPU:0")`` on a machine
+without a GPU computes on the CPU. The name is checked as TensorFlow checks it.
 
 >>> import retrograd as tf
 >>> spec = tf.DeviceSpec.from_string("/job:worker/task:1/device:GPU:2")
@@ -20,6 +23,8 @@ import contextlib
 import threading
 from collections.abc import Iterator
 from typing import Any
+
+from retrograd.core import backends
 
 __all__ = ["DeviceSpec", "current_device", "device"]
 
@@ -197,9 +202,9 @@ class DeviceSpec:
 
 @contextlib.contextmanager
 def device(device_name: str | DeviceSpec | None) -> Iterator[None]:
-    """Asks the ops created inside to run on ``device_name`` (a string or ``DeviceSpec``;
-    None or ``""``: no preference). retrograd runs them on the CPU, as TensorFlow does with
-    soft placement where the device is missing; a malformed name is a ValueError.
+    """Places the tensors created inside from host data on ``device_name`` (a string or
+    ``DeviceSpec``; None or ``""``: no preference, the CPU); a device that is absent gives
+    the CPU, as TensorFlow's soft placement does; a malformed name is a ValueError.
 
     >>> with device("/device:GPU:0"):
     ...     pass
@@ -220,10 +225,13 @@ def device(device_name: str | DeviceSpec | None) -> Iterator[None]:
     else:
         inner = spec if outer is None else outer.make_merged_spec(spec)
     _scope.spec = inner
+    kind = None if inner is None else inner.device_type
+    before = backends.set_current_device(kind, None if inner is None else inner.device_index)
     try:
         yield
     finally:
         _scope.spec = outer
+        backends.set_current_device(*(before or (None,)))
 
 
 def current_device() -> str:

@@ -1,9 +1,11 @@
-"""The machine as ``tf.config`` describes it: retrograd computes on the CPU (NumPy), so the
-physical devices are one CPU, ``list_physical_devices("GPU")`` is empty, and every answer
-is true for this machine. The CPU may be split into logical CPUs (as TensorFlow allows, to
-try distribution code); ``config.run_functions_eagerly`` switches ``function`` to running
-Python eagerly; the threading and optimizer settings are kept and read back (NumPy's
-kernels choose their own threads; retrograd has no graph optimizer or XLA to configure).
+"""The machine as ``tf.config`` describes it: the CPU (NumPy), and the devices of the kinds
+``core.backends`` knows that are present — GPUs where CuPy is installed and finds them, and
+any kind a library registered — so ``list_physical_devices("GPU")`` is empty on a machine
+without one, and every answer is true for this machine. The CPU may be split into logical
+CPUs (as TensorFlow allows, to try distribution code); ``config.run_functions_eagerly``
+switches ``function`` to running Python eagerly; the threading and optimizer settings are
+kept and read back (NumPy's kernels choose their own threads; retrograd has no graph
+optimizer or XLA to configure).
 
 >>> import retrograd as rg
 >>> rg.config.list_physical_devices("GPU")
@@ -17,21 +19,22 @@ from __future__ import annotations
 import collections
 from typing import Any
 
+from retrograd.core import backends
 from retrograd.graph import function as _function
 
 __all__ = [
     "ClusterDeviceFilters", "LogicalDevice", "LogicalDeviceConfiguration", "PhysicalDevice",
     "disable_mlir_bridge", "enable_mlir_bridge", "enable_op_determinism",
     "enable_tensor_float_32_execution", "experimental_functions_run_eagerly",
-    "experimental_run_functions_eagerly", "functions_run_eagerly", "get_device_details",
+    "experimental_run_functions_eagerly", "functions_run_eagerly",
     "get_device_policy", "get_experimental_options", "get_inter_op_parallelism_threads",
     "get_intra_op_parallelism_threads", "get_jit", "get_logical_device_configuration",
-    "get_memory_growth", "get_memory_info", "get_memory_usage", "get_soft_device_placement",
+    "get_soft_device_placement",
     "get_synchronous_execution", "get_visible_devices", "list_logical_devices",
-    "list_physical_devices", "reset_memory_stats", "run_functions_eagerly",
+    "list_physical_devices", "run_functions_eagerly",
     "set_device_policy", "set_experimental_options", "set_inter_op_parallelism_threads",
     "set_intra_op_parallelism_threads", "set_jit", "set_logical_device_configuration",
-    "set_memory_growth", "set_soft_device_placement", "set_synchronous_execution",
+    "set_soft_device_placement", "set_synchronous_execution",
     "set_visible_devices", "tensor_float_32_execution_enabled", "get_log_device_placement",
     "set_log_device_placement", "is_traceback_filtering_enabled", "enable_traceback_filtering",
     "disable_traceback_filtering",
@@ -50,8 +53,15 @@ LogicalDeviceConfiguration.__doc__ = (
     "How a physical device is split into logical ones (``memory_limit`` is for GPUs)."
 )
 
-_CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
-_PHYSICAL = [_CPU]
+
+def _physical_devices() -> list:
+    """The CPU, then every present device of the other registered kinds (CuPy's GPUs)."""
+    found = [PhysicalDevice("/physical_device:CPU:0", "CPU")]
+    for kind in backends.device_kinds():
+        if kind != "CPU":
+            found += [PhysicalDevice(f"/physical_device:{kind}:{i}", kind)
+                      for i in range(backends.device_count(kind))]  # fmt: skip
+    return found
 
 
 class _Settings:
@@ -60,7 +70,7 @@ class _Settings:
     settings read back by their getters."""
 
     def __init__(self) -> None:
-        self.visible = list(_PHYSICAL)
+        self.visible: list | None = None  # (None: every physical device)
         self.logical: dict[PhysicalDevice, list] = {}
         self.initialized = False
         self.soft_placement = True
@@ -102,12 +112,16 @@ def _of_type(devices: list, device_type: str | None) -> list:
 
 
 def list_physical_devices(device_type: str | None = None) -> list:
-    """The devices of the machine (of ``device_type``): one CPU.
+    """The devices of the machine (of ``device_type``): the CPU, and the GPUs CuPy finds.
 
     >>> list_physical_devices("CPU")
     [PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]
     """
-    return _of_type(_PHYSICAL, device_type)
+    return _of_type(_physical_devices(), device_type)
+
+
+def _visible() -> list:
+    return _physical_devices() if _settings.visible is None else _settings.visible
 
 
 def get_visible_devices(device_type: str | None = None) -> list:
@@ -116,11 +130,11 @@ def get_visible_devices(device_type: str | None = None) -> list:
     >>> get_visible_devices("GPU")
     []
     """
-    return _of_type(_settings.visible, device_type)
+    return _of_type(_visible(), device_type)
 
 
 def _physical(device: Any) -> PhysicalDevice:
-    if device not in _PHYSICAL:
+    if device not in _physical_devices():
         raise ValueError(f"Unrecognized device: {device!r}")
     return device
 
@@ -135,11 +149,12 @@ def set_visible_devices(devices: Any, device_type: str | None = None) -> None:
         devices, (list, tuple)
     ) else list(devices)  # fmt: skip
     chosen = [_physical(d) for d in devices]
-    kept = [d for d in _settings.visible if device_type is not None and d not in _of_type(
-        _PHYSICAL, device_type
+    physical = _physical_devices()
+    kept = [d for d in _visible() if device_type is not None and d not in _of_type(
+        physical, device_type
     )]  # fmt: skip
-    visible = [d for d in _PHYSICAL if d in chosen or d in kept]
-    if visible != _settings.visible and _settings.initialized:
+    visible = [d for d in physical if d in chosen or d in kept]
+    if visible != _visible() and _settings.initialized:
         raise RuntimeError("Visible devices cannot be modified after being initialized")
     _settings.visible = visible
 
@@ -191,7 +206,7 @@ def list_logical_devices(device_type: str | None = None) -> list:
     """
     _settings.initialized = True
     devices = []
-    for physical in _settings.visible:
+    for physical in _visible():
         count = len(_settings.logical.get(physical) or [None])
         devices += [LogicalDevice(f"/device:{physical.device_type}:{k}", physical.device_type)
                     for k in range(count)]  # fmt: skip
@@ -235,80 +250,6 @@ def set_soft_device_placement(enabled: bool) -> None:
     >>> set_soft_device_placement(True)
     """
     _settings.soft_placement = bool(enabled)
-
-
-def _gpu_only(device: Any, what: str) -> None:
-    if _physical(device).device_type not in ("GPU",):
-        raise ValueError(f"Cannot {what} on non-GPU and non-Pluggable devices")
-
-
-def set_memory_growth(device: Any, enable: bool) -> None:
-    """Lets a GPU's memory grow as needed; the machine has no GPU, and the CPU refuses it
-    (ValueError), as in TensorFlow. Programs call it for each of ``list_physical_devices(
-    "GPU")``, an empty list here.
-
-    >>> for gpu in list_physical_devices("GPU"):
-    ...     set_memory_growth(gpu, True)
-    >>> set_memory_growth(list_physical_devices("CPU")[0], True)
-    Traceback (most recent call last):
-    ...
-    ValueError: Cannot set memory growth on non-GPU and non-Pluggable devices
-    """
-    _gpu_only(device, "set memory growth")
-
-
-def get_memory_growth(device: Any) -> bool:
-    """Whether memory growth is on for a GPU; a KeyError for the CPU, as TensorFlow gives.
-
-    >>> get_memory_growth(list_physical_devices("CPU")[0])
-    Traceback (most recent call last):
-    ...
-    KeyError: PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')
-    """
-    raise KeyError(_physical(device))
-
-
-def get_device_details(device: Any) -> dict:
-    """Details of a device: none for the CPU (TensorFlow's answer too).
-
-    >>> get_device_details(list_physical_devices("CPU")[0])
-    {}
-    """
-    _physical(device)
-    return {}
-
-
-def get_memory_info(device: str) -> dict:
-    """The memory an accelerator uses; the CPU keeps no allocator statistics (ValueError).
-
-    >>> get_memory_info("CPU:0")
-    Traceback (most recent call last):
-    ...
-    ValueError: Allocator stats not available for device 'CPU:0'
-    """
-    raise ValueError(f"Allocator stats not available for device '{device}'")
-
-
-def get_memory_usage(device: str) -> int:
-    """The memory an accelerator uses, in bytes; not for the CPU (ValueError).
-
-    >>> get_memory_usage("CPU:0")
-    Traceback (most recent call last):
-    ...
-    ValueError: Allocator stats not available for device 'CPU:0'
-    """
-    raise ValueError(f"Allocator stats not available for device '{device}'")
-
-
-def reset_memory_stats(device: str) -> None:
-    """Resets an accelerator's peak memory; not for the CPU (ValueError).
-
-    >>> reset_memory_stats("CPU:0")
-    Traceback (most recent call last):
-    ...
-    ValueError: Cannot reset memory stats for device 'CPU:0'
-    """
-    raise ValueError(f"Cannot reset memory stats for device '{device}'")
 
 
 def enable_op_determinism() -> None:

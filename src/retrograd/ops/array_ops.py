@@ -9,6 +9,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import AxisLike, DTypeLike, ShapeLike, TensorLike
+from retrograd.core.backends import current_namespace, on_device_of
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
@@ -226,7 +227,22 @@ def _strided_slice_grad_grad(op, grad):
 
 # --- fills, identities and selection ------------------------------------------------------
 
-_Fill = define_op("Fill", lambda value, dims: np.full_like(value, value, shape=dims))
+
+def _shape_of(x: Any, dtype: Any) -> Any:
+    """The shape of ``x`` as a vector, on ``x``'s device (where the values it sizes live)."""
+    shape = np.array(np.shape(x), dtype=dtype)
+    return shape if isinstance(x, (np.ndarray, np.generic)) else on_device_of(shape, x)
+
+
+def fill_array(value: Any, dims: tuple) -> Any:
+    """An array of shape ``dims`` filled with the scalar ``value``, where ``value`` lives (a
+    NumPy scalar, which goes with any device: on the current device)."""
+    if isinstance(value, np.generic):
+        return current_namespace().full(dims, value, dtype=value.dtype)
+    return np.full_like(value, value, shape=dims)
+
+
+_Fill = define_op("Fill", lambda value, dims: fill_array(value, dims))
 # The input's shape and dtype, known or not (a NumPy function's output has unknown rank).
 _same_meta = lambda metas, **_: [(metas[0].shape, metas[0].dtype)]  # noqa: E731
 _ZerosLike = define_op("ZerosLike", np.zeros_like, shape_fn=_same_meta, shape_only_inputs=(0,))
@@ -243,12 +259,12 @@ _Where = define_op(
 )
 _Size = define_op(
     "Size",
-    lambda x, out_type: np.array(np.size(x), dtype=out_type.as_numpy_dtype),
+    lambda x, out_type: out_type.as_numpy_dtype(np.size(x)),  # (a NumPy scalar: any device's)
     shape_only_inputs=(0,),
 )
 _Shape = define_op(
     "Shape",
-    lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype),
+    lambda x, out_type: _shape_of(x, out_type.as_numpy_dtype),
     shape_fn=lambda metas, out_type: [  # (a vector as long as the rank, if known)
         ((None if metas[0].shape is None else len(metas[0].shape),), out_type.as_numpy_dtype)
     ],
@@ -290,9 +306,9 @@ def _constant_fill(shape: Any, dtype: Any, value: int, who: str, name: str | Non
     np_dtype = as_dtype(dtype).as_numpy_dtype
     static, dynamic, known = dynamic_shape_ops.shape_input(shape, who)
     if static is None:
-        return dynamic_shape_ops.fill(dynamic, Tensor(np.array(value, np_dtype)), known, name)
+        return dynamic_shape_ops.fill(dynamic, Tensor(np.dtype(np_dtype).type(value)), known, name)
     dims = broadcast.check_dimensions(broadcast.static_shape(static, who), who)
-    return Tensor(np.full(dims, value, dtype=np_dtype))
+    return Tensor(current_namespace().full(dims, value, dtype=np_dtype))
 
 
 def zeros(
@@ -431,7 +447,7 @@ def rank(input: TensorLike, name: str | None = None) -> Tensor:
     >>> import retrograd as rg
     >>> rg.rank(rg.zeros([2, 3])).numpy().tolist()
     2"""
-    return Tensor(np.array(tensor_arg("Rank", input, ANY, "input")._value.ndim, dtype=np.int32))
+    return Tensor(np.int32(tensor_arg("Rank", input, ANY, "input")._value.ndim))
 
 
 @metadata_only("input")

@@ -103,6 +103,8 @@ def broadcast_view(x: Any, shape: tuple) -> Any:
     if here == shape:
         return x
     lead = len(shape) - len(here)
+    if type(x) is not np.ndarray and not isinstance(x, np.generic):
+        return np.broadcast_to(x, shape)  # (another device's array: its library's view)
     if lead < 0 or (type(x) is np.ndarray and not x.flags.c_contiguous) or x.dtype.hasobject:
         return np.broadcast_to(x, shape)  # (its error, for a shape that does not broadcast)
     strides = [0] * lead
@@ -168,7 +170,7 @@ def broadcast_to(input: TensorLike, shape: ShapeLike, name: str | None = None) -
     x = tensor_arg("BroadcastTo", input, ANY, "input")
     static, dynamic, known = dynamic_shape_ops.shape_input(shape, "BroadcastTo")
     if static is None:  # known only when the graph runs: broadcast like a filled tensor
-        zero = Tensor(np.zeros((), x._value.dtype))
+        zero = Tensor(x._value.dtype.type(0))
         return execute(
             _BroadcastLike, (x, dynamic_shape_ops.fill(dynamic, zero, known)), None, name
         )

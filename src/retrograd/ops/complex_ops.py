@@ -97,8 +97,8 @@ def angle(input: TensorLike, name: str | None = None) -> Tensor:
     t = tensor_arg("Angle", input, FLOAT_COMPLEX, "input")
     if t._value.dtype.kind == "c":
         return execute(_Angle, (t,), None, name)
-    pi = Tensor(np.asarray(np.pi, dtype=t._value.dtype))
-    zero = Tensor(np.zeros((), dtype=t._value.dtype))
+    pi = Tensor(t._value.dtype.type(np.pi))
+    zero = Tensor(t._value.dtype.type(0))
     return array_ops.where(t < 0, pi, zero, name=name)
 
 

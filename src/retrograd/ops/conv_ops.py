@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import ShapeLike, TensorLike
+from retrograd.core.backends import namespace_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -55,7 +56,7 @@ def _conv2d_backprop_input_kernel(
     (top, bottom), (left, right) = explicit_paddings
     padded = (n, h + top + bottom, wd + left + right, c)
     if dy.size and w.size and tuple(strides) == (1, 1):
-        return np.ascontiguousarray(
+        return namespace_of(dy).ascontiguousarray(
             window.crop(_backprop_input_unit_stride(w, dy, padded, dilations), explicit_paddings)
         )
     dxp = np.zeros_like(dy, shape=padded)

@@ -18,12 +18,13 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import AxisLike, DTypeLike, TensorLike
+from retrograd.core.backends import current_namespace, namespace_of, on_device_of, to_host
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient
 from retrograd.core.shapes import broadcast_dims, plain_dims
-from retrograd.core.tensor import Tensor, constant, convert_to_tensor
+from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg, tensor_pair
 from retrograd.ops.index_args import index_tensor, static_int
@@ -32,7 +33,8 @@ from retrograd.ops.index_args import index_tensor, static_int
 
 
 def _one_hot_kernel(indices, on_value, off_value, depth, axis):
-    hot = indices[..., None] == np.arange(depth)  # out-of-range indices give all off
+    hot = indices[..., None] == namespace_of(indices).arange(depth)  # out of range: all off
+
     out = np.where(hot, on_value, off_value)
     return out if axis == -1 else np.moveaxis(out, -1, axis)
 
@@ -94,8 +96,8 @@ def one_hot(
     if target is None:
         target = next(iter(given.values())).dtype if given else dtypes.float32
     np_type = target.as_numpy_dtype
-    on = given["on_value"] if "on_value" in given else constant(np.ones((), np_type))
-    off = given["off_value"] if "off_value" in given else constant(np.zeros((), np_type))
+    on = given["on_value"] if "on_value" in given else Tensor(np.dtype(np_type).type(1))
+    off = given["off_value"] if "off_value" in given else Tensor(np.dtype(np_type).type(0))
     rank = i._value.ndim
     axis = -1 if axis is None else static_int("OneHot", axis, "axis")
     if axis != -1 and not 0 <= axis <= rank:
@@ -116,6 +118,7 @@ _RANGE_DTYPES = ("int32", "int64", "float16", "float32", "float64")
 
 
 def _range_kernel(start, limit, delta):
+    start, limit, delta = (to_host(v)[()] for v in (start, limit, delta))  # (NumPy scalars)
     if delta == 0:
         raise InvalidArgumentError(f"Range: Requires delta != 0: {delta}")
     if delta > 0 and start > limit:
@@ -131,10 +134,11 @@ def _range_kernel(start, limit, delta):
         size = (span + step - 1) // step
     else:
         size = int(np.ceil(np.abs((limit - start) / delta)))
-    return start + np.arange(size, dtype=start.dtype) * delta
+    return start + current_namespace().arange(size, dtype=start.dtype) * delta
 
 
-_Range = define_op("Range", _range_kernel)
+# Start, limit and delta are read on the host; the values are made on the current device.
+_Range = define_op("Range", _range_kernel, host_inputs=(0, 1, 2))
 
 
 def _range_arg(value: Any, target: Any) -> Tensor:
@@ -254,7 +258,8 @@ def linspace(
     # As TensorFlow: the ends exactly, and start + i * delta between them.
     delta = (last - first) / (n - 1)
     steps_shape = tuple(n - 2 if d == axis else 1 for d in builtins.range(rank))
-    steps = constant(np.arange(1, n - 1).reshape(steps_shape).astype(s._value.dtype))
+    host_steps = np.arange(1, n - 1).reshape(steps_shape).astype(s._value.dtype)
+    steps = Tensor(on_device_of(host_steps, s._value))
     return array_ops.concat([first, first + delta * steps, last], axis)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import to_host
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops
 from retrograd.ops.pad_ops import pad
@@ -102,7 +103,8 @@ def _known(arg: str, value: Any) -> np.ndarray:
     """An integer argument's value, which must be known while a graph is built."""
     from retrograd.ops.index_args import build_time_value
 
-    return np.asarray(build_time_value("CTCLoss", convert_to_tensor(value), arg)).astype(np.int64)
+    value = to_host(build_time_value("CTCLoss", convert_to_tensor(value), arg))
+    return np.asarray(value).astype(np.int64)
 
 
 def _logsumexp_classes(x: Tensor) -> Tensor:

@@ -64,7 +64,13 @@ def _number_operand(value: float | int, dtype: np.dtype) -> Tensor:
     found = _NUMBERS.get(key)
     if found is None:
         found = convert_to_tensor(value, dtype=dtypes.from_numpy(dtype))
-        if value and value == value and type(found) is Tensor:  # not a graph's constant
+        # (kept unless a graph's constant or an array of a device: a NumPy scalar goes with any)
+        if (
+            value
+            and value == value
+            and type(found) is Tensor
+            and isinstance(found._value, np.generic)
+        ):
             if len(_NUMBERS) >= 4096:
                 _NUMBERS.clear()
             _NUMBERS[key] = found

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import is_array, to_host
 from retrograd.core.dimensions import dimension_value
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
@@ -36,6 +37,7 @@ from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, math_ops, reduction_ops
 from retrograd.ops.define import ANY, tensor_arg
+from retrograd.ops.index_args import host_dims
 
 __all__ = [
     "known_value",
@@ -47,7 +49,6 @@ __all__ = [
     "is_run_time_int",
     "is_run_time_item",
     "index_at_run_time",
-    "scatter_nd_like",
 ]
 
 
@@ -62,8 +63,9 @@ def known_value(t: Tensor, depth: int = _FOLD_DEPTH) -> np.ndarray | None:
     ``shape`` of a fully known shape, and small computations on known values such as
     ``tf.rank(x) - 1`` or ``tf.shape(x)[1] * 2``), else None."""
     value = t._value
-    if isinstance(value, np.ndarray) or np.isscalar(value):
-        return np.asarray(value)
+    eager = type(t) is Tensor and is_array(value)  # (on any device: copied from it)
+    if eager or isinstance(value, np.ndarray) or np.isscalar(value):
+        return np.asarray(to_host(value))
     op = getattr(t, "op", None)
     if op is None:
         return None
@@ -206,7 +208,10 @@ def _reshape_shape(metas, known):
 
 
 _DynamicReshape = define_op(
-    "DynamicReshape", lambda x, shape, known: np.reshape(x, tuple(shape)), shape_fn=_reshape_shape
+    "DynamicReshape",
+    lambda x, shape, known: np.reshape(x, host_dims(shape)),
+    shape_fn=_reshape_shape,
+    host_inputs=(1,),
 )
 
 
@@ -226,8 +231,9 @@ def _dynamic_reshape_grad(op, grad):
 
 _DynamicFill = define_op(
     "DynamicFill",
-    lambda dims, value, known: np.full_like(value, value, shape=tuple(dims)),
+    lambda dims, value, known: array_ops.fill_array(value, host_dims(dims)),
     shape_fn=lambda metas, known: [(_static_dims(known), metas[1].dtype)],
+    host_inputs=(0,),
 )
 
 
@@ -252,8 +258,9 @@ def _tile_shape(metas, known):
 
 _DynamicTile = define_op(
     "DynamicTile",
-    lambda x, multiples, known: np.tile(x, tuple(multiples)),
+    lambda x, multiples, known: np.tile(x, host_dims(multiples)),
     shape_fn=_tile_shape,
+    host_inputs=(1,),
 )
 
 
@@ -283,6 +290,7 @@ def _dynamic_tile_grad(op, grad):
 
 
 def _slice_kernel(x, begin, size):
+    begin, size = to_host(begin), to_host(size)
     index = tuple(
         np.s_[int(b) : (None if s == -1 else int(b) + int(s))] for b, s in zip(begin, size)
     )
@@ -311,10 +319,12 @@ _Slice = define_op(
     "Slice",
     lambda x, begin, size, known_begin, known_size: _slice_kernel(x, begin, size),
     shape_fn=_slice_shape,
+    host_inputs=(1, 2),
 )
 
 
 def _slice_grad_kernel(grad, like, begin):
+    begin = to_host(begin)
     out = np.zeros_like(like, dtype=grad.dtype)
     out[tuple(np.s_[int(b) : int(b) + n] for b, n in zip(begin, grad.shape))] = grad
     return out
@@ -324,6 +334,7 @@ _SliceGrad = define_op(
     "SliceGrad",
     _slice_grad_kernel,
     shape_fn=lambda metas: [(metas[1].shape, metas[0].dtype)],
+    host_inputs=(2,),
 )
 
 
@@ -477,34 +488,3 @@ def index_at_run_time(x: Tensor, items: tuple, name: str | None = None) -> Tenso
         elif not isinstance(item, builtins.slice):
             out = array_ops.squeeze(out, axis=[axis])
     return out if name is None else array_ops.identity(out, name=name)
-
-
-# -- the gradient of gather_nd when params' shape is known only at run time --------------------
-
-
-def _scatter_nd_like_kernel(indices, updates, like):
-    out = np.zeros(np.shape(like), dtype=updates.dtype)
-    depth = indices.shape[-1]
-    flat = indices.reshape(-1, depth)
-    np.add.at(out, tuple(flat.T), updates.reshape(len(flat), *out.shape[depth:]))
-    return out
-
-
-_ScatterNdLike = define_op(
-    "ScatterNdLike",
-    _scatter_nd_like_kernel,
-    shape_fn=lambda metas: [(metas[2].shape, metas[1].dtype)],
-)
-
-
-def scatter_nd_like(indices: Tensor, updates: Tensor, like: Tensor) -> Tensor:
-    """Zeros shaped like ``like`` with ``updates`` added at ``indices`` (``gather_nd``'s
-    gradient where ``like``'s shape is known only when the graph runs)."""
-    return execute(_ScatterNdLike, (indices, updates, like), None, None)
-
-
-@op_gradient("ScatterNdLike")
-def _scatter_nd_like_grad(op, grad):
-    from retrograd.ops import gather_ops
-
-    return None, gather_ops.gather_nd(grad, op.inputs[0]), None

@@ -22,11 +22,12 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import namespace_of, on_device_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import plain_dims
-from retrograd.core.tensor import Tensor, constant
+from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast, math_ops
 from retrograd.ops.define import tensor_arg, tensor_pair
 
@@ -184,7 +185,7 @@ def _operand_grad(inputs, terms, output, k, grad, sizes, free):
         if c in target:  # a diagonal: a new label tied to c by an identity matrix
             new = next(fresh)
             extra_terms.append(c + new)
-            extra_operands.append(constant(np.eye(sizes[c], dtype=dtype)))
+            extra_operands.append(Tensor(on_device_of(np.eye(sizes[c], dtype=dtype), x._value)))
             target.append(new)
         else:
             target.append(c)
@@ -193,7 +194,7 @@ def _operand_grad(inputs, terms, output, k, grad, sizes, free):
         if c not in reachable:  # summed only inside operand k: spread back by ones
             reachable.add(c)
             extra_terms.append(c)
-            extra_operands.append(constant(np.ones(x._value.shape[axis], dtype=dtype)))
+            extra_operands.append(Tensor(namespace_of(x._value).ones(x._value.shape[axis], dtype)))
     equation = ",".join([output, *(terms[j] for j in others), *extra_terms])
     equation += "->" + "".join(target)
     operands = [grad, *(math_ops.conj(inputs[j]) for j in others), *extra_operands]

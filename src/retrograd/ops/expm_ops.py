@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import namespace_of
 from retrograd.core.dimensions import dimension_value
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -52,7 +53,7 @@ _PADE = {
 def _pade(a, degree):
     """Numerator p and denominator q of the degree-``degree`` Padé approximant at ``a``."""
     b = _PADE[degree][1]
-    eye = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)
+    eye = np.broadcast_to(namespace_of(a).eye(a.shape[-1], dtype=a.dtype), a.shape)
     powers = [eye, a @ a]
     if degree == 13:
         a4 = powers[1] @ powers[1]

@@ -19,11 +19,12 @@ import math
 import numpy as np
 
 from retrograd.core.annotations import AxisLike, TensorLike
+from retrograd.core.backends import namespace_of, on_device_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import plain_dims
-from retrograd.core.tensor import Tensor, constant
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, math_ops, scatter_ops
 from retrograd.ops.define import ANY, BOOL, NUMERIC, tensor_arg
 from retrograd.ops.index_args import (
@@ -50,7 +51,8 @@ def _gather_kernel(params, indices, axis, batch_dims):
     nb, no = math.prod(batch), math.prod(outer)
     p = params.reshape((nb, no, shape[axis], *inner))
     i = indices.reshape(nb, 1, math.prod(index_shape))
-    out = p[np.arange(nb)[:, None, None], np.arange(no)[None, :, None], i]
+    xp = namespace_of(params)
+    out = p[xp.arange(nb)[:, None, None], xp.arange(no)[None, :, None], i]
     return out.reshape(batch + outer + index_shape + inner)
 
 
@@ -138,7 +140,7 @@ def _gather_grad(op, grad):
     values = array_ops.reshape(_permute(grad, perm), (flat, *outer, *inner))
     ids = array_ops.reshape(indices, (nb, ni))
     if b:
-        offsets = constant(np.arange(nb, dtype=np.int64)[:, None] * n)
+        offsets = Tensor(on_device_of(np.arange(nb, dtype=np.int64)[:, None] * n, grad._value))
         ids = math_ops.cast(ids, "int64") + offsets
     ids = array_ops.reshape(ids, (flat,))
     summed = array_ops.reshape(
@@ -173,7 +175,6 @@ def _gather_grad_at_run_time(params, indices, grad, axis: int, b: int):
     """The gather gradient when params' shape is known only when the graph runs: the
     gathered axis brought to the front, the upstream slices added at the indices
     (ScatterNdLike), and the axes put back."""
-    from retrograd.ops import dynamic_shape_ops
 
     if b:
         raise InvalidArgumentError(
@@ -183,7 +184,7 @@ def _gather_grad_at_run_time(params, indices, grad, axis: int, b: int):
     to_front = (axis, *range(axis), *range(axis + 1, rank))
     upstream = _permute(grad, (*range(axis, axis + li), *range(axis), *range(axis + li, grad.ndim)))
     like = _permute(params, to_front)
-    summed = dynamic_shape_ops.scatter_nd_like(array_ops.expand_dims(indices, -1), upstream, like)
+    summed = scatter_ops.scatter_nd_like(array_ops.expand_dims(indices, -1), upstream, like)
     return _permute(summed, tuple(int(i) for i in np.argsort(to_front)))
 
 
@@ -199,12 +200,12 @@ def _unsorted_segment_sum_kernel(data, segment_ids, num_segments):
             f"of range [0, {num_segments})"
         )
     tail = data.shape[segment_ids.ndim :]
-    out = np.zeros((num_segments, *tail), dtype=data.dtype)
+    out = namespace_of(data).zeros((num_segments, *tail), dtype=data.dtype)
     keep = segment_ids >= 0  # negative ids are dropped, as in TensorFlow
     if keep.all():
-        np.add.at(out, segment_ids.reshape(-1), data.reshape((-1, *tail)))
+        namespace_of(out).add.at(out, segment_ids.reshape(-1), data.reshape((-1, *tail)))
     else:
-        np.add.at(out, segment_ids[keep], data[keep])
+        namespace_of(out).add.at(out, segment_ids[keep], data[keep])
     return out
 
 
@@ -312,7 +313,8 @@ def _with_batch_coordinates(indices: Tensor, batch_dims: int) -> Tensor:
     batch, middle = shape[:batch_dims], shape[batch_dims:-1]
     grid = np.moveaxis(np.indices(batch, dtype=indices._value.dtype), 0, -1)
     grid = grid.reshape((*batch, *(1,) * len(middle), batch_dims))
-    coords = constant(np.broadcast_to(grid, (*batch, *middle, batch_dims)))
+    grid = np.broadcast_to(grid, (*batch, *middle, batch_dims))
+    coords = Tensor(on_device_of(np.ascontiguousarray(grid), indices._value))
     return array_ops.concat([coords, indices], axis=-1)
 
 
@@ -320,9 +322,7 @@ def _with_batch_coordinates(indices: Tensor, batch_dims: int) -> Tensor:
 def _gather_nd_grad(op, grad):
     params, indices = op.inputs
     if not params.shape.is_fully_defined():  # in a graph, known only when it runs
-        from retrograd.ops import dynamic_shape_ops
-
-        return dynamic_shape_ops.scatter_nd_like(indices, grad, params), None
+        return scatter_ops.scatter_nd_like(indices, grad, params), None
     policy = op.get_attr("bad_indices_policy")
     return scatter_ops.scatter_nd(indices, grad, params.shape, bad_indices_policy=policy), None
 

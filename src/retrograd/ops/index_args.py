@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.backends import current_namespace, on_device_of, to_host
 from retrograd.core.dimensions import Dimension
 from retrograd.core.errors import InvalidArgumentError
-from retrograd.core.tensor import Tensor, constant, constant_value, convert_to_tensor
+from retrograd.core.tensor import Tensor, constant_value, convert_to_tensor
 
 INDEX_DTYPES = ("int32", "int64")
 
@@ -27,13 +28,18 @@ def index_tensor(op_type: str, x: Any, arg: str, allowed: tuple[str, ...] = INDE
     empty lists: int32)."""
     if isinstance(x, (list, tuple)) and np.size(x) == 0:
         # An empty Python list converts to float32 in general; as indices it means "none".
-        return constant(np.zeros(np.shape(x), dtype=np.int32))
+        return Tensor(current_namespace().zeros(np.shape(x), dtype=np.int32))
     t = x if type(x) is Tensor else convert_to_tensor(x, dtype_hint="int32")
     if t._value.dtype.name not in allowed:
         raise TypeError(
             f"{op_type}: `{arg}` must be an {' or '.join(allowed)} tensor, got {t.dtype.name}"
         )
     return t
+
+
+def host_dims(dims: Any) -> tuple[int, ...]:
+    """A run-time shape or multiples (a host input: read on the host, wherever it lives)."""
+    return tuple(int(d) for d in to_host(dims))
 
 
 def build_time_value(op_type: str, value: Tensor, arg: str) -> Any:
@@ -114,7 +120,7 @@ def check_in_range(op_type: str, indices: Any, bound: int, arg: str = "indices")
 
 def out_of_bounds_rows(index_rows: Any, shape: tuple[int, ...]) -> Any:
     """For rows of ``index_rows`` (n, depth): True where the row does not index into ``shape``."""
-    bounds = np.array(shape[: index_rows.shape[1]], dtype=np.int64)
+    bounds = on_device_of(np.array(shape[: index_rows.shape[1]], dtype=np.int64), index_rows)
     return ((index_rows < 0) | (index_rows >= bounds)).any(axis=1)
 
 

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -40,7 +41,9 @@ def _unpack_kernel(x, num, axis):
 _Unpack = define_op("Unpack", _unpack_kernel, multi_output=True)
 _SplitV = define_op(
     "SplitV",
-    lambda x, size_splits, axis: tuple(np.split(x, np.cumsum(size_splits)[:-1], axis)),
+    lambda x, size_splits, axis: tuple(
+        np.split(x, list(itertools.accumulate(size_splits))[:-1], axis)
+    ),
     multi_output=True,
 )
 

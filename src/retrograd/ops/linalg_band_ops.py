@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import host_kernel
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -231,8 +232,9 @@ def _scipy_linalg(op_type: str) -> Any:
     return scipy.linalg
 
 
-_MatrixSquareRoot = define_op("MatrixSquareRoot", _sqrtm_kernel)
-_MatrixLogarithm = define_op("MatrixLogarithm", _logm_kernel)
+# SciPy's sqrtm and logm, one matrix at a time: computed on the host, explicitly.
+_MatrixSquareRoot = define_op("MatrixSquareRoot", host_kernel(_sqrtm_kernel))
+_MatrixLogarithm = define_op("MatrixLogarithm", host_kernel(_logm_kernel))
 
 
 def sqrtm(input: TensorLike, name: str | None = None) -> Tensor:

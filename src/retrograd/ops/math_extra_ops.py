@@ -150,7 +150,7 @@ def _nextafter_grad(op, grad):
 def _euclidean_kernel(x, axis, keepdims):
     squares = (x * np.conj(x)).real if x.dtype.kind == "c" else x.astype(np.float64) * x
     out = np.sqrt(np.sum(squares, axis=axis, keepdims=keepdims))
-    return np.asarray(out).astype(x.dtype)
+    return out.astype(x.dtype)
 
 
 _EuclideanNorm = define_op("EuclideanNorm", _euclidean_kernel)

@@ -20,6 +20,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
+from retrograd.core.backends import current_namespace, namespace_of, on_device_of
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
@@ -80,7 +81,7 @@ def _band_positions(rows: int, cols: int, k: tuple[int, int], align: str, width:
 def _diag_part_kernel(x, k, padding_value, align):
     rows, cols = x.shape[-2:]
     width = max(_max_diag_len(rows, cols, k), 0)
-    r, c, i, p = _band_positions(rows, cols, k, align, width)
+    r, c, i, p = (on_device_of(a, x) for a in _band_positions(rows, cols, k, align, width))
     out = np.full_like(x, padding_value, shape=(*x.shape[:-2], k[1] - k[0] + 1, width))
     out[..., i, p] = x[..., r, c]
     return out[..., 0, :] if k[0] == k[1] else out
@@ -89,7 +90,10 @@ def _diag_part_kernel(x, k, padding_value, align):
 def _diag_kernel(diagonal, k, num_rows, num_cols, padding_value, align):
     if k[0] == k[1]:
         diagonal = diagonal[..., None, :]
-    r, c, i, p = _band_positions(num_rows, num_cols, k, align, diagonal.shape[-1])
+    r, c, i, p = (
+        on_device_of(a, diagonal)
+        for a in _band_positions(num_rows, num_cols, k, align, diagonal.shape[-1])
+    )
     out = np.full_like(diagonal, padding_value, shape=(*diagonal.shape[:-2], num_rows, num_cols))
     out[..., r, c] = diagonal[..., i, p]
     return out
@@ -98,7 +102,9 @@ def _diag_kernel(diagonal, k, num_rows, num_cols, padding_value, align):
 def _set_diag_kernel(x, diagonal, k, align):
     if k[0] == k[1]:
         diagonal = diagonal[..., None, :]
-    r, c, i, p = _band_positions(*x.shape[-2:], k, align, diagonal.shape[-1])
+    r, c, i, p = (
+        on_device_of(a, x) for a in _band_positions(*x.shape[-2:], k, align, diagonal.shape[-1])
+    )
     out = x.copy()
     out[..., r, c] = diagonal[..., i, p]
     return out
@@ -269,13 +275,14 @@ def _set_diag_grad(op, grad):
 
 def _band_part_kernel(x, num_lower, num_upper):
     rows, cols = x.shape[-2:]
-    offset = np.arange(cols)[None, :] - np.arange(rows)[:, None]  # col - row
-    keep = np.ones((rows, cols), bool)
+    xp = namespace_of(x)
+    offset = xp.arange(cols)[None, :] - xp.arange(rows)[:, None]  # col - row
+    keep = xp.ones((rows, cols), bool)
     if num_lower >= 0:
         keep &= offset >= -num_lower
     if num_upper >= 0:
         keep &= offset <= num_upper
-    return np.where(keep, x, np.zeros((), x.dtype))
+    return np.where(keep, x, x.dtype.type(0))
 
 
 _MatrixBandPart = define_op("MatrixBandPart", _band_part_kernel)
@@ -360,8 +367,9 @@ def eye(
             f"eye: dimensions must be >= 0, got num_rows={rows}, num_columns={cols}, "
             f"batch_shape={list(batch)}"
         )
-    matrix = np.eye(rows, cols, dtype=as_dtype(dtype).as_numpy_dtype)
-    return Tensor(np.array(np.broadcast_to(matrix, (*batch, rows, cols))))
+    xp = current_namespace()
+    matrix = xp.eye(rows, cols, dtype=as_dtype(dtype).as_numpy_dtype)
+    return Tensor(np.broadcast_to(matrix, (*batch, rows, cols)).copy())
 
 
 def _eye_at_run_time(num_rows: Any, num_columns: Any, batch_shape: Any, dtype: Any) -> Tensor:

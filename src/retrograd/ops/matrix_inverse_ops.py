@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import namespace_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -65,7 +66,7 @@ def _substitute(a, b, lower):
     entry is 0, as TensorFlow gives (LAPACK's solve refuses such a matrix)."""
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     a = np.broadcast_to(a, (*batch, *a.shape[-2:]))
-    x = np.array(np.broadcast_to(b, (*batch, *b.shape[-2:])))
+    x = np.broadcast_to(b, (*batch, *b.shape[-2:])).copy()
     n = a.shape[-1]
     order = range(n) if lower else range(n - 1, -1, -1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -280,11 +281,11 @@ def _triangular_solve_grad(op, grad):
 def _pinv_kernel(a, rcond):
     m, n = a.shape[-2:]
     if a.size == 0:
-        return np.zeros((*a.shape[:-2], n, m), a.dtype)
+        return namespace_of(a).zeros((*a.shape[:-2], n, m), a.dtype)
     u, s, vh = np.linalg.svd(a, full_matrices=False)
     cutoff = rcond * np.max(s, axis=-1, keepdims=True)
     with np.errstate(divide="ignore"):
-        s_inv = np.where(s > cutoff, np.reciprocal(s), np.zeros((), s.dtype))
+        s_inv = np.where(s > cutoff, np.reciprocal(s), s.dtype.type(0))
     return np.matmul(np.swapaxes(vh, -1, -2) * s_inv[..., None, :], np.swapaxes(u, -1, -2))
 
 

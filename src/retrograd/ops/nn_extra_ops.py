@@ -21,6 +21,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import host_kernel
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
@@ -271,8 +272,8 @@ def _accidental_hits_kernel(true, sampled, num_true):
     return indices, ids, weights
 
 
-_ComputeAccidentalHits = define_op(
-    "ComputeAccidentalHits", _accidental_hits_kernel, multi_output=True
+_ComputeAccidentalHits = define_op(  # (a Python loop over pairs: on the host, explicitly)
+    "ComputeAccidentalHits", host_kernel(_accidental_hits_kernel), multi_output=True
 )
 no_gradient("ComputeAccidentalHits")
 
@@ -419,7 +420,10 @@ def _isotonic_kernel(x, decreasing, output_dtype):
     return out.reshape(x.shape).astype(output_dtype.as_numpy_dtype), segments.reshape(x.shape)
 
 
-_IsotonicRegression = define_op("IsotonicRegression", _isotonic_kernel, multi_output=True)
+# Pool adjacent violators is a Python loop over elements: computed on the host, explicitly.
+_IsotonicRegression = define_op(
+    "IsotonicRegression", host_kernel(_isotonic_kernel), multi_output=True
+)
 
 
 @op_gradient("IsotonicRegression")

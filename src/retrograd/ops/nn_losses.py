@@ -18,6 +18,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import namespace_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -51,7 +52,8 @@ def _sparse_softmax_xent_kernel(logits, labels):
     log_p = _log_softmax_last(logits)
     index = labels[..., None].astype(np.intp)
     loss = -np.take_along_axis(log_p, index, axis=-1)[..., 0]
-    one_hot = (np.arange(classes) == index).astype(logits.dtype)
+    one_hot = (namespace_of(logits).arange(classes) == index).astype(logits.dtype)
+
     return loss.astype(logits.dtype, copy=False), np.exp(log_p) - one_hot
 
 

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import DTypeLike, TensorLike
+from retrograd.core.backends import host_kernel
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
@@ -75,8 +76,11 @@ def _shapes(metas: Any, func: Callable, Tout: tuple, in_gradient: bool) -> list:
     return [(None, d.as_numpy_dtype) for d in Tout]  # unknown until the NumPy code runs
 
 
-_PyFunc = define_op("PyFunc", _kernel, multi_output=True, shape_fn=_shapes, stateful=True)
-_PyFuncStateless = define_op("PyFuncStateless", _kernel, multi_output=True, shape_fn=_shapes)
+# The function receives NumPy arrays, as TensorFlow's: inputs on another device are copied to
+# the host, its results copied back there (explicitly: host_kernel).
+_host = host_kernel(_kernel)
+_PyFunc = define_op("PyFunc", _host, multi_output=True, shape_fn=_shapes, stateful=True)
+_PyFuncStateless = define_op("PyFuncStateless", _host, multi_output=True, shape_fn=_shapes)
 
 
 def script_decorator(op: Callable, who: str, func: Any, inp: Any, Tout: Any, **options: Any) -> Any:

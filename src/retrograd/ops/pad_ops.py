@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import to_host
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -70,7 +71,7 @@ _MirrorPadGrad = define_op("MirrorPadGrad", _mirror_pad_grad_kernel)
 
 
 def _static_paddings(op_type: str, paddings: Any, shape: tuple) -> tuple:
-    value = paddings._value if isinstance(paddings, Tensor) else np.asarray(paddings)
+    value = to_host(paddings._value) if isinstance(paddings, Tensor) else np.asarray(paddings)
     if value.size == 0 and not shape:
         return ()
     if value.dtype.kind not in "iu":

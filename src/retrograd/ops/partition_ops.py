@@ -20,6 +20,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, TensorLike
+from retrograd.core.backends import namespace_of, on_device_of, to_host
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
@@ -181,7 +182,7 @@ def _stitch_kernel(*values, count):
     if any(np.size(i) and np.min(i) < 0 for i in indices):
         raise InvalidArgumentError("DynamicStitch: indices must be >= 0")
     rest = np.shape(data[0])[np.ndim(indices[0]) :]
-    out = np.zeros((size, *rest), dtype=data[0].dtype)
+    out = namespace_of(data[0]).zeros((size, *rest), dtype=data[0].dtype)
     for i, d in zip(indices, data):  # later values win for the same index, as in TensorFlow
         out[np.reshape(i, -1)] = np.reshape(d, (-1, *rest))
     return out
@@ -284,14 +285,18 @@ def reverse_sequence(
 
 
 def _repeat_counts(repeats, size):
-    counts = np.broadcast_to(np.reshape(repeats, -1), (int(size),))
+    """The count of each entry, on the host (it sizes the output)."""
+    counts = np.broadcast_to(np.reshape(to_host(repeats), -1), (int(size),))
     if counts.size and counts.min() < 0:
         raise InvalidArgumentError("Repeat: repeats must be >= 0")
     return counts
 
 
 def _repeat_kernel(x, repeats, axis):
-    return np.repeat(x, _repeat_counts(repeats, x.shape[axis]), axis=axis)
+    counts = _repeat_counts(repeats, x.shape[axis])
+    if type(x) is not np.ndarray:  # (other libraries take host counts as a list)
+        counts = counts.tolist()
+    return np.repeat(x, counts, axis=axis)
 
 
 def _repeat_meta(metas, axis):
@@ -305,9 +310,10 @@ _Repeat = define_op("Repeat", _repeat_kernel, shape_fn=_repeat_meta)
 
 def _repeat_grad_kernel(grad, repeats, like, axis):
     counts = _repeat_counts(repeats, like.shape[axis])
-    owners = np.repeat(np.arange(counts.size), counts)
-    out = np.zeros(like.shape, dtype=grad.dtype)
-    np.add.at(np.moveaxis(out, axis, 0), owners, np.moveaxis(grad, axis, 0))
+    xp = namespace_of(grad)
+    owners = on_device_of(np.repeat(np.arange(counts.size), counts), grad)
+    out = xp.zeros(like.shape, dtype=grad.dtype)
+    xp.add.at(np.moveaxis(out, axis, 0), owners, np.moveaxis(grad, axis, 0))
     return out
 
 

@@ -115,7 +115,7 @@ def _max_pool_grad_kernel(x, y, dy, ksize, strides, explicit_paddings, padding):
     dxp = _padded_zeros(dy, x.shape, explicit_paddings)
     if dy.size:
         chosen = _first_max(x, ksize, strides, explicit_paddings, outs)
-        zero = np.zeros((), dy.dtype)
+        zero = dy.dtype.type(0)
         for k, offset in enumerate(window.offsets(ksize)):
             slots = window.window_slots(offset, strides, _unit(len(ksize)), outs)
             dxp[slots] += np.where(chosen == k, dy, zero)

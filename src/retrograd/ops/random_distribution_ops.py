@@ -24,6 +24,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
+from retrograd.core.backends import host_kernel
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
@@ -53,6 +54,10 @@ def _stats() -> Any:
     return scipy.stats
 
 
+def _host(kernel):
+    return host_kernel(kernel, makes_arrays=True)
+
+
 def _uniforms(shape, key, rng):
     """Uniforms in (0, 1): from the seed pair ``key`` (stateless) or the generator ``rng``."""
     size = math.prod(shape)
@@ -71,9 +76,13 @@ def _gamma_kernel(alpha, key=None, *, shape, dtype, rng=None, **_):
     return out.astype(dtype.as_numpy_dtype)
 
 
-_RandomGamma = define_op("RandomGamma", lambda alpha, **a: _gamma_kernel(alpha, **a), stateful=True)
+# Drawn on the host (Philox or NumPy's generator, SciPy's quantiles), then placed on the
+# device of the parameters (or the current device).
+_RandomGamma = define_op(
+    "RandomGamma", _host(lambda alpha, **a: _gamma_kernel(alpha, **a)), stateful=True
+)
 _StatelessRandomGammaV3 = define_op(
-    "StatelessRandomGammaV3", lambda seed, alpha, **a: _gamma_kernel(alpha, seed, **a)
+    "StatelessRandomGammaV3", _host(lambda seed, alpha, **a: _gamma_kernel(alpha, seed, **a))
 )
 
 
@@ -197,19 +206,21 @@ def _quantile_kernel(distribution: str):
 
 
 _RandomPoissonV2 = define_op(
-    "RandomPoissonV2", lambda lam, **a: _quantile_kernel("poisson")(lam, **a), stateful=True
+    "RandomPoissonV2", _host(lambda lam, **a: _quantile_kernel("poisson")(lam, **a)), stateful=True
 )
 _StatelessRandomPoisson = define_op(
     "StatelessRandomPoisson",
-    lambda seed, lam, **a: _quantile_kernel("poisson")(lam, key=seed, **a),
+    _host(lambda seed, lam, **a: _quantile_kernel("poisson")(lam, key=seed, **a)),
 )
 _StatelessRandomBinomial = define_op(
     "StatelessRandomBinomial",
-    lambda seed, counts, probs, **a: _quantile_kernel("binomial")(counts, probs, key=seed, **a),
+    _host(
+        lambda seed, counts, probs, **a: _quantile_kernel("binomial")(counts, probs, key=seed, **a)
+    ),
 )
 _StatelessParameterizedTruncatedNormal = define_op(
     "StatelessParameterizedTruncatedNormal",
-    lambda seed, *p, **a: _quantile_kernel("truncated")(*p, key=seed, **a),
+    _host(lambda seed, *p, **a: _quantile_kernel("truncated")(*p, key=seed, **a)),
 )
 for _op_type in ("RandomPoissonV2", "StatelessRandomPoisson", "StatelessRandomBinomial",
                  "StatelessParameterizedTruncatedNormal"):  # fmt: skip
@@ -378,7 +389,7 @@ def _candidates_shape(metas, num_true, num_sampled, **_):
 
 
 _CandidateSampler = define_op(
-    "CandidateSampler", _candidates_kernel, shape_fn=_candidates_shape, stateful=True,
+    "CandidateSampler", _host(_candidates_kernel), shape_fn=_candidates_shape, stateful=True,
     multi_output=True,
 )  # fmt: skip
 no_gradient("CandidateSampler")

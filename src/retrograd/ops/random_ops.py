@@ -22,6 +22,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
+from retrograd.core.backends import host_kernel
 from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
@@ -104,6 +105,8 @@ def _random_op(type_name, kernel, shape_fn):
     # Shape functions keep graph construction from running the kernel (which would draw).
     # Stateful, as in TensorFlow: a function runs it even when its output goes unused, and
     # returns its output for the gradient instead of drawing again there.
+    # Drawn on the host (NumPy's generator), then placed on the current device.
+    kernel = host_kernel(kernel, makes_arrays=True)
     return define_op(type_name, kernel, shape_fn=shape_fn, stateful=True, quiet=True)
 
 
@@ -299,7 +302,7 @@ def uniform_from(source, shape, minval, maxval, dtype, name) -> Tensor:
 def _as(value: Any, dtype: DType) -> Any:
     """A Python number as a tensor of ``dtype``; tensors are left as they are (checked later)."""
     if isinstance(value, (int, float, np.integer, np.floating)):
-        return Tensor(np.asarray(value, dtype=dtype.as_numpy_dtype))
+        return Tensor(np.dtype(dtype.as_numpy_dtype).type(value))  # (a scalar: any device's)
     return value
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, TensorLike
+from retrograd.core.backends import host_kernel
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient
@@ -118,7 +119,10 @@ def _categorical_kernel(seed, logits, num_samples, dtype):
     return out
 
 
-_StatelessMultinomial = define_op("StatelessMultinomial", _categorical_kernel)
+# Drawn on the host (Philox, a loop over rows), then placed on the logits' device.
+_StatelessMultinomial = define_op(
+    "StatelessMultinomial", host_kernel(_categorical_kernel, makes_arrays=True)
+)
 no_gradient("StatelessMultinomial")
 
 

@@ -94,9 +94,13 @@ def _extremum_kernel(np_reduce, empty_value):
     return kernel
 
 
-_Sum = define_op(
-    "Sum", lambda x, axis, keepdims: np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
-)
+def _sum_kernel(x, axis, keepdims):
+    if isinstance(x, (np.ndarray, np.generic)):  # (the ufunc method: fewer steps than np.sum)
+        return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+    return np.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)  # (CuPy has no add.reduce)
+
+
+_Sum = define_op("Sum", _sum_kernel)
 _Mean = define_op("Mean", _mean_kernel, quiet=True)
 _Max = define_op("Max", _extremum_kernel(np.max, "min"))
 _Min = define_op("Min", _extremum_kernel(np.min, "max"))

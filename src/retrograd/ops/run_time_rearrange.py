@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.backends import on_device_of, to_host
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import OP_DEFS, define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
@@ -66,8 +67,8 @@ _DynamicTranspose = define_op(
 
 
 def _invert_permutation_kernel(perm):
-    perm = np.asarray(_permutation(perm, np.size(perm)))
-    return np.argsort(perm).astype(np.int32)
+    host = np.asarray(_permutation(to_host(perm), np.size(perm)))
+    return on_device_of(np.argsort(host).astype(np.int32), perm)
 
 
 _InvertPermutation = define_op(

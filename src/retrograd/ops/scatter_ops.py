@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from retrograd.core.annotations import ShapeLike, TensorLike
+from retrograd.core.backends import namespace_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -56,7 +57,7 @@ def _positions(op_type, indices, updates, shape, policy):
 def _add_into(op_type, out, indices, updates, policy):
     index, values = _positions(op_type, indices, updates, out.shape, policy)
     if index:
-        np.add.at(out, index, values)
+        namespace_of(out).add.at(out, index, values)
     else:  # index vectors of length 0 address the whole output
         out += values.sum(axis=0, dtype=out.dtype)
     return out
@@ -88,7 +89,7 @@ def _combine_kernel(op_type, ufunc):
         out = tensor.copy()
         index, values = _positions(op_type, indices, updates, out.shape, bad_indices_policy)
         if index:
-            ufunc.at(out, index, values)
+            getattr(namespace_of(out), ufunc.__name__).at(out, index, values)
         else:
             for value in values:
                 out[...] = ufunc(out, value)
@@ -291,3 +292,32 @@ def _tensor_scatter_min_max_grad(op, grad):
     x_grad = grad * x_ind / indicators
     y_grad = gather_ops.gather_nd(grad / indicators, indices) * y_ind
     return x_grad, None, y_grad
+
+
+# -- the gradient of gather_nd when params' shape is known only at run time -----------------
+
+
+def _scatter_nd_like_kernel(indices, updates, like):
+    out = namespace_of(updates).zeros(like.shape, dtype=updates.dtype)
+    depth = indices.shape[-1]
+    flat = indices.reshape(-1, depth)
+    namespace_of(out).add.at(out, tuple(flat.T), updates.reshape(len(flat), *out.shape[depth:]))
+    return out
+
+
+_ScatterNdLike = define_op(
+    "ScatterNdLike",
+    _scatter_nd_like_kernel,
+    shape_fn=lambda metas: [(metas[2].shape, metas[1].dtype)],
+)
+
+
+def scatter_nd_like(indices: Tensor, updates: Tensor, like: Tensor) -> Tensor:
+    """Zeros shaped like ``like`` with ``updates`` added at ``indices`` (``gather_nd``'s
+    gradient where ``like``'s shape is known only when the graph runs)."""
+    return execute(_ScatterNdLike, (indices, updates, like), None, None)
+
+
+@op_gradient("ScatterNdLike")
+def _scatter_nd_like_grad(op, grad):
+    return None, gather_ops.gather_nd(grad, op.inputs[0]), None

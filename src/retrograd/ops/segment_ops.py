@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
+from retrograd.core.backends import namespace_of, to_host
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -56,9 +57,9 @@ def _extreme_kernel(reduce: Any, op_type: str):
         info = np.finfo(data.dtype) if data.dtype.kind == "f" else np.iinfo(data.dtype)
         start = info.min if reduce is np.maximum else info.max
         tail = data.shape[segment_ids.ndim :]
-        out = np.full((num_segments, *tail), start, dtype=data.dtype)
+        out = namespace_of(data).full((num_segments, *tail), start, dtype=data.dtype)
         keep = segment_ids >= 0
-        reduce.at(out, segment_ids[keep], data[keep])
+        getattr(namespace_of(out), reduce.__name__).at(out, segment_ids[keep], data[keep])
         return out
 
     return kernel
@@ -80,9 +81,9 @@ def _prod_kernel(data, segment_ids, num_segments):
             f"UnsortedSegmentProd: segment_ids[{flat}] = {segment_ids.reshape(-1)[flat]} is out "
             f"of range [0, {num_segments})"
         )
-    out = np.ones((num_segments, *data.shape[segment_ids.ndim :]), dtype=data.dtype)
+    out = namespace_of(data).ones((num_segments, *data.shape[segment_ids.ndim :]), data.dtype)
     keep = segment_ids >= 0
-    np.multiply.at(out, segment_ids[keep], data[keep])
+    namespace_of(out).multiply.at(out, segment_ids[keep], data[keep])  # (CuPy lacks it)
     return out
 
 
@@ -222,7 +223,7 @@ def unsorted_segment_sqrt_n(
 def _sorted_ids(op_type: str, data: Any, segment_ids: Any) -> tuple[Tensor, Tensor, int]:
     ids = index_tensor(op_type, segment_ids, "segment_ids", GATHER_INDEX_DTYPES)
     try:  # the number of segments (the output's size) comes from the ids' values
-        values = np.asarray(build_time_value(op_type, ids, "segment_ids"))
+        values = to_host(build_time_value(op_type, ids, "segment_ids"))
     except ValueError:
         raise ValueError(
             f"{op_type}: argument `segment_ids` must be known while the graph is built (the "

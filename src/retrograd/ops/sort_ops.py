@@ -22,13 +22,14 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from retrograd.core.annotations import DTypeLike, TensorLike
+from retrograd.core.backends import on_device_of
 from retrograd.core.dimensions import dimension_value
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import plain_dims
-from retrograd.core.tensor import Tensor, constant
+from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, comparison_ops, creation_ops, math_ops, scatter_ops
 from retrograd.ops.define import REAL, tensor_arg
 from retrograd.ops.index_args import static_int
@@ -123,7 +124,6 @@ def top_k(
 def _run_time_top_k_grad(op, grad, _):
     # As TopKV2's, with shapes read when the graph runs: rows of the last dimension, each
     # row's k upstream values added at the positions they were taken from.
-    from retrograd.ops import dynamic_shape_ops
 
     x, indices = op.inputs[0], op.outputs[1]
     n, k = array_ops.shape(x)[-1], array_ops.shape(indices)[-1]
@@ -133,7 +133,7 @@ def _run_time_top_k_grad(op, grad, _):
     row_ids = array_ops.zeros_like(columns) + array_ops.expand_dims(creation_ops.range(rows), 1)
     where = array_ops.stack([row_ids, columns], axis=-1)
     flat_grad = array_ops.reshape(grad, array_ops.stack([rows, k]))
-    scattered = dynamic_shape_ops.scatter_nd_like(where, flat_grad, flat_x)
+    scattered = scatter_ops.scatter_nd_like(where, flat_grad, flat_x)
     return array_ops.reshape(scattered, array_ops.shape(x)), None
 
 
@@ -144,7 +144,7 @@ def _top_k_grad(op, grad, _):
     shape = plain_dims(x.shape)
     n, k = shape[-1], dimension_value(indices.shape[-1])
     rows = math.prod(shape[:-1])
-    offsets = constant(np.arange(rows, dtype=np.int64)[:, None] * n)
+    offsets = Tensor(on_device_of(np.arange(rows, dtype=np.int64)[:, None] * n, x._value))
     flat = array_ops.reshape(math_ops.cast(indices, "int64"), (rows, k)) + offsets
     scattered = scatter_ops.scatter_nd(
         array_ops.reshape(flat, (rows * k, 1)), array_ops.reshape(grad, (rows * k,)), (rows * n,)

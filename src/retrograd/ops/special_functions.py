@@ -26,6 +26,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, TensorLike
+from retrograd.core.backends import host_kernel
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
@@ -51,7 +52,7 @@ def _call(op_type: str, function: str, *args: np.ndarray) -> np.ndarray:
         out = getattr(scipy_special(op_type), function)(*args)
     if isinstance(out, tuple):  # fresnel: (S, C)
         out = out[0] if op_type == "FresnelSin" else out[1]
-    return np.asarray(out).astype(args[-1].dtype, copy=False)
+    return out.astype(args[-1].dtype, copy=False)
 
 
 def _unary(api_name: str, op_type: str, function: str, doc: str):
@@ -158,9 +159,10 @@ def _igamma_a_series(a, x, order):
 
 _Igamma = define_op("Igamma", lambda a, x: _call("Igamma", "gammainc", a, x))
 _Igammac = define_op("Igammac", lambda a, x: _call("Igammac", "gammaincc", a, x))
-_IgammaGradA = define_op("IgammaGradA", lambda a, x: _igamma_a_series(a, x, 1))
+# The series is summed on the host, chunk by chunk (explicitly: host_kernel).
+_IgammaGradA = define_op("IgammaGradA", host_kernel(lambda a, x: _igamma_a_series(a, x, 1)))
 # d2P/da2: retrograd's own op (TensorFlow has no second derivative of igamma in a).
-_IgammaGradAA = define_op("IgammaGradAA", lambda a, x: _igamma_a_series(a, x, 2))
+_IgammaGradAA = define_op("IgammaGradAA", host_kernel(lambda a, x: _igamma_a_series(a, x, 2)))
 _Zeta = define_op("Zeta", lambda x, q: _call("Zeta", "zeta", x, q))
 _Betainc = define_op("Betainc", lambda a, b, x: _call("Betainc", "betainc", a, b, x))
 

@@ -85,7 +85,16 @@ def _digamma_kernel(x):
 
 
 def _polygamma_kernel(a, x):
-    out = _scipy_call("Polygamma", "polygamma", a, x)
+    # SciPy's polygamma is Python over its ufuncs (psi, zeta), which every array library
+    # with SciPy's special functions dispatches: n! * (-1)^(n+1) * zeta(n + 1, x), psi for 0.
+    special = scipy_special("Polygamma")
+    with np.errstate(all="ignore"):
+        a, x = np.broadcast_arrays(a, x)
+        sign = np.where(np.fmod(a, 2) == 0, -1.0, 1.0)
+        scaled = sign * special.gamma(a + 1.0) * special.zeta(a + 1.0, x)
+        out = np.where(a == 0, special.psi(x), scaled)
+        out = np.where((a < 0) | (np.floor(a) != a), np.nan, out).astype(x.dtype, copy=False)
+
     even = np.floor(a / 2) * 2 == a
     return np.where(_at_poles(x) & even, np.full_like(out, np.nan), out)
 

@@ -46,6 +46,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike, TensorLike
+from retrograd.core.backends import host_kernel, to_host
 from retrograd.core.dtypes import DType, as_dtype
 from retrograd.core.errors import InvalidArgumentError, UnimplementedError
 from retrograd.core.execute import define_op, execute
@@ -88,7 +89,7 @@ def draw(kind: str, shape: tuple, seed: Any, dtype: Any) -> np.ndarray:
         raise ValueError(
             f"stateless {kind}: dtype must be float16, float32 or float64, got {dtype}"
         )
-    seed = np.asarray(seed)
+    seed = np.asarray(to_host(seed))
     if seed.shape != (2,) or seed.dtype.kind not in "iu":
         raise InvalidArgumentError(f"stateless {kind}: seed must be two ints, got {seed.tolist()}")
     shape = tuple(int(d) for d in shape)
@@ -134,22 +135,29 @@ def _full_int_kernel(seed, *dims, shape, dtype):
     return philox_random.full_int(seed, math.prod(shape), dtype.as_numpy_dtype).reshape(shape)
 
 
+def _host(kernel):
+    """Philox draws on the host, placed on the device of the seed (or the current one)."""
+    return host_kernel(kernel, makes_arrays=True)
+
+
 def _sampled_shape(metas, shape, dtype, **_):
     return [(shape, dtype.as_numpy_dtype)]
 
 
 _StatelessRandomUniform = define_op(
-    "StatelessRandomUniform", _uniform_kernel, shape_fn=_sampled_shape
+    "StatelessRandomUniform", _host(_uniform_kernel), shape_fn=_sampled_shape
 )
-_StatelessRandomNormal = define_op("StatelessRandomNormal", _normal_kernel, shape_fn=_sampled_shape)
+_StatelessRandomNormal = define_op(
+    "StatelessRandomNormal", _host(_normal_kernel), shape_fn=_sampled_shape
+)
 _StatelessTruncatedNormal = define_op(
-    "StatelessTruncatedNormal", _truncated_kernel, shape_fn=_sampled_shape
+    "StatelessTruncatedNormal", _host(_truncated_kernel), shape_fn=_sampled_shape
 )
 _StatelessRandomUniformInt = define_op(
-    "StatelessRandomUniformInt", _uniform_int_kernel, shape_fn=_sampled_shape
+    "StatelessRandomUniformInt", _host(_uniform_int_kernel), shape_fn=_sampled_shape
 )
 _StatelessRandomUniformFullInt = define_op(
-    "StatelessRandomUniformFullInt", _full_int_kernel, shape_fn=_sampled_shape
+    "StatelessRandomUniformFullInt", _host(_full_int_kernel), shape_fn=_sampled_shape
 )
 for _op_type in (
     "StatelessRandomUniformFullInt",
@@ -295,7 +303,7 @@ def _as(value: Any, dtype: DType) -> Any:
     """A Python or NumPy number as a tensor of ``dtype`` (TensorFlow converts the bounds to
     the sample dtype); tensors are left as they are (their dtype is checked later)."""
     if isinstance(value, (int, float, np.integer, np.floating)):
-        return Tensor(np.asarray(value, dtype=dtype.as_numpy_dtype))
+        return Tensor(np.dtype(dtype.as_numpy_dtype).type(value))  # (a scalar: any device's)
     return value
 
 

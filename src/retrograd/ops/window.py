@@ -179,7 +179,7 @@ def patches(xp: Any, ksize: tuple, strides: tuple, dilations: tuple, outs: tuple
     """im2col: a new array ``(batch, *outs, *ksize, channels)`` holding every window of ``xp``
     (channels last, so the copy reads memory in order and one matmul can contract it)."""
     view = windows(xp, ksize, strides, dilations, outs)
-    return np.ascontiguousarray(np.moveaxis(view, len(outs) + 1, -1))
+    return np.moveaxis(view, len(outs) + 1, -1).copy()  # (C order: every library's copy)
 
 
 def offsets(ksize: tuple) -> list[tuple[int, ...]]:

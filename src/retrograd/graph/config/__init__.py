@@ -1,5 +1,5 @@
 """``retrograd.config``: TensorFlow's ``tf.config``, answered truthfully for this machine
-(retrograd computes on the CPU: one physical CPU, no GPU; see graph/devices.py).
+(the CPU, and GPUs where CuPy finds them; see graph/devices.py).
 
 >>> import retrograd as tf
 >>> tf.config.list_physical_devices("GPU")

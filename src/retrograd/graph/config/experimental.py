@@ -1,24 +1,26 @@
 """``retrograd.config.experimental``: TensorFlow's ``tf.config.experimental`` (memory
-growth, device details, determinism, ... for this CPU-only machine)."""
+growth, device details, determinism, ... answered for this machine)."""
 
+from retrograd.graph.device_memory import (
+    get_device_details,
+    get_memory_growth,
+    get_memory_info,
+    get_memory_usage,
+    reset_memory_stats,
+    set_memory_growth,
+)
 from retrograd.graph.devices import (
     ClusterDeviceFilters,
     disable_mlir_bridge,
     enable_mlir_bridge,
     enable_op_determinism,
     enable_tensor_float_32_execution,
-    get_device_details,
     get_device_policy,
-    get_memory_growth,
-    get_memory_info,
-    get_memory_usage,
     get_synchronous_execution,
     get_visible_devices,
     list_logical_devices,
     list_physical_devices,
-    reset_memory_stats,
     set_device_policy,
-    set_memory_growth,
     set_synchronous_execution,
     set_visible_devices,
     tensor_float_32_execution_enabled,
