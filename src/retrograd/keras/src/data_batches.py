@@ -88,9 +88,11 @@ class Batches:
             return
         order = np.arange(self.samples)
         if self.shuffle:
+            from retrograd.graph.device_spec import device
             from retrograd.ops import random_ops
 
-            order = np.asarray(random_ops.shuffle(tf_ops.constant(order)))
+            with device("/device:CPU:0"):  # the order is host data: it indexes host arrays
+                order = np.asarray(random_ops.shuffle(tf_ops.constant(order)))
         for start in range(0, self.samples, self.batch_size):
             yield slice_batch(self.data, order[start : start + self.batch_size])
 
