@@ -224,9 +224,17 @@ def _dynamic_reshape_grad(op, grad):
 
 # -- fill ------------------------------------------------------------------------------------
 
+def _fill_kernel(dims: Any, value: Any, known: tuple) -> Any:
+    if isinstance(value, np.generic):  # a host scalar: the array goes to the current device
+        from retrograd.core.backends import place
+
+        return place(np.full(tuple(dims), value))
+    return np.full_like(value, value, shape=tuple(dims))  # (on the value's device)
+
+
 _DynamicFill = define_op(
     "DynamicFill",
-    lambda dims, value, known: np.full_like(value, value, shape=tuple(dims)),
+    _fill_kernel,
     shape_fn=lambda metas, known: [(_static_dims(known), metas[1].dtype)],
 )
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import nest
+from retrograd.core import backends, nest
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import no_gradient
 from retrograd.core.tensor import Tensor
@@ -109,7 +109,7 @@ def _one_dim(shape: tuple, dim: int, flat: Any, limit: int, at: list, parts: lis
 def format_value(value: Any, summarize: int = 3) -> str:
     """The text ``print`` shows for one argument (tensors and variables formatted as TF does)."""
     if isinstance(value, (Tensor, Variable)):
-        return _array_text(np.asarray(value._value), summarize)
+        return _array_text(np.asarray(backends.to_host(value._value)), summarize)
     if isinstance(value, (np.ndarray, np.generic)):
         return _array_text(np.asarray(value), summarize)
     if nest.is_nested(value):
