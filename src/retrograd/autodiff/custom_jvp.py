@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import nest
+from retrograd.core.backends import namespace_of
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 
@@ -41,7 +42,7 @@ class ForwardRule:
 
     def __call__(self, inputs: list, tangents: list) -> list:
         given = iter(
-            Tensor(np.zeros(x._value.shape, x._value.dtype)) if t is None else t
+            Tensor(namespace_of(x._value).zeros(x._value.shape, x._value.dtype)) if t is None else t
             for x, t in zip(inputs, tangents)
         )
         structured = nest.pack_sequence_as(

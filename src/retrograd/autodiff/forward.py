@@ -32,12 +32,11 @@ import warnings
 import weakref
 from typing import Any
 
-import numpy as np
-
 from retrograd.autodiff.backprop import call_rule
 from retrograd.autodiff.tape import GradientTape
 from retrograd.autodiff.tape_values import UnconnectedGradients, _policy
 from retrograd.core import nest
+from retrograd.core.backends import namespace_of
 from retrograd.core.execute import Operation, context
 from retrograd.core.registry import forward_registry, gradient_registry
 from retrograd.core.shapes import plain_dims
@@ -169,7 +168,7 @@ class ForwardAccumulator:
                 return entry[1]
             if policy is UnconnectedGradients.NONE:
                 return None
-            return Tensor(np.zeros(value._value.shape, value._value.dtype))
+            return Tensor(namespace_of(value._value).zeros(value._value.shape, value._value.dtype))
 
         return nest.map_structure(lookup, primals)
 
@@ -237,7 +236,7 @@ def derived_tangents(op: Operation, rule: Any, tangents: list) -> list[Tensor | 
     so a rule that is not linear is linearised there.
     """
     upstream = [
-        Tensor(np.zeros(out._value.shape, out._value.dtype))
+        Tensor(namespace_of(out._value).zeros(out._value.shape, out._value.dtype))
         if out._value.dtype.kind in "fc"
         else None
         for out in op.outputs

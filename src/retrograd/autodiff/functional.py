@@ -28,6 +28,7 @@ import numpy as np
 from retrograd.autodiff.forward import ForwardAccumulator
 from retrograd.autodiff.tape import GradientTape, UnconnectedGradients
 from retrograd.core import nest
+from retrograd.core.backends import namespace_of, on_device_of
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
@@ -195,7 +196,7 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple:
     def vjp_fn(cotangents: Any) -> tuple:
         nest.assert_same_structure(y, cotangents, check_types=False)
         given = [
-            Tensor(np.zeros(o._value.shape, o._value.dtype))
+            Tensor(namespace_of(o._value).zeros(o._value.shape, o._value.dtype))
             if c is None
             else convert_to_tensor(c, dtype=o.dtype)
             for o, c in zip(outputs, nest.flatten(cotangents))
@@ -290,7 +291,8 @@ def jacfwd(
             for k in range(x._value.size):
                 unit = np.zeros(x._value.size, dtype=x._value.dtype)
                 unit[k] = 1
-                with ForwardAccumulator(x, Tensor(unit.reshape(x._value.shape))) as acc:
+                seed = on_device_of(unit.reshape(x._value.shape), x._value)
+                with ForwardAccumulator(x, Tensor(seed)) as acc:
                     out = f(*args, **kwargs)
                 y = _split_aux(out, has_aux, "jacfwd")[0]
                 columns[-1].append(acc.jvp(_check_outputs(y, "jacfwd"), _ZERO))
@@ -314,7 +316,7 @@ def _stacked(columns: list, i: int, output: Any, source: Tensor) -> Tensor:
     """Output ``i``'s tangents for each element of ``source``, as ``[*output, *source]``."""
     shape = (*output._value.shape, *source._value.shape)
     if not columns:
-        return Tensor(np.zeros(shape, dtype=source._value.dtype))
+        return Tensor(namespace_of(source._value).zeros(shape, dtype=source._value.dtype))
     stacked = array_ops.stack([c[i] for c in columns], axis=-1)
     return array_ops.reshape(stacked, shape)
 

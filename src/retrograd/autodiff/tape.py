@@ -346,7 +346,7 @@ class GradientTape:
             return self._rows(
                 y,
                 int(np.prod(shape, dtype=np.int64)),
-                lambda lo, hi: _unit_rows(lo, hi, shape, dtype),
+                lambda lo, hi: _unit_rows(lo, hi, shape, dtype, y._value),
                 flat_sources,
                 parallel_iterations,
                 experimental_use_pfor,
@@ -395,7 +395,7 @@ class GradientTape:
         dtype = y._value.dtype
 
         def seeds(lo: int, hi: int) -> np.ndarray:
-            units = _unit_rows(lo, hi, rest, dtype)[:, None]
+            units = _unit_rows(lo, hi, rest, dtype, y._value)[:, None]
             return np.broadcast_to(units, (hi - lo, batch, *rest)).copy()
 
         def walk() -> list:
