@@ -20,6 +20,8 @@ rejects the shapes fails while the graph is built, naming the op.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -44,9 +46,23 @@ def infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta]
     """The output metas of ``op_def`` applied to ``inputs`` (graph tensors or variables).
 
     Kernels run on dummy values (zeros, twos) divide by zero and overflow by design: NumPy's
-    floating-point warnings are off while they do."""
-    with np.errstate(all="ignore"):
+    floating-point warnings are off while they do. The dummies are host arrays, and so are
+    the arrays kernels make from nothing meanwhile (the CPU is the current device)."""
+    with np.errstate(all="ignore"), on_host():
         return _infer_outputs(op_def, inputs, attrs)
+
+
+@contextlib.contextmanager
+def on_host() -> Iterator[None]:
+    """The CPU current while the block runs (kernels run on host dummies or host values)."""
+    if backends.current_device() is None:
+        yield
+        return
+    before = backends.set_current_device(None)
+    try:
+        yield
+    finally:
+        backends.set_current_device(*(before or (None,)))
 
 
 def _infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta]:

@@ -229,7 +229,10 @@ def _static(t: Any) -> np.ndarray | None:
         if known is None:
             return None
         inputs.append(known)
-    return np.array(op.op_def.kernel(*inputs, **op._attrs))
+    from retrograd.graph.shape_inference import on_host
+
+    with on_host():  # (host values: what kernels make from nothing stays there too)
+        return np.array(op.op_def.kernel(*inputs, **op._attrs))
 
 
 def get_static_value(tensor: object, partial: bool = False) -> object:
