@@ -224,6 +224,7 @@ def _dynamic_reshape_grad(op, grad):
 
 # -- fill ------------------------------------------------------------------------------------
 
+
 def _fill_kernel(dims: Any, value: Any, known: tuple) -> Any:
     if isinstance(value, np.generic):  # a host scalar: the array goes to the current device
         from retrograd.core.backends import place
