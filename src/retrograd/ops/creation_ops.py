@@ -115,7 +115,16 @@ no_gradient("OneHot")
 _RANGE_DTYPES = ("int32", "int64", "float16", "float32", "float64")
 
 
+def _host_scalar(value):
+    """A bound of Range as a NumPy scalar: it steers Python (the checks, the size), and a
+    scalar goes with an array of any device."""
+    from retrograd.core.backends import to_host
+
+    return to_host(value)[()]
+
+
 def _range_kernel(start, limit, delta):
+    start, limit, delta = _host_scalar(start), _host_scalar(limit), _host_scalar(delta)
     if delta == 0:
         raise InvalidArgumentError(f"Range: Requires delta != 0: {delta}")
     if delta > 0 and start > limit:
