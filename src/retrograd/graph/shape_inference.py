@@ -48,6 +48,9 @@ def infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta]
     Kernels run on dummy values (zeros, twos) divide by zero and overflow by design: NumPy's
     floating-point warnings are off while they do. The dummies are host arrays, and so are
     the arrays kernels make from nothing meanwhile (the CPU is the current device)."""
+    if backends.current_device() is None:  # (the CPU: nothing to change)
+        with np.errstate(all="ignore"):
+            return _infer_outputs(op_def, inputs, attrs)
     with np.errstate(all="ignore"), on_host():
         return _infer_outputs(op_def, inputs, attrs)
 
