@@ -1,8 +1,9 @@
 """The ``retrograd`` command (or ``python -m retrograd``): ``demo``, ``run``, ``trace``, ``check``.
 
-``run [--tf1] script.py [ARGS...]`` runs an unmodified TensorFlow program on retrograd
-(``import tensorflow`` gives retrograd; ``--tf1`` gives the TensorFlow 1 namespace in graph
-mode).
+``run [--tf1] [--device KIND[:N]] script.py [ARGS...]`` runs an unmodified TensorFlow
+program on retrograd (``import tensorflow`` gives retrograd; ``--tf1`` gives the TensorFlow 1
+namespace in graph mode; ``--device GPU`` runs it inside ``tf.device("/device:GPU:0")``, so
+its tensors live on the GPU through CuPy).
 ``trace script.py [-o trace.html] [-- script args]`` runs a script with a trace recording
 and writes it (``.html``, ``.svg``, ``.dot`` or ``.txt`` by the output's suffix), then
 prints the backward table and the rules report. ``check module:function [ARG ...]``
@@ -62,6 +63,17 @@ def _tolerance(text: str) -> float:
 _tolerance.__name__ = "finite non-negative number"
 
 
+def _device_name(text: str) -> str:
+    """``KIND`` or ``KIND:N`` (``GPU``, ``gpu:1``) as TensorFlow's ``/device:KIND:N``."""
+    kind, _, index = text.partition(":")
+    if not kind.isidentifier() or (index and not index.isdigit()):
+        raise ValueError(text)
+    return f"/device:{kind.upper()}:{index or 0}"
+
+
+_device_name.__name__ = "device (KIND or KIND:N, e.g. GPU or GPU:1)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     from retrograd import __version__
 
@@ -89,6 +101,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--tf1",
         action="store_true",
         help="`tensorflow` is the TensorFlow 1 namespace (compat.v1), in graph mode",
+    )
+    run.add_argument(
+        "--device",
+        metavar="KIND[:N]",
+        type=_device_name,
+        default=None,
+        help="run the whole script inside `tf.device('/device:KIND:N')`: its tensors and "
+        "variables live on that device (GPU: CuPy arrays) unless it places them itself; a "
+        "kind that is not present falls back to the CPU with a note on stderr, as "
+        "TensorFlow's soft placement (default: the CPU)",
     )
     run.add_argument("script", help="the Python script to run")
     run.add_argument("script_args", nargs=argparse.REMAINDER, help="arguments for the script")
@@ -220,8 +242,10 @@ def _main(argv: list[str] | None) -> int:
         from retrograd.compat.runner import print_script_error, run_script
 
         _require_script("run", args.script)
+        if args.device is not None:
+            _note_absent_device(args.device)
         try:
-            run_script(args.script, args.script_args, tf1=args.tf1)
+            run_script(args.script, args.script_args, tf1=args.tf1, device=args.device)
         except BrokenPipeError:  # the reader left: console() ends quietly
             raise
         except Exception as error:  # the script's own failure, shown from its first line
@@ -238,6 +262,23 @@ def _main(argv: list[str] | None) -> int:
 # Output suffix -> what `trace` writes there.
 OUTPUT_FORMATS = (".html", ".htm", ".svg", ".dot", ".gv", ".txt")
 MAX_ORDER = 10  # finite differences of order k lose about k * 5 digits: beyond this, noise
+
+
+def _note_absent_device(name: str) -> None:
+    """One line on stderr when ``run --device`` names a device that is not present (the
+    script then runs on the CPU, as TensorFlow's soft placement does)."""
+    from retrograd.core import backends
+
+    kind, index = name.rsplit(":", 2)[1:]
+    if backends.device_count(kind) <= int(index):
+        present = backends.device_count(kind)
+        why = "is not a registered device kind" if kind not in backends.device_kinds() else (
+            f"has {present} device{'s' if present != 1 else ''} here"
+        )  # fmt: skip
+        print(
+            f"retrograd run: note: {kind} {why}; {name} falls back to the CPU",
+            file=sys.stderr,
+        )
 
 
 def _require_script(command: str, script: str) -> None:

@@ -1,5 +1,7 @@
 """Running a TensorFlow program file under ``python -m retrograd run`` in a subprocess, and
-comparing printed numbers with a tolerance."""
+comparing printed numbers with a tolerance. With ``on_device=True`` the program runs under
+``python -m tests.backends.run_on_device`` instead: ``retrograd run --device KIND`` on the
+device kind under test (tests/backends/target.py)."""
 
 from __future__ import annotations
 
@@ -8,19 +10,23 @@ import pathlib
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-SRC = pathlib.Path(__file__).resolve().parents[2] / "src"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
 NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|-?inf|nan")
 
 
-def _command(path: pathlib.Path, tf1: bool) -> list[str]:
-    return [sys.executable, "-m", "retrograd", "run", *(["--tf1"] if tf1 else []), str(path)]
+def _command(path: pathlib.Path, tf1: bool, on_device: bool = False) -> list[str]:
+    launcher = ["tests.backends.run_on_device"] if on_device else ["retrograd", "run"]
+    return [sys.executable, "-m", *launcher, *(["--tf1"] if tf1 else []), str(path)]
 
 
 def _env() -> dict:
-    return dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    path = os.pathsep.join([str(SRC), str(ROOT), os.environ.get("PYTHONPATH", "")])
+    return dict(os.environ, PYTHONPATH=path)
 
 
 def run_program(path: pathlib.Path, tf1: bool) -> subprocess.CompletedProcess:
@@ -43,6 +49,27 @@ def run_programs(paths: list[pathlib.Path], tf1: bool) -> dict[str, subprocess.C
         out, err = process.communicate(timeout=120)
         done[name] = subprocess.CompletedProcess(process.args, process.returncode, out, err)
     return done
+
+
+def run_on_device(
+    programs: list[tuple[pathlib.Path, bool]], workers: int
+) -> dict[pathlib.Path, subprocess.CompletedProcess]:
+    """Runs each ``(path, tf1)`` on the device kind under test, ``workers`` at a time (each
+    in its own process, from the program's folder), by path."""
+
+    def one(program: tuple[pathlib.Path, bool]) -> subprocess.CompletedProcess:
+        path, tf1 = program
+        return subprocess.run(
+            _command(path.resolve(), tf1, on_device=True),
+            capture_output=True,
+            text=True,
+            env=_env(),
+            cwd=path.parent,
+            timeout=300,
+        )
+
+    with ThreadPoolExecutor(workers) as pool:
+        return dict(zip([p for p, _ in programs], pool.map(one, programs)))
 
 
 def numbers(text: str) -> np.ndarray:

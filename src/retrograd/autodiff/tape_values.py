@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import nest
-from retrograd.core.backends import namespace_of
+from retrograd.core.backends import is_array, namespace_of, on_device_of, place
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -142,12 +142,17 @@ def _apply_policy(grads: list, sources: list, policy: UnconnectedGradients) -> l
     return [_zeros_for(s) if g is None else g for g, s in zip(grads, sources)]
 
 
-def _unit_rows(lo: int, hi: int, shape: tuple, dtype: Any) -> np.ndarray:
-    """Unit seeds ``lo..hi-1`` (in row-major order of ``shape``) stacked on a leading axis."""
+def _unit_rows(lo: int, hi: int, shape: tuple, dtype: Any, like: Any = None) -> Any:
+    """Unit seeds ``lo..hi-1`` (in row-major order of ``shape``) stacked on a leading axis,
+    on the device of array ``like`` (made on the host, copied there explicitly; the current
+    device where ``like`` is a graph value)."""
     size = int(np.prod(shape, dtype=np.int64))
     rows = np.zeros((hi - lo, size), dtype=dtype)
     rows[np.arange(hi - lo), np.arange(lo, hi)] = 1
-    return rows.reshape((hi - lo, *shape))
+    rows = rows.reshape((hi - lo, *shape))
+    if is_array(like):
+        return on_device_of(rows, like)
+    return place(rows)  # (a graph's value, known by its shape: the current device)
 
 
 def _joined(parts: list) -> Tensor | None:

@@ -239,11 +239,15 @@ def _tensorflow_modules() -> list[str]:
 
 
 @contextlib.contextmanager
-def running(script: str, args: list[str] | None = None, tf1: bool = False) -> Iterator[None]:
+def running(
+    script: str, args: list[str] | None = None, tf1: bool = False, device: str | None = None
+) -> Iterator[None]:
     """What a TensorFlow program sees while it runs on retrograd, restored afterwards:
-    ``sys.argv`` is ``[script, *args]``, the script's folder is first on ``sys.path``, and
-    ``tensorflow`` is aliased to retrograd (the TF1 namespace in graph mode with ``tf1``)."""
+    ``sys.argv`` is ``[script, *args]``, the script's folder is first on ``sys.path``,
+    ``tensorflow`` is aliased to retrograd (the TF1 namespace in graph mode with ``tf1``),
+    and with ``device`` (``"/device:GPU:0"``) the program runs inside ``tf.device(device)``."""
     from retrograd.compat.graph_ops import disable_v2_behavior, enable_v2_behavior
+    from retrograd.graph.device_spec import device as device_scope
 
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [script, *(args or [])]
@@ -251,7 +255,7 @@ def running(script: str, args: list[str] | None = None, tf1: bool = False) -> It
     if tf1:
         disable_v2_behavior()
     try:
-        with tensorflow_alias(tf1=tf1):
+        with tensorflow_alias(tf1=tf1), device_scope(device):
             yield
     finally:
         if tf1:
@@ -259,10 +263,13 @@ def running(script: str, args: list[str] | None = None, tf1: bool = False) -> It
         sys.argv, sys.path[:] = saved_argv, saved_path
 
 
-def run_script(script: str, args: list[str] | None = None, tf1: bool = False) -> None:
+def run_script(
+    script: str, args: list[str] | None = None, tf1: bool = False, device: str | None = None
+) -> None:
     """Runs ``script`` as ``__main__`` with ``tensorflow`` aliased to retrograd (the TF1
-    namespace in graph mode with ``tf1=True``); ``sys.argv`` is ``[script, *args]``."""
-    with running(script, args, tf1):
+    namespace in graph mode with ``tf1=True``); ``sys.argv`` is ``[script, *args]``; with
+    ``device`` (``"/device:GPU:0"``) inside ``tf.device(device)``."""
+    with running(script, args, tf1, device):
         runpy.run_path(script, run_name="__main__")
 
 

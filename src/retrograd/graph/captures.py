@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from retrograd.core import backends
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor
 
@@ -62,6 +63,8 @@ def literal(graph: Any, value: Tensor, live: Any = None) -> Any:
         return graph.capture(value)
     found = graph._captures.get(id(live))
     if found is None:
-        fed = Tensor(live)  # the array itself, read when the function runs
+        # The array itself, read when the function runs; inside `tf.device`, a copy placed
+        # on that device (later changes to the host array are not seen there).
+        fed = Tensor(backends.place(live))
         found = graph._captures[id(live)] = (live, eager_input(graph, fed))
     return found[1]

@@ -28,7 +28,7 @@ from typing import Any, TypeVar, overload
 
 import numpy as np
 
-from retrograd.core import nest
+from retrograd.core import backends, nest
 from retrograd.core.annotations import SupportsArray, TensorLike
 from retrograd.core.execute import context, define_op, execute
 from retrograd.core.registry import op_gradient
@@ -319,10 +319,10 @@ def _while_kernel(*values, cond, body, n_vars, maximum_iterations, keep_history)
     if not keep_history:
         return tuple(state)
     stacks = [
-        np.stack(kept) if kept else np.zeros((0, *np.shape(v)), np.asarray(v).dtype)
+        np.stack(kept) if kept else backends.namespace_of(v).zeros((0, *np.shape(v)), v.dtype)
         for kept, v in zip(history, values[:n_vars])
     ]
-    return (*state, np.array(count, np.int32), *stacks)
+    return (*state, np.int32(count), *stacks)
 
 
 def _while_shapes(metas, cond, body, n_vars, maximum_iterations, keep_history):

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import nest
+from retrograd.core import backends, nest
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.shapes import TensorShape, plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -283,4 +283,5 @@ def _feed_value(tensor: Any, value: Any) -> Any:
 
 def _as_numpy(value: Any) -> Any:
     """What Session.run returns: NumPy scalars for rank 0, fresh arrays otherwise."""
+    value = backends.to_host(value)  # (device arrays copied to the host)
     return value[()] if np.ndim(value) == 0 else np.array(value)

@@ -20,10 +20,13 @@ rejects the shapes fails while the graph is built, naming the op.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
+from retrograd.core import backends
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import OpDef
 from retrograd.core.shapes import broadcast_dims
@@ -43,9 +46,26 @@ def infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta]
     """The output metas of ``op_def`` applied to ``inputs`` (graph tensors or variables).
 
     Kernels run on dummy values (zeros, twos) divide by zero and overflow by design: NumPy's
-    floating-point warnings are off while they do."""
-    with np.errstate(all="ignore"):
+    floating-point warnings are off while they do. The dummies are host arrays, and so are
+    the arrays kernels make from nothing meanwhile (the CPU is the current device)."""
+    if backends.current_device() is None:  # (the CPU: nothing to change)
+        with np.errstate(all="ignore"):
+            return _infer_outputs(op_def, inputs, attrs)
+    with np.errstate(all="ignore"), on_host():
         return _infer_outputs(op_def, inputs, attrs)
+
+
+@contextlib.contextmanager
+def on_host() -> Iterator[None]:
+    """The CPU current while the block runs (kernels run on host dummies or host values)."""
+    if backends.current_device() is None:
+        yield
+        return
+    before = backends.set_current_device(None)
+    try:
+        yield
+    finally:
+        backends.set_current_device(*(before or (None,)))
 
 
 def _infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta]:
@@ -54,10 +74,16 @@ def _infer_outputs(op_def: OpDef, inputs: tuple, attrs: dict) -> list[TensorMeta
         return [TensorMeta(shape, dtype) for shape, dtype in op_def.shape_fn(metas, **attrs)]
     if op_def.elementwise:
         zeros = [np.zeros((), m.dtype) for m in metas]
-        dtype = np.asarray(op_def.kernel(*zeros, **attrs)).dtype
+        dtype = _dtype(op_def.kernel(*zeros, **attrs))
         shape = broadcast_dims([m.shape for m in metas], op_def.type)
         return [TensorMeta(shape, dtype)]
     return _by_dummy_run(op_def, inputs, metas, attrs)
+
+
+def _dtype(result: Any) -> np.dtype:
+    """The dtype of a kernel's result (an array of any device, or a Python number)."""
+    dtype = getattr(result, "dtype", None)
+    return np.dtype(dtype) if dtype is not None else np.asarray(result).dtype
 
 
 def _dummy(shape: tuple, dtype: np.dtype, integer: int = 0) -> np.ndarray:
@@ -81,7 +107,8 @@ def _run(
     for i, (value, m) in enumerate(zip(inputs, metas)):
         op = getattr(value, "op", None)
         if op is not None and op.type in ("Const", "Placeholder") and "value" in op._attrs:
-            arrays.append(op.get_attr("value"))  # a constant or captured tensor: its value
+            # a constant or captured tensor: its value (on the host, as every dummy)
+            arrays.append(backends.to_host(op.get_attr("value")))
             continue
         if m.shape is None:
             raise ValueError(
@@ -98,7 +125,7 @@ def _run(
         shapes = ", ".join(f"{m.dtype}{list(m.shape)}" for m in metas)
         raise InvalidArgumentError(f"{op_def.type}: {e} (input shapes: {shapes})") from None
     outputs = result if op_def.multi_output else (result,)
-    return [(np.shape(r), np.asarray(r).dtype) for r in outputs]
+    return [(np.shape(r), _dtype(r)) for r in outputs]
 
 
 def _aligned(metas: list[TensorMeta], i: int, axis: int, default: int) -> int:
@@ -120,7 +147,7 @@ def _past_constant_indices(inputs: tuple) -> int | None:
     for value in inputs:
         op = getattr(value, "op", None)
         if op is not None and op.type == "Const":
-            array = np.asarray(op.get_attr("value"))
+            array = np.asarray(backends.to_host(op.get_attr("value")))
             if array.dtype.kind in "iu" and array.size:
                 top = int(np.abs(array).max())
                 largest = top if largest is None else max(largest, top)

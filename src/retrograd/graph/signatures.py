@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import dtypes
+from retrograd.core import backends, dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike
 from retrograd.core.shapes import TensorShape, plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -170,7 +170,7 @@ def tensor_types(args: tuple) -> tuple | None:
 
 
 def as_tensor(value: Any) -> Tensor:
-    return value if isinstance(value, Tensor) else Tensor(np.array(value))
+    return value if isinstance(value, Tensor) else Tensor(backends.place(np.array(value)))
 
 
 def cast_to_spec(leaf: Any, declared: TensorSpec | None) -> Any:

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core import backends
 from retrograd.graph.graph import GraphOperation, SymbolicTensor
 
 __all__ = ["common_subexpressions"]
@@ -60,7 +61,7 @@ _CONSTANT_ELEMENTS = 64
 
 def _key(op: GraphOperation, same: dict[int, Any]) -> tuple | None:
     if op.type == "Const":
-        value = np.asarray(op.get_attr("value"))
+        value = np.asarray(backends.to_host(op.get_attr("value")))
         if value.size > _CONSTANT_ELEMENTS:
             return None
         return ("Const", value.dtype.str, value.shape, value.tobytes())
@@ -109,7 +110,7 @@ def _all_ones(value: Any, depth: int = 4) -> bool:
     if op.type == "OnesLike":
         return True
     if op.type == "Const":
-        constant = np.asarray(op.get_attr("value"))
+        constant = np.asarray(backends.to_host(op.get_attr("value")))
         return 0 < constant.size <= _CONSTANT_ELEMENTS and bool(np.all(constant == 1))
     return op.type in _SPREADING and _all_ones(op.inputs[0], depth - 1)
 

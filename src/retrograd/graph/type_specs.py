@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import dtypes
+from retrograd.core import backends, dtypes
 from retrograd.core.annotations import DTypeLike, ShapeLike
 from retrograd.core.shapes import TensorShape
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -211,7 +211,7 @@ def _static(t: Any) -> np.ndarray | None:
     if op is None or not hasattr(op, "graph"):
         return t.numpy()  # an eager tensor
     if op.type == "Const":
-        return np.array(op.get_attr("value"))
+        return np.array(backends.to_host(op.get_attr("value")))
     if op.type in ("Shape", "Size", "Rank"):
         shape = op.inputs[0].shape
         if op.type == "Rank":
@@ -229,7 +229,10 @@ def _static(t: Any) -> np.ndarray | None:
         if known is None:
             return None
         inputs.append(known)
-    return np.array(op.op_def.kernel(*inputs, **op._attrs))
+    from retrograd.graph.shape_inference import on_host
+
+    with on_host():  # (host values: what kernels make from nothing stays there too)
+        return np.array(op.op_def.kernel(*inputs, **op._attrs))
 
 
 def get_static_value(tensor: object, partial: bool = False) -> object:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core import backends
 from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context, define_op, execute
@@ -149,19 +150,21 @@ def _binary_assert(
 
 
 def _compare(message, summarize, symbol, compare, a, b) -> None:
-    holds = np.broadcast_to(compare(a._value, b._value), np.broadcast(a._value, b._value).shape)
+    # On host copies: the outcome steers Python, and a failure prints the values.
+    x, y = backends.to_host(a._value), backends.to_host(b._value)
+    holds = np.broadcast_to(compare(x, y), np.broadcast(x, y).shape)
     if holds.all():
         return
     failing = np.argwhere(~holds)[: summarize or 1]
-    xs, ys = np.broadcast_arrays(a._value, b._value)
-    shown = summarize or max(a._value.size, b._value.size)
+    xs, ys = np.broadcast_arrays(x, y)
+    shown = summarize or max(np.size(x), np.size(y))
     raise InvalidArgumentError(
         f"{_prefix(message)}Condition x {symbol} y did not hold.\n"
         f"Indices of first {len(failing)} different values:\n{failing}\n"
         f"Corresponding x values:\n{xs[tuple(failing.T)]}\n"
         f"Corresponding y values:\n{ys[tuple(failing.T)]}\n"
-        f"First {min(shown, a._value.size)} elements of x:\n{a._value.ravel()[:shown]}\n"
-        f"First {min(shown, b._value.size)} elements of y:\n{b._value.ravel()[:shown]}"
+        f"First {min(shown, np.size(x))} elements of x:\n{np.ravel(x)[:shown]}\n"
+        f"First {min(shown, np.size(y))} elements of y:\n{np.ravel(y)[:shown]}"
     )
 
 

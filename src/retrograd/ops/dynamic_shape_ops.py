@@ -229,6 +229,7 @@ def _dynamic_reshape_grad(op, grad):
 
 # -- fill ------------------------------------------------------------------------------------
 
+
 _DynamicFill = define_op(
     "DynamicFill",
     lambda dims, value, known: array_ops.fill_array(value, host_dims(dims)),

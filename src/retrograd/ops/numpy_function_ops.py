@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core import backends
 from retrograd.core.annotations import DTypeLike, TensorLike
 from retrograd.core.backends import host_kernel
 from retrograd.core.dtypes import as_dtype
@@ -46,7 +47,29 @@ def _name(func: Callable) -> str:
 
 
 def _kernel(*arrays: Any, func: Callable, Tout: tuple, in_gradient: bool) -> tuple:
-    returned = func(*arrays)
+    # The function computes on NumPy arrays, as TensorFlow's: arrays of another device are
+    # copied to the host for it, and its results copied back to that device (or to the
+    # current device, where every input was host data).
+    where = _device_input(arrays) if backends.foreign.seen else None
+    if where is not None:
+        arrays = tuple(backends.to_host(a) for a in arrays)
+    outputs = _host_outputs(func(*arrays), func, Tout)
+    if not backends.foreign.seen:
+        return outputs
+    if where is not None:
+        return tuple(backends.on_device_of(o, where) for o in outputs)
+    return tuple(backends.place(o) for o in outputs)
+
+
+def _device_input(arrays: tuple) -> Any:
+    """The first input that lives on a device other than the CPU (None: all host data)."""
+    for a in arrays:
+        if not isinstance(a, (np.ndarray, np.generic)) and backends.is_array(a):
+            return a
+    return None
+
+
+def _host_outputs(returned: Any, func: Callable, Tout: tuple) -> tuple:
     values = list(returned) if isinstance(returned, (list, tuple)) else [returned]
     if len(values) != len(Tout):
         raise InvalidArgumentError(

@@ -221,7 +221,7 @@ def _split_sizes(sizes: list, dim: int, axis: int) -> list:
 
 def _split_kernel(x, sizes, axis, num, known):
     sizes = _split_sizes(np.reshape(sizes, -1).tolist(), x.shape[axis], axis)
-    return tuple(np.split(x, np.cumsum(sizes)[:-1], axis))
+    return tuple(np.split(x, np.cumsum(sizes)[:-1].tolist(), axis))  # (host offsets: a list)
 
 
 def _equal_split_kernel(x, axis, num):

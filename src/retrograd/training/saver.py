@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core import backends
 from retrograd.core.variables import Variable
 from retrograd.graph.graph import get_default_graph
 from retrograd.graph.variables import GLOBAL_VARIABLES, GraphVariable
@@ -163,7 +164,11 @@ class Saver:
                 assigns.append((var, stored.read(name)))
         for var, value in assigns:
             if isinstance(var, GraphVariable):
-                var._value = np.array(value)  # restoring is the assignment itself
+                # restoring is the assignment itself (on the variable's device)
+                held, array = var._array, np.array(value)
+                var._value = (
+                    backends.place(array) if held is None else backends.on_device_of(array, held)
+                )
             else:
                 var.assign(value)
 

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import atomic_files
+from retrograd.core import atomic_files, backends
 from retrograd.core.atomic_files import write_atomically
 from retrograd.core.errors import NotFoundError
 
@@ -103,7 +103,7 @@ def write_arrays(
     for name, value in arrays.items():
         if not isinstance(name, str) or not name or name == _INDEX:
             raise ValueError(f"write_arrays: array names must be non-empty strings, got {name!r}")
-        array = np.asarray(value)
+        array = np.asarray(backends.to_host(value))  # (device arrays copied explicitly)
         if array.dtype.kind not in "biufc":
             raise TypeError(
                 f"write_arrays: {name!r} has dtype {array.dtype}; only numeric and bool arrays "

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core import backends
 from retrograd.core.dimensions import dimension_value
 from retrograd.keras.src import backend, tf_ops
 from retrograd.keras.src import losses as losses_module
@@ -241,5 +242,6 @@ def weighted_by_class(data: Any, class_weight: dict) -> Any:
     x, y, sample_weight = data if len(data) == 3 else (*data, None)
     if sample_weight is not None:
         raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
-    y_value = np.asarray(y._value if hasattr(y, "_value") else y)
+    # The labels on the host: the weights are looked up in a Python dict.
+    y_value = np.asarray(backends.to_host(y._value) if hasattr(y, "_value") else y)
     return x, y, tf_ops.constant(class_weight_to_sample_weights(y_value, class_weight))

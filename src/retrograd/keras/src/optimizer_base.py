@@ -165,7 +165,9 @@ class KerasOptions:
             average = self._averages.get(key)
             if average is None:
                 average = self._averages[key] = Variable(
-                    np.array(variable._value), trainable=False, name="average"
+                    np.copy(variable._value),  # (a copy on the variable's device)
+                    trainable=False,
+                    name="average",
                 )
             dtype = variable.dtype
             momentum = math_ops.cast(

@@ -184,7 +184,7 @@ def shuffle(x, axis=0, seed=None) -> Tensor:
 
 def _bound(value: Any, dtype) -> Any:
     if isinstance(value, (int, float)):
-        return Tensor(np.asarray(np.float32(value), dtype.as_numpy_dtype))
+        return Tensor(np.float32(value).astype(dtype.as_numpy_dtype))  # (a scalar: any device)
     return math_ops.cast(value, dtype)
 
 

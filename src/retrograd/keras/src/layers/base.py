@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import dtypes, nest
+from retrograd.core import backends, dtypes, nest
 from retrograd.core.shapes import TensorShape
 from retrograd.core.variables import Variable
 from retrograd.keras.src import (
@@ -264,7 +264,7 @@ class Layer(Module, Operation):
     variables = weights
 
     def get_weights(self) -> list[np.ndarray]:
-        return [np.array(w._value) for w in self.weights]
+        return [np.array(backends.to_host(w._value)) for w in self.weights]  # host copies
 
     def set_weights(self, weights: list[Any]) -> None:
         own = self.weights
@@ -274,7 +274,7 @@ class Layer(Module, Operation):
                 f"{len(weights)}"
             )
         for variable, value in zip(own, weights):
-            value = np.asarray(value)
+            value = np.asarray(backends.to_host(value))
             if value.shape != variable._value.shape:
                 raise ValueError(
                     f"Layer {self.name}: weight '{variable.name}' has shape "
