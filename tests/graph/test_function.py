@@ -269,3 +269,24 @@ def test_an_optimizer_step_traces_again_only_when_it_makes_slots():
         counts.append(step.experimental_get_tracing_count())
     assert counts == [1, 2]
     assert int(optimizer.iterations.numpy()) == 2
+
+
+def test_a_traced_functions_inputs_are_named_after_its_parameters():
+    # TensorFlow names the placeholders after the parameters (a spec's name wins; the graph
+    # makes repeated names unique), as print shows them while tracing.
+    seen = []
+
+    @tf.function
+    def f(x, pair, *, k):
+        seen.extend(t.name for t in (x, pair[0], pair[1], k))
+        return x
+
+    f(tf.constant(1.0), [tf.constant(2.0), tf.constant(3.0)], k=tf.constant(4.0))
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32, name="named")] * 2)
+    def g(a, b):
+        seen.extend([a.name, b.name])
+        return a
+
+    g(1.0, 2.0)
+    assert seen == ["x:0", "pair:0", "pair_1:0", "k:0", "named:0", "named_1:0"]

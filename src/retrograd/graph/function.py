@@ -46,6 +46,7 @@ from retrograd.graph.concrete_function import ConcreteFunction
 from retrograd.graph.graph import Graph, placeholder
 from retrograd.graph.signatures import (
     TensorSpec,
+    argument_names,
     as_tensor,
     cast_to_spec,
     leaf_key,
@@ -83,8 +84,7 @@ _Q = ParamSpec("_Q")
 _R = TypeVar("_R", covariant=True)
 _S = TypeVar("_S")
 
-# More traces than this of one function is worth a warning (as TensorFlow gives).
-_RETRACES_BEFORE_WARNING = 5
+_RETRACES_BEFORE_WARNING = 5  # more traces of one function are worth a warning (TensorFlow's)
 # The traces one function keeps: beyond this many, the least recently used is let go (else a
 # function called with ever-new Python values keeps every trace); a later call retraces it.
 MAX_TRACES = 256
@@ -392,13 +392,14 @@ class Function:
         context.tapes, context.observers, context.recording = [], [], False  # records nothing
         try:
             with graph.as_default():
+                names = argument_names(python_function, structure)  # (TensorFlow's names)
                 inputs = [
                     placeholder(
                         s.dtype,
                         s.shape if s.shape.rank is not None else None,
-                        name=valid_name_from(s.name, "input") if s.name else "input",
+                        name=valid_name_from(s.name or name, "input"),
                     )
-                    for s in specs
+                    for s, name in zip(specs, names, strict=True)
                     if s is not None
                 ]
                 fed = iter(inputs)
