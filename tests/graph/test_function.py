@@ -215,3 +215,78 @@ def test_function_gives_eager_results_on_every_op_in_the_tables(case):
             assert g.dtype == e.dtype and g.shape == e.shape, case.id
             np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-6, atol=1e-7, err_msg=case.id)
     assert traced.experimental_get_tracing_count() == (2 if case.reference is not None else 1)
+
+
+def test_a_first_trace_that_makes_variables_is_traced_again_as_tensorflow_does():
+    # TensorFlow's first call traces with variable creation allowed and, when variables were
+    # made, traces again where none may be (Python side effects run twice, the count is 2).
+    traces = []
+
+    @tf.function
+    def scaled(x):
+        traces.append(x.shape)
+        if not hasattr(scaled, "v"):
+            scaled.v = tf.Variable(2.0)
+        return x * scaled.v
+
+    assert scaled(tf.constant(3.0)).numpy() == 6.0
+    assert len(traces) == 2 and scaled.experimental_get_tracing_count() == 2
+    assert scaled(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+    assert len(traces) == 3 and scaled.experimental_get_tracing_count() == 3
+
+    @tf.function
+    def plain(x):
+        traces.append(x.shape)
+        return x + 1.0
+
+    plain(tf.constant(1.0))
+    assert plain.experimental_get_tracing_count() == 1
+
+    @tf.function
+    def makes_one_each_time(x):
+        return x * tf.Variable(1.0)
+
+    with pytest.raises(ValueError, match="only supports tf.Variables created on the first call"):
+        makes_one_each_time(tf.constant(1.0))
+
+
+def test_an_optimizer_step_traces_again_only_when_it_makes_slots():
+    # Keras makes SGD's learning rate with the optimizer: a plain SGD step makes no variable
+    # inside the trace (one trace); Adam's first step makes its moments (traced twice).
+    w = tf.Variable([1.0, -2.0])
+    counts = []
+    for optimizer in (tf.keras.optimizers.SGD(0.1), tf.keras.optimizers.Adam(0.1)):
+
+        @tf.function
+        def step(optimizer=optimizer):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(w * w)
+            optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+            return loss
+
+        step()
+        step()
+        counts.append(step.experimental_get_tracing_count())
+    assert counts == [1, 2]
+    assert int(optimizer.iterations.numpy()) == 2
+
+
+def test_a_traced_functions_inputs_are_named_after_its_parameters():
+    # TensorFlow names the placeholders after the parameters (a spec's name wins; the graph
+    # makes repeated names unique), as print shows them while tracing.
+    seen = []
+
+    @tf.function
+    def f(x, pair, *, k):
+        seen.extend(t.name for t in (x, pair[0], pair[1], k))
+        return x
+
+    f(tf.constant(1.0), [tf.constant(2.0), tf.constant(3.0)], k=tf.constant(4.0))
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32, name="named")] * 2)
+    def g(a, b):
+        seen.extend([a.name, b.name])
+        return a
+
+    g(1.0, 2.0)
+    assert seen == ["x:0", "pair:0", "pair_1:0", "k:0", "named:0", "named_1:0"]

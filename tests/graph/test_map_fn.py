@@ -71,3 +71,34 @@ def test_map_fn_over_an_unknown_first_dimension_loops_when_the_graph_runs():
     np.testing.assert_allclose(got[0], t.sum(1), rtol=1e-6)
     np.testing.assert_allclose(got[1], (1 - t * t) * [0.5, -1.0] + 2 * data, rtol=1e-6)
     np.testing.assert_allclose(got[2], ((1 - t * t) * data).sum(0), rtol=1e-5)
+
+
+def test_scan_in_a_tf1_graph_keeps_the_static_length_of_its_elements():
+    # TF1 shapes hold Dimension objects; the stacked results have the elements' length
+    # (TensorFlow sets it) and the accumulator's shape.
+    from retrograd.compat import v1
+
+    g = rg.Graph()
+    v1.disable_v2_tensorshape()
+    try:
+        with g.as_default():
+            x = v1.placeholder(rg.float32, [5, None])
+            w = rg.Variable(0.5)
+            totals = rg.scan(lambda acc, row: acc * w + row, x, initializer=rg.zeros_like(x[0]))
+            assert totals.shape.as_list() == [5, None]
+            (grad,) = v1.gradients(rg.reduce_sum(totals), w)
+            init = v1.global_variables_initializer()
+    finally:
+        v1.enable_v2_tensorshape()
+    rows = np.arange(10, dtype=np.float32).reshape(5, 2)
+    with v1.Session(graph=g) as sess:
+        sess.run(init)
+        got, g_w = sess.run([totals, grad], {x: rows})
+    acc, expected, d_acc, d_w = np.zeros(2), [], np.zeros(2), 0.0
+    for row in rows:  # d(acc)/dw follows the same recurrence: d = d * w + acc
+        d_acc = d_acc * 0.5 + acc
+        acc = acc * 0.5 + row
+        expected.append(acc)
+        d_w += d_acc.sum()
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+    np.testing.assert_allclose(g_w, d_w, rtol=1e-5)

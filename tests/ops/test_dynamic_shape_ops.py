@@ -194,3 +194,29 @@ def test_batch_indices_from_the_run_time_batch_size():
     assert got[2].tolist() == [[0.0] * 3, [3.0] * 3]
     # d/dx of sum_ij x[i, 0]^2 over three copies: 6 x[i, 0] in column 0.
     np.testing.assert_allclose(got[3], [[0.0, 0.0, 0.0], [18.0, 0.0, 0.0]])
+
+
+def test_range_from_a_run_time_limit_and_tensordot_over_unknown_dimensions():
+    # range(1, n + 1): the dummy limit 0 is refused while the graph is built; the limit is
+    # read when it runs (integer or cast to float); tensordot contracts a [T, None, H] tensor.
+    g = rg.Graph()
+    with g.as_default():
+        x = tf.placeholder(rg.float32, [None, 4])
+        n = rg.shape(x)[0]
+        ints = rg.range(1, n + 1)
+        floats = rg.range(1, n + 1, dtype=rg.float32)
+        halves = rg.range(0.0, rg.cast(n, rg.float32), 0.5)
+        assert ints.shape.as_list() == floats.shape.as_list() == halves.shape.as_list() == [None]
+        states = tf.placeholder(rg.float32, [3, None, 4])
+        w = tf.placeholder(rg.float32, [4, 2])
+        out = rg.tensordot(states, w, axes=[[2], [0]])
+        assert out.shape.as_list() == [3, None, 2]
+        (grad,) = tf.gradients(rg.reduce_sum(out * out), w)
+    s = np.arange(24, dtype=np.float32).reshape(3, 2, 4) / 10
+    wv = np.arange(8, dtype=np.float32).reshape(4, 2) / 10
+    with tf.Session(graph=g) as sess:
+        got = sess.run([ints, floats, halves, out, grad], {x: np.zeros((3, 4)), states: s, w: wv})
+    assert got[0].tolist() == [1, 2, 3] and got[1].tolist() == [1.0, 2.0, 3.0]
+    assert got[2].tolist() == [0.0, 0.5, 1.0, 1.5, 2.0, 2.5]
+    np.testing.assert_allclose(got[3], np.tensordot(s, wv, axes=[[2], [0]]), rtol=1e-6)
+    np.testing.assert_allclose(got[4], 2 * np.einsum("tbh,tbk->hk", s, s @ wv), rtol=1e-5)

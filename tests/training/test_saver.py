@@ -131,3 +131,19 @@ def test_a_save_killed_before_its_rename_leaves_the_previous_checkpoint_whole(tm
     with tf.Session(graph=g) as sess:
         saver.restore(sess, tf.train.latest_checkpoint(str(tmp_path)))
         assert sess.run(variables["w"]).tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_a_saver_checkpoint_lists_its_variables_by_their_saved_names(tmp_path):
+    # Name-based (TF1 Saver) checkpoints keep the names given, also through a var_list dict;
+    # object-based suffixes (/.ATTRIBUTES/VARIABLE_VALUE) belong to tf.train.Checkpoint only.
+    g = rg.Graph()
+    with g.as_default():
+        w = tf.Variable(np.ones((2, 3), np.float32), name="scope/w")
+        b = tf.Variable(np.zeros(3, np.float32), name="scope/b")
+        saver = tf.train.Saver({"encoder/w": w, "encoder/b": b})
+        init = tf.global_variables_initializer()
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        path = saver.save(sess, str(tmp_path / "enc"))
+    assert tf.train.list_variables(path) == [("encoder/b", [3]), ("encoder/w", [2, 3])]
+    assert tf.train.load_variable(path, "encoder/w:0").tolist() == [[1.0] * 3] * 2

@@ -217,6 +217,8 @@ class Variable(TensorOperators, metaclass=_VariableType):
             graph.add_to_collection("variables", self)
             if self._trainable:
                 graph.add_to_collection("trainable_variables", self)
+        if graph is not None and hasattr(graph, "note_variable"):
+            graph.note_variable()
         if _creation_hook and graph is None:
             _creation_hook[0](self)
 

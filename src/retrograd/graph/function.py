@@ -46,6 +46,7 @@ from retrograd.graph.concrete_function import ConcreteFunction
 from retrograd.graph.graph import Graph, placeholder
 from retrograd.graph.signatures import (
     TensorSpec,
+    argument_names,
     as_tensor,
     cast_to_spec,
     leaf_key,
@@ -83,11 +84,9 @@ _Q = ParamSpec("_Q")
 _R = TypeVar("_R", covariant=True)
 _S = TypeVar("_S")
 
-# More traces than this of one function is worth a warning (as TensorFlow gives).
-_RETRACES_BEFORE_WARNING = 5
-# The traces one function keeps: beyond this many, the least recently used is let go (a
-# function called with ever-new Python values would otherwise keep every trace for ever);
-# a call that needs it again traces it again.
+_RETRACES_BEFORE_WARNING = 5  # more traces of one function are worth a warning (TensorFlow's)
+# The traces one function keeps: beyond this many, the least recently used is let go (else a
+# function called with ever-new Python values keeps every trace); a later call retraces it.
 MAX_TRACES = 256
 
 
@@ -140,6 +139,7 @@ class Function:
         # finds its trace without flattening arguments or building specs.
         self._by_tensor_types: dict[tuple, ConcreteFunction] = {}
         self._tracing_count = 0
+        self._initialized = False  # whether the first call (which may make variables) ran
         self._methods: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         # Held while a signature is looked up or a finished trace kept, never while a trace
         # runs: a trace never waits for another thread's. Two threads tracing one signature
@@ -252,7 +252,16 @@ class Function:
             if concrete is not None:
                 self._keep(key, concrete)
                 return concrete, tensors
-        traced = self._trace(structure, leaves, specs if covers is None else covers[0], key)
+        specs = specs if covers is None else covers[0]
+        traced = self._trace(structure, leaves, specs, key)
+        if not self._initialized:  # TensorFlow's first call: traced again if it made variables
+            self._initialized = True
+            if traced.graph.variables_made:
+                self._tracing_count += 1
+                traced = self._trace(structure, leaves, specs, key)
+                if traced.graph.variables_made:
+                    message = "only supports tf.Variables created on the first call"
+                    raise ValueError(f"tf.function {self._name} {message}")
         with self._lock:
             concrete = self._traces.get(key)
             if concrete is None:  # (else another thread's trace was kept first)
@@ -289,7 +298,7 @@ class Function:
         specs a new trace takes -- relaxed to cover the last related trace's and these (None
         where a dimension differs), or these when no trace is related -- with the Python
         values and gradient override scope (``scope``), which must match exactly."""
-        others = (_python_key([leaf for leaf, s in zip(leaves, specs) if s is None]), scope)
+        others = (tuple(leaf_key(leaf, None) for leaf, s in zip(leaves, specs) if s is None), scope)
         for covered, concrete in reversed(self._relaxed):
             if covered[1] == others and all(
                 (a is None) == (b is None) and (a is None or a.is_compatible_with(b))
@@ -383,13 +392,14 @@ class Function:
         context.tapes, context.observers, context.recording = [], [], False  # records nothing
         try:
             with graph.as_default():
+                names = argument_names(python_function, structure)  # (TensorFlow's names)
                 inputs = [
                     placeholder(
                         s.dtype,
                         s.shape if s.shape.rank is not None else None,
-                        name=valid_name_from(s.name, "input") if s.name else "input",
+                        name=valid_name_from(s.name or name, "input"),
                     )
-                    for s in specs
+                    for s, name in zip(specs, names, strict=True)
                     if s is not None
                 ]
                 fed = iter(inputs)
@@ -416,10 +426,6 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<retrograd.Function {self._name} traced {self._tracing_count} time(s)>"
-
-
-def _python_key(leaves: list) -> tuple:
-    return tuple(leaf_key(leaf, None) for leaf in leaves)
 
 
 # The function attributes TensorFlow's ``experimental_attributes`` accepts (annotations for

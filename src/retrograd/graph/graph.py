@@ -108,6 +108,7 @@ class Graph(GraphState):
         # pairs them, in order of first use. Graphs nested in it capture through it.
         self.captures_as_inputs = False
         self.eager_captures: list[tuple[Tensor, SymbolicTensor]] = []
+        self.variables_made = 0  # tf.Variables made while this function graph was traced
 
     # -- being the current graph -----------------------------------------------------------
     @contextlib.contextmanager
@@ -236,6 +237,13 @@ class Graph(GraphState):
     def traces_function(self) -> bool:
         """Whether this graph is (or is nested in) a function being traced."""
         return captures.function_graph(self) is not None
+
+    def note_variable(self) -> None:
+        """Counts a tf.Variable made while this graph is current on the function graph being
+        traced, if any (TensorFlow traces a function again when its first trace made some)."""
+        owner = captures.function_graph(self)
+        if owner is not None:
+            owner.variables_made += 1
 
     def literal(self, value: Tensor, live: Any = None) -> SymbolicTensor:
         """A value converted while a function is traced (see ``captures.literal``)."""

@@ -19,6 +19,7 @@ from typing import Any
 
 from retrograd.core import nest
 from retrograd.core.annotations import TensorLike
+from retrograd.core.dimensions import dimension_value
 from retrograd.core.errors import InvalidArgumentError, OutOfRangeError
 from retrograd.core.execute import context
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -41,7 +42,8 @@ def _leaves(elems: Any, what: str) -> list[Tensor]:
 
 def _length(leaves: list[Tensor]) -> Any:
     """The common first dimension: an int when known, else an int32 tensor."""
-    known = {t.shape[0] for t in leaves} - {None}
+    firsts = (dimension_value(t.shape[0]) for t in leaves)  # (TF1 shapes hold Dimensions)
+    known = {d for d in firsts if d is not None}
     if len(known) > 1:
         raise ValueError(f"elems must have the same first dimension, got {sorted(known)}")
     return known.pop() if known else array_ops.shape(leaves[0])[0]
@@ -121,7 +123,11 @@ def _graph_scan(fn: Callable, elems: Any, leaves: list, n: Any, initializer: Any
     _, _, outputs = while_loop(
         lambda i, *_: i < n, body, (convert_to_tensor(start), flat_initial, outputs)
     )
-    return nest.pack_sequence_as(accumulator, [ta.stack() for ta in outputs])
+    stacked = [ta.stack() for ta in outputs]
+    for t in stacked:  # (TensorFlow's static shape: the elements' length when known)
+        if isinstance(n, int) and t.shape.rank is not None:
+            t.set_shape([n, *t.shape.as_list()[1:]])
+    return nest.pack_sequence_as(accumulator, stacked)
 
 
 def _fold(fn: Callable, elems: Any, initializer: Any, back_prop: bool, reverse: bool,

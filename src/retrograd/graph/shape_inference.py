@@ -87,10 +87,10 @@ def _dtype(result: Any) -> np.dtype:
 
 
 def _dummy(shape: tuple, dtype: np.dtype, integer: int = 0) -> np.ndarray:
-    """A read-only stand-in of ``shape``: integers are ``integer`` (0: valid indices),
-    floats hold identity matrices in their last two axes (valid input for inverses,
-    factorisations and solves). Broadcast, so it costs the memory of one matrix at most."""
-    if dtype.kind in "iu":
+    """A read-only stand-in of ``shape``: integers and float scalars are ``integer`` (0: valid
+    indices), other floats hold identity matrices in their last two axes (valid input for
+    inverses, factorisations and solves). Broadcast: the memory of one matrix at most."""
+    if dtype.kind in "iu" or (dtype.kind == "f" and shape == ()):
         return np.broadcast_to(np.array(integer, dtype), shape)
     if len(shape) < 2 or dtype.kind not in "fc":
         return np.broadcast_to(np.zeros((), dtype), shape)
@@ -126,6 +126,41 @@ def _run(
         raise InvalidArgumentError(f"{op_def.type}: {e} (input shapes: {shapes})") from None
     outputs = result if op_def.multi_output else (result,)
     return [(np.shape(r), _dtype(r)) for r in outputs]
+
+
+def _valued(value: Any, meta: TensorMeta) -> bool:
+    """Whether ``value`` is an integer tensor or a float scalar known only when the graph
+    runs (its dummy's value may decide output sizes)."""
+    if getattr(getattr(value, "op", None), "type", None) == "Const":
+        return False
+    return meta.dtype.kind in "iu" or (meta.dtype.kind == "f" and meta.shape == ())
+
+
+def _first_run_refused(
+    op_def: OpDef, inputs: tuple, metas: list, attrs: dict, unknown: list, valued: bool
+) -> tuple[list, dict]:
+    """The first dummy run and its unknown dimensions' sizes, after the op refused dummies
+    of 2 and zeros: run-time values at 2 (``range(1, n + 1)``), unknown dimensions at the
+    size other inputs know at their position, or (last) large enough to hold the constant
+    indices."""
+    base = dict.fromkeys(unknown, 2)
+    if valued:
+        try:
+            return _run(op_def, inputs, metas, attrs, base, 2), base
+        except InvalidArgumentError:
+            if not unknown:
+                raise
+    base = {(i, j): _aligned(metas, i, j, 2) for i, j in unknown}
+    try:
+        return _run(op_def, inputs, metas, attrs, base), base
+    except InvalidArgumentError:
+        # Constant indices beyond the dummy sizes (gather rows [2, 0] of a [None, 3]
+        # tensor): unknown dimensions large enough to hold them.
+        size = _past_constant_indices(inputs)
+        if size is None:
+            raise
+        base = {(i, j): _aligned(metas, i, j, size) for i, j in unknown}
+        return _run(op_def, inputs, metas, attrs, base), base
 
 
 def _aligned(metas: list[TensorMeta], i: int, axis: int, default: int) -> int:
@@ -170,29 +205,16 @@ def _by_dummy_run(
         for j, d in enumerate(m.shape)
         if d is None
     ]
+    # Integer inputs (and float scalars) whose values are known only when the graph runs
+    # may decide output sizes (the limits of a Range): the variants change them too.
+    valued = any(_valued(v, m) for v, m in zip(inputs, metas))
     base = dict.fromkeys(unknown, 2)
     try:
         first = _run(op_def, inputs, metas, attrs, base)
     except InvalidArgumentError:
-        if not unknown:
+        if not unknown and not valued:
             raise
-        base = {(i, j): _aligned(metas, i, j, 2) for i, j in unknown}
-        try:
-            first = _run(op_def, inputs, metas, attrs, base)
-        except InvalidArgumentError:
-            # Constant indices beyond the dummy sizes (gather rows [2, 0] of a [None, 3]
-            # tensor): unknown dimensions large enough to hold them.
-            size = _past_constant_indices(inputs)
-            if size is None:
-                raise
-            base = {(i, j): _aligned(metas, i, j, size) for i, j in unknown}
-            first = _run(op_def, inputs, metas, attrs, base)
-    # Integer inputs whose values are known only when the graph runs may decide output
-    # sizes (the limit of a Range): the variants change them too.
-    valued = any(
-        m.dtype.kind in "iu" and getattr(getattr(v, "op", None), "type", None) != "Const"
-        for v, m in zip(inputs, metas)
-    )
+        first, base = _first_run_refused(op_def, inputs, metas, attrs, unknown, valued)
     if not unknown and not valued:
         return [TensorMeta(shape, dtype) for shape, dtype in first]
     together = ({k: v + 1 for k, v in base.items()}, 1 if valued else 0)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import backends, dtypes
+from retrograd.core import backends, dtypes, nest
 from retrograd.core.annotations import DTypeLike, ShapeLike
 from retrograd.core.shapes import TensorShape, plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -33,6 +33,7 @@ __all__ = [
     "signature_arguments",
     "relaxed",
     "structured_input_signature",
+    "argument_names",
 ]
 
 
@@ -244,3 +245,28 @@ def relaxed(old: list, new: list) -> list | None:
             dims = [x if x == y else None for x, y in zip(plain_dims(a.shape), plain_dims(b.shape))]
             out.append(TensorSpec(dims, a.dtype, a.name))
     return out
+
+
+def argument_names(python_function: Callable, structure: tuple) -> list[str]:
+    """The name of each flattened argument of ``structure`` (``(args, kwargs)``), as TensorFlow
+    names a function's placeholders: its parameter's (``*args``' for extra positional ones)
+    or its keyword's; "input" where the signature cannot be read.
+
+    >>> argument_names(lambda x, pair, *, k: x, ([1.0, [2.0, 3.0]], {"k": 4.0}))
+    ['x', 'pair', 'pair', 'k']
+    """
+    args, kwargs = structure
+    try:
+        parameters = list(inspect.signature(python_function).parameters.values())
+    except (TypeError, ValueError):
+        parameters = []
+    positional = [
+        p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    rest = next((p.name for p in parameters if p.kind == p.VAR_POSITIONAL), "input")
+    names = []
+    for i, arg in enumerate(args):
+        names += [positional[i] if i < len(positional) else rest] * len(nest.flatten(arg))
+    for key in sorted(kwargs):
+        names += [key] * len(nest.flatten(kwargs[key]))
+    return names

@@ -11,7 +11,7 @@ leading dimensions that broadcast; ``matrix_arg`` checks the matrices of every l
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -295,20 +295,51 @@ def tensordot(
     sa, sb = tuple(a._value.shape), tuple(b._value.shape)
     axes_a, axes_b = _tensordot_axes(axes, len(sa), len(sb))
     for i, j in zip(axes_a, axes_b):
-        if sa[i] != sb[j]:
+        if sa[i] != sb[j] and sa[i] is not None and sb[j] is not None:
             raise InvalidArgumentError(
                 f"tensordot: axis {i} of a (size {sa[i]}) and axis {j} of b (size {sb[j]}) "
                 f"differ; shapes {sa} and {sb}"
             )
     free_a = [i for i in range(len(sa)) if i not in axes_a]
     free_b = [j for j in range(len(sb)) if j not in axes_b]
-    inner = int(np.prod([sa[i] for i in axes_a], dtype=np.int64))
-    rows = int(np.prod([sa[i] for i in free_a], dtype=np.int64))
-    cols = int(np.prod([sb[j] for j in free_b], dtype=np.int64))
-    left = array_ops.reshape(array_ops.transpose(a, free_a + axes_a), (rows, inner))
-    right = array_ops.reshape(array_ops.transpose(b, axes_b + free_b), (inner, cols))
-    out_shape = tuple(sa[i] for i in free_a) + tuple(sb[j] for j in free_b)
-    return array_ops.reshape(matmul(left, right), out_shape, name=name)
+    out_static = tuple(sa[i] for i in free_a) + tuple(sb[j] for j in free_b)
+    dynamic = None in sa or None in sb  # (a graph's unknown sizes, read when it runs)
+    if dynamic:
+        inner = _product(_sizes(a, sa, axes_a))
+        left_shape = [_product(_sizes(a, sa, free_a)), inner]
+        right_shape = [inner, _product(_sizes(b, sb, free_b))]
+        out_shape: Any = _sizes(a, sa, free_a) + _sizes(b, sb, free_b)
+    else:
+        inner = int(np.prod([sa[i] for i in axes_a], dtype=np.int64))
+        left_shape = [int(np.prod([sa[i] for i in free_a], dtype=np.int64)), inner]
+        right_shape = [inner, int(np.prod([sb[j] for j in free_b], dtype=np.int64))]
+        out_shape = out_static
+    left = array_ops.reshape(array_ops.transpose(a, free_a + axes_a), _packed(left_shape))
+    right = array_ops.reshape(array_ops.transpose(b, axes_b + free_b), _packed(right_shape))
+    result = array_ops.reshape(matmul(left, right), _packed(out_shape), name=name)
+    if dynamic:  # (a graph tensor: its static shape, as far as it is known)
+        cast(Any, result).set_shape(out_static)
+    return result
+
+
+def _sizes(t: Tensor, static: tuple, axes: list[int]) -> list:
+    """The sizes of ``t``'s ``axes``: ints where known, else int32 scalars read at run time."""
+    dynamic: Any = array_ops.shape(t) if any(static[i] is None for i in axes) else None
+    return [static[i] if static[i] is not None else dynamic[i] for i in axes]
+
+
+def _product(sizes: list) -> Any:
+    total: Any = 1
+    for size in sizes:
+        total = total * size
+    return total
+
+
+def _packed(sizes: Any) -> Any:
+    """A shape of ints as it is; one with run-time sizes as an int32 vector."""
+    if all(isinstance(s, (int, np.integer)) for s in sizes):
+        return tuple(int(s) for s in sizes)
+    return array_ops.stack([convert_to_tensor(s, dtype=dtypes.int32) for s in sizes])
 
 
 # --- cross product -------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 ``list_variables``, ``get_checkpoint_state`` (a folder's record of its checkpoints),
 ``checkpoints_iterator`` (new checkpoints as they appear), and ``CheckpointOptions``.
 
-Variables are named as TensorFlow names them in an object-based checkpoint:
+Variables are named as TensorFlow names them: by the names a TF1 ``Saver`` gave them, and in
+an object-based checkpoint
 ``<path>/.ATTRIBUTES/VARIABLE_VALUE`` (``model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE``),
 and optimizer slots ``<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot>/...``; the
 serialized object graph TensorFlow adds (``_CHECKPOINTABLE_OBJECT_GRAPH``) is not there.
@@ -106,8 +107,11 @@ class CheckpointReader:
         if not os.path.isfile(file):
             raise NotFoundError(f"Unsuccessful TensorSliceReader constructor: Failed to find any "
                                 f"matching files for {path}")  # fmt: skip
-        arrays, _ = read_arrays(file)
-        self._arrays = {_tensorflow_name(k): v for k, v in arrays.items()}
+        arrays, metadata = read_arrays(file)
+        if metadata.get("kind") == "tf1-saver":  # (name-based: variables by their names)
+            self._arrays = dict(arrays)
+        else:
+            self._arrays = {_tensorflow_name(k): v for k, v in arrays.items()}
 
     def has_tensor(self, name: str) -> bool:
         return name in self._arrays

@@ -32,6 +32,7 @@ from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Reference, convert_to_tensor
 from retrograd.core.variables import Variable
 from retrograd.distribute.strategy import summed_gradients
+from retrograd.graph.control_ops import init_scope
 from retrograd.ops import math_ops
 from retrograd.ops.indexed_slices import IndexedSlices, densify, slices_like
 from retrograd.training import optimizer_arguments as arguments
@@ -115,8 +116,9 @@ class Optimizer(abc.ABC):
         if callable(lr):  # a schedule sees the step as a tensor
             return lr(self.iterations.read_value()) if arguments.takes_step(lr) else lr()
         rate = self.__dict__.get("_rate")
-        if rate is None:
-            rate = self._rate = Variable(np.float32(lr), trainable=False, name="learning_rate")
+        if rate is None:  # (Keras' learning rate is a float32 variable, cast per variable)
+            with init_scope():  # (Keras makes it with the optimizer: not a function's variable)
+                rate = self._rate = Variable(np.float32(lr), trainable=False, name="learning_rate")
         return rate.read_value()
 
     def _initial_slot(self, name: str, value: np.ndarray) -> np.ndarray:

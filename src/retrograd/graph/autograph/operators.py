@@ -9,7 +9,6 @@ rewrite uses. Loops live in ``loops``.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -28,7 +27,7 @@ from retrograd.graph.autograph.values import (
     python_scalar,
     shown,
 )
-from retrograd.ops import array_ops, comparison_ops, print_ops
+from retrograd.ops import array_ops, comparison_ops
 
 __all__ = [
     "Undefined",
@@ -41,7 +40,6 @@ __all__ = [
     "and_",
     "or_",
     "not_",
-    "print_",
     "converted",
     "len_",
     "while_stmt",
@@ -212,15 +210,6 @@ def not_(value: Any) -> Any:
     if is_symbolic(value):
         return comparison_ops.logical_not(value)
     return not value
-
-
-def print_(*values: Any, sep: str = " ", end: str = "\n", file: Any = None, flush: bool = False):
-    """Python's ``print``; with graph tensors among the values, a print op that prints their
-    values each time the graph runs (``tf.print`` semantics), to ``file`` (stdout)."""
-    if not any(is_symbolic(v) for v in nest.flatten(list(values))):
-        print(*values, sep=sep, end=end, file=file, flush=flush)
-        return None
-    return print_ops.print_(*values, output_stream=file or sys.stdout, sep=sep, end=end)
 
 
 def len_(value: Any) -> Any:

@@ -3,9 +3,11 @@
 ``if``/``while``/``for`` become nested functions over the variables they assign, handed to
 ``ag__.if_stmt``/``while_stmt``/``for_stmt``, which run them as Python when the condition is
 a Python value and as ``cond``/``while_loop`` when it is a graph tensor. ``and``/``or``/``not``
-and conditional expressions become ``ag__.and_``/``or_``/``not_``/``if_exp``, ``print``
-``ag__.print_``, and every call ``f(...)`` becomes ``ag__.converted(f)(...)`` so that user
-functions it calls are converted too. Each new node keeps the line of the statement it
+and conditional expressions become ``ag__.and_``/``or_``/``not_``/``if_exp``, and every call
+``f(...)`` becomes ``ag__.converted(f)(...)`` so that user functions it calls are converted
+too; ``print`` stays Python's, run while the function is traced (TensorFlow's AutoGraph
+converts it only with its optional BUILTIN_FUNCTIONS feature: ``tf.print`` prints at run
+time). Each new node keeps the line of the statement it
 replaces, so tracebacks point into the user's source.
 
 >>> import ast
@@ -331,10 +333,16 @@ class _Converter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
-        if isinstance(func, ast.Name) and func.id in ("print", "range", "len"):
+        if isinstance(func, ast.Name) and func.id in ("range", "len"):
             node.func = ast.copy_location(_ag(f"{func.id}_"), func)
-        elif isinstance(func, ast.Name) and func.id in ("super", "locals", "globals", "vars"):
-            pass  # they read the calling frame: called as written
+        elif isinstance(func, ast.Name) and func.id in (
+            "super",
+            "locals",
+            "globals",
+            "vars",
+            "print",
+        ):
+            pass  # called as written (the first four read the calling frame)
         elif not (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)
