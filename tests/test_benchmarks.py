@@ -229,3 +229,18 @@ def test_training_benchmark_runs_retrograd_in_quick_mode(capsys):
     assert training.main([*argv, "--only", "cnn_function", "session", "dann"]) == 0
     out = capsys.readouterr().out
     assert "| cnn_function | 1 |" in out and "| session | 1 |" in out and "| dann | 1 |" in out
+
+
+def test_device_benchmark_runs_on_the_cpu_and_says_where_no_gpu_is(capsys):
+    """``benchmarks.devices`` times a workload on each backend in its own process; without
+    a GPU (as in CI) the GPU cells are empty and say why."""
+    from benchmarks import devices
+
+    assert devices.main(["--quick", "--only", "dann", "--runs", "1", "--no-pytorch"]) == 0
+    captured = capsys.readouterr()
+    row = [line for line in captured.out.splitlines() if line.startswith("| dann")][0]
+    cpu, gpu = row.split("|")[2:4]
+    assert float(cpu) > 0
+    if not devices._gpu_present("retrograd"):
+        assert gpu.strip() == "-"
+        assert "retrograd GPU dann: no GPU here" in captured.err
