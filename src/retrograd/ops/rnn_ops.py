@@ -116,11 +116,11 @@ def _lstm_kernel(seq_len_max, x, cs_prev, h_prev, w, wci, wcf, wco, b, *, cell_c
     pre = pre.reshape(4, n, batch, u)
     pre += b.reshape(4, 1, 1, u)[list(order)]
     recurrent = _gate_blocks(w[features:], order)
-    act = np.empty((4, steps, batch, u), x.dtype)  # i, f, o, ci
-    cs, co, h = (np.empty((steps, batch, u), x.dtype) for _ in range(3))
+    act = np.empty_like(x, order="C", shape=(4, steps, batch, u))  # i, f, o, ci
+    cs, co, h = (np.empty_like(x, order="C", shape=(steps, batch, u)) for _ in range(3))
     for buffer in (act[:, n:], cs[n:], co[n:], h[n:]):
         buffer[...] = 0
-    product = np.empty((4, batch, u), x.dtype)
+    product = np.empty_like(x, order="C", shape=(4, batch, u))
     c, hp = cs_prev, h_prev
     sigmoids = 2 if use_peephole else 3  # (with peepholes, o waits for the cell)
     for t in range(n):
@@ -154,11 +154,17 @@ def _lstm_grad_kernel(
     u = cs_prev.shape[-1]
     n = _steps(seq_len_max, steps)
     i_grad, f_grad, o_grad, ci_grad, co_grad = gate_grads or (None,) * 5
-    dgates = np.empty((4, steps, batch, u), x.dtype)  # i, f, c, o
+    dgates = np.empty_like(x, order="C", shape=(4, steps, batch, u))  # i, f, c, o
     dgates[:, n:] = 0
-    dh, tmp = np.empty((batch, u), x.dtype), np.empty((batch, u), x.dtype)
-    dcs, dh_rec = np.zeros((batch, u), x.dtype), np.zeros((batch, u), x.dtype)
-    product = np.empty((4, batch, u), x.dtype)
+    dh, tmp = (
+        np.empty_like(x, order="C", shape=(batch, u)),
+        np.empty_like(x, order="C", shape=(batch, u)),
+    )
+    dcs, dh_rec = (
+        np.zeros_like(x, order="C", shape=(batch, u)),
+        np.zeros_like(x, order="C", shape=(batch, u)),
+    )
+    product = np.empty_like(x, order="C", shape=(4, batch, u))
     recurrent_t = _gate_blocks(w[features:], (0, 1, 2, 3), transpose=True)
     cs_grad = cs_grad if cs_grad[:n].any() else None  # (Keras' layers give it none)
     for t in reversed(range(n)):
@@ -360,9 +366,9 @@ def _gru_kernel(x, h_prev, w, u, b):
     pre = pre.reshape(3, steps, batch, n_units)
     pre += b[0].reshape(3, 1, 1, n_units)
     recurrent, recurrent_bias = _gate_blocks(u, order, gates=3), b[1].reshape(3, 1, n_units)
-    zr = np.empty((2, steps, batch, n_units), x.dtype)
-    c, n, h = (np.empty((steps, batch, n_units), x.dtype) for _ in range(3))
-    product = np.empty((3, batch, n_units), x.dtype)
+    zr = np.empty_like(x, order="C", shape=(2, steps, batch, n_units))
+    c, n, h = (np.empty_like(x, order="C", shape=(steps, batch, n_units)) for _ in range(3))
+    product = np.empty_like(x, order="C", shape=(3, batch, n_units))
     hp = h_prev
     for t in range(steps):
         gate, ct, ht = zr[:, t], c[t], h[t]
@@ -385,11 +391,18 @@ def _gru_grad_kernel(x, h_prev, w, u, b, z, r, c, n, h, h_grad, *gate_grads):
     steps, batch, features = x.shape
     n_units = h_prev.shape[-1]
     z_grad, r_grad, c_grad, n_grad = gate_grads or (None,) * 4
-    d_state = np.empty((3, steps, batch, n_units), x.dtype)  # of h_prev @ u + b[1]: z, r, n
-    d_candidate = np.empty((steps, batch, n_units), x.dtype)  # of the candidate's input part
-    dh, tmp = np.empty((batch, n_units), x.dtype), np.empty((batch, n_units), x.dtype)
-    dh_rec = np.zeros((batch, n_units), x.dtype)
-    product = np.empty((3, batch, n_units), x.dtype)
+    d_state = np.empty_like(
+        x, order="C", shape=(3, steps, batch, n_units)
+    )  # of h_prev @ u + b[1]: z, r, n
+    d_candidate = np.empty_like(
+        x, order="C", shape=(steps, batch, n_units)
+    )  # of the candidate's input part
+    dh, tmp = (
+        np.empty_like(x, order="C", shape=(batch, n_units)),
+        np.empty_like(x, order="C", shape=(batch, n_units)),
+    )
+    dh_rec = np.zeros_like(x, order="C", shape=(batch, n_units))
+    product = np.empty_like(x, order="C", shape=(3, batch, n_units))
     recurrent_t = _gate_blocks(u, (0, 1, 2), transpose=True, gates=3)
     for t in reversed(range(steps)):
         hp = h[t - 1] if t else h_prev
