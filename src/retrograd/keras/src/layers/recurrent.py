@@ -452,8 +452,12 @@ class LSTM(_Recurrent):
     def _fused_op(self, x, state):
         h, c = state
         u, steps = self.units, int(x.shape[0])
-        w = tf_ops.concat([self.kernel.value, self.recurrent_kernel.value], axis=0)
-        b = self.bias.value if self.bias is not None else tf_ops.zeros([4 * u], dtype=x.dtype)
+        w = tf_ops.concat([self.kernel.read_value(), self.recurrent_kernel.read_value()], axis=0)
+        b = (
+            self.bias.read_value()
+            if self.bias is not None
+            else tf_ops.zeros([4 * u], dtype=x.dtype)
+        )
         none = tf_ops.zeros([u], dtype=x.dtype)  # (no peepholes)
         out = rnn_ops.block_lstm_v2(steps, x, c, h, w, none, none, none, b)
         return out.h, [out.h[-1], out.cs[-1]]
@@ -527,9 +531,15 @@ class GRU(_Recurrent):
         return self._fused_gru if self._reset_after() else None
 
     def _fused_gru(self, x, state):
-        # (.value: the weights as the compute dtype of a mixed precision layer)
-        b = self.bias.value if self.bias is not None else tf_ops.zeros([2, 3 * self.units], x.dtype)
-        h = rnn_ops.block_gru(x, state[0], self.kernel.value, self.recurrent_kernel.value, b).h
+        # (read_value: the weights as the compute dtype of a mixed precision layer)
+        b = (
+            self.bias.read_value()
+            if self.bias is not None
+            else tf_ops.zeros([2, 3 * self.units], x.dtype)
+        )
+        h = rnn_ops.block_gru(
+            x, state[0], self.kernel.read_value(), self.recurrent_kernel.read_value(), b
+        ).h
         return h, [h[-1]]
 
     def _state_product(self, h, masks):
