@@ -203,8 +203,8 @@ class Variable(TensorOperators, metaclass=_VariableType):
         known = None if shape is None else TensorShape(shape)  # type: ignore[arg-type]
         if known is not None and not known.is_compatible_with(value.shape):
             raise ValueError(f"Variable: initial value shape {value.shape} is not {tuple(known)}")
-        if context.graph is not None and not isinstance(value, (np.ndarray, np.generic)):
-            # a tensor of the function being traced
+        if context.graph is not None and not backends.is_array(value):
+            # a tensor of the function being traced (symbolic: no array of any device)
             value = self._initialized_when_run(initial, known)
         self._value = value
         scope = context.eager_scope if context.graph is None else ""
@@ -238,7 +238,8 @@ class Variable(TensorOperators, metaclass=_VariableType):
             )
         _awaiting_value.add(self._id)
         execute(_InitializeVariableOp, (initial,), {"variable": self}, "VariableInitializer")
-        return np.zeros([d for d in dims.as_list() if d is not None], initial._value.dtype)
+        zeros = np.zeros([d for d in dims.as_list() if d is not None], initial._value.dtype)
+        return backends.place(zeros)  # (on the current device, as the value it will take)
 
     @property
     def constraint(self) -> Callable[[Any], Any] | None:

@@ -254,14 +254,21 @@ class Function:
                 return concrete, tensors
         specs = specs if covers is None else covers[0]
         traced = self._trace(structure, leaves, specs, key)
+        run_now = None
         if not self._initialized:  # TensorFlow's first call: traced again if it made variables
             self._initialized = True
             if traced.graph.variables_made:
+                first = traced
                 self._tracing_count += 1
                 traced = self._trace(structure, leaves, specs, key)
                 if traced.graph.variables_made:
                     message = "only supports tf.Variables created on the first call"
                     raise ValueError(f"tf.function {self._name} {message}")
+                if _initializes_on_run(first):
+                    # variables whose initial value is the function's own: as TensorFlow, this
+                    # call runs the first trace, which gives them their value; later calls the
+                    # second
+                    run_now = first
         with self._lock:
             concrete = self._traces.get(key)
             if concrete is None:  # (else another thread's trace was kept first)
@@ -270,7 +277,7 @@ class Function:
                 if covers is not None:
                     self._relaxed.append((covers, traced))
             self._keep(key, concrete)
-        return concrete, tensors
+        return (run_now or concrete), tensors
 
     def _keep(self, key: Hashable, concrete: ConcreteFunction) -> None:
         """Keeps ``concrete`` as the trace of ``key``, the most recently used; beyond
@@ -518,3 +525,9 @@ def function(
         )
 
     return make if func is None else make(func)
+
+
+def _initializes_on_run(concrete: ConcreteFunction) -> bool:
+    """Whether ``concrete`` gives a variable made while it was traced its initial value when
+    it first runs (an initializer TensorFlow cannot lift out of the function)."""
+    return any(op.type == "InitializeVariableOnFirstRun" for op in concrete.graph.get_operations())
