@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import nest
-from retrograd.core.backends import namespace_of
+from retrograd.core.backends import zeros_like
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
 
@@ -42,8 +42,7 @@ class ForwardRule:
 
     def __call__(self, inputs: list, tangents: list) -> list:
         given = iter(
-            Tensor(namespace_of(x._value).zeros(x._value.shape, x._value.dtype)) if t is None else t
-            for x, t in zip(inputs, tangents)
+            Tensor(zeros_like(x._value)) if t is None else t for x, t in zip(inputs, tangents)
         )
         structured = nest.pack_sequence_as(
             self._args,

@@ -36,7 +36,7 @@ from retrograd.autodiff.backprop import call_rule
 from retrograd.autodiff.tape import GradientTape
 from retrograd.autodiff.tape_values import UnconnectedGradients, _policy
 from retrograd.core import nest
-from retrograd.core.backends import namespace_of
+from retrograd.core.backends import zeros_like
 from retrograd.core.execute import Operation, context
 from retrograd.core.registry import forward_registry, gradient_registry
 from retrograd.core.shapes import plain_dims
@@ -168,7 +168,7 @@ class ForwardAccumulator:
                 return entry[1]
             if policy is UnconnectedGradients.NONE:
                 return None
-            return Tensor(namespace_of(value._value).zeros(value._value.shape, value._value.dtype))
+            return Tensor(zeros_like(value._value))
 
         return nest.map_structure(lookup, primals)
 
@@ -236,9 +236,7 @@ def derived_tangents(op: Operation, rule: Any, tangents: list) -> list[Tensor | 
     so a rule that is not linear is linearised there.
     """
     upstream = [
-        Tensor(namespace_of(out._value).zeros(out._value.shape, out._value.dtype))
-        if out._value.dtype.kind in "fc"
-        else None
+        Tensor(zeros_like(out._value)) if out._value.dtype.kind in "fc" else None
         for out in op.outputs
     ]
     watched = [u for u in upstream if u is not None]

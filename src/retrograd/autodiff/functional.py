@@ -28,7 +28,7 @@ import numpy as np
 from retrograd.autodiff.forward import ForwardAccumulator
 from retrograd.autodiff.tape import GradientTape, UnconnectedGradients
 from retrograd.core import nest
-from retrograd.core.backends import namespace_of, on_device_of
+from retrograd.core.backends import on_device_of, zeros_like
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.core.variables import Variable
@@ -196,9 +196,7 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple:
     def vjp_fn(cotangents: Any) -> tuple:
         nest.assert_same_structure(y, cotangents, check_types=False)
         given = [
-            Tensor(namespace_of(o._value).zeros(o._value.shape, o._value.dtype))
-            if c is None
-            else convert_to_tensor(c, dtype=o.dtype)
+            Tensor(zeros_like(o._value)) if c is None else convert_to_tensor(c, dtype=o.dtype)
             for o, c in zip(outputs, nest.flatten(cotangents))
         ]
         return tuple(
@@ -316,7 +314,7 @@ def _stacked(columns: list, i: int, output: Any, source: Tensor) -> Tensor:
     """Output ``i``'s tangents for each element of ``source``, as ``[*output, *source]``."""
     shape = (*output._value.shape, *source._value.shape)
     if not columns:
-        return Tensor(namespace_of(source._value).zeros(shape, dtype=source._value.dtype))
+        return Tensor(zeros_like(source._value, shape))
     stacked = array_ops.stack([c[i] for c in columns], axis=-1)
     return array_ops.reshape(stacked, shape)
 

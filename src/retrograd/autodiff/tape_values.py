@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core import nest
-from retrograd.core.backends import is_array, namespace_of, on_device_of, place
+from retrograd.core.backends import is_array, namespace_of, on_device_of, place, zeros_like
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import context
 from retrograd.core.tensor import Tensor, convert_to_tensor
@@ -130,10 +130,7 @@ def _ones_like(value: Any) -> Any:
 def _zeros_for(value: Any, shape: tuple | None = None) -> Tensor:
     if shape is None and isinstance(value, Tensor) and type(value) is not Tensor:
         return array_ops.zeros_like(value)  # a graph tensor: zeros when the graph runs
-    like = value._value
-    return Tensor(
-        namespace_of(like).zeros(like.shape if shape is None else shape, dtype=like.dtype)
-    )
+    return Tensor(zeros_like(value._value, shape))
 
 
 def _apply_policy(grads: list, sources: list, policy: UnconnectedGradients) -> list:

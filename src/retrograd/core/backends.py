@@ -19,28 +19,24 @@ The API, one line each:
   (default: the thread's current device; the CPU keeps it as it is).
 - ``place(array)``: ``array`` (NumPy, from host data) on the thread's current device — what
   tensor creation from Python or NumPy data calls.
+- ``zeros_like(value, shape=None)``: zeros of ``value``'s dtype on its device.
 - ``on_device_of(array, template)``: ``array`` copied (explicitly) to ``template``'s device
   where it is elsewhere — random numbers drawn on the host, a variable's assigned value.
-- ``device_of(array)``: ``(kind, index)`` of the device ``array`` lives on (NumPy scalars
-  ``("CPU", 0)``).
-- ``device_name(array)``: TensorFlow's full name of that device
-  (``/job:localhost/replica:0/task:0/device:CPU:0``).
+- ``device_of(array)`` / ``device_name(array)``: ``(kind, index)`` of the device ``array``
+  lives on / TensorFlow's full name of it (``/job:localhost/replica:0/task:0/device:CPU:0``).
 - ``is_array(value)``: whether ``value`` is an array of a registered backend (or a NumPy
   scalar), i.e. something a tensor may hold.
-- ``register_device(kind, ...)``: adds a device kind — its array namespace, its host copies
-  both ways, its array types, how many devices of it are present. The CPU (NumPy, always
-  present) and the GPU (CuPy, present where ``import cupy`` works and finds a device;
-  imported only when first asked) are registered here; a library or a test registers its
-  own kind the same way (TensorFlow's pluggable devices play this part), and
-  ``tf.device("/device:<KIND>:0")`` then places tensors on it.
-- ``unregister_device(kind)``: removes a kind a library or test registered.
+- ``register_device(kind, ...)`` / ``unregister_device(kind)``: adds (removes) a device kind
+  — its array namespace, host copies both ways, array types, how many are present. The CPU
+  (NumPy) and the GPU (CuPy, ``core.gpu``: present where ``import cupy`` works and finds a
+  device) are registered here; a library or a test registers its own kind the same way
+  (TensorFlow's pluggable devices), and ``tf.device("/device:<KIND>:0")`` places on it.
 - ``device_kinds()``: the registered kinds; ``device_count(kind)``: how many are present.
 - ``current_namespace()``: the namespace of the thread's current device, for kernels that
   make arrays from nothing (zeros, eye, ranges).
 - ``current_device()`` / ``set_current_device(kind, index)``: the thread's current device
-  (``tf.device`` sets it; None means the CPU). A device asked for that is absent gives the
-  CPU, as TensorFlow 2's soft placement does (``tf.device("/GPU:0")`` on a machine without
-  a GPU silently computes on the CPU).
+  (``tf.device`` sets it; None: the CPU). An absent device gives the CPU, as TensorFlow 2's
+  soft placement does (``tf.device("/GPU:0")`` without a GPU computes on the CPU).
 - ``host_kernel(kernel, makes_arrays=False)``: ``kernel`` run on host copies of its
   arguments, results copied back to their device (random numbers: to the current device) —
   the explicit form of what only the host computes.
@@ -71,7 +67,7 @@ __all__ = [
     "DeviceKind", "check_one_device", "current_device", "current_namespace", "device_count",
     "device_kinds", "device_name", "device_of", "foreign", "from_host", "host_kernel",
     "is_array", "namespace_of", "on_device_of", "place", "placing", "register_device",
-    "set_current_device", "to_host", "unregister_device",
+    "set_current_device", "to_host", "unregister_device", "zeros_like",
 ]  # fmt: skip
 
 _HOST = "/job:localhost/replica:0/task:0/device:"
@@ -116,9 +112,6 @@ class DeviceKind:
 
     def to_host(self, array: Any) -> Any:
         return self._to_host(array)
-
-    def __repr__(self) -> str:
-        return f"DeviceKind({self.kind!r})"
 
 
 _KINDS: dict[str, DeviceKind] = {}
@@ -408,11 +401,26 @@ def place(array: Any) -> Any:
     return entry.from_host(np.asarray(array), _current.index)
 
 
+def zeros_like(value: Any, shape: Any = None) -> Any:
+    """Zeros of ``value``'s dtype (and shape, unless ``shape``) on its device; NumPy's for a
+    value that is no array (a graph tensor's shape and dtype).
+
+    >>> import numpy as np
+    >>> zeros_like(np.ones(2, np.float32), (3,)).tolist()
+    [0.0, 0.0, 0.0]
+    """
+    shape = value.shape if shape is None else shape
+    if type(value) is np.ndarray or isinstance(value, np.generic) or not is_array(value):
+        return np.zeros(shape, value.dtype)
+    return namespace_of(value).zeros(shape, value.dtype)
+
+
 def on_device_of(array: Any, template: Any) -> Any:
     """``array`` on the device ``template`` lives on: as it is when it is there already,
     else copied there through the host (a NumPy scalar becomes a rank-0 array there) — an
     explicit copy, for values that must follow another's device (a variable's assigned
-    value, random numbers drawn on the host).
+    value, random numbers drawn on the host). A template that is no array (a graph tensor's
+    shape and dtype, while a graph is built) leaves ``array`` on the host.
 
     >>> import numpy as np
     >>> a = np.ones(2)
@@ -423,6 +431,8 @@ def on_device_of(array: Any, template: Any) -> Any:
         if isinstance(array, (np.ndarray, np.generic)):
             return array
         return to_host(array)
+    if not is_array(template):
+        return array
     kind, index = device_of(template)
     if isinstance(array, np.generic):
         array = np.asarray(array)  # (a rank-0 array there, as the template's library makes)

@@ -27,7 +27,7 @@ from typing import Literal, NamedTuple, overload
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
-from retrograd.core.backends import namespace_of
+from retrograd.core.backends import on_device_of
 from retrograd.core.errors import InvalidArgumentError, UnimplementedError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -70,7 +70,8 @@ def _reciprocal_of_differences(values: Tensor) -> Tensor:
     The diagonal is masked rather than divided: the safe reciprocal's slope at 0 is 1e20,
     and those terms would cancel in a second derivative only up to rounding."""
     differences = array_ops.expand_dims(values, -2) - array_ops.expand_dims(values, -1)
-    on_diagonal = Tensor(namespace_of(values._value).eye(values._value.shape[-1], dtype=bool))
+    eye = np.eye(values._value.shape[-1], dtype=bool)
+    on_diagonal = Tensor(on_device_of(eye, values._value))
     off_diagonal = array_ops.where(on_diagonal, array_ops.ones_like(differences), differences)
     zeros = array_ops.zeros_like(differences)
     return array_ops.where(on_diagonal, zeros, _safe_reciprocal(off_diagonal))

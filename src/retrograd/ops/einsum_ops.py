@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
-from retrograd.core.backends import namespace_of, on_device_of
+from retrograd.core.backends import on_device_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
@@ -194,7 +194,8 @@ def _operand_grad(inputs, terms, output, k, grad, sizes, free):
         if c not in reachable:  # summed only inside operand k: spread back by ones
             reachable.add(c)
             extra_terms.append(c)
-            extra_operands.append(Tensor(namespace_of(x._value).ones(x._value.shape[axis], dtype)))
+            ones = np.ones(x._value.shape[axis], dtype)
+            extra_operands.append(Tensor(on_device_of(ones, x._value)))
     equation = ",".join([output, *(terms[j] for j in others), *extra_terms])
     equation += "->" + "".join(target)
     operands = [grad, *(math_ops.conj(inputs[j]) for j in others), *extra_operands]
