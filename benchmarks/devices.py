@@ -156,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
             elif got.get("error"):
                 print(f"# {cell} {workload}: {got['error']}", file=sys.stderr)
             row[cell] = got
-            print(f"# {workload}: {cell} done", file=sys.stderr)
+            median = f" {got['median']:.4g} s" if got.get("median") else ""
+            print(f"# {workload}: {cell} done{median}", file=sys.stderr, flush=True)
         rows.append(row)
     print(render(rows))
     if args.json:

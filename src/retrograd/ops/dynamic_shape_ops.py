@@ -70,7 +70,7 @@ def known_value(t: Tensor, depth: int = _FOLD_DEPTH) -> np.ndarray | None:
     if op is None:
         return None
     if op.type == "Const":
-        return np.asarray(op.get_attr("value"))
+        return np.asarray(to_host(op.get_attr("value")))  # (a graph constant may be on a device)
     if op.type == "Shape":
         dims = op.inputs[0]._value.shape
         if dims is None or None in dims:

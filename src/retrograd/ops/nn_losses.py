@@ -29,7 +29,9 @@ from retrograd.ops.define import FLOAT, INTEGER, tensor_arg, tensor_pair
 
 
 def _log_softmax_last(logits):
-    shifted = logits - np.max(logits, axis=-1, keepdims=True, initial=-np.inf)
+    if logits.shape[-1] == 0:  # (no classes: nothing to shift; CuPy's max takes no initial)
+        return logits - np.log(np.sum(np.exp(logits), axis=-1, keepdims=True))
+    shifted = logits - np.max(logits, axis=-1, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 
 

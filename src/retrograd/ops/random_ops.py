@@ -82,7 +82,7 @@ def _multinomial_kernel(logits, num_samples, output_dtype, seed, seed2, rng):
     # probability gives num_classes, as TensorFlow's CPU kernel does.
     x = logits.astype(np.float64)
     finite = np.isfinite(x)
-    top = np.max(np.where(finite, x, -np.inf), axis=1, keepdims=True, initial=-np.inf)
+    top = np.max(np.where(finite, x, -np.inf), axis=1, keepdims=True) if x.shape[1] else x[:, :1]
     weights = np.where(finite, np.exp(x - top), 0.0)
     cdf = np.cumsum(weights, axis=1)
     draws = rng.random((x.shape[0], num_samples)) * cdf[:, -1:]

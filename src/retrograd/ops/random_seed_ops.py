@@ -110,7 +110,7 @@ def _categorical_kernel(seed, logits, num_samples, dtype):
     u = u.reshape(rows, num_samples)
     x = logits.astype(np.float64)
     finite = np.isfinite(x)
-    top = np.max(np.where(finite, x, -np.inf), axis=1, keepdims=True, initial=-np.inf)
+    top = np.max(np.where(finite, x, -np.inf), axis=1, keepdims=True) if x.shape[1] else x[:, :1]
     with np.errstate(invalid="ignore", over="ignore"):
         cdf = np.cumsum(np.where(finite, np.exp(x - top), 0.0), axis=1)
     out = np.empty((rows, num_samples), dtype.as_numpy_dtype)

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from retrograd.core import dtypes
+from retrograd.core import backends, dtypes
 from retrograd.core.tensor import Tensor, constant, convert_to_tensor
 from retrograd.keras.src import backend
 from retrograd.ops import stateless_random_ops
@@ -130,8 +130,9 @@ class Constant(Initializer):
 
 
 def _as_tensor(value: Any) -> np.ndarray:
-    """``value`` as TensorFlow converts it (Python floats to float32, ints to int32)."""
-    return convert_to_tensor(value)._value
+    """``value`` as TensorFlow converts it (Python floats to float32, ints to int32), on the
+    host: initializers compute their values there (the variable places them)."""
+    return backends.to_host(convert_to_tensor(value)._value)
 
 
 def keras_seed(seed: int) -> tuple[int, int]:
