@@ -18,7 +18,7 @@ import numpy as np
 
 from retrograd.core import dtypes
 from retrograd.core.annotations import AxisLike, DTypeLike, TensorLike
-from retrograd.core.backends import current_namespace, namespace_of, on_device_of, to_host
+from retrograd.core.backends import current_namespace, namespace_of, to_host
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
@@ -26,7 +26,7 @@ from retrograd.core.registry import no_gradient
 from retrograd.core.shapes import broadcast_dims, plain_dims
 from retrograd.core.tensor import Tensor, convert_to_tensor
 from retrograd.ops import array_ops, broadcast, comparison_ops, math_ops, reduction_ops
-from retrograd.ops.define import ANY, tensor_arg, tensor_pair
+from retrograd.ops.define import ANY, beside, tensor_arg, tensor_pair
 from retrograd.ops.index_args import index_tensor, static_int
 
 # --- one_hot -----------------------------------------------------------------------------
@@ -259,7 +259,7 @@ def linspace(
     delta = (last - first) / (n - 1)
     steps_shape = tuple(n - 2 if d == axis else 1 for d in builtins.range(rank))
     host_steps = np.arange(1, n - 1).reshape(steps_shape).astype(s._value.dtype)
-    steps = Tensor(on_device_of(host_steps, s._value))
+    steps = beside(host_steps, s)
     return array_ops.concat([first, first + delta * steps, last], axis)
 
 

@@ -27,13 +27,13 @@ from typing import Literal, NamedTuple, overload
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
-from retrograd.core.backends import on_device_of
 from retrograd.core.errors import InvalidArgumentError, UnimplementedError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, math_ops, matrix_diag_ops, matrix_inverse_ops
+from retrograd.ops.define import beside
 from retrograd.ops.linalg_ops import adjoint, matmul, matrix_arg
 
 
@@ -71,7 +71,7 @@ def _reciprocal_of_differences(values: Tensor) -> Tensor:
     and those terms would cancel in a second derivative only up to rounding."""
     differences = array_ops.expand_dims(values, -2) - array_ops.expand_dims(values, -1)
     eye = np.eye(values._value.shape[-1], dtype=bool)
-    on_diagonal = Tensor(on_device_of(eye, values._value))
+    on_diagonal = beside(eye, values)
     off_diagonal = array_ops.where(on_diagonal, array_ops.ones_like(differences), differences)
     zeros = array_ops.zeros_like(differences)
     return array_ops.where(on_diagonal, zeros, _safe_reciprocal(off_diagonal))

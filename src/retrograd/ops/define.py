@@ -240,3 +240,18 @@ def binary_op(
         return execute_binary(op, x, y, name)
 
     return _named(op_function, api_name, doc, op, module)
+
+
+def beside(array: np.ndarray, like: Tensor) -> Tensor:
+    """Host data ``array`` (offsets, an identity, a grid a rule builds) as a tensor beside
+    ``like``: eagerly a copy on ``like``'s device; while a graph is built (``like`` holds no
+    array), a constant of the graph, which is placed as every graph constant is.
+
+    >>> beside(np.arange(3), convert_to_tensor([1.0, 2.0])).numpy()
+    array([0, 1, 2])
+    """
+    from retrograd.core.backends import is_array, on_device_of
+    from retrograd.core.tensor import constant
+
+    value = like._value
+    return Tensor(on_device_of(array, value)) if is_array(value) else constant(array)

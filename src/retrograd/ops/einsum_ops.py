@@ -22,14 +22,13 @@ from typing import Any
 import numpy as np
 
 from retrograd.core.annotations import TensorLike
-from retrograd.core.backends import on_device_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import broadcast, math_ops
-from retrograd.ops.define import tensor_arg, tensor_pair
+from retrograd.ops.define import beside, tensor_arg, tensor_pair
 
 _TERM = re.compile(r"^[a-zA-Z]*(\.\.\.)?[a-zA-Z]*$")
 _OPTIMIZE = ("greedy", "optimal", "branch-2", "branch-all", "auto")
@@ -185,7 +184,7 @@ def _operand_grad(inputs, terms, output, k, grad, sizes, free):
         if c in target:  # a diagonal: a new label tied to c by an identity matrix
             new = next(fresh)
             extra_terms.append(c + new)
-            extra_operands.append(Tensor(on_device_of(np.eye(sizes[c], dtype=dtype), x._value)))
+            extra_operands.append(beside(np.eye(sizes[c], dtype=dtype), x))
             target.append(new)
         else:
             target.append(c)
@@ -195,7 +194,7 @@ def _operand_grad(inputs, terms, output, k, grad, sizes, free):
             reachable.add(c)
             extra_terms.append(c)
             ones = np.ones(x._value.shape[axis], dtype)
-            extra_operands.append(Tensor(on_device_of(ones, x._value)))
+            extra_operands.append(beside(ones, x))
     equation = ",".join([output, *(terms[j] for j in others), *extra_terms])
     equation += "->" + "".join(target)
     operands = [grad, *(math_ops.conj(inputs[j]) for j in others), *extra_operands]

@@ -19,14 +19,14 @@ import math
 import numpy as np
 
 from retrograd.core.annotations import AxisLike, TensorLike
-from retrograd.core.backends import namespace_of, on_device_of
+from retrograd.core.backends import namespace_of
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, math_ops, scatter_ops
-from retrograd.ops.define import ANY, BOOL, NUMERIC, tensor_arg
+from retrograd.ops.define import ANY, BOOL, NUMERIC, beside, tensor_arg
 from retrograd.ops.index_args import (
     bad_row_error,
     check_bad_indices_policy,
@@ -140,7 +140,7 @@ def _gather_grad(op, grad):
     values = array_ops.reshape(_permute(grad, perm), (flat, *outer, *inner))
     ids = array_ops.reshape(indices, (nb, ni))
     if b:
-        offsets = Tensor(on_device_of(np.arange(nb, dtype=np.int64)[:, None] * n, grad._value))
+        offsets = beside(np.arange(nb, dtype=np.int64)[:, None] * n, grad)
         ids = math_ops.cast(ids, "int64") + offsets
     ids = array_ops.reshape(ids, (flat,))
     summed = array_ops.reshape(
@@ -314,7 +314,7 @@ def _with_batch_coordinates(indices: Tensor, batch_dims: int) -> Tensor:
     grid = np.moveaxis(np.indices(batch, dtype=indices._value.dtype), 0, -1)
     grid = grid.reshape((*batch, *(1,) * len(middle), batch_dims))
     grid = np.broadcast_to(grid, (*batch, *middle, batch_dims))
-    coords = Tensor(on_device_of(np.ascontiguousarray(grid), indices._value))
+    coords = beside(np.ascontiguousarray(grid), indices)
     return array_ops.concat([coords, indices], axis=-1)
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from retrograd.core.backends import to_host
 from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import OP_DEFS, define_op, execute
 from retrograd.core.registry import no_gradient, op_gradient
@@ -145,8 +146,8 @@ def reduce(op_type: str, x: Tensor, axis: Any, keepdims: bool, name: str | None)
 
 
 def _kept_shape_kernel(shape, axes):
-    kept = np.array(shape, dtype=np.int32)
-    kept[list(_axes("Reduction", axes, len(kept)))] = 1
+    kept = np.array(to_host(shape), dtype=np.int32)
+    kept[list(_axes("Reduction", to_host(axes), len(kept)))] = 1
     return kept
 
 
@@ -155,6 +156,7 @@ _KeptShape = define_op(
     "ReducedShape",
     _kept_shape_kernel,
     shape_fn=lambda metas: [(metas[0].shape, np.dtype(np.int32))],
+    host_inputs=(0, 1),  # (a shape and axes: steer Python, read on the host)
 )
 no_gradient("ReducedShape")
 

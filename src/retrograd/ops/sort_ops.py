@@ -22,7 +22,6 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from retrograd.core.annotations import DTypeLike, TensorLike
-from retrograd.core.backends import on_device_of
 from retrograd.core.dimensions import dimension_value
 from retrograd.core.dtypes import as_dtype
 from retrograd.core.errors import InvalidArgumentError
@@ -31,7 +30,7 @@ from retrograd.core.registry import op_gradient
 from retrograd.core.shapes import plain_dims
 from retrograd.core.tensor import Tensor
 from retrograd.ops import array_ops, comparison_ops, creation_ops, math_ops, scatter_ops
-from retrograd.ops.define import REAL, tensor_arg
+from retrograd.ops.define import REAL, beside, tensor_arg
 from retrograd.ops.index_args import static_int
 
 DIRECTIONS = ("ASCENDING", "DESCENDING")
@@ -144,7 +143,7 @@ def _top_k_grad(op, grad, _):
     shape = plain_dims(x.shape)
     n, k = shape[-1], dimension_value(indices.shape[-1])
     rows = math.prod(shape[:-1])
-    offsets = Tensor(on_device_of(np.arange(rows, dtype=np.int64)[:, None] * n, x._value))
+    offsets = beside(np.arange(rows, dtype=np.int64)[:, None] * n, x)
     flat = array_ops.reshape(math_ops.cast(indices, "int64"), (rows, k)) + offsets
     scattered = scatter_ops.scatter_nd(
         array_ops.reshape(flat, (rows * k, 1)), array_ops.reshape(grad, (rows * k,)), (rows * n,)
