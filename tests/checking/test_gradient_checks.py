@@ -139,6 +139,12 @@ CONVENTIONS = {
     "PadV2": "TensorFlow gives constant_values no gradient",
     "Zeta": "TensorFlow gives zeta no gradient in x (only in q)",
     "Betainc": "TensorFlow gives betainc no gradient in a and b (only in x)",
+    # The fused recurrent backwards read the forward's gates as inputs; their rules give the
+    # total derivative through x and the weights (the unfused step loop differentiated) and
+    # none through those saved gates, which is exact where the gates come from the matching
+    # forward op (always, in a tape or graph), but not input by input as this check asks.
+    "BlockLSTMGradV2": "its rule gives total derivatives, none through the saved gates",
+    "BlockGRUGrad": "its rule gives total derivatives, none through the saved gates",
 }
 
 

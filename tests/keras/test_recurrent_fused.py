@@ -158,6 +158,6 @@ def test_mixed_precision_layers_run_the_fused_op_in_float16(layer_type, monkeypa
             patch.setattr(recurrent._Recurrent, "_fusable", lambda self, inputs: False)
             loop = layer(x)
     finally:
-        keras.mixed_precision.set_global_policy("float32")
+        keras.mixed_precision.set_global_policy(None)  # (back to following floatx)
     assert fused.dtype == rg.float16 and loop.dtype == rg.float16
     np.testing.assert_allclose(fused.numpy(), loop.numpy(), atol=2e-3)

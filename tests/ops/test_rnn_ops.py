@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import retrograd as rg
-from retrograd.ops import rnn_ops
+from retrograd.ops import rnn_composite, rnn_ops
 from tests.ops.table import Case, check_forward, check_gradient
 
 DATA = pathlib.Path(__file__).parent / "data"
@@ -144,7 +144,7 @@ def test_lstm_fused_and_composite_agree_in_values_and_gradients(steps, seq_len_m
     rng = np.random.default_rng(steps + seq_len_max)
     args = _random(rng, _lstm_shapes(steps, 3, 4, 5))
     results = []
-    for fn in (rnn_ops.block_lstm_v2, rnn_ops.block_lstm_composite):
+    for fn in (rnn_ops.block_lstm_v2, rnn_composite.block_lstm_composite):
         with rg.GradientTape() as tape:
             tape.watch(args)
             out = fn(seq_len_max, *args, clip, peephole)
@@ -164,7 +164,7 @@ def test_gru_fused_and_composite_agree_in_values_and_gradients():
     rng = np.random.default_rng(7)
     args = _random(rng, _gru_shapes(5, 3, 4, 6))
     results = []
-    for fn in (rnn_ops.block_gru, rnn_ops.block_gru_composite):
+    for fn in (rnn_ops.block_gru, rnn_composite.block_gru_composite):
         with rg.GradientTape() as tape:
             tape.watch(args)
             out = fn(*args)

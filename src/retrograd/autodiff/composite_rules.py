@@ -4,7 +4,7 @@ formulation of the same computation: ``BlockLSTMGradV2`` and ``BlockGRUGrad``.
 A fused backward op computes ``J(p)^T u``: the gradient of a fused forward ``F`` at its
 inputs ``p`` for upstream gradients ``u``, from values the forward kept. Its own gradient
 is that of ``p, u -> J_c(p)^T u`` where ``F_c`` is ``F`` written with retrograd ops
-(``ops.rnn_ops.block_lstm_composite``): ``F_c`` runs under two tapes, the inner one gives
+(``ops.rnn_composite.block_lstm_composite``): ``F_c`` runs under two tapes, the inner one gives
 ``J_c^T u`` while the outer one records, and the outer one differentiates that. The values
 the forward kept (gates, states) are recomputed, so they get no gradient of their own: the
 inputs get all of it. It lives here, above the ops, because it needs tapes; second order is
@@ -33,7 +33,7 @@ from typing import Any
 from retrograd.autodiff.tape import GradientTape, UnconnectedGradients
 from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import constant_value
-from retrograd.ops import rnn_ops
+from retrograd.ops import rnn_composite
 
 __all__: list[str] = []
 
@@ -73,7 +73,7 @@ def _block_lstm_grad_v2_grad(op: Any, *grads: Any) -> tuple:
 
     def composite(*primals: Any) -> tuple:
         x, cs_prev, h_prev, w, wci, wcf, wco, b = primals
-        return rnn_ops.block_lstm_composite(
+        return rnn_composite.block_lstm_composite(
             seq_len_max, x, cs_prev, h_prev, w, wci, wcf, wco, b, clip, peephole
         )
 
@@ -89,6 +89,6 @@ def _block_gru_grad_grad(op: Any, *grads: Any) -> tuple:
     upstream = inputs[10:]  # h_grad, then z, r, c, n's where given
     outputs = [4, 0, 1, 2, 3][: len(upstream)]
     primal_grads, upstream_grads = _composite_vjp_grad(
-        rnn_ops.block_gru_composite, inputs[:5], outputs, upstream, grads
+        rnn_composite.block_gru_composite, inputs[:5], outputs, upstream, grads
     )
     return (*primal_grads, *[None] * 5, *upstream_grads)

@@ -32,6 +32,7 @@ def set_memory_growth(device: Any, enable: bool) -> None:
     needed anyway); the CPU refuses it (ValueError), as in TensorFlow. Programs call it for
     each of ``list_physical_devices("GPU")``, an empty list on a machine without a GPU.
 
+    >>> from retrograd.graph.devices import list_physical_devices
     >>> for gpu in list_physical_devices("GPU"):
     ...     set_memory_growth(gpu, True)
     >>> set_memory_growth(list_physical_devices("CPU")[0], True)
@@ -47,6 +48,7 @@ def get_memory_growth(device: Any) -> bool:
     """Whether memory growth is on for a GPU (False until set); a KeyError for the CPU, as
     TensorFlow gives.
 
+    >>> from retrograd.graph.devices import list_physical_devices
     >>> get_memory_growth(list_physical_devices("CPU")[0])
     Traceback (most recent call last):
     ...
@@ -61,6 +63,7 @@ def get_device_details(device: Any) -> dict:
     """Details of a device: none for the CPU (TensorFlow's answer too); a GPU's name and
     compute capability, as CUDA reports them.
 
+    >>> from retrograd.graph.devices import list_physical_devices
     >>> get_device_details(list_physical_devices("CPU")[0])
     {}
     """

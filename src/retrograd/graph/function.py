@@ -30,7 +30,7 @@ import operator
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
+from typing import Any, ParamSpec, TypeVar, overload
 
 import numpy as np
 
@@ -43,6 +43,7 @@ from retrograd.core.tensor import Tensor
 from retrograd.graph.autograph.conversion import convert
 from retrograd.graph.autograph.transformer import StagingError
 from retrograd.graph.concrete_function import ConcreteFunction
+from retrograd.graph.function_protocol import TracedFunction
 from retrograd.graph.graph import Graph, placeholder
 from retrograd.graph.signatures import (
     TensorSpec,
@@ -443,27 +444,6 @@ _ATTRIBUTES = frozenset({
     "function_runs_at_most_once", "runtime_constant_optimization", "_tf_data_function",
     "time_major", "_OutputsOnOpDevice",
 })  # fmt: skip
-
-
-class TracedFunction(Protocol[_P, _R]):
-    """What ``function(f)`` is to type checkers: callable as ``f`` (bound as a method where
-    ``f`` is one), with the methods of :class:`Function`."""
-
-    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
-    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction: ...
-    def experimental_get_tracing_count(self) -> int: ...
-    @property
-    def python_function(self) -> Callable[_P, _R]: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def input_signature(self) -> list[Any] | None: ...
-    @overload
-    def __get__(self, instance: None, owner: Any = None) -> TracedFunction[_P, _R]: ...
-    @overload
-    def __get__(
-        self: TracedFunction[Concatenate[Any, _Q], _S], instance: object, owner: Any = None
-    ) -> TracedFunction[_Q, _S]: ...
 
 
 @overload

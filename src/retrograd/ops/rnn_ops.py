@@ -35,7 +35,7 @@ from retrograd.core.errors import InvalidArgumentError
 from retrograd.core.execute import define_op, execute
 from retrograd.core.registry import op_gradient
 from retrograd.core.tensor import Tensor
-from retrograd.ops import array_ops, join_ops, linalg_ops, math_ops
+from retrograd.ops import array_ops
 from retrograd.ops.define import FLOAT, tensor_arg
 
 __all__ = [
@@ -43,8 +43,6 @@ __all__ = [
     "BlockGRUOutput",
     "block_lstm_v2",
     "block_gru",
-    "block_lstm_composite",
-    "block_gru_composite",
 ]
 
 
@@ -82,6 +80,16 @@ def _sigmoid(z: Any, out: Any) -> Any:
     return np.reciprocal(out, out=out)
 
 
+def _empty(like: Any, shape: tuple) -> Any:
+    """A C-ordered buffer of ``shape`` and ``like``'s dtype, on ``like``'s device."""
+    return np.empty_like(like, order="C", shape=shape)
+
+
+def _zeros(like: Any, shape: tuple) -> Any:
+    """Zeros of ``shape`` and ``like``'s dtype, C-ordered, on ``like``'s device."""
+    return np.zeros_like(like, order="C", shape=shape)
+
+
 def _steps(seq_len_max: Any, steps: int) -> int:
     return max(0, min(int(seq_len_max), steps))
 
@@ -116,11 +124,11 @@ def _lstm_kernel(seq_len_max, x, cs_prev, h_prev, w, wci, wcf, wco, b, *, cell_c
     pre = pre.reshape(4, n, batch, u)
     pre += b.reshape(4, 1, 1, u)[list(order)]
     recurrent = _gate_blocks(w[features:], order)
-    act = np.empty_like(x, order="C", shape=(4, steps, batch, u))  # i, f, o, ci
-    cs, co, h = (np.empty_like(x, order="C", shape=(steps, batch, u)) for _ in range(3))
+    act = _empty(x, (4, steps, batch, u))  # i, f, o, ci
+    cs, co, h = (_empty(x, (steps, batch, u)) for _ in range(3))
     for buffer in (act[:, n:], cs[n:], co[n:], h[n:]):
         buffer[...] = 0
-    product = np.empty_like(x, order="C", shape=(4, batch, u))
+    product = _empty(x, (4, batch, u))
     c, hp = cs_prev, h_prev
     sigmoids = 2 if use_peephole else 3  # (with peepholes, o waits for the cell)
     for t in range(n):
@@ -154,17 +162,17 @@ def _lstm_grad_kernel(
     u = cs_prev.shape[-1]
     n = _steps(seq_len_max, steps)
     i_grad, f_grad, o_grad, ci_grad, co_grad = gate_grads or (None,) * 5
-    dgates = np.empty_like(x, order="C", shape=(4, steps, batch, u))  # i, f, c, o
+    dgates = _empty(x, (4, steps, batch, u))  # i, f, c, o
     dgates[:, n:] = 0
     dh, tmp = (
-        np.empty_like(x, order="C", shape=(batch, u)),
-        np.empty_like(x, order="C", shape=(batch, u)),
+        _empty(x, (batch, u)),
+        _empty(x, (batch, u)),
     )
     dcs, dh_rec = (
-        np.zeros_like(x, order="C", shape=(batch, u)),
-        np.zeros_like(x, order="C", shape=(batch, u)),
+        _zeros(x, (batch, u)),
+        _zeros(x, (batch, u)),
     )
-    product = np.empty_like(x, order="C", shape=(4, batch, u))
+    product = _empty(x, (4, batch, u))
     recurrent_t = _gate_blocks(w[features:], (0, 1, 2, 3), transpose=True)
     cs_grad = cs_grad if cs_grad[:n].any() else None  # (Keras' layers give it none)
     for t in reversed(range(n)):
@@ -318,43 +326,6 @@ def _block_lstm_v2_grad(op, *grads):
     return (None, *execute(_BlockLSTMGradV2, inputs, attrs))
 
 
-def block_lstm_composite(
-    seq_len_max: int, x, cs_prev, h_prev, w, wci, wcf, wco, b, cell_clip=0.0, use_peephole=False
-) -> BlockLSTMOutput:
-    """:func:`block_lstm_v2` unfused: a loop of retrograd ops a step (``seq_len_max`` a
-    Python int), differentiable to any order."""
-    from retrograd.ops.clip_ops import clip_by_value
-
-    steps = int(x.shape[0])
-    u = int(w.shape[-1]) // 4
-    length = _steps(seq_len_max, steps)
-    c, hp, kept = cs_prev, h_prev, []
-    for x_t in join_ops.unstack(x, axis=0)[:length]:
-        g = linalg_ops.matmul(join_ops.concat([x_t, hp], 1), w) + b
-        gi, gf, gc, go = (g[:, k * u : (k + 1) * u] for k in range(4))
-        if use_peephole:
-            gi, gf = gi + c * wci, gf + c * wcf
-        i, f, ci = math_ops.sigmoid(gi), math_ops.sigmoid(gf), math_ops.tanh(gc)
-        c = f * c + i * ci
-        if cell_clip > 0:
-            c = clip_by_value(c, -cell_clip, cell_clip)
-        o = math_ops.sigmoid(go + c * wco if use_peephole else go)
-        co = math_ops.tanh(c)
-        hp = o * co
-        kept.append((i, c, f, o, ci, co, hp))
-    columns = []
-    for k in range(7):
-        parts = [array_ops.expand_dims(step[k], 0) for step in kept]
-        columns.append(_padded(parts, cs_prev, steps - length))
-    return BlockLSTMOutput(*columns)
-
-
-def _padded(parts: list, like: Any, missing: int) -> Tensor:
-    """The steps stacked, then ``missing`` steps of zeros shaped as ``like``."""
-    zero = array_ops.zeros_like(array_ops.expand_dims(like, 0))
-    return join_ops.concat(parts + [zero] * missing, 0)
-
-
 # --- GRU (reset after the recurrent product) ---------------------------------------------
 
 
@@ -366,9 +337,9 @@ def _gru_kernel(x, h_prev, w, u, b):
     pre = pre.reshape(3, steps, batch, n_units)
     pre += b[0].reshape(3, 1, 1, n_units)
     recurrent, recurrent_bias = _gate_blocks(u, order, gates=3), b[1].reshape(3, 1, n_units)
-    zr = np.empty_like(x, order="C", shape=(2, steps, batch, n_units))
-    c, n, h = (np.empty_like(x, order="C", shape=(steps, batch, n_units)) for _ in range(3))
-    product = np.empty_like(x, order="C", shape=(3, batch, n_units))
+    zr = _empty(x, (2, steps, batch, n_units))
+    c, n, h = (_empty(x, (steps, batch, n_units)) for _ in range(3))
+    product = _empty(x, (3, batch, n_units))
     hp = h_prev
     for t in range(steps):
         gate, ct, ht = zr[:, t], c[t], h[t]
@@ -391,18 +362,14 @@ def _gru_grad_kernel(x, h_prev, w, u, b, z, r, c, n, h, h_grad, *gate_grads):
     steps, batch, features = x.shape
     n_units = h_prev.shape[-1]
     z_grad, r_grad, c_grad, n_grad = gate_grads or (None,) * 4
-    d_state = np.empty_like(
-        x, order="C", shape=(3, steps, batch, n_units)
-    )  # of h_prev @ u + b[1]: z, r, n
-    d_candidate = np.empty_like(
-        x, order="C", shape=(steps, batch, n_units)
-    )  # of the candidate's input part
+    d_state = _empty(x, (3, steps, batch, n_units))  # of h_prev @ u + b[1]: z, r, n
+    d_candidate = _empty(x, (steps, batch, n_units))  # of the candidate's input part
     dh, tmp = (
-        np.empty_like(x, order="C", shape=(batch, n_units)),
-        np.empty_like(x, order="C", shape=(batch, n_units)),
+        _empty(x, (batch, n_units)),
+        _empty(x, (batch, n_units)),
     )
-    dh_rec = np.zeros_like(x, order="C", shape=(batch, n_units))
-    product = np.empty_like(x, order="C", shape=(3, batch, n_units))
+    dh_rec = _zeros(x, (batch, n_units))
+    product = _empty(x, (3, batch, n_units))
     recurrent_t = _gate_blocks(u, (0, 1, 2), transpose=True, gates=3)
     for t in reversed(range(steps)):
         hp = h[t - 1] if t else h_prev
@@ -510,22 +477,3 @@ def _block_gru_grad(op, *grads):
     if any(g is not None for g in gate_grads):
         upstream += _zeros_for(gate_grads, (z, r, c, n))
     return execute(_BlockGRUGrad, (*op.inputs, z, r, c, n, h, *upstream))
-
-
-def block_gru_composite(x, h_prev, w, u, b) -> BlockGRUOutput:
-    """:func:`block_gru` unfused: a loop of retrograd ops a step, differentiable to any
-    order."""
-    units = int(u.shape[0])
-    k = 2 * units
-    hp, kept = h_prev, []
-    for x_t in join_ops.unstack(x, axis=0):
-        g = linalg_ops.matmul(x_t, w) + b[0]
-        s = linalg_ops.matmul(hp, u) + b[1]
-        z = math_ops.sigmoid(g[:, :units] + s[:, :units])
-        r = math_ops.sigmoid(g[:, units:k] + s[:, units:k])
-        n = s[:, k:]
-        c = math_ops.tanh(g[:, k:] + r * n)
-        hp = z * hp + (1 - z) * c
-        kept.append((z, r, c, n, hp))
-    columns = [join_ops.stack([step[j] for step in kept], 0) for j in range(5)]
-    return BlockGRUOutput(*columns)
