@@ -70,6 +70,9 @@ no_gradient("AssignVariableOp")
 # Variables made inside a traced function from its tensors, by id: their first run
 # assigns the initial value (Variable._initialized_when_run).
 _awaiting_value: set[int] = set()
+# The op type of that first-run assignment (a function whose trace holds one runs that trace
+# on its first call: graph/function.py).
+INITIALIZE_ON_FIRST_RUN = "InitializeVariableOnFirstRun"
 
 
 def _initialize_kernel(value: np.ndarray, variable: Variable) -> tuple[()]:
@@ -80,13 +83,13 @@ def _initialize_kernel(value: np.ndarray, variable: Variable) -> tuple[()]:
 
 
 _InitializeVariableOp = define_op(
-    "InitializeVariableOnFirstRun",
+    INITIALIZE_ON_FIRST_RUN,
     _initialize_kernel,
     multi_output=True,
     stateful=True,
     shape_fn=lambda metas, variable: [],
 )
-no_gradient("InitializeVariableOnFirstRun")
+no_gradient(INITIALIZE_ON_FIRST_RUN)
 
 
 # The class of variables made while a TF1 graph is built (graph.variables.GraphVariable,

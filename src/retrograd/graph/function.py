@@ -40,6 +40,7 @@ from retrograd.core.execute import context
 from retrograd.core.names import valid_name_from
 from retrograd.core.sites import warn_at_user
 from retrograd.core.tensor import Tensor
+from retrograd.core.variables import INITIALIZE_ON_FIRST_RUN
 from retrograd.graph.autograph.conversion import convert
 from retrograd.graph.autograph.transformer import StagingError
 from retrograd.graph.concrete_function import ConcreteFunction
@@ -510,4 +511,4 @@ def function(
 def _initializes_on_run(concrete: ConcreteFunction) -> bool:
     """Whether ``concrete`` gives a variable made while it was traced its initial value when
     it first runs (an initializer TensorFlow cannot lift out of the function)."""
-    return any(op.type == "InitializeVariableOnFirstRun" for op in concrete.graph.get_operations())
+    return any(op.type == INITIALIZE_ON_FIRST_RUN for op in concrete.graph.get_operations())
